@@ -1,0 +1,170 @@
+package api
+
+import "time"
+
+// Amount is the schema's Amount: a decimal string value and an ISO 4217 code.
+type Amount struct {
+	Value    string `json:"value"`
+	Currency string `json:"currency"`
+}
+
+// Balances is the schema's AccountBalances.
+type Balances struct {
+	Available Amount `json:"available"`
+	Booked    Amount `json:"booked"`
+	Pending   Amount `json:"pending"`
+	Reserved  Amount `json:"reserved"`
+}
+
+// HolderInfo is AccountHolder.info (AccountHolderInfo interface fields).
+type HolderInfo struct {
+	Type string `json:"type"` // Individual | Company
+	Name string `json:"name"`
+}
+
+// Holder is the schema's AccountHolder (the fields we read).
+type Holder struct {
+	ID                 string     `json:"id,omitempty"`
+	VerificationStatus string     `json:"verificationStatus,omitempty"`
+	Info               HolderInfo `json:"info"`
+}
+
+// StatusInfo is Account.statusInfo (AccountStatusInfo interface).
+type StatusInfo struct {
+	Status string `json:"status"` // Opened | Suspended | Closing | Closed
+}
+
+// Account is an account as the UI and the --json output see it. Field names
+// and JSON names are the schema's. List queries fill the list fields only
+// (id, name, IBAN, BIC, currency, statusInfo, holder.info.name,
+// balances.available); Account(id) fills everything.
+type Account struct {
+	ID                 string     `json:"id"`
+	Number             string     `json:"number,omitempty"`
+	Name               string     `json:"name"`
+	IBAN               string     `json:"IBAN"` // may be empty: IBAN is nullable in the schema
+	BIC                string     `json:"BIC"`
+	Currency           string     `json:"currency"`
+	Country            string     `json:"country,omitempty"`
+	Language           string     `json:"language,omitempty"`
+	PaymentLevel       string     `json:"paymentLevel,omitempty"`
+	PaymentAccountType string     `json:"paymentAccountType,omitempty"`
+	StatusInfo         StatusInfo `json:"statusInfo"`
+	Holder             Holder     `json:"holder"`
+	Balances           *Balances  `json:"balances"` // nullable in the schema
+	CreatedAt          time.Time  `json:"createdAt,omitzero"`
+	UpdatedAt          time.Time  `json:"updatedAt,omitzero"`
+}
+
+// PageInfo is the schema's PageInfo (cursors of a connection page).
+type PageInfo struct {
+	HasNextPage     bool   `json:"hasNextPage"`
+	HasPreviousPage bool   `json:"hasPreviousPage"`
+	StartCursor     string `json:"startCursor"`
+	EndCursor       string `json:"endCursor"`
+}
+
+// AccountsPage is one page of Query.accounts.
+type AccountsPage struct {
+	Accounts   []Account
+	TotalCount int
+	PageInfo   PageInfo
+}
+
+// Account list orderings (AccountOrderByFieldInput) and directions.
+const (
+	OrderCreatedAt = "createdAt"
+	OrderUpdatedAt = "updatedAt"
+	DirectionAsc   = "Asc"
+	DirectionDesc  = "Desc"
+)
+
+// AccountsParams are the arguments of one accounts request.
+type AccountsParams struct {
+	First         int      // page size; 0 means the client's page size (default 100, the API maximum)
+	After         string   // cursor; "" for the first page
+	Search        string   // filters.search (server side); "" for none
+	Status        []string // filters.status (AccountStatus values)
+	PaymentLevels []string // filters.paymentLevels (Limited | Unlimited)
+	OrderBy       string   // OrderCreatedAt | OrderUpdatedAt | "" (server default)
+	Direction     string   // DirectionAsc | DirectionDesc | ""
+}
+
+// IdentificationLevels is the schema's IdentificationLevels.
+type IdentificationLevels struct {
+	PVID   bool `json:"PVID"`
+	QES    bool `json:"QES"`
+	Expert bool `json:"expert"`
+}
+
+// User is the schema's User (the fields we read).
+type User struct {
+	ID                   string               `json:"id"`
+	FirstName            string               `json:"firstName"`
+	LastName             string               `json:"lastName"`
+	FullName             string               `json:"fullName"`
+	MobilePhoneNumber    string               `json:"mobilePhoneNumber"`
+	BirthDate            string               `json:"birthDate,omitempty"`
+	Status               string               `json:"status,omitempty"`
+	IdentificationLevels IdentificationLevels `json:"identificationLevels"`
+	CreatedAt            time.Time            `json:"createdAt,omitzero"`
+}
+
+// ProjectInfo is the schema's ProjectInfo (the fields we read).
+type ProjectInfo struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Status string `json:"status"`
+}
+
+// Transaction is one Transaction (interface fields; SEPA credit transfers and
+// others alike).
+type Transaction struct {
+	ID            string     `json:"id"`
+	Reference     string     `json:"reference"`
+	Side          string     `json:"side"` // Debit | Credit
+	Type          string     `json:"type"` // TransactionTypeEnum
+	Amount        Amount     `json:"amount"`
+	Label         string     `json:"label"`
+	Counterparty  string     `json:"counterparty"`
+	ExecutionDate time.Time  `json:"executionDate"`
+	StatusInfo    StatusInfo `json:"statusInfo"` // TransactionStatus values
+}
+
+// TransactionsPage is one page of Account.transactions.
+type TransactionsPage struct {
+	Transactions []Transaction
+	TotalCount   int
+	PageInfo     PageInfo
+}
+
+// IncomingTransfer is the input of the Testing API's
+// simulateIncomingSepaCreditTransferReception (IncomingSepaCreditTransferInput).
+type IncomingTransfer struct {
+	Amount       Amount
+	CreditorIBAN string
+	CreditorName string
+	DebtorIBAN   string
+	DebtorName   string
+	Label        string
+	Reference    string // endToEndId; optional
+}
+
+// Status is a snapshot of one environment client's traffic, for the footer.
+type Status struct {
+	Env         string        // "sandbox" | "live"
+	Used        int           // requests sent in the current window
+	Limit       int           // requests allowed per window (2000)
+	Window      time.Duration // 5 minutes
+	LastStatus  int           // last HTTP status; 0 before any response or after a network error
+	LastLatency time.Duration // duration of the last completed request
+	InFlight    int           // requests currently on the wire
+	// RetryAt is when a rate-limited (429) or budget-throttled request will
+	// next be sent; zero when nothing is waiting. It stays set until a retry
+	// succeeds.
+	RetryAt time.Time
+	// Throttled is true when the wait is the client's own budget (it never
+	// sends a request it knows would be refused), false when it is a 429.
+	Throttled bool
+}
