@@ -8,6 +8,8 @@ import (
 	_ "charm.land/fang/v2"
 	_ "charm.land/lipgloss/v2"
 	_ "github.com/BurntSushi/toml"
+	_ "github.com/pelletier/go-toml/v2"
+	_ "github.com/pelletier/go-toml/v2/unstable"
 	_ "github.com/adrg/xdg"
 	_ "github.com/charmbracelet/x/ansi"
 	_ "github.com/charmbracelet/x/exp/teatest/v2"
