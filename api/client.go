@@ -5,8 +5,14 @@ package api
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
 	"time"
 
+	graphql "github.com/hasura/go-graphql-client"
 	"golang.org/x/oauth2"
 )
 
@@ -16,7 +22,8 @@ type Options struct {
 	GraphQLURL string // the environment's partner endpoint
 	TestingURL string // Sandbox Testing API endpoint; "" for Live (no Testing API)
 	// TokenSource supplies the bearer token (the persisting user-token source
-	// from auth, or a project token source). Required.
+	// from auth, or a project token source). Required. It is called once
+	// per request, so it should cache (oauth2.ReuseTokenSource does).
 	TokenSource oauth2.TokenSource
 	PageSize    int              // default 100 (the API maximum)
 	Budget      int              // requests per Window; default 2000
@@ -25,69 +32,294 @@ type Options struct {
 	Now         func() time.Time // clock for tests; default time.Now
 	// Sleep waits for d or until ctx is done; tests inject a fake.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// MaxAttempts bounds the sends of one query when the server answers
+	// 429; default 5. Mutations are always sent once.
+	MaxAttempts int
 }
 
+// Defaults of Options.
+const (
+	DefaultPageSize    = 100
+	DefaultBudget      = 2000
+	DefaultWindow      = 5 * time.Minute
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxAttempts = 5
+	maxPageSize        = 100
+	backoffBase        = time.Second
+	backoffCap         = time.Minute
+)
+
 // Client talks to one environment. It is safe for concurrent use.
-type Client struct{}
+type Client struct {
+	env         string
+	pageSize    int
+	timeout     time.Duration
+	maxAttempts int
+	now         func() time.Time
+	sleep       func(ctx context.Context, d time.Duration) error
+
+	base    *http.Transport
+	http    *http.Client // the full stack; tests drive the guard through it
+	gql     *graphql.Client
+	testing *graphql.Client // nil without a Testing API
+
+	updates chan Status
+
+	mu          sync.Mutex // guards everything below
+	budget      budget
+	lastStatus  int
+	lastLatency time.Duration
+	inFlight    int
+	retryAt     time.Time
+	throttled   bool
+}
 
 // New builds a Client whose transport stack is observer → environment guard
 // → token → base transport.
-func New(opts Options) (*Client, error) { panic("implemented by the api owner") }
+func New(opts Options) (*Client, error) {
+	if opts.Env == "" {
+		return nil, errors.New("api: Options.Env is empty; name the environment (sandbox or live)")
+	}
+	if opts.TokenSource == nil {
+		return nil, fmt.Errorf("api: no token source for the %s API; sign in first", opts.Env)
+	}
+	main, err := parseEndpoint(opts.GraphQLURL, "the GraphQL URL")
+	if err != nil {
+		return nil, fmt.Errorf("api: the %s GraphQL URL %q is unusable: %w; check api_url", opts.Env, Sanitize(opts.GraphQLURL), err)
+	}
+	allowed := []endpoint{main}
+	if opts.TestingURL != "" {
+		te, err := parseEndpoint(opts.TestingURL, "the Testing API URL")
+		if err != nil {
+			return nil, fmt.Errorf("api: the %s Testing API URL %q is unusable: %w; check api_url", opts.Env, Sanitize(opts.TestingURL), err)
+		}
+		allowed = append(allowed, te)
+	}
+	c := &Client{
+		env:         opts.Env,
+		pageSize:    opts.PageSize,
+		timeout:     opts.Timeout,
+		maxAttempts: opts.MaxAttempts,
+		now:         opts.Now,
+		sleep:       opts.Sleep,
+		updates:     make(chan Status, 1),
+		budget:      budget{limit: opts.Budget, window: opts.Window},
+	}
+	if c.pageSize <= 0 || c.pageSize > maxPageSize {
+		c.pageSize = DefaultPageSize
+	}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.maxAttempts <= 0 {
+		c.maxAttempts = DefaultMaxAttempts
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.sleep == nil {
+		c.sleep = sleepCtx
+	}
+	if c.budget.limit <= 0 {
+		c.budget.limit = DefaultBudget
+	}
+	if c.budget.window <= 0 {
+		c.budget.window = DefaultWindow
+	}
+	c.base = newBaseTransport(c.timeout)
+	hc := &http.Client{
+		Transport: &observer{c: c, next: &guardTransport{
+			env:     c.env,
+			allowed: allowed,
+			next:    &tokenTransport{src: opts.TokenSource, next: c.base},
+		}},
+		// A GraphQL POST has no business being redirected, and following
+		// one would re-send the body somewhere else.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	c.http = hc
+	c.gql = graphql.NewClient(opts.GraphQLURL, hc)
+	if opts.TestingURL != "" {
+		c.testing = graphql.NewClient(opts.TestingURL, hc)
+	}
+	return c, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // Env is the environment this client is bound to.
-func (c *Client) Env() string { panic("implemented by the api owner") }
+func (c *Client) Env() string { return c.env }
 
-// Accounts fetches one page of Query.accounts.
-func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage, error) {
-	panic("implemented by the api owner")
-}
+// PageSize is the page size used when AccountsParams.First is 0.
+func (c *Client) PageSize() int { return c.pageSize }
 
-// Pager walks a whole accounts connection, fetching page n+1 while page n is
-// being consumed.
-type Pager struct{}
-
-// NewPager starts a pager over the accounts connection with params p
-// (p.After is the starting cursor).
-func (c *Client) NewPager(p AccountsParams) *Pager { panic("implemented by the api owner") }
-
-// Next returns the next page; ok is false when the connection is exhausted.
-func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err error) {
-	panic("implemented by the api owner")
-}
-
-// Close stops any prefetch in flight.
-func (pg *Pager) Close() { panic("implemented by the api owner") }
-
-// Account fetches one account in full (Query.account(accountId)); a missing
-// account is an error wrapping ErrNotFound.
-func (c *Client) Account(ctx context.Context, id string) (*Account, error) {
-	panic("implemented by the api owner")
-}
-
-// User fetches the signed-in user (Query.user with no id).
-func (c *Client) User(ctx context.Context) (*User, error) { panic("implemented by the api owner") }
-
-// ProjectInfo fetches Query.projectInfo.
-func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
-	panic("implemented by the api owner")
-}
-
-// Transactions fetches one page of an account's transactions (newest first).
-func (c *Client) Transactions(ctx context.Context, accountID string, first int, after string) (*TransactionsPage, error) {
-	panic("implemented by the api owner")
-}
-
-// SimulateIncomingTransfer books an incoming SEPA credit transfer through the
-// Sandbox Testing API and returns the new transaction's id. On Live it fails
-// with ErrNoTestingAPI without sending anything.
-func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
-	panic("implemented by the api owner")
-}
+// Close releases idle connections. The Client must not be used afterwards.
+func (c *Client) Close() { c.base.CloseIdleConnections() }
 
 // Status is a snapshot for the footer.
-func (c *Client) Status() Status { panic("implemented by the api owner") }
+func (c *Client) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.snapshotLocked()
+}
 
 // Updates delivers a Status after every change (request sent, response,
 // 429, countdown start/end). The channel is buffered and lossy: a slow reader
 // sees the latest state, never blocks the client.
-func (c *Client) Updates() <-chan Status { panic("implemented by the api owner") }
+func (c *Client) Updates() <-chan Status { return c.updates }
+
+func (c *Client) snapshotLocked() Status {
+	now := c.now()
+	return Status{
+		Env:         c.env,
+		Used:        c.budget.used(now),
+		Limit:       c.budget.capacity(),
+		Window:      c.budget.window,
+		LastStatus:  c.lastStatus,
+		LastLatency: c.lastLatency,
+		InFlight:    c.inFlight,
+		RetryAt:     c.retryAt,
+		Throttled:   c.throttled,
+	}
+}
+
+// publishLocked replaces whatever is waiting in the channel with the latest
+// state; c.mu serialises publishers, so the newest state always wins.
+func (c *Client) publishLocked() {
+	s := c.snapshotLocked()
+	select {
+	case c.updates <- s:
+		return
+	default:
+	}
+	select {
+	case <-c.updates:
+	default:
+	}
+	select {
+	case c.updates <- s:
+	default:
+	}
+}
+
+// acquire waits until the budget has room and records the send; it never
+// lets a request out that the window says would be refused.
+func (c *Client) acquire(ctx context.Context) (time.Time, error) {
+	for {
+		c.mu.Lock()
+		now := c.now()
+		ok, wakeAt := c.budget.take(now)
+		if ok {
+			if c.throttled {
+				c.throttled = false
+				c.retryAt = time.Time{}
+			}
+			c.mu.Unlock()
+			return now, nil
+		}
+		c.throttled = true
+		c.retryAt = wakeAt
+		c.publishLocked()
+		c.mu.Unlock()
+		if err := c.sleep(ctx, wakeAt.Sub(now)); err != nil {
+			c.mu.Lock()
+			if c.throttled && c.retryAt.Equal(wakeAt) {
+				c.throttled = false
+				c.retryAt = time.Time{}
+			}
+			c.publishLocked()
+			c.mu.Unlock()
+			return time.Time{}, fmt.Errorf("gave up waiting for the %s request budget (%d per %s): %w",
+				c.env, c.budget.capacity(), c.budget.window, err)
+		}
+	}
+}
+
+func (c *Client) begin() {
+	c.mu.Lock()
+	c.inFlight++
+	c.publishLocked()
+	c.mu.Unlock()
+}
+
+// end closes the accounting of one request. status 0 means no HTTP answer.
+func (c *Client) end(sentAt time.Time, notSent bool, status int, h http.Header) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	c.inFlight--
+	if notSent {
+		c.budget.release(sentAt)
+		c.publishLocked()
+		return
+	}
+	c.lastStatus = status
+	c.lastLatency = now.Sub(sentAt)
+	if h != nil {
+		c.budget.observe(h, now)
+	}
+	if status != 0 && status != http.StatusTooManyRequests && !c.throttled {
+		// The server answered: whatever 429 wait was shown is over.
+		c.retryAt = time.Time{}
+	}
+	c.publishLocked()
+}
+
+func (c *Client) setRetryAt(t time.Time) {
+	c.mu.Lock()
+	c.retryAt = t
+	c.throttled = false
+	c.publishLocked()
+	c.mu.Unlock()
+}
+
+// run sends one operation, retrying queries on 429. call must build a fresh
+// result struct on every invocation (the graphql client cannot decode into
+// a struct twice).
+func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		cs := &callState{}
+		err := call(context.WithValue(ctx, callKey{}, cs))
+		if err == nil {
+			return nil
+		}
+		err = c.classify(ctx, cs, err)
+		var rl *RateLimitedError
+		if !errors.As(err, &rl) {
+			return err
+		}
+		if rl.RetryAt.IsZero() {
+			rl.RetryAt = c.now().Add(backoff(attempt))
+		}
+		c.setRetryAt(rl.RetryAt)
+		if mutation || attempt >= c.maxAttempts {
+			return err
+		}
+		if serr := c.sleep(ctx, rl.RetryAt.Sub(c.now())); serr != nil {
+			return fmt.Errorf("stopped waiting to retry the rate-limited %s request: %w", c.env, serr)
+		}
+	}
+}
+
+// backoff is exponential with "equal jitter": half fixed, half random, so
+// clients that were refused together do not retry together.
+func backoff(attempt int) time.Duration {
+	d := backoffBase << min(attempt-1, 10)
+	if d > backoffCap {
+		d = backoffCap
+	}
+	half := d / 2
+	return half + rand.N(half+1)
+}

@@ -6,11 +6,30 @@ package auth
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/config"
 	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+)
+
+// Default timings; SessionOptions can shorten them for tests.
+const (
+	// RefreshMargin: a token with less than this left is refreshed first.
+	RefreshMargin = 60 * time.Second
+	// TokenCallTimeout bounds every token-endpoint call on its own context.
+	TokenCallTimeout = 30 * time.Second
+	// DefaultLockTimeout bounds the wait for another process's refresh or
+	// sign-in to release the session lock.
+	DefaultLockTimeout = 2 * time.Minute
 )
 
 // SessionOptions configure one environment's Session.
@@ -23,54 +42,430 @@ type SessionOptions struct {
 	// nil means a client with sane timeouts.
 	HTTPClient *http.Client
 	Now        func() time.Time // clock; default time.Now
+	// Project forces the project token for API calls (--project), whatever
+	// the environment's token setting.
+	Project bool
+	// LockTimeout bounds the wait for the cross-process lock; default 2 min.
+	LockTimeout time.Duration
 }
 
 // Session is one environment's sign-in state: its token store entry, its
 // persisting token source and its project token source.
-type Session struct{}
+type Session struct {
+	env         *config.Environment
+	envName     string
+	store       *store
+	httpClient  *http.Client
+	now         func() time.Time
+	project     bool
+	lockTimeout time.Duration
+
+	secretMu sync.Mutex
+	secret   string
+
+	// userMu makes refreshes single-flight inside the process; the file
+	// lock does the same across processes.
+	userMu   sync.Mutex
+	userTok  *storedToken
+	rejected string // an access token the API refused; never handed out again
+	projMu   sync.Mutex
+	projTok  *oauth2.Token
+	userSrc  oauth2.TokenSource
+	projSrc  oauth2.TokenSource
+	discMu   sync.Mutex
+	discDoc  *discovery
+	discDone bool
+}
 
 // NewSession builds the Session for one environment. It does no I/O beyond
 // creating the state directory.
-func NewSession(opts SessionOptions) (*Session, error) { panic("implemented by the auth owner") }
-
-// LoginOptions tune one browser sign-in.
-type LoginOptions struct {
-	NoBrowser bool // never open a browser (also implied by SSH_CONNECTION/SSH_TTY)
-	// ShowURL receives the authorization URL before any browser is opened.
-	ShowURL func(url string)
-	// Open opens the URL; nil means github.com/cli/browser (honours $BROWSER).
-	// --demo's "approve as the demo user" passes an ApproveWithForms func.
-	Open    func(ctx context.Context, url string) error
-	Timeout time.Duration // default 10 minutes (the code lifetime)
+func NewSession(opts SessionOptions) (*Session, error) {
+	if opts.Env == nil {
+		return nil, errors.New("auth.NewSession needs an environment: pass the sandbox or live settings from the configuration")
+	}
+	env := *opts.Env
+	if env.Name == "" {
+		env.Name = config.Sandbox
+	}
+	if err := env.Ready(); err != nil {
+		return nil, err
+	}
+	dir := opts.StateDir
+	if dir == "" {
+		d, err := DefaultStateDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the state directory %s (set XDG_STATE_HOME to a writable place): %w", dir, err)
+	}
+	s := &Session{
+		env:         &env,
+		envName:     string(env.Name),
+		store:       newStore(dir, string(env.Name), env.ClientID, env.Issuer()),
+		httpClient:  opts.HTTPClient,
+		now:         opts.Now,
+		project:     opts.Project,
+		lockTimeout: opts.LockTimeout,
+	}
+	if s.httpClient == nil {
+		s.httpClient = defaultHTTPClient()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.lockTimeout <= 0 {
+		s.lockTimeout = DefaultLockTimeout
+	}
+	s.userSrc = userSource{s}
+	s.projSrc = projectSource{s}
+	return s, nil
 }
 
-// Identity is who signed in, from the verified id_token.
-type Identity struct {
-	Subject  string         // the user id (id_token sub)
-	Claims   map[string]any // all verified claims
-	Warnings []string       // e.g. the prefilled phoneNumber differs from the signed-in user's
+// DefaultStateDir is $XDG_STATE_HOME/partnertui (~/.local/state when unset
+// or relative). It reads the environment on each call so t.Setenv works.
+func DefaultStateDir() (string, error) {
+	base := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the state directory (HOME is unset): set XDG_STATE_HOME: %w", err)
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "partnertui"), nil
 }
 
-// Login runs the browser sign-in and saves the tokens before returning.
-func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, error) {
-	panic("implemented by the auth owner")
+func defaultHTTPClient() *http.Client {
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: TokenCallTimeout,
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConnsPerHost:   4,
+		ForceAttemptHTTP2:     true,
+	}
+	return &http.Client{Transport: tr, Timeout: TokenCallTimeout + 5*time.Second}
+}
+
+// StorePath is the file holding this environment's session.
+func (s *Session) StorePath() string { return s.store.path }
+
+// Env is the environment this session belongs to.
+func (s *Session) Env() config.EnvName { return s.env.Name }
+
+func (s *Session) clientSecret(ctx context.Context) (string, error) {
+	s.secretMu.Lock()
+	defer s.secretMu.Unlock()
+	if s.secret != "" {
+		return s.secret, nil
+	}
+	sec, err := s.env.Secret(ctx)
+	if err != nil {
+		return "", err
+	}
+	s.secret = sec
+	return sec, nil
+}
+
+// oauthConfig pins client_secret_post: auto-detection would replay a
+// single-use code or refresh token after any error, and the server revokes
+// the grant on reuse.
+func (s *Session) oauthConfig(ctx context.Context, redirectURL string) (*oauth2.Config, error) {
+	secret, err := s.clientSecret(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &oauth2.Config{
+		ClientID:     s.env.ClientID,
+		ClientSecret: secret,
+		RedirectURL:  redirectURL,
+		Scopes:       []string{"openid", "offline"},
+		Endpoint: oauth2.Endpoint{
+			AuthURL:   s.env.AuthorizeURL(),
+			TokenURL:  s.env.TokenURL(),
+			AuthStyle: oauth2.AuthStyleInParams,
+		},
+	}, nil
+}
+
+// tokenCallContext is a fresh context for one token call, detached from any
+// request context so a cancelled UI action cannot abandon a refresh midway
+// (the server would have rotated the token we never saved).
+func (s *Session) tokenCallContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), TokenCallTimeout)
+	return context.WithValue(ctx, oauth2.HTTPClient, s.httpClient), cancel
+}
+
+// fresh reports whether a token can be used without refreshing: more than
+// RefreshMargin left, or, for tokens that live shorter than two margins,
+// more than half their lifetime (otherwise every use would refresh).
+func (s *Session) fresh(tok *storedToken) bool {
+	if tok == nil || tok.AccessToken == "" {
+		return false
+	}
+	if tok.Expiry.IsZero() {
+		return true
+	}
+	margin := RefreshMargin
+	if life := tok.Expiry.Sub(tok.ObtainedAt); !tok.ObtainedAt.IsZero() && life > 0 && life < 2*RefreshMargin {
+		margin = life / 2
+	}
+	return tok.Expiry.Sub(s.now()) > margin
 }
 
 // TokenSource is the persisting user-token source (refresh under a
 // cross-process lock, new refresh token on disk before it is used). It is
 // built on a background context, never a request-scoped one.
-func (s *Session) TokenSource() oauth2.TokenSource { panic("implemented by the auth owner") }
+func (s *Session) TokenSource() oauth2.TokenSource { return s.userSrc }
 
 // ProjectTokenSource is the client-credentials token source (kept until 60 s
 // before expiry).
-func (s *Session) ProjectTokenSource() oauth2.TokenSource { panic("implemented by the auth owner") }
+func (s *Session) ProjectTokenSource() oauth2.TokenSource { return s.projSrc }
 
 // APITokenSource is what API calls should use: ProjectTokenSource when the
 // environment's token setting is "project" (or --project), else TokenSource.
-func (s *Session) APITokenSource() oauth2.TokenSource { panic("implemented by the auth owner") }
+func (s *Session) APITokenSource() oauth2.TokenSource {
+	if s.UsesProjectToken() {
+		return s.projSrc
+	}
+	return s.userSrc
+}
+
+// UsesProjectToken reports whether APITokenSource hands out project tokens.
+func (s *Session) UsesProjectToken() bool { return s.project || s.env.UsesProjectToken() }
+
+type userSource struct{ s *Session }
+
+func (u userSource) Token() (*oauth2.Token, error) { return u.s.userToken() }
+
+type projectSource struct{ s *Session }
+
+func (p projectSource) Token() (*oauth2.Token, error) { return p.s.projectToken() }
+
+func (s *Session) userToken() (*oauth2.Token, error) {
+	s.userMu.Lock()
+	defer s.userMu.Unlock()
+	if s.usable(s.userTok) {
+		return s.userTok.oauth2(), nil
+	}
+	// Another process may have refreshed since we last looked: a plain
+	// read is enough to pick that up without taking the lock.
+	tok, err := s.store.read()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		s.userTok = nil
+		return nil, s.notSignedIn()
+	}
+	if s.usable(tok) {
+		s.userTok = tok
+		return tok.oauth2(), nil
+	}
+	lockCtx, cancel := context.WithTimeout(context.Background(), s.lockTimeout)
+	defer cancel()
+	unlock, err := s.store.lock(lockCtx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	tok, err = s.refreshLocked()
+	if err != nil {
+		return nil, err
+	}
+	s.userTok = tok
+	return tok.oauth2(), nil
+}
+
+// usable is fresh, and not the access token the API last refused.
+func (s *Session) usable(tok *storedToken) bool {
+	return s.fresh(tok) && (s.rejected == "" || tok.AccessToken != s.rejected)
+}
+
+// Rejected tells the session that the API answered 401 to accessToken
+// although it looked valid (the server revokes the old access token when
+// another process rotates the refresh token). The next Token call re-reads
+// the store and, if it still holds that token, refreshes.
+func (s *Session) Rejected(accessToken string) {
+	if accessToken == "" {
+		return
+	}
+	s.userMu.Lock()
+	defer s.userMu.Unlock()
+	s.rejected = accessToken
+	if s.userTok != nil && s.userTok.AccessToken == accessToken {
+		s.userTok = nil
+	}
+	s.projMu.Lock()
+	if s.projTok != nil && s.projTok.AccessToken == accessToken {
+		s.projTok = nil
+	}
+	s.projMu.Unlock()
+}
+
+func (s *Session) notSignedIn() error {
+	return fmt.Errorf("not signed in to %s: sign in with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
+}
+
+// refreshLocked runs with the file lock held: re-read, refresh if still
+// needed, save, return.
+func (s *Session) refreshLocked() (*storedToken, error) {
+	// Two rounds at most: a second one only when invalid_grant revealed
+	// that someone replaced the refresh token under us.
+	for attempt := 0; attempt < 2; attempt++ {
+		tok, err := s.store.read()
+		if err != nil {
+			return nil, err
+		}
+		if tok == nil {
+			return nil, s.notSignedIn()
+		}
+		if s.usable(tok) {
+			return tok, nil
+		}
+		if tok.RefreshToken == "" {
+			return nil, fmt.Errorf("the %s session has expired and holds no refresh token: sign in again with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
+		}
+		newTok, err := s.refreshGrant(tok.RefreshToken)
+		if err == nil {
+			next := s.merge(tok, newTok)
+			if err := s.store.write(next); err != nil {
+				// The old refresh token is spent; keep the new one in
+				// memory so this process can go on and retry the save.
+				s.userTok = next
+				return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes will have to sign in again: %w", s.envName, err)
+			}
+			s.store.removeStaleTemps()
+			return next, nil
+		}
+		var re *oauth2.RetrieveError
+		if !errors.As(err, &re) {
+			return nil, fmt.Errorf("could not reach the %s authorization server to refresh the token (the stored session is kept; try again): %w", s.envName, sanitizeErr(err))
+		}
+		switch re.ErrorCode {
+		case "invalid_grant":
+			now, rerr := s.store.read()
+			if rerr == nil && now != nil && now.RefreshToken != tok.RefreshToken {
+				continue
+			}
+			if rerr == nil && now != nil {
+				s.store.remove()
+			}
+			s.userTok = nil
+			return nil, fmt.Errorf("the %s session has ended (the refresh token was already used or revoked): sign in again with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
+		case "invalid_client", "unauthorized_client":
+			return nil, s.invalidClient()
+		default:
+			return nil, fmt.Errorf("the %s authorization server refused to refresh the token (%s; the stored session is kept): try again, and sign in again if it persists: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
+		}
+	}
+	return nil, fmt.Errorf("the %s session kept changing while refreshing: try again: %w", s.envName, ErrSignInRequired)
+}
+
+func (s *Session) invalidClient() error {
+	return fmt.Errorf("the %s client secret was rejected: generate a new one in the dashboard and update the configuration: %w", s.envName, ErrInvalidClient)
+}
+
+func (s *Session) refreshGrant(refreshToken string) (*oauth2.Token, error) {
+	ctx, cancel := s.tokenCallContext()
+	defer cancel()
+	cfg, err := s.oauthConfig(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	// An already-expired token makes x/oauth2 refresh at once; the refresh
+	// happens exactly once and only here, under our locks.
+	return cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: refreshToken, Expiry: time.Unix(1, 0)}).Token()
+}
+
+// merge builds the record to save from a token response.
+func (s *Session) merge(prev *storedToken, tok *oauth2.Token) *storedToken {
+	now := s.now()
+	next := &storedToken{
+		Issuer:       s.env.Issuer(),
+		AccessToken:  tok.AccessToken,
+		TokenType:    tok.TokenType,
+		RefreshToken: tok.RefreshToken,
+		Expiry:       tok.Expiry,
+		ObtainedAt:   now,
+	}
+	if prev != nil {
+		next.Subject = prev.Subject
+		next.IDToken = prev.IDToken
+		next.Scope = prev.Scope
+		// RFC 6749 §6: a response without a refresh token leaves the
+		// current one valid.
+		if next.RefreshToken == "" {
+			next.RefreshToken = prev.RefreshToken
+		}
+	}
+	if id, ok := tok.Extra("id_token").(string); ok && id != "" {
+		next.IDToken = id
+	}
+	if sc, ok := tok.Extra("scope").(string); ok {
+		next.Scope = sc
+	}
+	// expires_in counted on our clock, so freshness and expiry use one
+	// time base.
+	if tok.ExpiresIn > 0 {
+		next.Expiry = now.Add(time.Duration(tok.ExpiresIn) * time.Second)
+	}
+	return next
+}
+
+func (s *Session) projectToken() (*oauth2.Token, error) {
+	s.projMu.Lock()
+	defer s.projMu.Unlock()
+	if t := s.projTok; t != nil {
+		st := &storedToken{AccessToken: t.AccessToken, Expiry: t.Expiry}
+		if ob, ok := t.Extra("obtained_at").(time.Time); ok {
+			st.ObtainedAt = ob
+		}
+		if s.fresh(st) {
+			return t, nil
+		}
+	}
+	ctx, cancel := s.tokenCallContext()
+	defer cancel()
+	secret, err := s.clientSecret(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cc := clientcredentials.Config{
+		ClientID:     s.env.ClientID,
+		ClientSecret: secret,
+		TokenURL:     s.env.TokenURL(),
+		AuthStyle:    oauth2.AuthStyleInParams,
+	}
+	obtained := s.now()
+	tok, err := cc.Token(ctx)
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && (re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client") {
+			return nil, s.invalidClient()
+		}
+		if errors.As(err, &re) {
+			return nil, fmt.Errorf("the %s authorization server refused a project token (%s): check the client in the dashboard: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
+		}
+		return nil, fmt.Errorf("could not reach the %s authorization server for a project token: try again: %w", s.envName, sanitizeErr(err))
+	}
+	if tok.ExpiresIn > 0 {
+		tok.Expiry = obtained.Add(time.Duration(tok.ExpiresIn) * time.Second)
+	}
+	tok = tok.WithExtra(map[string]any{"obtained_at": obtained})
+	s.projTok = tok
+	return tok, nil
+}
 
 // SignedIn reports whether a stored session exists (offline check).
-func (s *Session) SignedIn() bool { panic("implemented by the auth owner") }
+func (s *Session) SignedIn() bool {
+	tok, err := s.store.read()
+	return err == nil && tok != nil
+}
 
 // StatusInfo describes the stored session, offline.
 type StatusInfo struct {
@@ -84,17 +479,100 @@ type StatusInfo struct {
 	UsesProjectID bool      `json:"project_token"`
 }
 
-// Status reads the store (no network).
-func (s *Session) Status() (*StatusInfo, error) { panic("implemented by the auth owner") }
+// Status reads the store (no network). A damaged or unsafe store is an
+// error; no session is SignedIn=false with no error.
+func (s *Session) Status() (*StatusInfo, error) {
+	info := &StatusInfo{
+		Env:           s.envName,
+		ClientID:      s.env.ClientID,
+		StorePath:     s.store.path,
+		UsesProjectID: s.UsesProjectToken(),
+	}
+	tok, err := s.store.read()
+	if err != nil {
+		return info, err
+	}
+	if tok == nil {
+		return info, nil
+	}
+	info.SignedIn = true
+	info.Subject = tok.Subject
+	info.AccessExpiry = tok.Expiry
+	info.HasRefresh = tok.RefreshToken != ""
+	return info, nil
+}
+
+// ErrRevocationFailed is wrapped by Logout's error when the local session
+// was deleted but the server did not confirm the revocation.
+var ErrRevocationFailed = errors.New("refresh token revocation failed")
 
 // Logout revokes the refresh token when the server offers /oauth2/revoke,
-// then deletes the stored session even if revocation failed.
-func (s *Session) Logout(ctx context.Context) error { panic("implemented by the auth owner") }
+// then deletes the stored session even if revocation failed. When only the
+// revocation failed the error wraps ErrRevocationFailed: the user is signed
+// out locally.
+func (s *Session) Logout(ctx context.Context) error {
+	lockCtx, cancel := context.WithTimeout(ctx, s.lockTimeout)
+	defer cancel()
+	unlock, err := s.store.lock(lockCtx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	tok, readErr := s.store.read()
+	var revokeErr error
+	if readErr == nil && tok != nil && tok.RefreshToken != "" {
+		revokeErr = s.revoke(ctx, tok.RefreshToken)
+	}
+	if err := s.store.remove(); err != nil {
+		return err
+	}
+	s.store.removeStaleTemps()
+	s.userMu.Lock()
+	s.userTok = nil
+	s.userMu.Unlock()
+	if revokeErr != nil {
+		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v): it stays valid until revoked in the dashboard: %w", s.envName, revokeErr, ErrRevocationFailed)
+	}
+	return nil
+}
 
-// ApproveWithForms returns a LoginOptions.Open func that plays the browser on
-// the emulator's server-rendered sign-in forms: it enters phone, reads the
-// 6-digit code shown on the page, enters it, presses Approve (or Deny when
-// deny is true) and follows the redirect to the loopback callback.
-func ApproveWithForms(client *http.Client, phone string, deny bool) func(ctx context.Context, url string) error {
-	panic("implemented by the auth owner")
+func (s *Session) revoke(ctx context.Context, refreshToken string) error {
+	endpoint := s.env.RevokeURL()
+	ignore404 := true
+	if d, err := s.discover(ctx); err == nil && d != nil {
+		if d.RevocationEndpoint == "" {
+			return nil
+		}
+		endpoint = d.RevocationEndpoint
+		ignore404 = false
+	}
+	secret, err := s.clientSecret(ctx)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, TokenCallTimeout)
+	defer cancel()
+	form := strings.NewReader(urlValues(
+		"token", refreshToken,
+		"token_type_hint", "refresh_token",
+		"client_id", s.env.ClientID,
+		"client_secret", secret,
+	))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, form)
+	if err != nil {
+		return fmt.Errorf("bad revocation endpoint: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := s.httpClient.Do(req)
+	if err != nil {
+		return sanitizeErr(err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		return nil
+	case resp.StatusCode == http.StatusNotFound && ignore404:
+		return nil
+	}
+	return fmt.Errorf("the revocation endpoint answered HTTP %d", resp.StatusCode)
 }

@@ -7,8 +7,22 @@ package emulator
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/oauth"
 )
 
 // Options configure an emulator; zero values take the defaults in brackets.
@@ -21,7 +35,27 @@ type Options struct {
 	TokenTTL   time.Duration // access-token lifetime [1h]
 	CodeTTL    time.Duration // authorization-code lifetime [10m]
 	RequestLog io.Writer     // one JSON line per request (no tokens); nil for none
+
+	// Now is the clock of the rate-limit window, the request log and
+	// simulated transfers [time.Now]; tests inject a fake one. Token and
+	// code expiry follow the real clock (fosite reads time.Now itself).
+	Now func() time.Time
+	// SigningKey signs id_tokens; nil generates a fresh RSA key. Tests
+	// share one because generating a key costs about 100 ms.
+	SigningKey *rsa.PrivateKey
 }
+
+// Defaults of Options.
+const (
+	DefaultListen     = "127.0.0.1:0"
+	DefaultAccounts   = 120
+	DefaultSeed       = 1
+	DefaultRateLimit  = 2000
+	DefaultRateWindow = 5 * time.Minute
+	// CallbackURI is the demo clients' registered redirect URI; any port on
+	// a loopback address matches it (RFC 8252).
+	CallbackURI = "http://127.0.0.1/callback"
+)
 
 // EnvInfo is what a client needs to use one environment of the emulator.
 type EnvInfo struct {
@@ -50,16 +84,319 @@ type Info struct {
 }
 
 // Server is a running emulator.
-type Server struct{}
+type Server struct {
+	info    Info
+	http    *http.Server
+	ln      net.Listener
+	done    chan struct{} // closed when Serve returns
+	serveMu sync.Mutex
+	err     error // Serve's error other than ErrServerClosed
+	close   sync.Once
+	stop    func() bool // unregisters the ctx watcher
+}
 
 // Start listens on opts.Listen and serves until ctx is done or Close is
 // called.
 func Start(ctx context.Context, opts Options) (*Server, error) {
-	panic("implemented by the emulator owner")
+	opts, err := withDefaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w (choose a free address with --listen)", opts.Listen, err)
+	}
+	h, info, err := build(opts, "http://"+ln.Addr().String())
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	s := &Server{
+		info: info,
+		ln:   ln,
+		done: make(chan struct{}),
+		http: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      60 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			MaxHeaderBytes:    64 << 10,
+			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		},
+	}
+	go func() {
+		defer close(s.done)
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.serveMu.Lock()
+			s.err = err
+			s.serveMu.Unlock()
+		}
+	}()
+	s.stop = context.AfterFunc(ctx, func() { _ = s.Close() })
+	return s, nil
+}
+
+func withDefaults(o Options) (Options, error) {
+	if o.Listen == "" {
+		o.Listen = DefaultListen
+	}
+	if o.Accounts == 0 {
+		o.Accounts = DefaultAccounts
+	}
+	if o.Accounts < 0 || o.Accounts > data.MaxAccounts {
+		return o, fmt.Errorf("accounts must be between 1 and %d, got %d: choose another --accounts", data.MaxAccounts, o.Accounts)
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.RateLimit == 0 {
+		o.RateLimit = DefaultRateLimit
+	}
+	if o.RateWindow == 0 {
+		o.RateWindow = DefaultRateWindow
+	}
+	if o.RateLimit < 0 || o.RateWindow < 0 {
+		return o, fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+// build assembles the whole handler for a base URL; Start and the tests
+// share it.
+func build(opts Options, base string) (http.Handler, Info, error) {
+	sandbox, err := data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
+	if err != nil {
+		return nil, Info{}, err
+	}
+	// Live uses the same generator with another seed, so its accounts,
+	// IBANs and users differ from the Sandbox's.
+	live, err := data.New(data.Config{Env: "live", Seed: opts.Seed + 1_000_003, Accounts: opts.Accounts, Now: opts.Now})
+	if err != nil {
+		return nil, Info{}, err
+	}
+	sbID, sbSecret, err := credentials("SANDBOX", sandbox.Project().ID)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	lvID, lvSecret, err := credentials("LIVE", live.Project().ID)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	authz, err := oauth.New(oauth.Options{
+		Issuer: base,
+		Clients: []oauth.Client{
+			{ID: sbID, Secret: sbSecret, Env: "sandbox", RedirectURIs: []string{CallbackURI}},
+			{ID: lvID, Secret: lvSecret, Env: "live", RedirectURIs: []string{CallbackURI}},
+		},
+		Users:      data.Directory{Sandbox: sandbox, Live: live},
+		TokenTTL:   opts.TokenTTL,
+		CodeTTL:    opts.CodeTTL,
+		SigningKey: opts.SigningKey,
+	})
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("start the authorization server: %w", err)
+	}
+	h, err := newHandler(handlerConfig{
+		sandbox: sandbox, live: live,
+		sandboxClientID: sbID, liveClientID: lvID,
+		tokens: authz, oauth: authz.Handler(),
+		opts: opts,
+	})
+	if err != nil {
+		return nil, Info{}, err
+	}
+	info := Info{
+		APIURL:  base,
+		AuthURL: base,
+		Environments: map[string]EnvInfo{
+			"sandbox": {ClientID: sbID, ClientSecret: sbSecret, RedirectURI: CallbackURI,
+				GraphQLURL: base + "/sandbox-partner/graphql", TestingGraphQLURL: base + "/sandbox-partner-admin/graphql"},
+			"live": {ClientID: lvID, ClientSecret: lvSecret, RedirectURI: CallbackURI,
+				GraphQLURL: base + "/live-partner/graphql"},
+		},
+	}
+	for _, st := range []*data.Store{sandbox, live} {
+		for _, u := range st.DemoUsers() {
+			info.DemoUsers = append(info.DemoUsers, DemoUser{Phone: u.Phone, FirstName: u.FirstName, LastName: u.LastName, UserID: u.ID, Env: st.Env()})
+		}
+	}
+	return h, info, nil
+}
+
+// credentials makes a client id with the platform's environment prefix and
+// a random secret: a secret that outlives the process would be one more
+// thing to leak.
+func credentials(prefix, projectID string) (id, secret string, err error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("generate the %s client secret: %w", strings.ToLower(prefix), err)
+	}
+	return prefix + "_" + projectID, hex.EncodeToString(b), nil
+}
+
+// handlerConfig is everything newHandler wires together.
+type handlerConfig struct {
+	sandbox, live                 *data.Store
+	sandboxClientID, liveClientID string
+	tokens                        introspector
+	oauth                         http.Handler
+	opts                          Options
+}
+
+// newHandler builds the one mux of every path, wrapped by the middleware.
+func newHandler(c handlerConfig) (http.Handler, error) {
+	sbAPI, err := newPartnerEndpoint("sandbox", c.sandbox, c.sandboxClientID, c.tokens, true)
+	if err != nil {
+		return nil, err
+	}
+	sbAdmin, err := newAdminEndpoint(c.sandbox, c.tokens)
+	if err != nil {
+		return nil, err
+	}
+	lvAPI, err := newPartnerEndpoint("live", c.live, c.liveClientID, c.tokens, false)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/sandbox-partner/graphql", sbAPI)
+	mux.Handle("/sandbox-partner-admin/graphql", sbAdmin)
+	mux.Handle("/live-partner/graphql", lvAPI)
+	if c.oauth != nil {
+		for p := range knownEndpoints {
+			if strings.HasPrefix(p, "/oauth2/") || strings.HasPrefix(p, "/.well-known/") {
+				mux.Handle(p, c.oauth)
+			}
+		}
+	}
+	mux.HandleFunc("/", notFound)
+	m := &middleware{
+		limiter: newRateLimiter(c.opts.RateLimit, c.opts.RateWindow, c.opts.Now),
+		now:     c.opts.Now,
+		next:    mux,
+	}
+	if c.opts.RequestLog != nil {
+		m.log = &requestLog{w: c.opts.RequestLog}
+	}
+	return m, nil
 }
 
 // Info returns the URLs and demo credentials.
-func (s *Server) Info() Info { panic("implemented by the emulator owner") }
+func (s *Server) Info() Info {
+	info := s.info
+	info.Environments = make(map[string]EnvInfo, len(s.info.Environments))
+	for k, v := range s.info.Environments {
+		info.Environments[k] = v
+	}
+	info.DemoUsers = append([]DemoUser(nil), s.info.DemoUsers...)
+	return info
+}
+
+// Done is closed when the server has stopped serving.
+func (s *Server) Done() <-chan struct{} { return s.done }
 
 // Close stops the listener and waits for in-flight requests.
-func (s *Server) Close() error { panic("implemented by the emulator owner") }
+func (s *Server) Close() error {
+	var err error
+	s.close.Do(func() {
+		if s.stop != nil {
+			s.stop()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err = s.http.Shutdown(ctx); err != nil {
+			err = fmt.Errorf("stop the emulator: %w", err)
+			_ = s.http.Close()
+		}
+		<-s.done
+		s.serveMu.Lock()
+		if s.err != nil && err == nil {
+			err = fmt.Errorf("the emulator stopped serving: %w", s.err)
+		}
+		s.serveMu.Unlock()
+	})
+	return err
+}
+
+// Run serves until ctx is done, then shuts down; it is the body of the
+// `partnertui emulator` command.
+func (s *Server) Run(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+	case <-s.done:
+	}
+	return s.Close()
+}
+
+// PrintInfo writes the start banner: human-readable text, or exactly one
+// JSON object on one line when asJSON is set.
+func PrintInfo(w io.Writer, info Info, asJSON bool) error {
+	if asJSON {
+		b, err := json.Marshal(info)
+		if err != nil {
+			return fmt.Errorf("encode the emulator info: %w", err)
+		}
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("write the emulator info: %w", err)
+		}
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "partnertui emulator is running\n\n")
+	fmt.Fprintf(&b, "  API base URL   %s\n", info.APIURL)
+	fmt.Fprintf(&b, "  Auth URL       %s/oauth2 (discovery: %s/.well-known/openid-configuration)\n", info.AuthURL, info.AuthURL)
+	for _, env := range []string{"sandbox", "live"} {
+		e, ok := info.Environments[env]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s\n", strings.ToUpper(env[:1])+env[1:])
+		fmt.Fprintf(&b, "  GraphQL        %s\n", e.GraphQLURL)
+		if e.TestingGraphQLURL != "" {
+			fmt.Fprintf(&b, "  Testing API    %s\n", e.TestingGraphQLURL)
+		}
+		fmt.Fprintf(&b, "  Client ID      %s\n", e.ClientID)
+		fmt.Fprintf(&b, "  Client secret  %s\n", e.ClientSecret)
+		fmt.Fprintf(&b, "  Redirect URI   %s (any port on 127.0.0.1 or [::1])\n", e.RedirectURI)
+		first := true
+		for _, u := range info.DemoUsers {
+			if u.Env != env {
+				continue
+			}
+			if first {
+				fmt.Fprintf(&b, "  Demo users (sign in with the phone; the code is shown on the page):\n")
+				first = false
+			}
+			fmt.Fprintf(&b, "    %-16s %s %s\n", u.Phone, u.FirstName, u.LastName)
+		}
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write the emulator info: %w", err)
+	}
+	return nil
+}
+
+// ParseRateLimit parses the --rate-limit flag, "COUNT/WINDOW" such as
+// "2000/5m" or "10/1s"; a bare unit ("100/m") means one of it.
+func ParseRateLimit(s string) (int, time.Duration, error) {
+	countStr, winStr, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return 0, 0, fmt.Errorf("rate limit %q is not COUNT/WINDOW: use a form such as 2000/5m", s)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(countStr))
+	if err != nil || n <= 0 {
+		return 0, 0, fmt.Errorf("rate limit %q has no positive request count: use a form such as 2000/5m", s)
+	}
+	winStr = strings.TrimSpace(winStr)
+	if winStr != "" && (winStr[0] < '0' || winStr[0] > '9') {
+		winStr = "1" + winStr
+	}
+	d, err := time.ParseDuration(winStr)
+	if err != nil || d <= 0 {
+		return 0, 0, fmt.Errorf("rate limit %q has no positive window: use a Go duration such as 5m or 30s", s)
+	}
+	return n, d, nil
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// BenchmarkLoadAccounts loads the emulator's 10,000 accounts through the
+// Pager: 100 requests of 100, the next one prefetched while the caller
+// walks the current page.
+func BenchmarkLoadAccounts(b *testing.B) {
+	info := startEmulator(b)
+	ts := oauth2.ReuseTokenSource(nil, projectTokenSource(b, info, "sandbox"))
+	c := emulatorClient(b, info, "sandbox", ts, func(o *Options) {
+		o.Budget = 1 << 30 // the benchmark measures paging, not the budget
+		o.Window = 24 * time.Hour
+	})
+	ctx := context.Background()
+	if _, err := c.ProjectInfo(ctx); err != nil { // token fetched, connection warm
+		b.Fatal(err)
+	}
+	start := c.Status().Used
+	accounts := 0
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for b.Loop() {
+		pg := c.NewPager(AccountsParams{})
+		for {
+			page, ok, err := pg.Next(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			accounts += len(page.Accounts)
+		}
+		pg.Close()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	if accounts != b.N*emulatorAccounts {
+		b.Fatalf("loaded %d accounts in %d runs", accounts, b.N)
+	}
+	b.ReportMetric(float64(c.Status().Used-start)/float64(b.N), "requests/op")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(accounts), "allocs/account")
+}
+
+// BenchmarkLoadAccountsPlainHTTP sends the same 100 queries, with the same
+// token, from a plain net/http loop decoding with encoding/json: the floor
+// the Pager is measured against.
+func BenchmarkLoadAccountsPlainHTTP(b *testing.B) {
+	info := startEmulator(b)
+	tok, err := projectTokenSource(b, info, "sandbox").Token()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var query string
+	ops, err := Operations()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, op := range ops {
+		if op.Name == OpAccounts {
+			query = op.Query
+		}
+	}
+	url := info.Environments["sandbox"].GraphQLURL
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	defer hc.CloseIdleConnections()
+
+	type page struct {
+		Data struct {
+			Accounts struct {
+				TotalCount int
+				PageInfo   struct {
+					HasNextPage bool
+					EndCursor   *string
+				}
+				Edges []struct{ Node json.RawMessage }
+			}
+		}
+	}
+	fetch := func(after *string) (*page, error) {
+		body, err := json.Marshal(map[string]any{"query": query, "operationName": OpAccounts,
+			"variables": map[string]any{"first": 100, "after": after, "filters": nil, "orderBy": nil}})
+		if err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer func() { _ = resp.Body.Close() }()
+		if resp.StatusCode != http.StatusOK {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			return nil, fmt.Errorf("HTTP %d", resp.StatusCode)
+		}
+		var p page
+		if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+			return nil, err
+		}
+		return &p, nil
+	}
+	fullNodes := func(p *page) error { // decode the nodes as a real client would
+		for _, e := range p.Data.Accounts.Edges {
+			var a Account
+			if err := json.Unmarshal(e.Node, &a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if _, err := fetch(nil); err != nil { // warm the connection
+		b.Fatal(err)
+	}
+	requests, accounts := 0, 0
+	b.ResetTimer()
+	for b.Loop() {
+		var after *string
+		for {
+			p, err := fetch(after)
+			if err != nil {
+				b.Fatal(err)
+			}
+			requests++
+			if err := fullNodes(p); err != nil {
+				b.Fatal(err)
+			}
+			accounts += len(p.Data.Accounts.Edges)
+			if !p.Data.Accounts.PageInfo.HasNextPage {
+				break
+			}
+			after = p.Data.Accounts.PageInfo.EndCursor
+		}
+	}
+	b.StopTimer()
+	if accounts != b.N*emulatorAccounts {
+		b.Fatalf("loaded %d accounts in %d runs", accounts, b.N)
+	}
+	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
+}

@@ -1,0 +1,246 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	graphql "github.com/hasura/go-graphql-client"
+	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/auth"
+)
+
+// wireError is one entry of a GraphQL "errors" array as servers send it.
+type wireError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+func (w wireError) code() string {
+	if c, ok := w.Extensions["code"].(string); ok {
+		return c
+	}
+	return ""
+}
+
+func details(ws []wireError) []GraphQLErrorDetail {
+	out := make([]GraphQLErrorDetail, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, GraphQLErrorDetail{
+			Message: Sanitize(w.Message),
+			Code:    Sanitize(w.code()),
+			Path:    Sanitize(joinPath(w.Path)),
+		})
+	}
+	return out
+}
+
+func joinPath(p []any) string {
+	if len(p) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(p))
+	for _, e := range p {
+		switch v := e.(type) {
+		case string:
+			parts = append(parts, v)
+		case float64:
+			parts = append(parts, strconv.FormatInt(int64(v), 10))
+		default:
+			parts = append(parts, fmt.Sprint(v))
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+func isUnauthenticated(ws []wireError) bool {
+	for _, w := range ws {
+		code := strings.ToUpper(w.code())
+		if code == "UNAUTHENTICATED" || code == "UNAUTHORIZED" {
+			return true
+		}
+		if s, ok := w.Extensions["status"].(float64); ok && s == http.StatusUnauthorized {
+			return true
+		}
+	}
+	return false
+}
+
+// limitOf names the Sandbox limit a 400 is about, or reports that it is
+// not about a limit at all.
+func limitOf(ws []wireError) (limit, message string, ok bool) {
+	for _, w := range ws {
+		code := strings.ToUpper(w.code())
+		msg := strings.ToLower(w.Message)
+		isLimit := code == "QUERY_TOO_COMPLEX" || code == "QUERY_TOO_DEEP" || strings.Contains(code, "LIMIT") ||
+			strings.Contains(msg, "complexity") || strings.Contains(msg, "too complex") ||
+			strings.Contains(msg, "depth") || strings.Contains(msg, "top-level") ||
+			strings.Contains(msg, "top level") || strings.Contains(msg, "concurrency") ||
+			(strings.Contains(msg, "exceed") && strings.Contains(msg, "field"))
+		if !isLimit {
+			continue
+		}
+		switch {
+		case strings.Contains(msg, "depth") || strings.Contains(code, "DEEP"):
+			limit = "depth"
+		case strings.Contains(msg, "top-level") || strings.Contains(msg, "top level") || strings.Contains(msg, "concurrency") || strings.Contains(msg, "root field"):
+			limit = "top-level fields"
+		default:
+			limit = "complexity"
+		}
+		return limit, Sanitize(w.Message), true
+	}
+	return "", "", false
+}
+
+// parseErrorsBody reads {"errors":[…]} from an error response body.
+func parseErrorsBody(body string) ([]wireError, bool) {
+	var env struct {
+		Errors []wireError `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(body), &env); err != nil || len(env.Errors) == 0 {
+		return nil, false
+	}
+	return env.Errors, true
+}
+
+func (c *Client) snippet(cs *callState) string {
+	return Sanitize(string(cs.snippet[:cs.nSnippet]))
+}
+
+// classify turns what the graphql client returned, and what the transport
+// saw, into one of the package's typed errors.
+func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
+	if cs.guardErr != nil {
+		return cs.guardErr
+	}
+	if cs.tokenErr != nil {
+		return c.tokenFailure(cs.tokenErr)
+	}
+	if cs.status == 0 {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("the %s request was cancelled: %w", c.env, ctxErr)
+		}
+		var ue *url.Error
+		inner := err
+		if errors.As(err, &ue) {
+			inner = ue.Err
+		}
+		if errors.Is(inner, context.DeadlineExceeded) && !cs.timedOut && !isTimeout(inner) {
+			// A budget wait that hit a deadline, not the network.
+			return fmt.Errorf("the %s request was not sent: %w", c.env, inner)
+		}
+		if cs.host == "" {
+			// Failed before the transport (encoding, request building).
+			return fmt.Errorf("could not prepare the %s request: %w", c.env, err)
+		}
+		timeout := cs.timedOut || isTimeout(inner)
+		if timeout {
+			inner = fmt.Errorf("no answer within %s", c.timeout)
+		}
+		return &NetworkError{Env: c.env, Host: cs.host, Timeout: timeout, Err: inner}
+	}
+
+	var gerrs graphql.Errors
+	errors.As(err, &gerrs)
+	var netErr graphql.NetworkError
+	hasNet := errors.As(err, &netErr)
+
+	switch st := cs.status; {
+	case st == http.StatusUnauthorized:
+		msg := ""
+		if hasNet {
+			if ws, ok := parseErrorsBody(netErr.Body()); ok {
+				msg = Sanitize(ws[0].Message)
+			}
+		}
+		return &UnauthorizedError{Env: c.env, Status: st, Message: msg}
+	case st == http.StatusTooManyRequests:
+		now := c.now()
+		retryAt, ok := parseRetryAfter(cs.header.Get("Retry-After"), now)
+		if !ok && cs.header.Get("X-RateLimit-Remaining") == "0" {
+			retryAt, _ = parseReset(cs.header.Get("X-RateLimit-Reset"), now)
+		}
+		return &RateLimitedError{Env: c.env, RetryAt: retryAt}
+	case st >= 500:
+		msg := ""
+		if hasNet {
+			if ws, ok := parseErrorsBody(netErr.Body()); ok {
+				msg = Sanitize(ws[0].Message)
+			}
+		}
+		return &ServerError{Env: c.env, Status: st, Message: msg}
+	case st >= 400:
+		if hasNet {
+			if ws, ok := parseErrorsBody(netErr.Body()); ok {
+				if st == http.StatusBadRequest {
+					if limit, msg, ok := limitOf(ws); ok {
+						return &OperationLimitError{Env: c.env, Limit: limit, Message: msg}
+					}
+				}
+				if isUnauthenticated(ws) {
+					return &UnauthorizedError{Env: c.env, Status: st, Message: Sanitize(ws[0].Message)}
+				}
+				return &GraphQLError{Env: c.env, Status: st, Errors: details(ws)}
+			}
+		}
+		return &BadResponseError{Env: c.env, Status: st, Snippet: c.snippet(cs), Reason: "not a GraphQL JSON response"}
+	case st != http.StatusOK && st != http.StatusCreated:
+		return &BadResponseError{Env: c.env, Status: st, Snippet: c.snippet(cs), Reason: "unexpected HTTP status"}
+	}
+
+	var de *decodeError
+	if errors.As(err, &de) {
+		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the data does not have the expected shape"}
+	}
+
+	// HTTP 200: errors from the server itself carry no wrapped error;
+	// the graphql client's own (decode failures) do.
+	var server []wireError
+	decodeFailed := false
+	for _, e := range gerrs {
+		if e.Unwrap() != nil {
+			decodeFailed = true
+			continue
+		}
+		server = append(server, wireError{Message: e.Message, Path: e.Path, Extensions: e.Extensions})
+	}
+	if len(server) > 0 {
+		if isUnauthenticated(server) {
+			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: Sanitize(server[0].Message)}
+		}
+		return &GraphQLError{Env: c.env, Status: cs.status, Errors: details(server)}
+	}
+	if decodeFailed || len(gerrs) > 0 {
+		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the body is not the expected GraphQL JSON"}
+	}
+	return fmt.Errorf("the %s request failed: %w", c.env, err)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// tokenFailure: a finished session (auth.ErrSignInRequired, or the token
+// endpoint refusing the grant or the client) means signing in again;
+// anything else is reported as it is.
+func (c *Client) tokenFailure(err error) error {
+	if errors.Is(err, auth.ErrSignInRequired) {
+		return &UnauthorizedError{Env: c.env, Err: err}
+	}
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) && (re.ErrorCode == "invalid_grant" || re.ErrorCode == "invalid_client" ||
+		(re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized)) {
+		return &UnauthorizedError{Env: c.env, Err: err}
+	}
+	return fmt.Errorf("could not get an access token for the %s API: %w; check your network and credentials", c.env, err)
+}

@@ -1,0 +1,729 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/auth"
+)
+
+func okAccounts(w http.ResponseWriter) { writeJSON200(w, accountsPage(0, 2, 2)) }
+
+func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
+	ops, err := Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, o := range ops {
+		want[o.Name] = o.Query
+	}
+	var got gqlRequest
+	var auth string
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth = r.Header.Get("Authorization")
+		got = decodeReq(t, r)
+		okAccounts(w)
+	}), nil)
+	page, err := c.Accounts(context.Background(), AccountsParams{Search: "Dupont", OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+	if err != nil {
+		t.Fatalf("Accounts: %v", err)
+	}
+	if len(page.Accounts) != 2 || page.TotalCount != 2 || page.PageInfo.HasNextPage {
+		t.Errorf("page = %+v", page)
+	}
+	a := page.Accounts[0]
+	if a.ID != "acc-00000" || a.IBAN != "FR7630006000011234567890189" || a.Holder.Info.Name != "Holder Account 0" ||
+		a.Balances == nil || a.Balances.Available.Value != "12.50" || a.StatusInfo.Status != "Opened" {
+		t.Errorf("account = %+v", a)
+	}
+	if auth != "Bearer "+secretToken {
+		t.Errorf("Authorization = %q", auth)
+	}
+	if got.OperationName != OpAccounts || got.Query != want[OpAccounts] {
+		t.Errorf("sent %q / %q, Operations() says %q", got.OperationName, got.Query, want[OpAccounts])
+	}
+	if got.Variables["first"] != float64(100) {
+		t.Errorf("first = %v, want the default page size 100", got.Variables["first"])
+	}
+	f, _ := got.Variables["filters"].(map[string]any)
+	if f["search"] != "Dupont" {
+		t.Errorf("filters = %v", got.Variables["filters"])
+	}
+	o, _ := got.Variables["orderBy"].(map[string]any)
+	if o["field"] != "createdAt" || o["direction"] != "Desc" {
+		t.Errorf("orderBy = %v", got.Variables["orderBy"])
+	}
+}
+
+func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
+	var calls atomic.Int32
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"too many requests"}]}`))
+			return
+		}
+		okAccounts(w)
+	}), nil)
+	start := clk.Now()
+	var during Status
+	clk.onWait = func(time.Duration) { during = c.Status() }
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatalf("Accounts after one 429: %v", err)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("requests = %d, want 2", calls.Load())
+	}
+	if s := clk.Sleeps(); len(s) != 1 || s[0] != 7*time.Second {
+		t.Errorf("sleeps = %v, want [7s]", s)
+	}
+	if !during.RetryAt.Equal(start.Add(7*time.Second)) || during.Throttled || during.LastStatus != 429 {
+		t.Errorf("status while waiting = %+v", during)
+	}
+	if s := c.Status(); !s.RetryAt.IsZero() || s.LastStatus != 200 || s.Used != 2 {
+		t.Errorf("status after success = %+v", s)
+	}
+}
+
+func TestRetryAfterHTTPDate(t *testing.T) {
+	var calls atomic.Int32
+	var clk *fakeClock
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", clk.Now().Add(90*time.Second).UTC().Format(http.TimeFormat))
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		okAccounts(w)
+	}), nil)
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := clk.Sleeps(); len(s) != 1 || s[0] != 90*time.Second {
+		t.Errorf("sleeps = %v, want [1m30s]", s)
+	}
+}
+
+func TestBackoffWithoutRetryAfter(t *testing.T) {
+	var calls atomic.Int32
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 3 {
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		okAccounts(w)
+	}), nil)
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatalf("Accounts after three 429s: %v", err)
+	}
+	s := clk.Sleeps()
+	if len(s) != 3 {
+		t.Fatalf("sleeps = %v, want 3", s)
+	}
+	for i, d := range s {
+		full := backoffBase << i
+		if d < full/2 || d > full {
+			t.Errorf("backoff %d = %v, want within [%v, %v]", i+1, d, full/2, full)
+		}
+	}
+}
+
+func TestRetriesAreBounded(t *testing.T) {
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}), nil)
+	_, err := c.Accounts(context.Background(), AccountsParams{})
+	var rl *RateLimitedError
+	if !errors.As(err, &rl) || !errors.Is(err, ErrRateLimited) || rl.RetryAt.IsZero() {
+		t.Fatalf("err = %v, want *RateLimitedError with RetryAt", err)
+	}
+	if calls.Load() != DefaultMaxAttempts {
+		t.Errorf("requests = %d, want %d", calls.Load(), DefaultMaxAttempts)
+	}
+	if s := c.Status(); s.RetryAt.IsZero() {
+		t.Errorf("RetryAt cleared although no retry succeeded: %+v", s)
+	}
+}
+
+func TestMutationIsNeverRetried(t *testing.T) {
+	var calls atomic.Int32
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Retry-After", "2")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}), nil)
+	_, err := c.SimulateIncomingTransfer(context.Background(), IncomingTransfer{Amount: Amount{Value: "10", Currency: "EUR"}})
+	if !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("err = %v, want rate limited", err)
+	}
+	if calls.Load() != 1 || len(clk.Sleeps()) != 0 {
+		t.Errorf("requests = %d, sleeps = %v: a mutation must be sent once", calls.Load(), clk.Sleeps())
+	}
+	if s := c.Status(); s.RetryAt.IsZero() {
+		t.Errorf("Status does not show the 429 countdown: %+v", s)
+	}
+}
+
+func TestSimulateTransferSuccessAndRejection(t *testing.T) {
+	var path string
+	reject := false
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path = r.URL.Path
+		q := decodeReq(t, r)
+		in, _ := q.Variables["input"].(map[string]any)
+		if in["creditorIban"] != "FR7630006000011234567890189" || in["endToEndId"] != "ref-1" {
+			t.Errorf("input = %v", in)
+		}
+		if reject {
+			writeJSON200(w, map[string]any{"data": map[string]any{"simulateIncomingSepaCreditTransferReception": map[string]any{
+				"__typename": "ForbiddenRejection", "message": "not \x1b]0;pwned\x07allowed"}}})
+			return
+		}
+		writeJSON200(w, map[string]any{"data": map[string]any{"simulateIncomingSepaCreditTransferReception": map[string]any{
+			"__typename": "SimulateIncomingSepaCreditTransferReceptionSuccessPayload", "transactionId": "tx-1"}}})
+	}), nil)
+	in := IncomingTransfer{Amount: Amount{Value: "10.00", Currency: "EUR"}, CreditorIBAN: "FR7630006000011234567890189",
+		CreditorName: "A", DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "B", Reference: "ref-1"}
+	id, err := c.SimulateIncomingTransfer(context.Background(), in)
+	if err != nil || id != "tx-1" {
+		t.Fatalf("id, err = %q, %v", id, err)
+	}
+	if path != "/sandbox-partner-admin/graphql" {
+		t.Errorf("sent to %s, want the Testing API", path)
+	}
+	reject = true
+	_, err = c.SimulateIncomingTransfer(context.Background(), in)
+	var rej *RejectionError
+	if !errors.As(err, &rej) || rej.Message != "not allowed" {
+		t.Fatalf("err = %v, want a sanitised *RejectionError", err)
+	}
+}
+
+func TestSimulateOnLiveSendsNothing(t *testing.T) {
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
+		o.Env = "live"
+		o.GraphQLURL = strings.Replace(o.GraphQLURL, "sandbox-partner", "live-partner", 1)
+		o.TestingURL = ""
+	})
+	_, err := c.SimulateIncomingTransfer(context.Background(), IncomingTransfer{})
+	if !errors.Is(err, ErrNoTestingAPI) || calls.Load() != 0 {
+		t.Errorf("err = %v, calls = %d", err, calls.Load())
+	}
+}
+
+// faultCase is one misbehaving server and what the client must make of it.
+type faultCase struct {
+	name    string
+	handler http.HandlerFunc
+	check   func(t *testing.T, page *AccountsPage, err error)
+}
+
+func TestFaultServers(t *testing.T) {
+	cases := []faultCase{
+		{"400 complexity limit", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"Query exceeds the complexity limit of 1000 fields","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var ol *OperationLimitError
+			if !errors.As(err, &ol) || !errors.Is(err, ErrOperationLimit) || ol.Limit != "complexity" || !strings.Contains(ol.Message, "1000") {
+				t.Errorf("err = %#v", err)
+			}
+		}},
+		{"400 depth limit", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"Query depth 16 exceeds maximum depth 15","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var ol *OperationLimitError
+			if !errors.As(err, &ol) || ol.Limit != "depth" {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"400 validation is a GraphQL error", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"Cannot query field \"foo\"","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var ge *GraphQLError
+			if !errors.As(err, &ge) || ge.Errors[0].Code != "GRAPHQL_VALIDATION_FAILED" || errors.Is(err, ErrOperationLimit) {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"401", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"token expired","extensions":{"code":"UNAUTHENTICATED"}}]}`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var ue *UnauthorizedError
+			if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || !strings.Contains(err.Error(), "sign in again") {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"200 UNAUTHENTICATED", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON200(w, map[string]any{"data": nil, "errors": []any{map[string]any{"message": "unauthenticated", "extensions": map[string]any{"code": "UNAUTHENTICATED"}}}})
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			if !errors.Is(err, ErrUnauthorized) {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"500", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"boom\u001b[2J"}]}`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var se *ServerError
+			if !errors.As(err, &se) || se.Status != 500 || !errors.Is(err, ErrServer) || se.Message != "boom" {
+				t.Errorf("err = %#v", err)
+			}
+		}},
+		{"502 HTML from a proxy", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadGateway)
+			_, _ = w.Write([]byte("<html><body>Bad gateway</body></html>"))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var se *ServerError
+			if !errors.As(err, &se) || se.Status != 502 {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"200 HTML body", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = w.Write([]byte("<html>\x1b]52;c;ZXZpbA==\x07<title>Captive portal</title>" + strings.Repeat("x", 400) + "</html>"))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || !errors.Is(err, ErrBadResponse) || be.Status != 200 {
+				t.Fatalf("err = %v", err)
+			}
+			if !strings.HasPrefix(be.Snippet, "<html><title>Captive portal</title>") || len(be.Snippet) > snippetLen || strings.ContainsRune(be.Snippet, 0x1b) {
+				t.Errorf("snippet = %q", be.Snippet)
+			}
+		}},
+		{"403 HTML body", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte("<h1>Forbidden</h1>"))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || be.Status != 403 || be.Snippet != "<h1>Forbidden</h1>" {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"truncated JSON", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"data":{"accounts":{"totalCount":3,"edges":[{"node":{"id":"a`))
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || !strings.HasPrefix(be.Snippet, `{"data":{"accounts"`) {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"data of the wrong shape", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON200(w, map[string]any{"data": map[string]any{"accounts": map[string]any{"totalCount": "many"}}})
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || be.Status != 200 || !strings.Contains(be.Snippet, "many") {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"204 no content", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNoContent)
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || be.Status != 204 {
+				t.Errorf("err = %v", err)
+			}
+		}},
+		{"GraphQL errors with partial data", func(w http.ResponseWriter, r *http.Request) {
+			p := accountsPage(0, 3, 3)
+			p["errors"] = []any{map[string]any{"message": "IBAN unavailable\x1b[1A", "path": []any{"accounts", "edges", 1, "node", "IBAN"},
+				"extensions": map[string]any{"code": "Forbidden"}}}
+			writeJSON200(w, p)
+		}, func(t *testing.T, page *AccountsPage, err error) {
+			var ge *GraphQLError
+			if !errors.As(err, &ge) || !errors.Is(err, ErrGraphQL) {
+				t.Fatalf("err = %v", err)
+			}
+			d := ge.Errors[0]
+			if d.Message != "IBAN unavailable" || d.Code != "Forbidden" || d.Path != "accounts.edges.1.node.IBAN" {
+				t.Errorf("detail = %+v", d)
+			}
+			if page == nil || len(page.Accounts) != 3 || page.Accounts[2].ID != "acc-00002" {
+				t.Errorf("partial data lost: %+v", page)
+			}
+		}},
+		{"redirect elsewhere is not followed", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://127.0.0.1:1/steal", http.StatusTemporaryRedirect)
+		}, func(t *testing.T, _ *AccountsPage, err error) {
+			var be *BadResponseError
+			if !errors.As(err, &be) || be.Status != 307 {
+				t.Errorf("err = %v", err)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, srv := newTestClient(t, tc.handler, nil)
+			page, err := c.Accounts(context.Background(), AccountsParams{})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			tc.check(t, page, err)
+			checkNoSecret(t, "error", err.Error())
+			if !strings.Contains(err.Error(), "sandbox") {
+				t.Errorf("error does not name the environment: %v", err)
+			}
+			if strings.ContainsRune(err.Error(), 0x1b) {
+				t.Errorf("error text carries an escape: %q", err.Error())
+			}
+			_ = srv
+		})
+	}
+}
+
+func TestServerThatNeverAnswersTimesOut(t *testing.T) {
+	release := make(chan struct{})
+	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}), func(o *Options) { o.Timeout = 150 * time.Millisecond })
+	defer close(release)
+	_, err := c.Accounts(context.Background(), AccountsParams{})
+	var ne *NetworkError
+	if !errors.As(err, &ne) || !ne.Timeout || !errors.Is(err, ErrNetwork) {
+		t.Fatalf("err = %v, want a timed-out *NetworkError", err)
+	}
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if ne.Host != host || !strings.Contains(err.Error(), "timed out") || !strings.Contains(err.Error(), "sandbox API at "+host) {
+		t.Errorf("err = %v", err)
+	}
+	if s := c.Status(); s.InFlight != 0 || s.LastStatus != 0 {
+		t.Errorf("status = %+v", s)
+	}
+}
+
+func TestUnreachableHostIsANetworkError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close() // nothing listens there any more
+	c, err := New(Options{Env: "live", GraphQLURL: "http://" + addr + "/live-partner/graphql", TokenSource: staticToken()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.ProjectInfo(context.Background())
+	var ne *NetworkError
+	if !errors.As(err, &ne) || ne.Timeout || ne.Env != "live" {
+		t.Fatalf("err = %v", err)
+	}
+	want := "could not reach the live API at " + addr + ": "
+	if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "check your network or api_url") {
+		t.Errorf("err = %q, want it to start %q", err, want)
+	}
+}
+
+func TestCancelledContextIsNotANetworkError(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Accounts(ctx, AccountsParams{})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNetwork) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+type failingSource struct{ err error }
+
+func (f failingSource) Token() (*oauth2.Token, error) { return nil, f.err }
+
+func TestTokenSourceSignInRequired(t *testing.T) {
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
+		o.TokenSource = failingSource{fmt.Errorf("refresh refused: %w", auth.ErrSignInRequired)}
+	})
+	_, err := c.User(context.Background())
+	var ue *UnauthorizedError
+	if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || !errors.Is(err, auth.ErrSignInRequired) {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(err.Error(), "sign in again") || calls.Load() != 0 {
+		t.Errorf("err = %v, requests = %d", err, calls.Load())
+	}
+	if s := c.Status(); s.Used != 0 || s.InFlight != 0 {
+		t.Errorf("a request that never left counts against the budget: %+v", s)
+	}
+}
+
+func TestTokenSourceOtherFailure(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), func(o *Options) {
+		o.TokenSource = failingSource{errors.New("dial tcp: connection refused")}
+	})
+	_, err := c.User(context.Background())
+	if err == nil || errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "access token for the sandbox API") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestGuardRefusesForeignEndpoints(t *testing.T) {
+	var foreign atomic.Int32
+	other := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { foreign.Add(1) })
+	var own atomic.Int32
+	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sandbox-partner/graphql" && r.URL.Path != "/sandbox-partner-admin/graphql" {
+			own.Add(1)
+		}
+	}), nil)
+	evil, _, _ := newTestClient(t, other, nil)
+	_ = evil
+	targets := []string{
+		srv.URL + "/live-partner/graphql",                                                  // same host, other environment
+		srv.URL + "/sandbox-partner/graphql/extra",                                         // path prefix is not enough
+		strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/sandbox-partner/graphql", // other host name
+		"https://" + strings.TrimPrefix(srv.URL, "http://") + "/sandbox-partner/graphql",   // other scheme
+	}
+	for _, u := range targets {
+		req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader("{}"))
+		resp, err := c.http.Do(req)
+		if resp != nil {
+			_ = resp.Body.Close()
+		}
+		if !errors.Is(err, ErrForeignEndpoint) {
+			t.Errorf("%s: err = %v, want ErrForeignEndpoint", u, err)
+			continue
+		}
+		checkNoSecret(t, "guard error", err.Error())
+	}
+	if own.Load() != 0 || foreign.Load() != 0 {
+		t.Errorf("refused requests reached a server: %d, %d", own.Load(), foreign.Load())
+	}
+	if s := c.Status(); s.Used != 0 {
+		t.Errorf("refused requests count against the budget: %+v", s)
+	}
+}
+
+func TestNewRejectsUnsafeURLs(t *testing.T) {
+	for _, u := range []string{"", "ftp://x/graphql", "http://api.example.com/sandbox-partner/graphql", "https://user:pw@api.example.com/x", "/relative"} {
+		if _, err := New(Options{Env: "sandbox", GraphQLURL: u, TokenSource: staticToken()}); err == nil {
+			t.Errorf("New accepted %q", u)
+		}
+	}
+	if _, err := New(Options{Env: "sandbox", GraphQLURL: "https://api.example.com/sandbox-partner/graphql"}); err == nil {
+		t.Error("New accepted a missing token source")
+	}
+	if _, err := New(Options{Env: "sandbox", GraphQLURL: "https://api.example.com/sandbox-partner/graphql", TokenSource: staticToken()}); err != nil {
+		t.Errorf("New refused an https URL: %v", err)
+	}
+}
+
+func TestBudgetWaitsInsteadOfSending(t *testing.T) {
+	var calls atomic.Int32
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		okAccounts(w)
+	}), func(o *Options) { o.Budget = 3; o.Window = time.Minute })
+	start := clk.Now()
+	for i := range 3 {
+		if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			clk.mu.Lock()
+			clk.t = clk.t.Add(10 * time.Second)
+			clk.mu.Unlock()
+		}
+	}
+	if s := c.Status(); s.Used != 3 || s.Limit != 3 || s.Throttled {
+		t.Fatalf("status = %+v", s)
+	}
+	var during Status
+	var sentWhileWaiting int32
+	clk.onWait = func(time.Duration) { during = c.Status(); sentWhileWaiting = calls.Load() }
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	// The first request (at start) leaves the window at start+1m.
+	if s := clk.Sleeps(); len(s) != 1 || s[0] != 50*time.Second {
+		t.Errorf("sleeps = %v, want [50s]", s)
+	}
+	if !during.Throttled || !during.RetryAt.Equal(start.Add(time.Minute)) || sentWhileWaiting != 3 {
+		t.Errorf("while throttled: %+v, sent %d", during, sentWhileWaiting)
+	}
+	if s := c.Status(); s.Throttled || !s.RetryAt.IsZero() || s.Used != 3 {
+		t.Errorf("after the wait: %+v", s)
+	}
+}
+
+func TestBudgetWaitHonoursContext(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }),
+		func(o *Options) {
+			o.Budget = 1
+			o.Sleep = func(ctx context.Context, d time.Duration) error { return context.DeadlineExceeded }
+		})
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Accounts(context.Background(), AccountsParams{})
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrNetwork) {
+		t.Errorf("err = %v", err)
+	}
+	if s := c.Status(); s.Used != 1 || s.Throttled {
+		t.Errorf("status = %+v", s)
+	}
+}
+
+func TestServerRateLimitHeadersOverride(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "500")
+		w.Header().Set("X-RateLimit-Remaining", "120")
+		w.Header().Set("X-RateLimit-Reset", "60")
+		okAccounts(w)
+	}), nil)
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Status(); s.Used != 380 || s.Limit != 500 {
+		t.Errorf("status = %+v, want 380/500 from the headers", s)
+	}
+}
+
+func TestServerSaysBudgetSpent(t *testing.T) {
+	var calls atomic.Int32
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		w.Header().Set("X-RateLimit-Limit", "100")
+		if n == 1 {
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", "30")
+		} else {
+			w.Header().Set("X-RateLimit-Remaining", "99")
+			w.Header().Set("X-RateLimit-Reset", "300")
+		}
+		okAccounts(w)
+	}), nil)
+	for range 2 {
+		if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := clk.Sleeps(); len(s) != 1 || s[0] != 30*time.Second {
+		t.Errorf("sleeps = %v, want to wait for the server's reset (30s)", s)
+	}
+}
+
+func TestUpdatesNeverBlockAndDeliverTheLatest(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
+	for range 20 {
+		if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case s := <-c.Updates():
+		if s.Used != 20 || s.InFlight != 0 || s.LastStatus != 200 || s.Env != "sandbox" || s.Limit != DefaultBudget || s.Window != DefaultWindow {
+			t.Errorf("latest update = %+v", s)
+		}
+	default:
+		t.Fatal("no update delivered")
+	}
+	select {
+	case s := <-c.Updates():
+		t.Errorf("a second, stale update was queued: %+v", s)
+	default:
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if s := c.Status(); s.Used != 8 || s.InFlight != 0 {
+		t.Errorf("status = %+v", s)
+	}
+}
+
+func TestAccountUserProjectTransactions(t *testing.T) {
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := decodeReq(t, r)
+		switch q.OperationName {
+		case OpAccount:
+			if q.Variables["accountId"] == "missing" {
+				writeJSON200(w, map[string]any{"data": map[string]any{"account": nil}})
+				return
+			}
+			writeJSON200(w, map[string]any{"data": map[string]any{"account": map[string]any{
+				"id": "acc-1", "number": "12345678901", "name": "Main\x1b[31m", "IBAN": nil, "BIC": "SWNBFR22", "currency": "EUR",
+				"country": "FRA", "language": "fr", "paymentLevel": "Limited", "paymentAccountType": "EMoney",
+				"statusInfo": map[string]any{"status": "Opened"},
+				"holder":     map[string]any{"id": "h-1", "verificationStatus": "Verified", "info": map[string]any{"type": "Individual", "name": "Ada"}},
+				"balances": map[string]any{"available": map[string]any{"value": "1.00", "currency": "EUR"}, "booked": map[string]any{"value": "2.00", "currency": "EUR"},
+					"pending": map[string]any{"value": "0.00", "currency": "EUR"}, "reserved": map[string]any{"value": "1.00", "currency": "EUR"}},
+				"createdAt": "2025-01-02T03:04:05.678Z", "updatedAt": "2025-02-02T03:04:05Z",
+			}}})
+		case OpUser:
+			writeJSON200(w, map[string]any{"data": map[string]any{"user": map[string]any{
+				"id": "u-1", "firstName": "Ada", "lastName": nil, "fullName": "Ada", "mobilePhoneNumber": "+33612345678",
+				"birthDate": nil, "status": "Active", "identificationLevels": map[string]any{"PVID": true, "QES": false, "expert": true},
+				"createdAt": "2025-01-02T03:04:05Z"}}})
+		case OpProjectInfo:
+			writeJSON200(w, map[string]any{"data": map[string]any{"projectInfo": map[string]any{"id": "p-1", "name": "Demo", "type": "Company", "status": "Enabled"}}})
+		case OpAccountTransactions:
+			if q.Variables["first"] != float64(5) || q.Variables["after"] != "c1" {
+				t.Errorf("variables = %v", q.Variables)
+			}
+			writeJSON200(w, map[string]any{"data": map[string]any{"account": map[string]any{"transactions": map[string]any{
+				"totalCount": 1, "pageInfo": map[string]any{"hasNextPage": false, "endCursor": "c2"},
+				"edges": []any{map[string]any{"node": map[string]any{"id": "tx-1", "reference": "r", "side": "Credit", "type": "SepaCreditTransferIn",
+					"amount": map[string]any{"value": "10.00", "currency": "EUR"}, "label": "Salary\u009b2J", "counterparty": "ACME",
+					"executionDate": "2025-03-01T00:00:00Z", "statusInfo": map[string]any{"status": "Booked"}}}},
+			}}}})
+		default:
+			t.Errorf("unexpected operation %q", q.OperationName)
+		}
+	}), nil)
+	ctx := context.Background()
+	a, err := c.Account(ctx, "acc-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Name != "Main" || a.IBAN != "" || a.Number != "12345678901" || a.Holder.VerificationStatus != "Verified" ||
+		a.Balances.Booked.Value != "2.00" || a.CreatedAt.IsZero() || a.UpdatedAt.Month() != time.February || a.Country != "FRA" {
+		t.Errorf("account = %+v", a)
+	}
+	if _, err := c.Account(ctx, "missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing account: err = %v", err)
+	}
+	u, err := c.User(ctx)
+	if err != nil || u.ID != "u-1" || u.LastName != "" || !u.IdentificationLevels.Expert || u.MobilePhoneNumber != "+33612345678" {
+		t.Errorf("user = %+v, %v", u, err)
+	}
+	p, err := c.ProjectInfo(ctx)
+	if err != nil || p.Name != "Demo" || p.Status != "Enabled" {
+		t.Errorf("project = %+v, %v", p, err)
+	}
+	tp, err := c.Transactions(ctx, "acc-1", 5, "c1")
+	if err != nil || len(tp.Transactions) != 1 || tp.Transactions[0].Label != "Salary" || tp.Transactions[0].ExecutionDate.IsZero() || tp.PageInfo.EndCursor != "c2" {
+		t.Errorf("transactions = %+v, %v", tp, err)
+	}
+}

@@ -1,0 +1,445 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/partnertui/partnertui/emulator"
+)
+
+const emulatorAccounts = 10000
+
+// sharedEmulator is started once for the package's tests and benchmarks:
+// generating 10,000 accounts is not free. Its rate limit is lifted so the
+// benchmarks can run many iterations; the 429 path is covered by the
+// httptest fault servers.
+var sharedEmulator = sync.OnceValues(func() (*emulator.Server, error) {
+	return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30})
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	// Only close what a test actually started.
+	if srv, err := sharedEmulator(); err == nil && srv != nil {
+		_ = srv.Close()
+	}
+	os.Exit(code)
+}
+
+func startEmulator(tb testing.TB) emulator.Info {
+	tb.Helper()
+	srv, err := sharedEmulator()
+	if err != nil {
+		tb.Fatalf("emulator.Start: %v", err)
+	}
+	return srv.Info()
+}
+
+func projectTokenSource(tb testing.TB, info emulator.Info, env string) oauth2.TokenSource {
+	tb.Helper()
+	e := info.Environments[env]
+	cfg := clientcredentials.Config{
+		ClientID:     e.ClientID,
+		ClientSecret: e.ClientSecret,
+		TokenURL:     info.AuthURL + "/oauth2/token",
+		AuthStyle:    oauth2.AuthStyleInParams,
+	}
+	return cfg.TokenSource(context.Background())
+}
+
+func emulatorClient(tb testing.TB, info emulator.Info, env string, ts oauth2.TokenSource, mod func(*Options)) *Client {
+	tb.Helper()
+	e := info.Environments[env]
+	opts := Options{Env: env, GraphQLURL: e.GraphQLURL, TestingURL: e.TestingGraphQLURL, TokenSource: ts}
+	if mod != nil {
+		mod(&opts)
+	}
+	c, err := New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Close)
+	return c
+}
+
+func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
+	t.Helper()
+	pg := c.NewPager(p)
+	defer pg.Close()
+	var all []Account
+	for {
+		page, ok, err := pg.Next(context.Background())
+		if err != nil {
+			t.Fatalf("Next after %d accounts: %v", len(all), err)
+		}
+		if !ok {
+			return all
+		}
+		all = append(all, page.Accounts...)
+	}
+}
+
+func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
+	info := startEmulator(t)
+	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	first, err := c.Accounts(context.Background(), AccountsParams{First: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.TotalCount != emulatorAccounts {
+		t.Fatalf("totalCount = %d, want %d", first.TotalCount, emulatorAccounts)
+	}
+	before := c.Status().Used
+	all := loadAll(t, c, AccountsParams{})
+	if len(all) != emulatorAccounts {
+		t.Fatalf("loaded %d accounts, want %d", len(all), emulatorAccounts)
+	}
+	seen := make(map[string]bool, len(all))
+	for _, a := range all {
+		if seen[a.ID] {
+			t.Fatalf("duplicate account %s", a.ID)
+		}
+		seen[a.ID] = true
+		if a.Name == "" || a.Currency == "" || a.StatusInfo.Status == "" {
+			t.Fatalf("incomplete list account %+v", a)
+		}
+	}
+	if used := c.Status().Used - before; used != 100 {
+		t.Errorf("requests = %d, want ceil(10000/100) = 100", used)
+	}
+}
+
+func TestEmulatorFilters(t *testing.T) {
+	info := startEmulator(t)
+	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	ctx := context.Background()
+	page, err := c.Accounts(ctx, AccountsParams{First: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := page.Accounts[17]
+	found, err := c.Accounts(ctx, AccountsParams{Search: target.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found.Accounts) == 0 || found.TotalCount >= emulatorAccounts {
+		t.Fatalf("search %q found %d of %d", target.ID, len(found.Accounts), found.TotalCount)
+	}
+	hit := false
+	for _, a := range found.Accounts {
+		hit = hit || a.ID == target.ID
+	}
+	if !hit {
+		t.Errorf("search by id %s did not return it", target.ID)
+	}
+
+	for _, status := range []string{"Opened", "Closed"} {
+		got := loadAll(t, c, AccountsParams{Status: []string{status}})
+		if len(got) == 0 || len(got) >= emulatorAccounts {
+			t.Errorf("status %s: %d accounts", status, len(got))
+		}
+		for _, a := range got {
+			if a.StatusInfo.Status != status {
+				t.Fatalf("status filter %s returned %s (%s)", status, a.StatusInfo.Status, a.ID)
+			}
+		}
+	}
+
+	asc, err := c.Accounts(ctx, AccountsParams{First: 5, OrderBy: OrderCreatedAt, Direction: DirectionAsc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc, err := c.Accounts(ctx, AccountsParams{First: 5, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asc.Accounts[0].ID == desc.Accounts[0].ID {
+		t.Errorf("ascending and descending orders start with the same account %s", asc.Accounts[0].ID)
+	}
+}
+
+func TestEmulatorAccountDetailAndProject(t *testing.T) {
+	info := startEmulator(t)
+	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	ctx := context.Background()
+	page, err := c.Accounts(ctx, AccountsParams{First: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := page.Accounts[3]
+	a, err := c.Account(ctx, listed.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ID != listed.ID || a.Name != listed.Name || a.IBAN != listed.IBAN || a.Holder.Info.Name != listed.Holder.Info.Name {
+		t.Errorf("detail %+v does not match list entry %+v", a, listed)
+	}
+	if a.Number == "" || a.Country == "" || a.Language == "" || a.PaymentLevel == "" || a.PaymentAccountType == "" ||
+		a.Holder.ID == "" || a.Holder.Info.Type == "" || a.Holder.VerificationStatus == "" || a.CreatedAt.IsZero() || a.UpdatedAt.IsZero() {
+		t.Errorf("detail is missing fields: %+v", a)
+	}
+	if _, err := c.Account(ctx, "no-such-account"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing account: err = %v, want ErrNotFound", err)
+	}
+	p, err := c.ProjectInfo(ctx)
+	if err != nil || p.ID == "" || p.Name == "" {
+		t.Errorf("projectInfo = %+v, %v", p, err)
+	}
+}
+
+func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
+	info := startEmulator(t)
+	// A sandbox token sent to the live endpoint.
+	c := emulatorClient(t, info, "live", projectTokenSource(t, info, "sandbox"), nil)
+	_, err := c.Accounts(context.Background(), AccountsParams{First: 1})
+	var ue *UnauthorizedError
+	if !errors.As(err, &ue) || ue.Status != http.StatusUnauthorized {
+		t.Fatalf("err = %v, want *UnauthorizedError (401)", err)
+	}
+	if !strings.Contains(err.Error(), "live") || !strings.Contains(err.Error(), "sign in again") {
+		t.Errorf("message = %q", err)
+	}
+}
+
+func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
+	info := startEmulator(t)
+	var demo emulator.DemoUser
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" {
+			demo = u
+			break
+		}
+	}
+	if demo.Phone == "" {
+		t.Fatal("the emulator lists no sandbox demo user")
+	}
+	tok := signIn(t, info, "sandbox", demo.Phone)
+	c := emulatorClient(t, info, "sandbox", oauth2.StaticTokenSource(tok), nil)
+	ctx := context.Background()
+
+	u, err := c.User(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.ID != demo.UserID || u.FirstName != demo.FirstName || u.MobilePhoneNumber != demo.Phone {
+		t.Errorf("user = %+v, demo user = %+v", u, demo)
+	}
+
+	// The user sees the accounts they are a member of; pick one that can
+	// receive a transfer.
+	accounts, err := c.Accounts(ctx, AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc *Account
+	for i := range accounts.Accounts {
+		if accounts.Accounts[i].IBAN != "" && accounts.Accounts[i].Balances != nil {
+			acc = &accounts.Accounts[i]
+			break
+		}
+	}
+	if acc == nil {
+		t.Fatalf("the demo user has no open account with an IBAN among %d", len(accounts.Accounts))
+	}
+	before := decimal(t, acc.Balances.Available.Value)
+
+	id, err := c.SimulateIncomingTransfer(ctx, IncomingTransfer{
+		Amount:       Amount{Value: "12.34", Currency: acc.Currency},
+		CreditorIBAN: acc.IBAN, CreditorName: acc.Holder.Info.Name,
+		DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Test Debtor",
+		Label: "api test transfer", Reference: "api-test-1",
+	})
+	if err != nil {
+		t.Fatalf("simulate transfer: %v", err)
+	}
+	if id == "" {
+		t.Fatal("no transaction id")
+	}
+
+	after, err := c.Account(ctx, acc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := new(big.Rat).Add(before, decimal(t, "12.34"))
+	if got := decimal(t, after.Balances.Available.Value); got.Cmp(want) != 0 {
+		t.Errorf("available after the transfer = %s, want %s", got.FloatString(2), want.FloatString(2))
+	}
+
+	tx, err := c.Transactions(ctx, acc.ID, 10, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tx.Transactions) == 0 || tx.Transactions[0].ID != id {
+		t.Fatalf("newest transaction is not the simulated one %s: %+v", id, tx.Transactions)
+	}
+	got := tx.Transactions[0]
+	if got.Side != "Credit" || decimal(t, got.Amount.Value).Cmp(decimal(t, "12.34")) != 0 || got.Label == "" ||
+		got.Counterparty == "" || got.ExecutionDate.IsZero() || got.StatusInfo.Status == "" || got.Type == "" {
+		t.Errorf("transaction = %+v", got)
+	}
+	if tx.TotalCount < 1 {
+		t.Errorf("totalCount = %d", tx.TotalCount)
+	}
+}
+
+func decimal(t *testing.T, s string) *big.Rat {
+	t.Helper()
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("not a decimal: %q", s)
+	}
+	return r
+}
+
+// ---- a minimal driver for the emulator's sign-in forms (the protocol in
+// the shared context): phone → code shown on the page → consent → 303. ----
+
+type form struct {
+	action string
+	fields url.Values
+	doc    *html.Node
+}
+
+func signIn(t *testing.T, info emulator.Info, env, phone string) *oauth2.Token {
+	t.Helper()
+	e := info.Environments[env]
+	cfg := oauth2.Config{
+		ClientID: e.ClientID, ClientSecret: e.ClientSecret,
+		RedirectURL: "http://127.0.0.1:43210/callback",
+		Scopes:      []string{"openid", "offline"},
+		Endpoint: oauth2.Endpoint{AuthURL: info.AuthURL + "/oauth2/auth", TokenURL: info.AuthURL + "/oauth2/token",
+			AuthStyle: oauth2.AuthStyleInParams},
+	}
+	verifier := oauth2.GenerateVerifier()
+	state := "state-api-test"
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	page := fetchForm(t, hc, http.MethodGet, cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), nil)
+	page.fields.Set("phoneNumber", phone)
+	page = fetchForm(t, hc, http.MethodPost, page.action, page.fields)
+	code := textByID(page.doc, "otp-code")
+	if len(code) != 6 {
+		t.Fatalf("no 6-digit code on the second sign-in page (got %q)", code)
+	}
+	page.fields.Set("otp", code)
+	page = fetchForm(t, hc, http.MethodPost, page.action, page.fields)
+	page.fields.Set("decision", "approve")
+	resp, err := hc.PostForm(page.action, page.fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("consent answered %d, want 303", resp.StatusCode)
+	}
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil || loc.Query().Get("state") != state || loc.Query().Get("code") == "" {
+		t.Fatalf("redirect %q: %v", resp.Header.Get("Location"), err)
+	}
+	tok, err := cfg.Exchange(context.Background(), loc.Query().Get("code"), oauth2.VerifierOption(verifier))
+	if err != nil {
+		t.Fatalf("code exchange: %v", err)
+	}
+	return tok
+}
+
+func fetchForm(t *testing.T, hc *http.Client, method, target string, values url.Values) form {
+	t.Helper()
+	var (
+		resp *http.Response
+		err  error
+	)
+	if method == http.MethodGet {
+		resp, err = hc.Get(target)
+	} else {
+		resp, err = hc.PostForm(target, values)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: HTTP %d", method, target, resp.StatusCode)
+	}
+	doc, err := html.Parse(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := form{fields: url.Values{}, doc: doc}
+	var formNode *html.Node
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "form":
+				formNode = n
+				f.action = attr(n, "action")
+			case "input":
+				if attr(n, "type") == "hidden" {
+					f.fields.Set(attr(n, "name"), attr(n, "value"))
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	if formNode == nil {
+		t.Fatalf("%s %s: no form on the page", method, target)
+	}
+	base := resp.Request.URL
+	act, err := base.Parse(f.action)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.action = act.String()
+	return f
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func textByID(n *html.Node, id string) string {
+	if n.Type == html.ElementNode && attr(n, "id") == id {
+		var b strings.Builder
+		var collect func(*html.Node)
+		collect = func(n *html.Node) {
+			if n.Type == html.TextNode {
+				b.WriteString(n.Data)
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				collect(c)
+			}
+		}
+		collect(n)
+		return strings.TrimSpace(b.String())
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if s := textByID(c, id); s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,564 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	graphql "github.com/hasura/go-graphql-client"
+)
+
+// Operation names, sent as operationName and in the query text so the
+// server's logs (and the emulator's request log) say what each request was.
+const (
+	OpAccounts            = "Accounts"
+	OpAccount             = "Account"
+	OpUser                = "User"
+	OpProjectInfo         = "ProjectInfo"
+	OpAccountTransactions = "AccountTransactions"
+	OpSimulateTransfer    = "SimulateIncomingSepaCreditTransferReception"
+)
+
+// Operation is one GraphQL document this package sends.
+type Operation struct {
+	Name  string
+	Query string // exactly the text sent
+	Admin bool   // sent to the Testing API (partner-admin schema)
+}
+
+// Operations lists every operation the client sends, built by the same code
+// that sends them; tests check them against the Sandbox limits and the
+// schema.
+func Operations() ([]Operation, error) {
+	type build struct {
+		name     string
+		admin    bool
+		mutation bool
+		v        any
+		vars     map[string]any
+	}
+	builds := []build{
+		{OpAccounts, false, false, &accountsQuery{}, accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, DefaultPageSize, "")},
+		{OpAccount, false, false, &accountQuery{}, map[string]any{"accountId": graphql.ID("")}},
+		{OpUser, false, false, &userQuery{}, nil},
+		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
+		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", DefaultPageSize, "")},
+		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": IncomingSepaCreditTransferInput{}}},
+	}
+	ops := make([]Operation, 0, len(builds))
+	for _, b := range builds {
+		var (
+			q   string
+			err error
+		)
+		if b.mutation {
+			q, err = graphql.ConstructMutation(b.v, b.vars, graphql.OperationName(b.name))
+		} else {
+			q, err = graphql.ConstructQuery(b.v, b.vars, graphql.OperationName(b.name))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("building operation %s: %w", b.name, err)
+		}
+		ops = append(ops, Operation{Name: b.name, Query: q, Admin: b.admin})
+	}
+	return ops, nil
+}
+
+// ---- GraphQL shapes. Field tags carry the schema's exact names. ----
+
+type amountQL struct {
+	Value    string `graphql:"value"`
+	Currency string `graphql:"currency"`
+}
+
+func (a amountQL) amount() Amount { return Amount{Value: a.Value, Currency: a.Currency} }
+
+type pageInfoQL struct {
+	HasNextPage     *bool   `graphql:"hasNextPage"`
+	HasPreviousPage *bool   `graphql:"hasPreviousPage"`
+	StartCursor     *string `graphql:"startCursor"`
+	EndCursor       *string `graphql:"endCursor"`
+}
+
+func (p pageInfoQL) pageInfo() PageInfo {
+	return PageInfo{
+		HasNextPage:     p.HasNextPage != nil && *p.HasNextPage,
+		HasPreviousPage: p.HasPreviousPage != nil && *p.HasPreviousPage,
+		StartCursor:     deref(p.StartCursor),
+		EndCursor:       deref(p.EndCursor),
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+type statusQL struct {
+	Status string `graphql:"status"`
+}
+
+type accountListNode struct {
+	ID         string   `graphql:"id"`
+	Name       string   `graphql:"name"`
+	IBAN       *string  `graphql:"IBAN"`
+	BIC        string   `graphql:"BIC"`
+	Currency   string   `graphql:"currency"`
+	StatusInfo statusQL `graphql:"statusInfo"`
+	Holder     struct {
+		Info struct {
+			Name string `graphql:"name"`
+		} `graphql:"info"`
+	} `graphql:"holder"`
+	Balances *struct {
+		Available amountQL `graphql:"available"`
+	} `graphql:"balances"`
+}
+
+func (n *accountListNode) account() Account {
+	a := Account{
+		ID:         n.ID,
+		Name:       n.Name,
+		IBAN:       deref(n.IBAN),
+		BIC:        n.BIC,
+		Currency:   n.Currency,
+		StatusInfo: StatusInfo{Status: n.StatusInfo.Status},
+		Holder:     Holder{Info: HolderInfo{Name: n.Holder.Info.Name}},
+	}
+	if n.Balances != nil {
+		a.Balances = &Balances{Available: n.Balances.Available.amount()}
+	}
+	sanitizeAccount(&a)
+	return a
+}
+
+type accountsQuery struct {
+	Accounts struct {
+		TotalCount int        `graphql:"totalCount"`
+		PageInfo   pageInfoQL `graphql:"pageInfo"`
+		Edges      []struct {
+			Node accountListNode `graphql:"node"`
+		} `graphql:"edges"`
+	} `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+}
+
+// AccountFilterInput is the schema's AccountFilterInput (a variable type).
+type AccountFilterInput struct {
+	Status        []string `json:"status,omitempty"`
+	PaymentLevels []string `json:"paymentLevels,omitempty"`
+	Search        string   `json:"search,omitempty"`
+}
+
+// GetGraphQLType names the variable's type in the query text. The pointer
+// receiver lets a nil *AccountFilterInput declare the nullable type.
+func (*AccountFilterInput) GetGraphQLType() string { return "AccountFilterInput" }
+
+// AccountOrderByInput is the schema's AccountOrderByInput (a variable type).
+type AccountOrderByInput struct {
+	Field     string `json:"field,omitempty"`
+	Direction string `json:"direction,omitempty"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (*AccountOrderByInput) GetGraphQLType() string { return "AccountOrderByInput" }
+
+// accountsVars always declares the same four variables, so the query text
+// does not depend on which filters are set.
+func accountsVars(p AccountsParams, first int, after string) map[string]any {
+	var filters *AccountFilterInput
+	if p.Search != "" || len(p.Status) > 0 || len(p.PaymentLevels) > 0 {
+		filters = &AccountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search}
+	}
+	var orderBy *AccountOrderByInput
+	if p.OrderBy != "" || p.Direction != "" {
+		orderBy = &AccountOrderByInput{Field: p.OrderBy, Direction: p.Direction}
+	}
+	var afterPtr *string
+	if after != "" {
+		afterPtr = &after
+	}
+	return map[string]any{"first": first, "after": afterPtr, "filters": filters, "orderBy": orderBy}
+}
+
+type accountFullNode struct {
+	ID                 string   `graphql:"id"`
+	Number             string   `graphql:"number"`
+	Name               string   `graphql:"name"`
+	IBAN               *string  `graphql:"IBAN"`
+	BIC                string   `graphql:"BIC"`
+	Currency           string   `graphql:"currency"`
+	Country            string   `graphql:"country"`
+	Language           string   `graphql:"language"`
+	PaymentLevel       string   `graphql:"paymentLevel"`
+	PaymentAccountType string   `graphql:"paymentAccountType"`
+	StatusInfo         statusQL `graphql:"statusInfo"`
+	Holder             struct {
+		ID                 string `graphql:"id"`
+		VerificationStatus string `graphql:"verificationStatus"`
+		Info               struct {
+			Type string `graphql:"type"`
+			Name string `graphql:"name"`
+		} `graphql:"info"`
+	} `graphql:"holder"`
+	Balances *struct {
+		Available amountQL `graphql:"available"`
+		Booked    amountQL `graphql:"booked"`
+		Pending   amountQL `graphql:"pending"`
+		Reserved  amountQL `graphql:"reserved"`
+	} `graphql:"balances"`
+	CreatedAt string `graphql:"createdAt"`
+	UpdatedAt string `graphql:"updatedAt"`
+}
+
+func (n *accountFullNode) account() *Account {
+	a := &Account{
+		ID:                 n.ID,
+		Number:             n.Number,
+		Name:               n.Name,
+		IBAN:               deref(n.IBAN),
+		BIC:                n.BIC,
+		Currency:           n.Currency,
+		Country:            n.Country,
+		Language:           n.Language,
+		PaymentLevel:       n.PaymentLevel,
+		PaymentAccountType: n.PaymentAccountType,
+		StatusInfo:         StatusInfo{Status: n.StatusInfo.Status},
+		Holder: Holder{
+			ID:                 n.Holder.ID,
+			VerificationStatus: n.Holder.VerificationStatus,
+			Info:               HolderInfo{Type: n.Holder.Info.Type, Name: n.Holder.Info.Name},
+		},
+		CreatedAt: parseTime(n.CreatedAt),
+		UpdatedAt: parseTime(n.UpdatedAt),
+	}
+	if b := n.Balances; b != nil {
+		a.Balances = &Balances{
+			Available: b.Available.amount(),
+			Booked:    b.Booked.amount(),
+			Pending:   b.Pending.amount(),
+			Reserved:  b.Reserved.amount(),
+		}
+	}
+	sanitizeAccount(a)
+	return a
+}
+
+// parseTime reads a DateTime; a malformed one becomes the zero time rather
+// than failing the whole response.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+type accountQuery struct {
+	Account *accountFullNode `graphql:"account(accountId: $accountId)"`
+}
+
+type userQuery struct {
+	User *struct {
+		ID                   string  `graphql:"id"`
+		FirstName            *string `graphql:"firstName"`
+		LastName             *string `graphql:"lastName"`
+		FullName             *string `graphql:"fullName"`
+		MobilePhoneNumber    *string `graphql:"mobilePhoneNumber"`
+		BirthDate            *string `graphql:"birthDate"`
+		Status               *string `graphql:"status"`
+		IdentificationLevels *struct {
+			PVID   bool `graphql:"PVID"`
+			QES    bool `graphql:"QES"`
+			Expert bool `graphql:"expert"`
+		} `graphql:"identificationLevels"`
+		CreatedAt string `graphql:"createdAt"`
+	} `graphql:"user"`
+}
+
+type projectInfoQuery struct {
+	ProjectInfo struct {
+		ID     string `graphql:"id"`
+		Name   string `graphql:"name"`
+		Type   string `graphql:"type"`
+		Status string `graphql:"status"`
+	} `graphql:"projectInfo"`
+}
+
+type transactionNode struct {
+	ID            string   `graphql:"id"`
+	Reference     string   `graphql:"reference"`
+	Side          string   `graphql:"side"`
+	Type          string   `graphql:"type"`
+	Amount        amountQL `graphql:"amount"`
+	Label         string   `graphql:"label"`
+	Counterparty  string   `graphql:"counterparty"`
+	ExecutionDate string   `graphql:"executionDate"`
+	StatusInfo    statusQL `graphql:"statusInfo"`
+}
+
+type transactionsQuery struct {
+	Account *struct {
+		Transactions *struct {
+			TotalCount int        `graphql:"totalCount"`
+			PageInfo   pageInfoQL `graphql:"pageInfo"`
+			Edges      []struct {
+				Node transactionNode `graphql:"node"`
+			} `graphql:"edges"`
+		} `graphql:"transactions(first: $first, after: $after, orderBy: {field: createdAt, direction: Desc})"`
+	} `graphql:"account(accountId: $accountId)"`
+}
+
+func transactionsVars(accountID string, first int, after string) map[string]any {
+	var afterPtr *string
+	if after != "" {
+		afterPtr = &after
+	}
+	return map[string]any{"accountId": graphql.ID(accountID), "first": first, "after": afterPtr}
+}
+
+// IncomingSepaCreditTransferInput is the Testing API's input type (a
+// variable type). Optional fields are omitted when empty.
+type IncomingSepaCreditTransferInput struct {
+	Amount       AmountInput `json:"amount"`
+	CreditorIBAN string      `json:"creditorIban"`
+	CreditorName string      `json:"creditorName"`
+	DebtorIBAN   string      `json:"debtorIban"`
+	DebtorName   string      `json:"debtorName"`
+	EndToEndID   string      `json:"endToEndId,omitempty"`
+	Label        string      `json:"label,omitempty"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (IncomingSepaCreditTransferInput) GetGraphQLType() string {
+	return "IncomingSepaCreditTransferInput"
+}
+
+// AmountInput is the schema's AmountInput.
+type AmountInput struct {
+	Value    string `json:"value"`
+	Currency string `json:"currency"`
+}
+
+type simulateMutation struct {
+	Simulate struct {
+		Typename string `graphql:"__typename"`
+		Success  struct {
+			TransactionID string `graphql:"transactionId"`
+		} `graphql:"... on SimulateIncomingSepaCreditTransferReceptionSuccessPayload"`
+		Forbidden struct {
+			Message string `graphql:"message"`
+		} `graphql:"... on ForbiddenRejection"`
+	} `graphql:"simulateIncomingSepaCreditTransferReception(input: $input)"`
+}
+
+// ---- Client methods ----
+
+// Accounts fetches one page of Query.accounts. With a *GraphQLError the
+// page holds whatever partial data came with it (it may be nil).
+func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage, error) {
+	first := p.First
+	if first <= 0 || first > maxPageSize {
+		first = c.pageSize
+	}
+	vars := accountsVars(p, first, p.After)
+	var q *accountsQuery
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = &accountsQuery{}
+		return c.queryRaw(ctx, q, vars, OpAccounts)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	page := &AccountsPage{
+		Accounts:   make([]Account, 0, len(q.Accounts.Edges)),
+		TotalCount: q.Accounts.TotalCount,
+		PageInfo:   q.Accounts.PageInfo.pageInfo(),
+	}
+	for i := range q.Accounts.Edges {
+		page.Accounts = append(page.Accounts, q.Accounts.Edges[i].Node.account())
+	}
+	sanitizePageInfo(&page.PageInfo)
+	return page, err
+}
+
+// queryRaw sends the query built from v's type and decodes the data with
+// encoding/json: the graphql client's own decoder marshals every scalar
+// back and forth and costs more CPU than the whole request otherwise. v
+// must be a fresh value on every call.
+func (c *Client) queryRaw(ctx context.Context, v any, vars map[string]any, name string) error {
+	data, err := c.gql.QueryRaw(ctx, v, vars, graphql.OperationName(name))
+	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
+		if derr := json.Unmarshal(data, v); derr != nil && err == nil {
+			return &decodeError{err: derr}
+		}
+	}
+	return err
+}
+
+// decodeError: the response was JSON but its data did not have the shape
+// the operation asked for.
+type decodeError struct{ err error }
+
+func (e *decodeError) Error() string { return "decoding the response data: " + e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+// isPartial reports whether err may come with data worth keeping.
+func isPartial(err error) bool {
+	_, ok := err.(*GraphQLError)
+	return ok
+}
+
+// Account fetches one account in full (Query.account(accountId)); a missing
+// account is an error wrapping ErrNotFound.
+func (c *Client) Account(ctx context.Context, id string) (*Account, error) {
+	vars := map[string]any{"accountId": graphql.ID(id)}
+	var q *accountQuery
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = &accountQuery{}
+		return c.queryRaw(ctx, q, vars, OpAccount)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	if q.Account == nil {
+		if err != nil {
+			return nil, fmt.Errorf("account %q is not available in %s: %w", Sanitize(id), c.env, err)
+		}
+		return nil, fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(id), c.env, ErrNotFound)
+	}
+	return q.Account.account(), err
+}
+
+// User fetches the signed-in user (Query.user with no id).
+func (c *Client) User(ctx context.Context) (*User, error) {
+	var q *userQuery
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = &userQuery{}
+		return c.queryRaw(ctx, q, nil, OpUser)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	if q.User == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("no user is signed in to %s (a project token has no user); sign in as a user: %w", c.env, ErrNotFound)
+	}
+	n := q.User
+	u := &User{
+		ID:                n.ID,
+		FirstName:         deref(n.FirstName),
+		LastName:          deref(n.LastName),
+		FullName:          deref(n.FullName),
+		MobilePhoneNumber: deref(n.MobilePhoneNumber),
+		BirthDate:         deref(n.BirthDate),
+		Status:            deref(n.Status),
+		CreatedAt:         parseTime(n.CreatedAt),
+	}
+	if l := n.IdentificationLevels; l != nil {
+		u.IdentificationLevels = IdentificationLevels{PVID: l.PVID, QES: l.QES, Expert: l.Expert}
+	}
+	sanitizeUser(u)
+	return u, err
+}
+
+// ProjectInfo fetches Query.projectInfo.
+func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
+	var q *projectInfoQuery
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = &projectInfoQuery{}
+		return c.queryRaw(ctx, q, nil, OpProjectInfo)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	p := &ProjectInfo{ID: q.ProjectInfo.ID, Name: q.ProjectInfo.Name, Type: q.ProjectInfo.Type, Status: q.ProjectInfo.Status}
+	sanitizeProjectInfo(p)
+	return p, err
+}
+
+// Transactions fetches one page of an account's transactions (newest first).
+func (c *Client) Transactions(ctx context.Context, accountID string, first int, after string) (*TransactionsPage, error) {
+	if first <= 0 || first > maxPageSize {
+		first = c.pageSize
+	}
+	vars := transactionsVars(accountID, first, after)
+	var q *transactionsQuery
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = &transactionsQuery{}
+		return c.queryRaw(ctx, q, vars, OpAccountTransactions)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	if q.Account == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(accountID), c.env, ErrNotFound)
+	}
+	page := &TransactionsPage{}
+	if t := q.Account.Transactions; t != nil {
+		page.TotalCount = t.TotalCount
+		page.PageInfo = t.PageInfo.pageInfo()
+		page.Transactions = make([]Transaction, 0, len(t.Edges))
+		for i := range t.Edges {
+			n := &t.Edges[i].Node
+			tx := Transaction{
+				ID:            n.ID,
+				Reference:     n.Reference,
+				Side:          n.Side,
+				Type:          n.Type,
+				Amount:        n.Amount.amount(),
+				Label:         n.Label,
+				Counterparty:  n.Counterparty,
+				ExecutionDate: parseTime(n.ExecutionDate),
+				StatusInfo:    StatusInfo{Status: n.StatusInfo.Status},
+			}
+			sanitizeTransaction(&tx)
+			page.Transactions = append(page.Transactions, tx)
+		}
+	}
+	sanitizePageInfo(&page.PageInfo)
+	return page, err
+}
+
+// SimulateIncomingTransfer books an incoming SEPA credit transfer through the
+// Sandbox Testing API and returns the new transaction's id. On Live it fails
+// with ErrNoTestingAPI without sending anything. It is a mutation: it is
+// never retried, even on 429.
+func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
+	if c.testing == nil {
+		return "", fmt.Errorf("cannot simulate a transfer in %s: %w; switch to sandbox", c.env, ErrNoTestingAPI)
+	}
+	vars := map[string]any{"input": IncomingSepaCreditTransferInput{
+		Amount:       AmountInput{Value: in.Amount.Value, Currency: in.Amount.Currency},
+		CreditorIBAN: in.CreditorIBAN,
+		CreditorName: in.CreditorName,
+		DebtorIBAN:   in.DebtorIBAN,
+		DebtorName:   in.DebtorName,
+		EndToEndID:   in.Reference,
+		Label:        in.Label,
+	}}
+	var m *simulateMutation
+	err := c.run(ctx, true, func(ctx context.Context) error {
+		m = &simulateMutation{}
+		return c.testing.Mutate(ctx, m, vars, graphql.OperationName(OpSimulateTransfer))
+	})
+	if err != nil {
+		return "", err
+	}
+	switch m.Simulate.Typename {
+	case "SimulateIncomingSepaCreditTransferReceptionSuccessPayload":
+		return Sanitize(m.Simulate.Success.TransactionID), nil
+	case "ForbiddenRejection":
+		return "", &RejectionError{Env: c.env, Type: "ForbiddenRejection", Message: Sanitize(m.Simulate.Forbidden.Message)}
+	default:
+		return "", &RejectionError{Env: c.env, Type: Sanitize(m.Simulate.Typename), Message: "the Testing API did not book the transfer"}
+	}
+}

@@ -1,0 +1,147 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func sampleAccounts() []Account {
+	return []Account{
+		{ID: "acc-1", Name: "Compte principal", IBAN: "FR7630006000011234567890189", BIC: "SWNBFR22", Currency: "EUR",
+			StatusInfo: StatusInfo{Status: "Opened"}, Holder: Holder{Info: HolderInfo{Name: "Marie Dupont"}},
+			Balances: &Balances{Available: Amount{Value: "1250.00", Currency: "EUR"}}},
+		{ID: "acc-2", Name: "東京 savings \x1b]0;pwn\x07", Currency: "EUR",
+			StatusInfo: StatusInfo{Status: "Suspended"}, Holder: Holder{Info: HolderInfo{Name: "ACME"}}},
+	}
+}
+
+func TestWriteAccountsJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteAccountsJSON(&buf, sampleAccounts()); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	dec := json.NewDecoder(&buf)
+	if err := dec.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON value written")
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d objects", len(got))
+	}
+	for _, k := range []string{"id", "name", "IBAN", "BIC", "currency", "statusInfo", "holder", "balances"} {
+		if _, ok := got[0][k]; !ok {
+			t.Errorf("missing schema field %q in %v", k, got[0])
+		}
+	}
+	if got[0]["balances"].(map[string]any)["available"].(map[string]any)["value"] != "1250.00" {
+		t.Errorf("balances = %v", got[0]["balances"])
+	}
+	if got[1]["balances"] != nil {
+		t.Errorf("null balances written as %v", got[1]["balances"])
+	}
+	if _, ok := got[0]["createdAt"]; ok {
+		t.Error("zero createdAt written")
+	}
+
+	buf.Reset()
+	if err := WriteAccountsJSON(&buf, nil); err != nil || strings.TrimSpace(buf.String()) != "[]" {
+		t.Errorf("empty list = %q, %v", buf.String(), err)
+	}
+}
+
+func TestWriteAccountJSON(t *testing.T) {
+	a := sampleAccounts()[0]
+	a.CreatedAt = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	a.Number = "12345678901"
+	var buf bytes.Buffer
+	if err := WriteAccountJSON(&buf, &a); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["createdAt"] != "2025-01-02T03:04:05Z" || got["number"] != "12345678901" || got["IBAN"] != a.IBAN {
+		t.Errorf("object = %v", got)
+	}
+	if err := WriteAccountJSON(&buf, nil); err == nil {
+		t.Error("nil account accepted")
+	}
+}
+
+func TestWriteAccountsTableIsAligned(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteAccountsTable(&buf, sampleAccounts()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.ContainsRune(out, 0x1b) || strings.ContainsRune(out, 0x07) {
+		t.Fatalf("escape sequences reached the table: %q", out)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("lines = %q", lines)
+	}
+	if !strings.Contains(lines[1], "FR76 3000 6000 0112 3456 7890 189") || !strings.Contains(lines[1], "1250.00 EUR") {
+		t.Errorf("row = %q", lines[1])
+	}
+	// Columns start at the same display cell on every line.
+	col := func(line, word string) int { return ansi.StringWidth(line[:strings.Index(line, word)]) }
+	if col(lines[0], "STATUS") != col(lines[1], "Opened") || col(lines[1], "Opened") != col(lines[2], "Suspended") {
+		t.Errorf("STATUS column misaligned:\n%s", out)
+	}
+	if col(lines[0], "HOLDER") != col(lines[1], "Marie") || col(lines[1], "Marie") != col(lines[2], "ACME") {
+		t.Errorf("HOLDER column misaligned:\n%s", out)
+	}
+	// Amounts are right-aligned: they end at the same cell.
+	end := func(line, word string) int { return col(line, word) + ansi.StringWidth(word) }
+	if end(lines[0], "AVAILABLE") != end(lines[1], "1250.00 EUR") {
+		t.Errorf("AVAILABLE column misaligned:\n%s", out)
+	}
+}
+
+func TestWriteAccountDetail(t *testing.T) {
+	a := sampleAccounts()[0]
+	a.Holder.Info.Type = "Individual"
+	a.Holder.VerificationStatus = "Verified"
+	a.UpdatedAt = time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	var buf bytes.Buffer
+	if err := WriteAccountDetail(&buf, &a); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"IBAN           FR76 3000", "Holder         Marie Dupont (Individual, Verified)", "Available      1250.00 EUR", "Updated        2025-03-01T00:00:00Z", "Number         -"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestIBAN(t *testing.T) {
+	valid := []string{"FR7630006000011234567890189", "fr76 3000 6000 0112 3456 7890 189", "DE89370400440532013000", "GB82WEST12345698765432", "FR2730003000706315734174B93"}
+	for _, s := range valid {
+		if !ValidIBAN(s) {
+			t.Errorf("ValidIBAN(%q) = false", s)
+		}
+	}
+	invalid := []string{"", "FR7630006000011234567890188", "FR76", "1R7630006000011234567890189", "FRxx30006000011234567890189", "FR76300060000112345678901$9", strings.Repeat("1", 40)}
+	for _, s := range invalid {
+		if ValidIBAN(s) {
+			t.Errorf("ValidIBAN(%q) = true", s)
+		}
+	}
+	if got := FormatIBAN(" fr7630006000011234567890189 "); got != "FR76 3000 6000 0112 3456 7890 189" {
+		t.Errorf("FormatIBAN = %q", got)
+	}
+	if FormatIBAN("") != "" {
+		t.Error("FormatIBAN of empty")
+	}
+}

@@ -1,0 +1,239 @@
+package api
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// snippetLen is how much of a body is kept for BadResponseError.
+const snippetLen = 200
+
+// callState is what the transport stack learns about one operation's HTTP
+// exchange; it travels in the request context so concurrent operations
+// (the pager's prefetch and a detail fetch, say) never mix their results.
+type callState struct {
+	host     string
+	status   int
+	header   http.Header
+	snippet  [snippetLen]byte
+	nSnippet int
+	guardErr *EndpointError
+	tokenErr error
+	timedOut bool
+}
+
+type callKey struct{}
+
+func callFrom(ctx context.Context) *callState {
+	cs, _ := ctx.Value(callKey{}).(*callState)
+	return cs
+}
+
+// endpoint is scheme://host/path, compared exactly by the guard.
+type endpoint struct {
+	scheme, host, path string
+}
+
+func parseEndpoint(raw, what string) (endpoint, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return endpoint{}, err
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return endpoint{}, errors.New(what + " must be an http(s) URL")
+	}
+	if u.Host == "" {
+		return endpoint{}, errors.New(what + " has no host")
+	}
+	if u.User != nil {
+		return endpoint{}, errors.New(what + " must not carry credentials")
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		// A bearer token must never cross the network in clear text; plain
+		// http is only for the emulator on this machine.
+		return endpoint{}, errors.New(what + " must use https unless it points at this machine")
+	}
+	return endpoint{scheme: u.Scheme, host: strings.ToLower(u.Host), path: normPath(u.Path)}, nil
+}
+
+func normPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (e endpoint) matches(u *url.URL) bool {
+	return u.Scheme == e.scheme && strings.EqualFold(u.Host, e.host) && normPath(u.Path) == e.path
+}
+
+// guardTransport refuses any request whose URL is not exactly one of the
+// environment's endpoints. It sits before the token layer, so a foreign
+// host never sees a token.
+type guardTransport struct {
+	env     string
+	allowed []endpoint
+	next    http.RoundTripper
+}
+
+func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for _, e := range g.allowed {
+		if e.matches(req.URL) {
+			return g.next.RoundTrip(req)
+		}
+	}
+	closeBody(req)
+	ge := &EndpointError{Env: g.env, URL: Sanitize(req.URL.Scheme + "://" + req.URL.Host + req.URL.Path)}
+	if cs := callFrom(req.Context()); cs != nil {
+		cs.guardErr = ge
+	}
+	return nil, ge
+}
+
+// tokenError marks a failure of the token source, so the observer knows the
+// request never left.
+type tokenError struct{ err error }
+
+func (e *tokenError) Error() string { return "could not get an access token: " + e.err.Error() }
+func (e *tokenError) Unwrap() error { return e.err }
+
+// tokenTransport attaches the bearer token, like oauth2.Transport but
+// recording token-source failures for the error classifier.
+type tokenTransport struct {
+	src  oauth2.TokenSource
+	next http.RoundTripper
+}
+
+func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	tok, err := t.src.Token()
+	if err == nil && (tok == nil || tok.AccessToken == "") {
+		err = errors.New("the token source returned no access token")
+	}
+	if err != nil {
+		closeBody(req)
+		if cs := callFrom(req.Context()); cs != nil {
+			cs.tokenErr = err
+		}
+		return nil, &tokenError{err: err}
+	}
+	r2 := req.Clone(req.Context())
+	tok.SetAuthHeader(r2)
+	return t.next.RoundTrip(r2)
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		_ = req.Body.Close()
+	}
+}
+
+func newBaseTransport(timeout time.Duration) *http.Transport {
+	dialer := &net.Dialer{Timeout: min(timeout, 10*time.Second), KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   min(timeout, 10*time.Second),
+		ResponseHeaderTimeout: timeout,
+		ExpectContinueTimeout: time.Second,
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConns:          8,
+		MaxIdleConnsPerHost:   4,
+		ForceAttemptHTTP2:     true,
+		TLSClientConfig:       &tls.Config{MinVersion: tls.VersionTLS12},
+	}
+}
+
+// observer is the outermost layer: it takes a slot from the request budget
+// (waiting when it is spent), applies the per-request timeout, and feeds
+// the counts, statuses and timings into Status.
+type observer struct {
+	c    *Client
+	next http.RoundTripper
+}
+
+func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	sentAt, err := o.c.acquire(ctx)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	cs := callFrom(ctx)
+	if cs != nil {
+		cs.host = req.URL.Host
+	}
+	// The timeout starts once the budget allows the request: a wait for
+	// the budget is not the server being slow.
+	tctx, cancel := context.WithTimeout(ctx, o.c.timeout)
+	o.c.begin()
+	resp, err := o.next.RoundTrip(req.WithContext(tctx))
+	if err != nil {
+		cancel()
+		var ge *EndpointError
+		var te *tokenError
+		notSent := errors.As(err, &ge) || errors.As(err, &te)
+		if cs != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			cs.timedOut = true
+		}
+		o.c.end(sentAt, notSent, 0, nil)
+		return nil, err
+	}
+	if cs != nil {
+		cs.status = resp.StatusCode
+		cs.header = resp.Header
+	}
+	resp.Body = &observedBody{rc: resp.Body, cs: cs, done: func() {
+		cancel()
+		o.c.end(sentAt, false, resp.StatusCode, resp.Header)
+	}}
+	return resp, nil
+}
+
+// observedBody ends the request's accounting when the body is consumed and
+// keeps its first bytes for BadResponseError.
+type observedBody struct {
+	rc   io.ReadCloser
+	cs   *callState
+	once sync.Once
+	done func()
+}
+
+func (b *observedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if cs := b.cs; cs != nil && cs.nSnippet < snippetLen && n > 0 {
+		cs.nSnippet += copy(cs.snippet[cs.nSnippet:], p[:n])
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && b.cs != nil {
+			b.cs.timedOut = true
+		}
+		if err == io.EOF {
+			b.once.Do(b.done)
+		}
+	}
+	return n, err
+}
+
+func (b *observedBody) Close() error {
+	err := b.rc.Close()
+	b.once.Do(b.done)
+	return err
+}

@@ -1,0 +1,475 @@
+package auth
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
+)
+
+// helperBins holds the test helper binaries, built once per test run.
+var helperBins struct {
+	once    sync.Once
+	dir     string
+	err     error
+	browser string
+	proc    string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if helperBins.dir != "" {
+		os.RemoveAll(helperBins.dir)
+	}
+	os.Exit(code)
+}
+
+func buildHelpers(t *testing.T) (browser, proc string) {
+	t.Helper()
+	helperBins.once.Do(func() {
+		helperBins.dir, helperBins.err = os.MkdirTemp("", "partnertui-auth-helpers-")
+		if helperBins.err != nil {
+			return
+		}
+		for _, h := range []struct {
+			pkg string
+			dst *string
+		}{{"./internal/testbrowser", &helperBins.browser}, {"./internal/testproc", &helperBins.proc}} {
+			out := filepath.Join(helperBins.dir, filepath.Base(h.pkg))
+			cmd := exec.Command("go", "build", "-o", out, h.pkg)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				helperBins.err = fmt.Errorf("go build %s: %v\n%s", h.pkg, err, b)
+				return
+			}
+			*h.dst = out
+		}
+	})
+	if helperBins.err != nil {
+		t.Fatal(helperBins.err)
+	}
+	return helperBins.browser, helperBins.proc
+}
+
+// requestLog collects the emulator's JSON request lines.
+type requestLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *requestLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// count returns how many requests match endpoint (suffix) and grant type.
+func (l *requestLog) count(t *testing.T, endpoint, grant string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(l.buf.Bytes()))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Endpoint  string `json:"endpoint"`
+			GrantType string `json:"grant_type"`
+			Status    int    `json:"status"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("request log line is not JSON: %q", sc.Text())
+		}
+		if strings.HasSuffix(e.Endpoint, endpoint) && (grant == "" || e.GrantType == grant) {
+			n++
+		}
+	}
+	return n
+}
+
+type emu struct {
+	info emulator.Info
+	log  *requestLog
+}
+
+func startEmulator(t *testing.T, opts emulator.Options) *emu {
+	t.Helper()
+	log := &requestLog{}
+	opts.RequestLog = log
+	if opts.Accounts == 0 {
+		opts.Accounts = 20
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := emulator.Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatalf("emulator.Start: %v", err)
+	}
+	t.Cleanup(func() {
+		srv.Close()
+		cancel()
+	})
+	return &emu{info: srv.Info(), log: log}
+}
+
+func (e *emu) env(t *testing.T, name config.EnvName) *config.Environment {
+	t.Helper()
+	ei, ok := e.info.Environments[string(name)]
+	if !ok {
+		t.Fatalf("emulator has no %s environment", name)
+	}
+	return &config.Environment{Name: name, APIURL: e.info.APIURL, AuthURL: e.info.AuthURL, ClientID: ei.ClientID,
+		ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI}
+}
+
+func (e *emu) user(t *testing.T, name config.EnvName) emulator.DemoUser {
+	t.Helper()
+	for _, u := range e.info.DemoUsers {
+		if u.Env == string(name) {
+			return u
+		}
+	}
+	t.Fatalf("emulator has no %s demo user", name)
+	return emulator.DemoUser{}
+}
+
+// scriptBrowser points $BROWSER at the scripted browser.
+func scriptBrowser(t *testing.T, phone, mode string) (logPath string) {
+	t.Helper()
+	browser, _ := buildHelpers(t)
+	logPath = filepath.Join(t.TempDir(), "browser.log")
+	t.Setenv("BROWSER", browser)
+	t.Setenv("PT_TESTBROWSER_PHONE", phone)
+	t.Setenv("PT_TESTBROWSER_MODE", mode)
+	t.Setenv("PT_TESTBROWSER_LOG", logPath)
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	return logPath
+}
+
+// graphQLStatus sends a trivial operation with the bearer token.
+func graphQLStatus(t *testing.T, endpoint, token string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"query":"query { __typename }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestEmulatorSignInScriptedBrowser(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	u := e.user(t, config.Sandbox)
+	logPath := scriptBrowser(t, u.Phone, "approve")
+	env := e.env(t, config.Sandbox)
+	env.AuthParams = map[string]string{"phoneNumber": u.Phone}
+	s := newTestSession(t, env, t.TempDir(), nil)
+	var shown string
+	id, err := s.Login(context.Background(), LoginOptions{ShowURL: func(u string) { shown = u }, Timeout: time.Minute})
+	if err != nil {
+		b, _ := os.ReadFile(logPath)
+		t.Fatalf("Login: %v\nbrowser log:\n%s", err, b)
+	}
+	if id.Subject != u.UserID || id.Claims["sub"] != u.UserID || len(id.Warnings) != 0 {
+		t.Fatalf("identity = %+v, want user %s", id, u.UserID)
+	}
+	if !strings.Contains(shown, "scope=openid%20offline") || !strings.Contains(shown, "phoneNumber=") {
+		t.Errorf("URL = %s", shown)
+	}
+	tok, err := s.TokenSource().Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := graphQLStatus(t, env.GraphQLURL(), tok.AccessToken); st != 200 {
+		t.Fatalf("GraphQL with the new token: HTTP %d", st)
+	}
+	if err := s.Logout(context.Background()); err != nil {
+		t.Fatalf("Logout: %v", err)
+	}
+	if s.SignedIn() || e.log.count(t, "/oauth2/revoke", "") != 1 {
+		t.Fatal("logout did not revoke and delete")
+	}
+}
+
+func TestEmulatorPhoneMismatchWarning(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	u := e.user(t, config.Sandbox)
+	scriptBrowser(t, u.Phone, "approve")
+	env := e.env(t, config.Sandbox)
+	env.AuthParams = map[string]string{"phoneNumber": "+33799999999"} // the user types another number
+	id, err := newTestSession(t, env, t.TempDir(), nil).Login(context.Background(), LoginOptions{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(id.Warnings) != 1 || !strings.Contains(id.Warnings[0], "spec 5.4") {
+		t.Fatalf("warnings = %q", id.Warnings)
+	}
+}
+
+func TestEmulatorDeny(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	scriptBrowser(t, e.user(t, config.Sandbox).Phone, "deny")
+	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute})
+	if !errors.Is(err, ErrAccessDenied) {
+		t.Fatalf("err = %v", err)
+	}
+	if s.SignedIn() {
+		t.Fatal("signed in after Deny")
+	}
+}
+
+func TestEmulatorStateMismatchKeepsWaiting(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	logPath := scriptBrowser(t, e.user(t, config.Sandbox).Phone, "wrongstate")
+	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute}); err != nil {
+		t.Fatalf("a forged callback ended the sign-in: %v", err)
+	}
+	b, _ := os.ReadFile(logPath)
+	if !strings.Contains(string(b), "forged 400") {
+		t.Fatalf("browser log:\n%s", b)
+	}
+}
+
+func TestEmulatorTimeout(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	scriptBrowser(t, e.user(t, config.Sandbox).Phone, "ignore")
+	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: 500 * time.Millisecond})
+	if !errors.Is(err, ErrLoginTimeout) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEmulatorWrongSecret(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	scriptBrowser(t, e.user(t, config.Sandbox).Phone, "approve")
+	env := e.env(t, config.Sandbox)
+	env.ClientSecret = "not-the-secret"
+	s := newTestSession(t, env, t.TempDir(), nil)
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute})
+	if !errors.Is(err, ErrInvalidClient) || strings.Contains(err.Error(), "not-the-secret") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := s.ProjectTokenSource().Token(); !errors.Is(err, ErrInvalidClient) {
+		t.Fatalf("project token with a wrong secret: %v", err)
+	}
+}
+
+// slowCallback delays the redirect that carries the code, so the code
+// expires before the browser delivers it.
+type slowCallback struct{ delay time.Duration }
+
+func (s slowCallback) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusSeeOther && strings.Contains(resp.Header.Get("Location"), "code=") {
+		time.Sleep(s.delay)
+	}
+	return resp, err
+}
+
+func TestEmulatorExpiredCode(t *testing.T) {
+	// fosite cannot take a fake clock, so the code really has to age.
+	e := startEmulator(t, emulator.Options{CodeTTL: time.Second})
+	u := e.user(t, config.Sandbox)
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	client := &http.Client{Transport: slowCallback{delay: 2100 * time.Millisecond}}
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(client, u.Phone, false)})
+	if !errors.Is(err, ErrCodeRejected) || !strings.Contains(err.Error(), "start the sign-in again") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func loginEmulator(t *testing.T, e *emu, s *Session, name config.EnvName) {
+	t.Helper()
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(nil, e.user(t, name).Phone, false)}); err != nil {
+		t.Fatalf("Login %s: %v", name, err)
+	}
+}
+
+func TestEmulatorRotation(t *testing.T) {
+	e := startEmulator(t, emulator.Options{TokenTTL: 2 * time.Second})
+	env := e.env(t, config.Sandbox)
+	clock := &fakeClock{t: time.Now()}
+	dir := t.TempDir()
+	s := newTestSession(t, env, dir, clock)
+	loginEmulator(t, e, s, config.Sandbox)
+	const rounds = 8
+	prev := readStored(t, s).RefreshToken
+	for i := 1; i <= rounds; i++ {
+		clock.Add(2 * time.Second) // the local view of expiry; the server's tokens are fresh
+		tok, err := s.TokenSource().Token()
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		if st := graphQLStatus(t, env.GraphQLURL(), tok.AccessToken); st != 200 {
+			t.Fatalf("round %d: GraphQL HTTP %d", i, st)
+		}
+		stored := readStored(t, s)
+		if stored.RefreshToken == prev || stored.AccessToken != tok.AccessToken {
+			t.Fatalf("round %d: the file does not hold the rotated token", i)
+		}
+		prev = stored.RefreshToken
+	}
+	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != rounds {
+		t.Fatalf("refreshes = %d, want %d", n, rounds)
+	}
+	// A new process starting from the file refreshes successfully: the file
+	// holds the newest refresh token, not a spent one.
+	clock.Add(2 * time.Second)
+	fresh := newTestSession(t, env, dir, clock)
+	if _, err := fresh.TokenSource().Token(); err != nil {
+		t.Fatalf("the stored refresh token is not the newest: %v", err)
+	}
+}
+
+func TestEmulatorConcurrentRefreshOneRequest(t *testing.T) {
+	_, procBin := buildHelpers(t)
+	e := startEmulator(t, emulator.Options{})
+	env := e.env(t, config.Sandbox)
+	dir := t.TempDir()
+	s := newTestSession(t, env, dir, nil)
+	loginEmulator(t, e, s, config.Sandbox)
+	// Make the stored token look expired to everyone.
+	st := readStored(t, s)
+	st.Expiry = time.Now().Add(-time.Minute)
+	if err := s.store.write(st); err != nil {
+		t.Fatal(err)
+	}
+	inProc := newTestSession(t, env, dir, nil)
+
+	type proc struct {
+		cmd   *exec.Cmd
+		stdin io.WriteCloser
+		out   *bufio.Reader
+	}
+	var procs []proc
+	for i := 0; i < 2; i++ {
+		cmd := exec.Command(procBin, "-state", dir, "-env", "sandbox", "-auth", env.AuthURL, "-api", env.APIURL, "-client", env.ClientID)
+		cmd.Env = append(os.Environ(), "PT_TESTPROC_SECRET="+env.ClientSecret)
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		p := proc{cmd, stdin, bufio.NewReader(stdout)}
+		t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+		if line, _ := p.out.ReadString('\n'); strings.TrimSpace(line) != "ready" {
+			t.Fatalf("helper process: %q", line)
+		}
+		procs = append(procs, p)
+	}
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 60)
+	hashes := make(chan string, 60)
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			tok, err := inProc.TokenSource().Token()
+			if err != nil {
+				errs <- err
+				return
+			}
+			hashes <- tok.AccessToken
+		}()
+	}
+	for _, p := range procs {
+		p.stdin.Write([]byte("go\n"))
+	}
+	close(start)
+	for _, p := range procs {
+		line, _ := p.out.ReadString('\n')
+		if !strings.HasPrefix(line, "ok ") {
+			errs <- fmt.Errorf("helper process: %s", strings.TrimSpace(line))
+		}
+		p.cmd.Wait()
+	}
+	wg.Wait()
+	close(errs)
+	close(hashes)
+	for err := range errs {
+		t.Error(err)
+	}
+	distinct := map[string]bool{}
+	for h := range hashes {
+		distinct[h] = true
+	}
+	if len(distinct) != 1 {
+		t.Errorf("goroutines got %d different access tokens, want 1", len(distinct))
+	}
+	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != 1 {
+		t.Fatalf("refresh requests = %d, want exactly 1", n)
+	}
+	tok, err := inProc.TokenSource().Token()
+	if err != nil || graphQLStatus(t, env.GraphQLURL(), tok.AccessToken) != 200 {
+		t.Fatalf("token after the race does not work: %v", err)
+	}
+}
+
+func TestEmulatorEnvironmentIsolation(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	dir := t.TempDir()
+	sbEnv, lvEnv := e.env(t, config.Sandbox), e.env(t, config.Live)
+	sb := newTestSession(t, sbEnv, dir, nil)
+	lv := newTestSession(t, lvEnv, dir, nil)
+	loginEmulator(t, e, sb, config.Sandbox)
+	if _, err := lv.TokenSource().Token(); !errors.Is(err, ErrSignInRequired) {
+		t.Fatalf("live session used the sandbox sign-in: %v", err)
+	}
+	loginEmulator(t, e, lv, config.Live)
+	sbTok, err := sb.TokenSource().Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lvTok, err := lv.TokenSource().Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sbTok.AccessToken == lvTok.AccessToken || sb.StorePath() == lv.StorePath() {
+		t.Fatal("environments share a token or a file")
+	}
+	if graphQLStatus(t, sbEnv.GraphQLURL(), sbTok.AccessToken) != 200 || graphQLStatus(t, lvEnv.GraphQLURL(), lvTok.AccessToken) != 200 {
+		t.Fatal("a token does not work in its own environment")
+	}
+	// The server backs the separation: a token never works across.
+	if st := graphQLStatus(t, lvEnv.GraphQLURL(), sbTok.AccessToken); st != http.StatusUnauthorized {
+		t.Fatalf("sandbox token on live: HTTP %d, want 401", st)
+	}
+	// Project tokens stay per environment too.
+	pSb, err := sb.ProjectTokenSource().Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := graphQLStatus(t, lvEnv.GraphQLURL(), pSb.AccessToken); st != http.StatusUnauthorized {
+		t.Fatalf("sandbox project token on live: HTTP %d", st)
+	}
+	if st := graphQLStatus(t, sbEnv.GraphQLURL(), pSb.AccessToken); st != 200 {
+		t.Fatalf("sandbox project token on sandbox: HTTP %d", st)
+	}
+}

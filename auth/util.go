@@ -1,0 +1,115 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode"
+
+	"golang.org/x/oauth2"
+)
+
+// Sanitize makes a server-supplied string safe to print in a terminal or
+// page: control characters (escape sequences included) become spaces, and
+// it is cut to max runes.
+func Sanitize(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n >= max {
+			b.WriteString("…")
+			break
+		}
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || (r >= 0x200e && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			r = ' '
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// sanitizedError keeps the original error for errors.Is/As while printing a
+// version safe for a terminal.
+type sanitizedError struct{ err error }
+
+func (e sanitizedError) Error() string { return Sanitize(e.err.Error(), 300) }
+func (e sanitizedError) Unwrap() error { return e.err }
+
+func sanitizeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return sanitizedError{err}
+}
+
+func describeRetrieveError(re *oauth2.RetrieveError) string {
+	code := re.ErrorCode
+	if code == "" && re.Response != nil {
+		code = fmt.Sprintf("HTTP %d", re.Response.StatusCode)
+	}
+	if re.ErrorDescription != "" {
+		return Sanitize(code+": "+re.ErrorDescription, 200)
+	}
+	return Sanitize(code, 100)
+}
+
+func urlValues(kv ...string) string {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v.Encode()
+}
+
+// discovery is the part of the OpenID configuration we use.
+type discovery struct {
+	Issuer             string   `json:"issuer"`
+	JWKSURI            string   `json:"jwks_uri"`
+	RevocationEndpoint string   `json:"revocation_endpoint"`
+	Algorithms         []string `json:"id_token_signing_alg_values_supported"`
+}
+
+// discover fetches {auth_url}/.well-known/openid-configuration once per
+// session. (nil, nil) means the server publishes none: verification and
+// revocation then fall back to their documented defaults.
+func (s *Session) discover(ctx context.Context) (*discovery, error) {
+	s.discMu.Lock()
+	defer s.discMu.Unlock()
+	if s.discDone {
+		return s.discDoc, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, TokenCallTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.env.Issuer()+"/.well-known/openid-configuration", nil)
+	if err != nil {
+		return nil, fmt.Errorf("bad auth_url: %w", err)
+	}
+	resp, err := s.httpClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("cannot fetch the OpenID configuration: %w", sanitizeErr(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		s.discDone = true
+		return nil, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("the OpenID configuration answered HTTP %d", resp.StatusCode)
+	}
+	var d discovery
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&d); err != nil {
+		return nil, fmt.Errorf("the OpenID configuration is not valid JSON: %w", err)
+	}
+	if strings.TrimRight(d.Issuer, "/") != s.env.Issuer() {
+		return nil, fmt.Errorf("the OpenID configuration names issuer %q, not the configured auth_url %q: check auth_url", Sanitize(d.Issuer, 100), s.env.Issuer())
+	}
+	s.discDoc, s.discDone = &d, true
+	return &d, nil
+}
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -1,0 +1,313 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	graphql "github.com/graph-gophers/graphql-go"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+)
+
+// adminResolver is the root of the Sandbox Testing API.
+type adminResolver struct {
+	store *data.Store
+}
+
+// errUserTokenOnly is returned where the platform accepts user tokens only.
+var errUserTokenOnly = errors.New("this operation needs a user access token: sign in with the authorization-code flow and retry")
+
+func (r *adminResolver) signedIn(ctx context.Context) (string, error) {
+	c := callerFrom(ctx)
+	if c.viewer.Project || c.viewer.UserID == "" {
+		return "", errUserTokenOnly
+	}
+	return c.viewer.UserID, nil
+}
+
+func (r *adminResolver) SandboxUser(ctx context.Context) (*sandboxUserR, error) {
+	id, err := r.signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	eff := r.store.Effective(id)
+	u, ok := r.store.User(eff)
+	if !ok {
+		return nil, fmt.Errorf("the signed-in user %s no longer exists: sign in again", eff)
+	}
+	return &sandboxUserR{u: u, active: true}, nil
+}
+
+func (r *adminResolver) SandboxUserByID(ctx context.Context, args struct{ ID graphql.ID }) (*sandboxUserR, error) {
+	id, err := r.signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, ok := r.store.User(string(args.ID))
+	if !ok {
+		return nil, nil
+	}
+	return &sandboxUserR{u: u, active: u.ID == r.store.Effective(id)}, nil
+}
+
+type sandboxUsersArgs struct {
+	First   int32
+	After   *string
+	Offset  *int32
+	OrderBy *struct {
+		Field     *string
+		Direction *string
+	}
+}
+
+func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*sandboxUserConnR, error) {
+	id, err := r.signedIn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFirst(args.First); err != nil {
+		return nil, err
+	}
+	var after, field string
+	var offset int
+	desc := false
+	if args.After != nil {
+		after = *args.After
+	}
+	if args.Offset != nil {
+		offset = int(*args.Offset)
+	}
+	if o := args.OrderBy; o != nil {
+		if o.Field != nil {
+			field = *o.Field
+		}
+		desc = o.Direction != nil && *o.Direction == "Desc"
+	}
+	page, err := r.store.Users(int(args.First), after, offset, field, desc)
+	if err != nil {
+		return nil, fmt.Errorf("sandboxUsers: %w", err)
+	}
+	return &sandboxUserConnR{page: page, active: r.store.Effective(id)}, nil
+}
+
+type sandboxUserConnR struct {
+	page   data.UserPage
+	active string
+}
+
+func (c *sandboxUserConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
+func (c *sandboxUserConnR) PageInfo() *pageInfoR {
+	p := newPageInfo(c.page.HasNextPage, c.page.HasPreviousPage)
+	if n := len(c.page.Cursors); n > 0 {
+		p.start, p.end = c.page.Cursors[0], c.page.Cursors[n-1]
+	}
+	return p
+}
+func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
+	out := make([]*sandboxUserEdgeR, len(c.page.Users))
+	for i, u := range c.page.Users {
+		out[i] = &sandboxUserEdgeR{cursor: c.page.Cursors[i], node: &sandboxUserR{u: u, active: u.ID == c.active}}
+	}
+	return out
+}
+
+type sandboxUserEdgeR struct {
+	cursor string
+	node   *sandboxUserR
+}
+
+func (e *sandboxUserEdgeR) Cursor() string      { return e.cursor }
+func (e *sandboxUserEdgeR) Node() *sandboxUserR { return e.node }
+
+type sandboxUserR struct {
+	u      data.User
+	active bool
+}
+
+func (s *sandboxUserR) ID() graphql.ID                        { return graphql.ID(s.u.ID) }
+func (s *sandboxUserR) MobilePhoneNumber() *scalar            { return optScalar(s.u.Phone) }
+func (s *sandboxUserR) LastName() *string                     { return optString(s.u.LastName) }
+func (s *sandboxUserR) FirstName() *string                    { return optString(s.u.FirstName) }
+func (s *sandboxUserR) BirthDate() *scalar                    { return optScalar(s.u.BirthDate) }
+func (s *sandboxUserR) BirthCity() *string                    { return optString(s.u.BirthCity) }
+func (s *sandboxUserR) BirthCountryCCA3() *scalar             { return optScalar(s.u.BirthCountry) }
+func (s *sandboxUserR) NationalityCCA3() *scalar              { return optScalar(s.u.Nationality) }
+func (s *sandboxUserR) AutoConsent() bool                     { return s.u.AutoConsent }
+func (s *sandboxUserR) PreferredNotificationChannel() *string { return optString(s.u.PreferredChannel) }
+func (s *sandboxUserR) IdentificationLevels() *idLevelsR      { return &idLevelsR{u: s.u} }
+func (s *sandboxUserR) IsActive() *bool                       { return &s.active }
+func (s *sandboxUserR) AllFirstNames() *[]string {
+	if s.u.FirstName == "" {
+		return nil
+	}
+	names := strings.Fields(s.u.FirstName)
+	return &names
+}
+
+// rejectionR serves every payload union member; only the fields of the
+// member it converts to are ever read.
+type rejectionR struct {
+	kind    string // Success | Forbidden | NationalityNotFound | SandboxUserNotFound
+	message string
+	ident   string
+	user    *sandboxUserR
+	txID    string
+}
+
+func (p *rejectionR) Message() string            { return p.message }
+func (p *rejectionR) Identifier() scalar         { return scalar(p.ident) }
+func (p *rejectionR) UserID() string             { return p.ident }
+func (p *rejectionR) SandboxUser() *sandboxUserR { return p.user }
+func (p *rejectionR) TransactionID() graphql.ID  { return graphql.ID(p.txID) }
+
+func (p *rejectionR) as(kind string) (*rejectionR, bool) { return p, p.kind == kind }
+func (p *rejectionR) ToForbiddenRejection() (*rejectionR, bool) {
+	return p.as("Forbidden")
+}
+func (p *rejectionR) ToNationalityNotFoundRejection() (*rejectionR, bool) {
+	return p.as("NationalityNotFound")
+}
+func (p *rejectionR) ToSandboxUserNotFoundRejection() (*rejectionR, bool) {
+	return p.as("SandboxUserNotFound")
+}
+func (p *rejectionR) ToCreateSandboxUserSuccessPayload() (*rejectionR, bool) {
+	return p.as("Success")
+}
+func (p *rejectionR) ToEndorseSandboxUserSuccessPayload() (*rejectionR, bool) {
+	return p.as("Success")
+}
+func (p *rejectionR) ToSimulateIncomingSepaCreditTransferReceptionSuccessPayload() (*rejectionR, bool) {
+	return p.as("Success")
+}
+
+var (
+	cca3Pattern = regexp.MustCompile(`^[A-Z]{3}$`)
+	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+type createSandboxUserArgs struct {
+	Input struct {
+		FirstName        string
+		LastName         string
+		AllFirstNames    *[]string
+		BirthDate        scalar
+		BirthCountryCCA3 *scalar
+		NationalityCCA3  scalar
+		AutoConsent      bool
+	}
+}
+
+func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*rejectionR, error) {
+	if _, err := r.signedIn(ctx); err != nil {
+		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	in := args.Input
+	if strings.TrimSpace(in.FirstName) == "" || strings.TrimSpace(in.LastName) == "" {
+		return nil, errors.New("firstName and lastName must not be empty: pass the new user's names")
+	}
+	if _, err := time.Parse("2006-01-02", string(in.BirthDate)); err != nil || !datePattern.MatchString(string(in.BirthDate)) {
+		return nil, fmt.Errorf("birthDate %q is not a date: use YYYY-MM-DD", string(in.BirthDate))
+	}
+	if !cca3Pattern.MatchString(string(in.NationalityCCA3)) {
+		return &rejectionR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
+	}
+	nu := data.NewUser{
+		FirstName:   strings.TrimSpace(in.FirstName),
+		LastName:    strings.TrimSpace(in.LastName),
+		BirthDate:   string(in.BirthDate),
+		Nationality: string(in.NationalityCCA3),
+		AutoConsent: in.AutoConsent,
+	}
+	if in.BirthCountryCCA3 != nil {
+		nu.BirthCountry = string(*in.BirthCountryCCA3)
+	}
+	u := r.store.CreateUser(nu)
+	return &rejectionR{kind: "Success", user: &sandboxUserR{u: u}}, nil
+}
+
+func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*rejectionR, error) {
+	id, err := r.signedIn(ctx)
+	if err != nil {
+		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	u, err := r.store.Endorse(id, args.Input.ID)
+	if err != nil {
+		return &rejectionR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: args.Input.ID}, nil
+	}
+	return &rejectionR{kind: "Success", user: &sandboxUserR{u: u, active: true}}, nil
+}
+
+type simulateArgs struct {
+	Input struct {
+		Amount struct {
+			Value    scalar
+			Currency scalar
+		}
+		CreditorAddress *addressInput
+		CreditorIban    scalar
+		CreditorName    string
+		DebtorAddress   *addressInput
+		DebtorIban      scalar
+		DebtorName      string
+		EndToEndID      *scalar
+		Label           *string
+		IsInstant       *bool
+	}
+}
+
+type addressInput struct {
+	AddressLine1 *string
+	AddressLine2 *string
+	City         *string
+	PostalCode   *string
+	State        *string
+	Country      scalar
+}
+
+// sepaReference is the SepaReference scalar's character set and length.
+var sepaReference = regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`)
+
+func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*rejectionR, error) {
+	in := args.Input
+	cents, err := data.ParseAmount(string(in.Amount.Value))
+	if err != nil || cents == 0 {
+		return nil, fmt.Errorf("amount.value %q must be a positive decimal such as \"100.00\"", string(in.Amount.Value))
+	}
+	if !data.ValidIBAN(strings.ReplaceAll(string(in.DebtorIban), " ", "")) {
+		return nil, fmt.Errorf("debtorIban %q is not a valid IBAN: check its check digits", string(in.DebtorIban))
+	}
+	if strings.TrimSpace(in.CreditorName) == "" || strings.TrimSpace(in.DebtorName) == "" {
+		return nil, errors.New("creditorName and debtorName must not be empty")
+	}
+	t := data.IncomingTransfer{
+		CreditorIBAN: string(in.CreditorIban),
+		CreditorName: in.CreditorName,
+		DebtorIBAN:   string(in.DebtorIban),
+		DebtorName:   in.DebtorName,
+		Amount:       cents,
+		Currency:     string(in.Amount.Currency),
+		Instant:      in.IsInstant != nil && *in.IsInstant,
+	}
+	if in.Label != nil {
+		t.Label = *in.Label
+	}
+	if in.EndToEndID != nil {
+		ref := string(*in.EndToEndID)
+		if !sepaReference.MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
+			return nil, fmt.Errorf("endToEndId %q is not a SEPA reference: use up to 35 Latin letters, digits or /-?:().,'+ and space", ref)
+		}
+		t.EndToEndID = ref
+	}
+	id, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
+	if errors.Is(err, data.ErrForbidden) {
+		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("simulate transfer: %w", err)
+	}
+	return &rejectionR{kind: "Success", txID: id}, nil
+}

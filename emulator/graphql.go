@@ -1,0 +1,259 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	graphql "github.com/graph-gophers/graphql-go"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/oauth"
+)
+
+// introspector validates bearer tokens; the oauth server implements it and
+// tests use a fake with fixed tokens.
+type introspector interface {
+	Introspect(ctx context.Context, token string) (oauth.TokenInfo, error)
+}
+
+// gqlEndpoint serves one GraphQL path. It is its own handler, not
+// relay.Handler, because the platform answers bad requests with HTTP 4xx
+// while relay always answers 200.
+type gqlEndpoint struct {
+	env    string // realm whose tokens are accepted
+	schema *graphql.Schema
+	limits *Limits // nil: no operation limits (Live)
+	tokens introspector
+	store  *data.Store
+}
+
+// newPartnerEndpoint builds the partner GraphQL endpoint of an environment.
+func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool) (*gqlEndpoint, error) {
+	e := &gqlEndpoint{env: env, tokens: tokens, store: store}
+	opts := schemaOptions(limited)
+	if limited {
+		l := sandboxLimits()
+		e.limits = &l
+	}
+	s, err := graphql.ParseSchema(partnerSDL, &partnerResolver{store: store, clientID: clientID}, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("parse the partner schema: %w", err)
+	}
+	e.schema = s
+	return e, nil
+}
+
+// newAdminEndpoint builds the Sandbox Testing API endpoint.
+func newAdminEndpoint(store *data.Store, tokens introspector) (*gqlEndpoint, error) {
+	l := sandboxLimits()
+	s, err := graphql.ParseSchema(adminSDL, &adminResolver{store: store}, schemaOptions(true)...)
+	if err != nil {
+		return nil, fmt.Errorf("parse the testing schema: %w", err)
+	}
+	return &gqlEndpoint{env: store.Env(), schema: s, limits: &l, tokens: tokens, store: store}, nil
+}
+
+// schemaOptions keeps graph-gophers' own limits as a second line behind the
+// gqlparser check; Live gets generous bounds that only stop abuse.
+func schemaOptions(limited bool) []graphql.SchemaOpt {
+	if limited {
+		// graph-gophers also counts fragment spreads as selections, so its
+		// bound is looser than the 1,000 fields gqlparser enforces first.
+		return []graphql.SchemaOpt{graphql.MaxDepth(15), graphql.MaxSelections(4000), graphql.UseStringDescriptions()}
+	}
+	return []graphql.SchemaOpt{graphql.MaxDepth(64), graphql.MaxSelections(100_000), graphql.UseStringDescriptions()}
+}
+
+// gqlRequest is the JSON body of a GraphQL-over-HTTP request.
+type gqlRequest struct {
+	Query         *string         `json:"query"`
+	OperationName string          `json:"operationName"`
+	Variables     json.RawMessage `json:"variables"`
+	Extensions    json.RawMessage `json:"extensions"`
+}
+
+// gqlError is one entry of a response's errors list.
+type gqlError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with a GraphQL-shaped error body.
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]any{"errors": []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}}})
+}
+
+func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GraphQL operations are sent with POST: retry as a POST with a JSON body")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the request body must be JSON: set Content-Type: application/json")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller operation", tooBig.Limit))
+			return
+		}
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body could not be read: retry the request")
+		return
+	}
+	var req gqlRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body is not a JSON object with a query string: "+sanitizeJSONError(err))
+		return
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body has data after its JSON object: send exactly one object")
+		return
+	}
+	if req.Query == nil || strings.TrimSpace(*req.Query) == "" {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request has no query: put the operation text in the \"query\" member")
+		return
+	}
+	vars, err := decodeVariables(req.Variables)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
+		return
+	}
+	if le := logEntryFrom(r.Context()); le != nil {
+		le.setOperation(*req.Query, req.OperationName, req.Variables)
+	}
+
+	doc, op, err := parseOperation(*req.Query, req.OperationName)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
+		return
+	}
+	if le := logEntryFrom(r.Context()); le != nil && le.OpName == "" {
+		le.OpName = op.Name
+	}
+	ctx := r.Context()
+	token, hasToken := bearer(r)
+	if !hasToken && onlyIntrospection(op) {
+		// The platform serves its schema without a token.
+	} else {
+		c, msg := e.authenticate(ctx, token, hasToken)
+		if msg != "" {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "UNAUTHENTICATED", msg)
+			return
+		}
+		ctx = withCaller(ctx, c)
+	}
+	if e.limits != nil {
+		if msg, ok := e.limits.check(analyze(doc, op, *e.limits)); !ok {
+			writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
+			return
+		}
+	}
+
+	resp := e.schema.Exec(ctx, *req.Query, req.OperationName, vars)
+	status := http.StatusOK
+	if len(resp.Errors) > 0 && requestError(resp) {
+		status = http.StatusBadRequest
+		for _, qe := range resp.Errors {
+			if errors.Is(qe.Err, graphql.ErrTooManySelections) || qe.Rule == "MaxDepthExceeded" {
+				if qe.Extensions == nil {
+					qe.Extensions = map[string]any{}
+				}
+				qe.Extensions["code"] = "QUERY_TOO_COMPLEX"
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// requestError reports whether the errors come from the request itself
+// (parse, validation, variable coercion, limits) rather than from a
+// resolver: such errors carry no path, and the answer is a 400.
+func requestError(resp *graphql.Response) bool {
+	for _, qe := range resp.Errors {
+		if qe.ResolverError != nil || len(qe.Path) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// authenticate returns the caller or the 401 message.
+func (e *gqlEndpoint) authenticate(ctx context.Context, token string, present bool) (caller, string) {
+	if !present {
+		return caller{}, "the request has no access token: send Authorization: Bearer <access token>"
+	}
+	info, err := e.tokens.Introspect(ctx, token)
+	if err != nil {
+		return caller{}, "the access token is invalid, expired or revoked: refresh it or sign in again"
+	}
+	if info.Env != e.env {
+		return caller{}, fmt.Sprintf("the access token belongs to the %s environment, not %s: use a %s token on this endpoint", info.Env, e.env, e.env)
+	}
+	c := caller{token: info}
+	if info.Project || info.Subject == "" {
+		c.viewer = data.Viewer{Project: true}
+	} else {
+		c.viewer = data.Viewer{UserID: info.Subject}
+	}
+	return c, ""
+}
+
+// bearer extracts the token of an Authorization: Bearer header.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
+}
+
+// decodeVariables accepts an absent/null variables member or a JSON object.
+func decodeVariables(raw json.RawMessage) (map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	var vars map[string]any
+	if err := json.Unmarshal(raw, &vars); err != nil {
+		return nil, errors.New("the variables member must be a JSON object: send {\"name\": value, …} or omit it")
+	}
+	return vars, nil
+}
+
+// sanitizeJSONError keeps the decoder's explanation but never echoes more
+// than a short, printable piece of the client's input.
+func sanitizeJSONError(err error) string {
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, msg)
+}

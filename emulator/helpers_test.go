@@ -1,0 +1,195 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/oauth"
+)
+
+// fakeTokens maps fixed test tokens to what they stand for, so GraphQL
+// tests do not depend on the authorization server.
+type fakeTokens map[string]oauth.TokenInfo
+
+func (f fakeTokens) Introspect(_ context.Context, token string) (oauth.TokenInfo, error) {
+	if ti, ok := f[token]; ok {
+		return ti, nil
+	}
+	return oauth.TokenInfo{}, errors.New("unknown token")
+}
+
+// Test tokens of the fake introspector.
+const (
+	tokSandboxProject = "sb-project"
+	tokSandboxUser0   = "sb-user-0" // first demo user, member of most accounts
+	tokSandboxUser1   = "sb-user-1"
+	tokSandboxNobody  = "sb-nobody" // the last sandbox demo user: no accounts
+	tokLiveProject    = "lv-project"
+)
+
+// fakeClock is a manual clock for the rate-limit window.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// testEnv is an emulator handler behind httptest with fake tokens.
+type testEnv struct {
+	t       *testing.T
+	srv     *httptest.Server
+	sandbox *data.Store
+	live    *data.Store
+	clock   *fakeClock
+	log     *bytes.Buffer
+	logMu   *sync.Mutex
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func newTestEnv(t *testing.T, opts Options) *testEnv {
+	t.Helper()
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
+	opts.Now = clock.Now
+	env := &testEnv{t: t, clock: clock, log: &bytes.Buffer{}, logMu: &sync.Mutex{}}
+	if opts.RequestLog == nil {
+		opts.RequestLog = lockedWriter{mu: env.logMu, w: env.log}
+	}
+	opts, err := withDefaults(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv, err := data.New(data.Config{Env: "live", Seed: opts.Seed + 1_000_003, Accounts: opts.Accounts, Now: opts.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := sb.DemoUsers()
+	tokens := fakeTokens{
+		tokSandboxProject: {Env: "sandbox", ClientID: "SANDBOX_test", Project: true},
+		tokSandboxUser0:   {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[0].ID},
+		tokSandboxUser1:   {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[1].ID},
+		tokSandboxNobody:  {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[len(users)-1].ID},
+		tokLiveProject:    {Env: "live", ClientID: "LIVE_test", Project: true},
+	}
+	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, sandboxClientID: "SANDBOX_test", liveClientID: "LIVE_test", tokens: tokens, opts: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.srv = httptest.NewServer(h)
+	t.Cleanup(env.srv.Close)
+	env.sandbox, env.live = sb, lv
+	return env
+}
+
+const (
+	pathSandbox = "/sandbox-partner/graphql"
+	pathAdmin   = "/sandbox-partner-admin/graphql"
+	pathLive    = "/live-partner/graphql"
+)
+
+// gqlResult is a decoded GraphQL response.
+type gqlResult struct {
+	Status int
+	Header http.Header
+	Data   json.RawMessage `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
+		Path       []any          `json:"path"`
+	} `json:"errors"`
+}
+
+func (r gqlResult) code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// do posts a raw body.
+func (e *testEnv) do(path, token, contentType string, body []byte) gqlResult {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.srv.URL+path, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out gqlResult
+	if err := json.Unmarshal(raw, &out); err != nil {
+		e.t.Fatalf("response %d is not JSON: %v: %.300s", resp.StatusCode, err, raw)
+	}
+	out.Status, out.Header = resp.StatusCode, resp.Header
+	return out
+}
+
+// query posts a GraphQL operation with variables.
+func (e *testEnv) query(path, token, query string, vars map[string]any) gqlResult {
+	e.t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.do(path, token, "application/json", body)
+}
+
+// mustData runs a query that must succeed and decodes its data into out.
+func (e *testEnv) mustData(path, token, query string, vars map[string]any, out any) {
+	e.t.Helper()
+	r := e.query(path, token, query, vars)
+	if r.Status != http.StatusOK || len(r.Errors) > 0 {
+		e.t.Fatalf("query failed: status %d, errors %+v", r.Status, r.Errors)
+	}
+	if err := json.Unmarshal(r.Data, out); err != nil {
+		e.t.Fatalf("decode data: %v: %s", err, r.Data)
+	}
+}
+
+func dataViewer(userID string) data.Viewer { return data.Viewer{UserID: userID} }

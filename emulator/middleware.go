@@ -1,0 +1,266 @@
+package emulator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// maxBody is the largest request body any endpoint reads.
+const maxBody = 1 << 20
+
+// knownEndpoints are the paths rate-limited and logged under their own
+// name; every other path shares one bucket so random paths cannot grow
+// the limiter's memory.
+var knownEndpoints = map[string]bool{
+	"/oauth2/auth": true, "/oauth2/token": true, "/oauth2/revoke": true,
+	"/.well-known/openid-configuration": true, "/.well-known/jwks.json": true,
+	"/sandbox-partner/graphql": true, "/sandbox-partner-admin/graphql": true, "/live-partner/graphql": true,
+}
+
+func endpointName(path string) string {
+	if knownEndpoints[path] {
+		return path
+	}
+	return "other"
+}
+
+// rateLimiter is a sliding-window log per client IP and endpoint: a
+// request is allowed when fewer than limit requests of that key fall in
+// the last window.
+type rateLimiter struct {
+	limit  int
+	window time.Duration
+	now    func() time.Time
+
+	mu    sync.Mutex
+	logs  map[string][]time.Time
+	calls int
+}
+
+func newRateLimiter(limit int, window time.Duration, now func() time.Time) *rateLimiter {
+	return &rateLimiter{limit: limit, window: window, now: now, logs: map[string][]time.Time{}}
+}
+
+// allow records a request of key, or returns how long until one more
+// would be allowed.
+func (l *rateLimiter) allow(key string) (bool, time.Duration) {
+	now := l.now()
+	cutoff := now.Add(-l.window)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls++
+	if l.calls%1024 == 0 {
+		l.sweepLocked(cutoff)
+	}
+	log := prune(l.logs[key], cutoff)
+	if len(log) >= l.limit {
+		l.logs[key] = log
+		return false, log[0].Sub(cutoff)
+	}
+	l.logs[key] = append(log, now)
+	return true, 0
+}
+
+// prune drops the entries at or before cutoff; logs are in time order.
+func prune(log []time.Time, cutoff time.Time) []time.Time {
+	i := 0
+	for i < len(log) && !log[i].After(cutoff) {
+		i++
+	}
+	if i == 0 {
+		return log
+	}
+	// Copy down so the backing array does not grow forever.
+	n := copy(log, log[i:])
+	return log[:n]
+}
+
+// sweepLocked forgets idle clients.
+func (l *rateLimiter) sweepLocked(cutoff time.Time) {
+	for k, log := range l.logs {
+		if log = prune(log, cutoff); len(log) == 0 {
+			delete(l.logs, k)
+		} else {
+			l.logs[k] = log
+		}
+	}
+}
+
+// clientIP is the connection's address; forwarding headers are ignored
+// because any client could set them.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// statusWriter records the status and strips CORS grants, so a browser
+// never receives an Access-Control-Allow-* header from any handler.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status != 0 {
+		return
+	}
+	w.status = code
+	for k := range w.Header() {
+		if strings.HasPrefix(k, "Access-Control-Allow-") {
+			w.Header().Del(k)
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// logEntry is one line of the request log. It never holds a token or a
+// secret: only the GraphQL operation and the token grant type are added.
+type logEntry struct {
+	Time       string          `json:"time"`
+	Method     string          `json:"method"`
+	Endpoint   string          `json:"endpoint"`
+	Status     int             `json:"status"`
+	DurationMS float64         `json:"duration_ms"`
+	Operation  string          `json:"operation,omitempty"`
+	OpName     string          `json:"operation_name,omitempty"`
+	Variables  json.RawMessage `json:"variables,omitempty"`
+	GrantType  string          `json:"grant_type,omitempty"`
+}
+
+func (e *logEntry) setOperation(query, name string, vars json.RawMessage) {
+	e.Operation, e.OpName = query, name
+	if len(vars) > 0 && json.Valid(vars) && string(vars) != "null" {
+		e.Variables = vars
+	}
+}
+
+type logKey struct{}
+
+func logEntryFrom(ctx context.Context) *logEntry {
+	e, _ := ctx.Value(logKey{}).(*logEntry)
+	return e
+}
+
+// requestLog serialises log lines onto one writer.
+type requestLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *requestLog) write(e *logEntry) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(append(b, '\n'))
+}
+
+// middleware wraps every endpoint: panic recovery, request log, CORS
+// refusal, body limit and rate limit, in that order from the outside.
+type middleware struct {
+	limiter *rateLimiter
+	log     *requestLog // nil: no log
+	now     func() time.Time
+	next    http.Handler
+}
+
+func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := m.now()
+	sw := &statusWriter{ResponseWriter: w}
+	entry := &logEntry{Method: r.Method, Endpoint: r.URL.Path}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			if sw.status == 0 {
+				writeError(sw, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator failed on this request: please report it with the request log")
+			}
+		}
+		if m.log != nil {
+			entry.Time = start.UTC().Format(time.RFC3339Nano)
+			entry.Status = sw.status
+			entry.DurationMS = math.Round(float64(m.now().Sub(start).Microseconds())) / 1000
+			m.log.write(entry)
+		}
+	}()
+	r = r.WithContext(context.WithValue(r.Context(), logKey{}, entry))
+
+	if r.Method == http.MethodOptions {
+		// No CORS preflight is ever granted: browsers must not call the API.
+		sw.Header().Set("Allow", "GET, POST")
+		writeError(sw, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "OPTIONS is not supported: the API is called from a backend, not a browser")
+		return
+	}
+	if ok, wait := m.limiter.allow(clientIP(r) + " " + endpointName(r.URL.Path)); !ok {
+		secs := int(math.Ceil(wait.Seconds()))
+		secs = max(secs, 1)
+		sw.Header().Set("Retry-After", strconv.Itoa(secs))
+		writeError(sw, http.StatusTooManyRequests, "RATE_LIMITED", fmt.Sprintf("more than %d requests in %s on %s from this address: retry after %d seconds", m.limiter.limit, m.limiter.window, endpointName(r.URL.Path), secs))
+		return
+	}
+	if r.ContentLength > maxBody {
+		writeError(sw, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller request", maxBody))
+		return
+	}
+	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)
+	if r.URL.Path == "/oauth2/token" && r.Method == http.MethodPost {
+		entry.GrantType = peekGrantType(r)
+	}
+	m.next.ServeHTTP(sw, r)
+}
+
+// peekGrantType reads the form body for the log and puts it back for the
+// token endpoint. Only grant_type is kept: codes, tokens and secrets in the
+// same form never leave this function.
+func peekGrantType(r *http.Request) string {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		// Hand the handler the same failure (e.g. body too large) after
+		// the bytes already read.
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+		return ""
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	vals, err := url.ParseQuery(string(body))
+	if err != nil {
+		return ""
+	}
+	gt := vals.Get("grant_type")
+	if len(gt) > 40 {
+		gt = gt[:40]
+	}
+	return gt
+}
+
+// notFound answers unknown paths with a JSON 404.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("no endpoint at %s: see the emulator's start banner for its URLs", endpointName(r.URL.Path)))
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

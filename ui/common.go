@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"context"
+	"image/color"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
+)
+
+// common is what every screen shares: terminal size, styles, key map, the
+// active environment and the clock. It replaces package-level state so that
+// tests can run several models side by side.
+type common struct {
+	width, height int
+	isDark        bool
+	noColor       bool
+	styles        styles
+	keys          keyMap
+	env           *envState
+	now           func() time.Time
+	log           *slog.Logger
+	clipboard     func(string) tea.Cmd
+	// tick is tea.Tick; tests substitute one they fire by hand.
+	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	reqSeq    int
+	spinFrame string // the root spinner's current frame, for screens
+}
+
+// nextID hands out request ids. They increase across screens and
+// environments so that a response can never be mistaken for a newer request.
+func (c *common) nextID() int {
+	c.reqSeq++
+	return c.reqSeq
+}
+
+// task wraps asynchronous work so that a panic inside it is logged and turned
+// into a message instead of killing the program with a stack on the screen.
+func (c *common) task(f func() tea.Msg) tea.Cmd {
+	log := c.log
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = crashMsg{reason: r, stack: stackTrace()}
+				log.Error("panic in background task", "panic", r, "stack", string(msg.(crashMsg).stack))
+			}
+		}()
+		return f()
+	}
+}
+
+// envState is one configured environment plus what the UI has learnt about it.
+type envState struct {
+	*Environment
+	ctx    context.Context
+	cancel context.CancelFunc
+	status api.Status
+	user   *userInfo
+	expiry time.Time
+}
+
+// userInfo is the signed-in user as shown in the footer and sign-in screen.
+type userInfo struct {
+	name  string
+	phone string
+}
+
+// styles holds every lipgloss style; they are rebuilt when the terminal
+// reports its background colour so that both light and dark themes work.
+type styles struct {
+	header, title, dim, bold, err, warn, ok, accent lipgloss.Style
+	sandboxBadge, liveBadge                         lipgloss.Style
+	selected, cell, colHeader                       lipgloss.Style
+	footer, countdown                               lipgloss.Style
+	spinner                                         lipgloss.Style
+}
+
+func newStyles(isDark, noColor bool) styles {
+	s := styles{
+		bold:      lipgloss.NewStyle().Bold(true),
+		title:     lipgloss.NewStyle().Bold(true),
+		dim:       lipgloss.NewStyle(),
+		err:       lipgloss.NewStyle().Bold(true),
+		warn:      lipgloss.NewStyle().Bold(true),
+		ok:        lipgloss.NewStyle(),
+		accent:    lipgloss.NewStyle().Bold(true),
+		header:    lipgloss.NewStyle(),
+		footer:    lipgloss.NewStyle(),
+		countdown: lipgloss.NewStyle().Bold(true),
+		spinner:   lipgloss.NewStyle(),
+		cell:      lipgloss.NewStyle(),
+		colHeader: lipgloss.NewStyle().Bold(true),
+		// Reverse video marks the cursor row even without colour.
+		selected: lipgloss.NewStyle().Reverse(true),
+		// Without colour the badges still differ: Live is reversed, and its
+		// text is unmistakable.
+		sandboxBadge: lipgloss.NewStyle().Bold(true).Padding(0, 1),
+		liveBadge:    lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
+	}
+	if noColor {
+		return s
+	}
+	ld := lipgloss.LightDark(isDark)
+	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
+	s.dim = s.dim.Foreground(c("#6c6c6c", "#8a8a8a"))
+	s.err = s.err.Foreground(c("#c0001a", "#ff5f5f"))
+	s.warn = s.warn.Foreground(c("#9a6700", "#ffd75f"))
+	s.ok = s.ok.Foreground(c("#1a7f37", "#5fd75f"))
+	s.accent = s.accent.Foreground(c("#005f87", "#5fd7ff"))
+	s.title = s.title.Foreground(c("#005f87", "#87d7ff"))
+	s.countdown = s.countdown.Foreground(c("#c0001a", "#ff8787"))
+	s.spinner = s.spinner.Foreground(c("#005f87", "#5fd7ff"))
+	s.footer = s.footer.Foreground(c("#3a3a3a", "#c6c6c6"))
+	s.colHeader = s.colHeader.Foreground(c("#005f87", "#87d7ff"))
+	s.selected = lipgloss.NewStyle().Bold(true).
+		Foreground(c("#000000", "#000000")).Background(c("#87d7ff", "#5fafd7"))
+	s.sandboxBadge = s.sandboxBadge.Foreground(lipgloss.Color("#000000")).Background(c("#ffd700", "#d7af00"))
+	// Live is white on red whatever the background: it must never be missed.
+	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
+		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
+	return s
+}
+
+// badge renders the environment badge, the first thing in header and footer.
+func (c *common) badge(name config.EnvName) string {
+	if name == config.Live {
+		return c.styles.liveBadge.Render("LIVE")
+	}
+	return c.styles.sandboxBadge.Render("SANDBOX")
+}
+
+// envTitle is the environment's display name.
+func envTitle(name config.EnvName) string {
+	if name == config.Live {
+		return "Live"
+	}
+	return "Sandbox"
+}
+
+// clean makes a server string safe to draw: escape sequences, control
+// characters and bidirectional overrides are removed, line breaks become
+// spaces. The api package sanitises too; this is the last line of defence.
+func clean(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = ansi.Strip(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case unicode.IsControl(r):
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// trunc cuts s to w cells with an ellipsis, never below zero width.
+func trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	// A string is never wider than its byte length: skip the grapheme walk.
+	if len(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// fit truncates every line of s to w cells and pads or clips it to exactly h
+// lines, so that no screen can push the footer off or wrap a line.
+func fit(s string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = trunc(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shortDuration renders d as "12s", "4m", "1h05m".
+func shortDuration(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	default:
+		h := int(d / time.Hour)
+		m := int((d % time.Hour) / time.Minute)
+		return strconv.Itoa(h) + "h" + pad2(m) + "m"
+	}
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}

@@ -1,0 +1,419 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+)
+
+// testNow is the fixed clock of the Update-level tests and goldens.
+var testNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// fakeAPI serves accounts from memory with cursor paging, like the real
+// connection (cursor = index of the next row).
+type fakeAPI struct {
+	mu        sync.Mutex
+	accounts  []api.Account
+	pageSize  int
+	err       error // returned by every call when set
+	calls     []api.AccountsParams
+	acctCalls int
+	user      *api.User
+	txs       map[string][]api.Transaction
+	simulated []api.IncomingTransfer
+	status    api.Status
+	updates   chan api.Status
+}
+
+func newFakeAPI(n int) *fakeAPI {
+	f := &fakeAPI{pageSize: 100, txs: map[string][]api.Transaction{},
+		user:   &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
+		status: api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
+	f.accounts = makeAccounts(n)
+	return f
+}
+
+func makeAccounts(n int) []api.Account {
+	out := make([]api.Account, n)
+	for i := range out {
+		out[i] = api.Account{
+			ID:         fmt.Sprintf("acc-%d", i),
+			Name:       fmt.Sprintf("Account %d", i),
+			IBAN:       "FR7630006000011234567890189",
+			BIC:        "SWNBFR22",
+			Currency:   "EUR",
+			StatusInfo: api.StatusInfo{Status: "Opened"},
+			Holder:     api.Holder{Info: api.HolderInfo{Type: "Individual", Name: fmt.Sprintf("Holder %d", i)}},
+			Balances:   &api.Balances{Available: api.Amount{Value: fmt.Sprintf("%d.50", 100+i), Currency: "EUR"}},
+		}
+	}
+	return out
+}
+
+func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, p)
+	if f.err != nil {
+		return nil, f.err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var rows []api.Account
+	for _, a := range f.accounts {
+		if p.Search == "" || strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)) {
+			rows = append(rows, a)
+		}
+	}
+	start := 0
+	if p.After != "" {
+		start, _ = strconv.Atoi(p.After)
+	}
+	end := min(start+f.pageSize, len(rows))
+	page := &api.AccountsPage{Accounts: append([]api.Account(nil), rows[start:end]...), TotalCount: len(rows)}
+	page.PageInfo.HasNextPage = end < len(rows)
+	page.PageInfo.EndCursor = strconv.Itoa(end)
+	return page, nil
+}
+
+func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.acctCalls++
+	if f.err != nil {
+		return nil, f.err
+	}
+	for _, a := range f.accounts {
+		if a.ID == id {
+			full := a
+			full.Number = "12345678901"
+			full.PaymentLevel = "Unlimited"
+			full.CreatedAt = time.Date(2026, 1, 2, 9, 30, 0, 0, time.UTC)
+			full.UpdatedAt = time.Date(2026, 3, 4, 11, 15, 0, 0, time.UTC)
+			b := *a.Balances
+			b.Booked = api.Amount{Value: b.Available.Value, Currency: "EUR"}
+			b.Pending = api.Amount{Value: "0.00", Currency: "EUR"}
+			b.Reserved = api.Amount{Value: "0.00", Currency: "EUR"}
+			full.Balances = &b
+			return &full, nil
+		}
+	}
+	return nil, fmt.Errorf("account %s: %w", id, api.ErrNotFound)
+}
+
+func (f *fakeAPI) User(ctx context.Context) (*api.User, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return nil, f.err
+	}
+	return f.user, nil
+}
+
+func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return nil, f.err
+	}
+	all := f.txs[accountID]
+	start := 0
+	if after != "" {
+		start, _ = strconv.Atoi(after)
+	}
+	end := min(start+first, len(all))
+	p := &api.TransactionsPage{Transactions: append([]api.Transaction(nil), all[start:end]...), TotalCount: len(all)}
+	p.PageInfo.HasNextPage = end < len(all)
+	p.PageInfo.EndCursor = strconv.Itoa(end)
+	return p, nil
+}
+
+func (f *fakeAPI) SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return "", f.err
+	}
+	f.simulated = append(f.simulated, in)
+	// The balance goes up, as on the emulator.
+	for i := range f.accounts {
+		if normalizeIBAN(f.accounts[i].IBAN) == in.CreditorIBAN && f.accounts[i].Balances != nil {
+			f.accounts[i].Balances.Available.Value = "999.99"
+			break
+		}
+	}
+	return "tx-sim", nil
+}
+
+func (f *fakeAPI) Status() api.Status {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}
+
+func (f *fakeAPI) Updates() <-chan api.Status { return f.updates }
+
+func makeTxs(n int) []api.Transaction {
+	out := make([]api.Transaction, n)
+	for i := range out {
+		out[i] = api.Transaction{ID: fmt.Sprintf("tx-%d", i), Side: "Credit", Type: "SepaCreditTransferIn",
+			Amount: api.Amount{Value: fmt.Sprintf("%d.00", 10+i), Currency: "EUR"}, Label: fmt.Sprintf("Payment %d", i),
+			Counterparty: "ACME", ExecutionDate: time.Date(2026, 3, 1+i%28, 0, 0, 0, 0, time.UTC),
+			StatusInfo: api.StatusInfo{Status: "Booked"}}
+	}
+	return out
+}
+
+// fakeSession signs in through login (or succeeds when it is nil).
+type fakeSession struct {
+	mu       sync.Mutex
+	signedIn bool
+	login    func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
+	logins   int
+	expiry   time.Time
+}
+
+func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error) {
+	s.mu.Lock()
+	s.logins++
+	fn := s.login
+	s.mu.Unlock()
+	if opts.ShowURL != nil {
+		opts.ShowURL("http://127.0.0.1:9999/oauth2/auth?client_id=SANDBOX_test&state=abc")
+	}
+	if fn != nil {
+		id, err := fn(ctx, opts)
+		if err == nil {
+			s.mu.Lock()
+			s.signedIn = true
+			s.mu.Unlock()
+		}
+		return id, err
+	}
+	s.mu.Lock()
+	s.signedIn = true
+	s.mu.Unlock()
+	return &auth.Identity{Subject: "user-1"}, nil
+}
+
+func (s *fakeSession) SignedIn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signedIn
+}
+
+func (s *fakeSession) Status() (*auth.StatusInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &auth.StatusInfo{SignedIn: s.signedIn, AccessExpiry: s.expiry}, nil
+}
+
+// pendingTick is what the test tick returns instead of sleeping.
+type pendingTick struct {
+	d  time.Duration
+	fn func(time.Time) tea.Msg
+}
+
+// driver runs a Model synchronously: it executes commands in order, feeds
+// their messages back, and parks timers until the test fires them.
+type driver struct {
+	t      testing.TB
+	m      *Model
+	ticks  []pendingTick
+	copied []string
+	quit   bool
+	sbx    *fakeAPI
+	live   *fakeAPI
+	sbxS   *fakeSession
+	liveS  *fakeSession
+}
+
+type fixture struct {
+	rows       int
+	signedIn   bool
+	liveSigned bool
+	noLive     bool
+	w, h       int
+	demo       bool
+	color      bool
+}
+
+func newDriver(t testing.TB, fx fixture) *driver {
+	t.Helper()
+	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3),
+		sbxS:  &fakeSession{signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)},
+		liveS: &fakeSession{signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}}
+	d.live.status.Env = "live"
+	for i := range d.live.accounts {
+		d.live.accounts[i].Name = fmt.Sprintf("Live account %d", i)
+	}
+	envs := map[config.EnvName]*Environment{
+		config.Sandbox: {Name: config.Sandbox, ClientID: "SANDBOX_test", API: d.sbx, Session: d.sbxS, PrefilledPhone: "+33612345678"},
+	}
+	if fx.demo {
+		envs[config.Sandbox].DemoApprove = func(ctx context.Context, url string) error { return nil }
+	}
+	if !fx.noLive {
+		envs[config.Live] = &Environment{Name: config.Live, ClientID: "LIVE_test", API: d.live, Session: d.liveS, ReadOnly: true}
+	}
+	d.m = New(Options{
+		Envs: envs, Start: config.Sandbox, NoColor: !fx.color,
+		Now:       func() time.Time { return testNow },
+		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
+		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+			return func() tea.Msg { return pendingTick{dur, fn} }
+		},
+	})
+	w, h := fx.w, fx.h
+	if w == 0 {
+		w, h = 80, 24
+	}
+	d.run(d.m.Init())
+	d.send(tea.WindowSizeMsg{Width: w, Height: h})
+	d.send(tea.BackgroundColorMsg{}) // black: dark
+	return d
+}
+
+func (d *driver) send(msg tea.Msg) {
+	d.t.Helper()
+	_, cmd := d.m.Update(msg)
+	d.run(cmd)
+	d.noCrash()
+}
+
+func (d *driver) noCrash() {
+	d.t.Helper()
+	if d.m.crashed != nil {
+		d.t.Fatalf("the model crashed: %v", d.m.crashed)
+	}
+}
+
+// update sends msg without running the resulting command.
+func (d *driver) update(msg tea.Msg) tea.Cmd {
+	_, cmd := d.m.Update(msg)
+	return cmd
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	d.t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 10000 {
+			d.t.Fatal("command loop did not settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case pendingTick:
+			d.ticks = append(d.ticks, msg)
+		case tea.QuitMsg:
+			d.quit = true
+		default:
+			_, next := d.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// fire delivers every parked timer whose message satisfies keep.
+func (d *driver) fire(keep func(tea.Msg) bool) int {
+	d.t.Helper()
+	ticks := d.ticks
+	d.ticks = nil
+	n := 0
+	for _, tk := range ticks {
+		msg := tk.fn(testNow)
+		if keep(msg) {
+			n++
+			d.send(msg)
+		} else {
+			d.ticks = append(d.ticks, tk)
+		}
+	}
+	return n
+}
+
+func (d *driver) press(keys ...string) {
+	d.t.Helper()
+	for _, k := range keys {
+		d.send(keyMsg(k))
+	}
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// screen is what the terminal shows, without styling.
+func (d *driver) screen() string { return ansi.Strip(d.m.render()) }
+
+func (d *driver) accounts() *accountsScreen {
+	d.t.Helper()
+	s, ok := d.m.top().(*accountsScreen)
+	if !ok {
+		d.t.Fatalf("top screen is %T, want the accounts", d.m.top())
+	}
+	return s
+}
+
+func (d *driver) detail() *detailScreen {
+	d.t.Helper()
+	s, ok := d.m.top().(*detailScreen)
+	if !ok {
+		d.t.Fatalf("top screen is %T, want the detail", d.m.top())
+	}
+	return s
+}
+
+func (d *driver) signin() *signinScreen {
+	d.t.Helper()
+	s, ok := d.m.top().(*signinScreen)
+	if !ok {
+		d.t.Fatalf("top screen is %T, want the sign-in", d.m.top())
+	}
+	return s
+}
+
+func (d *driver) wantScreen(sub string) {
+	d.t.Helper()
+	if s := d.screen(); !strings.Contains(s, sub) {
+		d.t.Fatalf("screen lacks %q:\n%s", sub, s)
+	}
+}

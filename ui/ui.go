@@ -1,0 +1,139 @@
+// Package ui is partnertui's terminal interface: Bubble Tea v2 models for
+// the sign-in screen, the account list, the account detail and the help,
+// routed by a root model that owns the Sandbox/Live switch, the header and
+// the footer. It makes no HTTP calls itself: everything goes through the API
+// and Session interfaces, which *api.Client and *auth.Session satisfy.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/adrg/xdg"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+)
+
+// API is what the UI needs from one environment's GraphQL client.
+// *api.Client satisfies it.
+type API interface {
+	Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error)
+	Account(ctx context.Context, id string) (*api.Account, error)
+	User(ctx context.Context) (*api.User, error)
+	Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error)
+	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
+	Status() api.Status
+	Updates() <-chan api.Status
+}
+
+// Session is what the UI needs from one environment's sign-in state.
+// *auth.Session satisfies it.
+type Session interface {
+	Login(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
+	SignedIn() bool
+	Status() (*auth.StatusInfo, error)
+}
+
+// Environment is one platform environment as the UI drives it.
+type Environment struct {
+	Name     config.EnvName // config.Sandbox or config.Live
+	ClientID string
+	API      API     // *api.Client
+	Session  Session // *auth.Session
+	// DemoApprove, when set (--demo only), plays the browser on the
+	// emulator's sign-in forms: the sign-in screen offers "a" and passes it
+	// as auth.LoginOptions.Open.
+	DemoApprove func(ctx context.Context, url string) error
+	// PrefilledPhone is the config's auth_params.phoneNumber; after sign-in
+	// the UI warns when the signed-in user has another number.
+	PrefilledPhone string
+	// ReadOnly hides Testing-API actions (always true for Live).
+	ReadOnly bool
+}
+
+// Options configure the UI.
+type Options struct {
+	Envs  map[config.EnvName]*Environment
+	Start config.EnvName // environment shown first; default Sandbox if configured
+	// LogPath is the log file; "" means $XDG_STATE_HOME/partnertui/ui.log.
+	// Run opens it; the UI never logs to the screen.
+	LogPath string
+	// Logger overrides LogPath (tests); nil discards when used through New.
+	Logger *slog.Logger
+	// Clipboard copies text; nil means tea.SetClipboard (OSC 52).
+	Clipboard func(text string) tea.Cmd
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// NoColor drops all colours (Run sets it when NO_COLOR is non-empty).
+	NoColor bool
+	// LoginTimeout bounds one browser sign-in; 0 means the auth default.
+	LoginTimeout time.Duration
+
+	// tick replaces tea.Tick in tests, which fire timers by hand.
+	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+}
+
+// Run starts the terminal UI and blocks until the user quits or ctx ends.
+// A panic restores the terminal and the returned error names the log file.
+func Run(ctx context.Context, opts Options) (err error) {
+	logPath := opts.LogPath
+	if logPath == "" {
+		p, perr := xdg.StateFile(filepath.Join("partnertui", "ui.log"))
+		if perr != nil {
+			return fmt.Errorf("could not create the log directory under XDG state (%w); set XDG_STATE_HOME to a writable directory", perr)
+		}
+		logPath = p
+	}
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		return fmt.Errorf("could not create the log directory %s: %w; check its permissions", filepath.Dir(logPath), err)
+	}
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("could not open the log file %s: %w; check its permissions", logPath, err)
+	}
+	defer f.Close()
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		opts.NoColor = true
+	}
+	m := New(opts)
+	defer m.Close()
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.NoColor {
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			opts.Logger.Error("panic outside the event loop", "panic", r, "stack", string(stackTrace()))
+			err = fmt.Errorf("partnertui stopped after an internal error; the details are in %s", logPath)
+		}
+	}()
+	_, err = tea.NewProgram(m, popts...).Run()
+	switch {
+	case m.crashed != nil:
+		return fmt.Errorf("partnertui stopped after an internal error (%v); the terminal was restored and the details are in %s", m.crashed, logPath)
+	case errors.Is(err, tea.ErrProgramPanic):
+		return fmt.Errorf("partnertui stopped after an internal error; the terminal was restored and the details are in %s: %w", logPath, err)
+	case err != nil && ctx.Err() != nil:
+		// The caller cancelled (signal): a normal way to end.
+		return nil
+	case err != nil:
+		return fmt.Errorf("the terminal UI failed: %w; the log is in %s", err, logPath)
+	}
+	return nil
+}
+
+// discardLogger is used when the caller gives no logger.
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
