@@ -156,3 +156,65 @@ func BenchmarkLoadAccountsPlainHTTP(b *testing.B) {
 	}
 	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
 }
+
+// BenchmarkPagerClientSide walks 10,000 accounts served from pre-rendered
+// pages, so the figures are the client's own cost (the emulator
+// benchmarks include the server, which runs in the same process).
+func BenchmarkPagerClientSide(b *testing.B) {
+	const total = emulatorAccounts
+	pages := make(map[string][]byte, total/100)
+	for from := 0; from < total; from += 100 {
+		body, err := json.Marshal(accountsPage(from, from+100, total))
+		if err != nil {
+			b.Fatal(err)
+		}
+		cursor := ""
+		if from > 0 {
+			cursor = fmt.Sprint(from)
+		}
+		pages[cursor] = body
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct {
+			Variables struct{ After string }
+		}
+		if err := json.NewDecoder(r.Body).Decode(&q); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(pages[q.Variables.After])
+	})
+	srv := httptestServer(b, h)
+	c, err := New(Options{Env: "sandbox", GraphQLURL: srv + "/sandbox-partner/graphql", TokenSource: staticToken(),
+		Budget: 1 << 30, Window: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	accounts := 0
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for b.Loop() {
+		pg := c.NewPager(AccountsParams{})
+		for {
+			page, ok, err := pg.Next(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			accounts += len(page.Accounts)
+		}
+		pg.Close()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	if accounts != b.N*total {
+		b.Fatalf("loaded %d accounts in %d runs", accounts, b.N)
+	}
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(accounts), "allocs/account")
+}

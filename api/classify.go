@@ -134,9 +134,9 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		if errors.As(err, &ue) {
 			inner = ue.Err
 		}
-		if errors.Is(inner, context.DeadlineExceeded) && !cs.timedOut && !isTimeout(inner) {
-			// A budget wait that hit a deadline, not the network.
-			return fmt.Errorf("the %s request was not sent: %w", c.env, inner)
+		var bw *budgetWaitError
+		if errors.As(inner, &bw) {
+			return fmt.Errorf("the %s request was not sent: %w", c.env, bw)
 		}
 		if cs.host == "" {
 			// Failed before the transport (encoding, request building).

@@ -241,11 +241,23 @@ func (c *Client) acquire(ctx context.Context) (time.Time, error) {
 			}
 			c.publishLocked()
 			c.mu.Unlock()
-			return time.Time{}, fmt.Errorf("gave up waiting for the %s request budget (%d per %s): %w",
-				c.env, c.budget.capacity(), c.budget.window, err)
+			return time.Time{}, &budgetWaitError{limit: c.budget.capacity(), window: c.budget.window, err: err}
 		}
 	}
 }
+
+// budgetWaitError: the request was never sent because the wait for the
+// budget ended (context cancelled or deadline reached).
+type budgetWaitError struct {
+	limit  int
+	window time.Duration
+	err    error
+}
+
+func (e *budgetWaitError) Error() string {
+	return fmt.Sprintf("stopped waiting for the request budget (%d per %s): %v", e.limit, e.window, e.err)
+}
+func (e *budgetWaitError) Unwrap() error { return e.err }
 
 func (c *Client) begin() {
 	c.mu.Lock()

@@ -373,7 +373,7 @@ func TestFaultServers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, _, srv := newTestClient(t, tc.handler, nil)
+			c, _, _ := newTestClient(t, tc.handler, nil)
 			page, err := c.Accounts(context.Background(), AccountsParams{})
 			if err == nil {
 				t.Fatal("no error")
@@ -386,7 +386,6 @@ func TestFaultServers(t *testing.T) {
 			if strings.ContainsRune(err.Error(), 0x1b) {
 				t.Errorf("error text carries an escape: %q", err.Error())
 			}
-			_ = srv
 		})
 	}
 }
@@ -481,16 +480,15 @@ func TestTokenSourceOtherFailure(t *testing.T) {
 
 func TestGuardRefusesForeignEndpoints(t *testing.T) {
 	var foreign atomic.Int32
-	other := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { foreign.Add(1) })
+	evilURL := httptestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { foreign.Add(1) }))
 	var own atomic.Int32
 	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/sandbox-partner/graphql" && r.URL.Path != "/sandbox-partner-admin/graphql" {
 			own.Add(1)
 		}
 	}), nil)
-	evil, _, _ := newTestClient(t, other, nil)
-	_ = evil
 	targets := []string{
+		evilURL + "/sandbox-partner/graphql",                                               // another host (and port) entirely
 		srv.URL + "/live-partner/graphql",                                                  // same host, other environment
 		srv.URL + "/sandbox-partner/graphql/extra",                                         // path prefix is not enough
 		strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/sandbox-partner/graphql", // other host name

@@ -103,7 +103,10 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 		t.Fatalf("totalCount = %d, want %d", first.TotalCount, emulatorAccounts)
 	}
 	before := c.Status().Used
-	all := loadAll(t, c, AccountsParams{})
+	all, err := c.AllAccounts(context.Background(), AccountsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(all) != emulatorAccounts {
 		t.Fatalf("loaded %d accounts, want %d", len(all), emulatorAccounts)
 	}

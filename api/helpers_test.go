@@ -109,6 +109,12 @@ func newTestClient(t *testing.T, h http.Handler, mod func(*Options)) (*Client, *
 	return c, clk, srv
 }
 
+func httptestServer(tb testing.TB, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
 // fakeAccount renders one account node as the server would.
 func fakeAccount(i int, name string) map[string]any {
 	return map[string]any{

@@ -45,7 +45,7 @@ func Operations() ([]Operation, error) {
 		{OpUser, false, false, &userQuery{}, nil},
 		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
 		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", DefaultPageSize, "")},
-		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": IncomingSepaCreditTransferInput{}}},
+		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {
@@ -146,36 +146,36 @@ type accountsQuery struct {
 	} `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
-// AccountFilterInput is the schema's AccountFilterInput (a variable type).
-type AccountFilterInput struct {
+// accountFilterInput is the schema's AccountFilterInput (a variable type).
+type accountFilterInput struct {
 	Status        []string `json:"status,omitempty"`
 	PaymentLevels []string `json:"paymentLevels,omitempty"`
 	Search        string   `json:"search,omitempty"`
 }
 
 // GetGraphQLType names the variable's type in the query text. The pointer
-// receiver lets a nil *AccountFilterInput declare the nullable type.
-func (*AccountFilterInput) GetGraphQLType() string { return "AccountFilterInput" }
+// receiver lets a nil *accountFilterInput declare the nullable type.
+func (*accountFilterInput) GetGraphQLType() string { return "AccountFilterInput" }
 
-// AccountOrderByInput is the schema's AccountOrderByInput (a variable type).
-type AccountOrderByInput struct {
+// accountOrderByInput is the schema's AccountOrderByInput (a variable type).
+type accountOrderByInput struct {
 	Field     string `json:"field,omitempty"`
 	Direction string `json:"direction,omitempty"`
 }
 
 // GetGraphQLType names the variable's type in the query text.
-func (*AccountOrderByInput) GetGraphQLType() string { return "AccountOrderByInput" }
+func (*accountOrderByInput) GetGraphQLType() string { return "AccountOrderByInput" }
 
 // accountsVars always declares the same four variables, so the query text
 // does not depend on which filters are set.
 func accountsVars(p AccountsParams, first int, after string) map[string]any {
-	var filters *AccountFilterInput
+	var filters *accountFilterInput
 	if p.Search != "" || len(p.Status) > 0 || len(p.PaymentLevels) > 0 {
-		filters = &AccountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search}
+		filters = &accountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search}
 	}
-	var orderBy *AccountOrderByInput
+	var orderBy *accountOrderByInput
 	if p.OrderBy != "" || p.Direction != "" {
-		orderBy = &AccountOrderByInput{Field: p.OrderBy, Direction: p.Direction}
+		orderBy = &accountOrderByInput{Field: p.OrderBy, Direction: p.Direction}
 	}
 	var afterPtr *string
 	if after != "" {
@@ -320,10 +320,10 @@ func transactionsVars(accountID string, first int, after string) map[string]any 
 	return map[string]any{"accountId": graphql.ID(accountID), "first": first, "after": afterPtr}
 }
 
-// IncomingSepaCreditTransferInput is the Testing API's input type (a
+// incomingSepaCreditTransferInput is the Testing API's input type (a
 // variable type). Optional fields are omitted when empty.
-type IncomingSepaCreditTransferInput struct {
-	Amount       AmountInput `json:"amount"`
+type incomingSepaCreditTransferInput struct {
+	Amount       amountInput `json:"amount"`
 	CreditorIBAN string      `json:"creditorIban"`
 	CreditorName string      `json:"creditorName"`
 	DebtorIBAN   string      `json:"debtorIban"`
@@ -333,12 +333,12 @@ type IncomingSepaCreditTransferInput struct {
 }
 
 // GetGraphQLType names the variable's type in the query text.
-func (IncomingSepaCreditTransferInput) GetGraphQLType() string {
+func (incomingSepaCreditTransferInput) GetGraphQLType() string {
 	return "IncomingSepaCreditTransferInput"
 }
 
-// AmountInput is the schema's AmountInput.
-type AmountInput struct {
+// amountInput is the schema's AmountInput.
+type amountInput struct {
 	Value    string `json:"value"`
 	Currency string `json:"currency"`
 }
@@ -536,8 +536,8 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 	if c.testing == nil {
 		return "", fmt.Errorf("cannot simulate a transfer in %s: %w; switch to sandbox", c.env, ErrNoTestingAPI)
 	}
-	vars := map[string]any{"input": IncomingSepaCreditTransferInput{
-		Amount:       AmountInput{Value: in.Amount.Value, Currency: in.Amount.Currency},
+	vars := map[string]any{"input": incomingSepaCreditTransferInput{
+		Amount:       amountInput{Value: in.Amount.Value, Currency: in.Amount.Currency},
 		CreditorIBAN: in.CreditorIBAN,
 		CreditorName: in.CreditorName,
 		DebtorIBAN:   in.DebtorIBAN,

@@ -123,3 +123,26 @@ func (pg *Pager) Close() {
 		<-pf.done
 	}
 }
+
+// AllAccounts loads every account matching p through a Pager (for
+// `accounts --all`): ceil(N/page size) requests.
+func (c *Client) AllAccounts(ctx context.Context, p AccountsParams) ([]Account, error) {
+	pg := c.NewPager(p)
+	defer pg.Close()
+	var all []Account
+	for {
+		page, ok, err := pg.Next(ctx)
+		if err != nil {
+			return all, err
+		}
+		if !ok {
+			return all, nil
+		}
+		if all == nil {
+			// totalCount comes from the server: trust it for capacity only
+			// within reason.
+			all = make([]Account, 0, min(max(page.TotalCount, len(page.Accounts)), 100_000))
+		}
+		all = append(all, page.Accounts...)
+	}
+}

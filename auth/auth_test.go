@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -189,6 +190,8 @@ func TestCallbackWrongStateKeepsWaiting(t *testing.T) {
 	if err != nil {
 		t.Fatalf("login did not survive stray callbacks: %v", err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(warned) == 0 {
 		t.Error("no warning about the mismatched state")
 	}
@@ -696,5 +699,45 @@ func TestRejectedTokenIsRefreshed(t *testing.T) {
 	got, err := other.TokenSource().Token()
 	if err != nil || got.AccessToken != readStored(t, s).AccessToken || f.refreshCalls != 2 {
 		t.Fatalf("did not pick up the rotated token: %v calls=%d", err, f.refreshCalls)
+	}
+}
+
+func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
+	f := newFakeAS(t)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	env := f.env(config.Sandbox)
+	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", port)
+	s := newTestSession(t, env, t.TempDir(), nil)
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	var redirect string
+	_, err = s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
+		pu, _ := url.Parse(u)
+		redirect = pu.Query().Get("redirect_uri")
+		return f.approve(ctx, u)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if redirect != env.RedirectURI {
+		t.Fatalf("redirect_uri = %q, want %q", redirect, env.RedirectURI)
+	}
+}
+
+func TestFailOnOpenError(t *testing.T) {
+	f := newFakeAS(t)
+	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	boom := errors.New("the form said no")
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true,
+		Open: func(context.Context, string) error { return boom }})
+	if !errors.Is(err, boom) || errors.Is(err, ErrLoginTimeout) {
+		t.Fatalf("err = %v", err)
 	}
 }

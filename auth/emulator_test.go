@@ -99,6 +99,24 @@ func (l *requestLog) count(t *testing.T, endpoint, grant string) int {
 	return n
 }
 
+// waitQuiet returns once no request has been logged for quiet.
+func (l *requestLog) waitQuiet(t *testing.T, quiet time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	last := -1
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		n := l.buf.Len()
+		l.mu.Unlock()
+		if n == last {
+			return
+		}
+		last = n
+		time.Sleep(quiet)
+	}
+	t.Fatal("the emulator kept logging requests for 10 s")
+}
+
 type emu struct {
 	info emulator.Info
 	log  *requestLog
@@ -472,4 +490,63 @@ func TestEmulatorEnvironmentIsolation(t *testing.T) {
 	if st := graphQLStatus(t, sbEnv.GraphQLURL(), pSb.AccessToken); st != 200 {
 		t.Fatalf("sandbox project token on sandbox: HTTP %d", st)
 	}
+}
+
+func TestEmulatorKillDuringRefreshLeavesUsableFile(t *testing.T) {
+	_, procBin := buildHelpers(t)
+	e := startEmulator(t, emulator.Options{})
+	env := e.env(t, config.Sandbox)
+	dir := t.TempDir()
+	s := newTestSession(t, env, dir, nil)
+	loginEmulator(t, e, s, config.Sandbox)
+	lost := 0
+	for round := 0; round < 6; round++ {
+		cmd := exec.Command(procBin, "-loop", "-state", dir, "-env", "sandbox", "-auth", env.AuthURL, "-api", env.APIURL, "-client", env.ClientID)
+		cmd.Env = append(os.Environ(), "PT_TESTPROC_SECRET="+env.ClientSecret)
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := bufio.NewReader(stdout)
+		out.ReadString('\n') // ready
+		stdin.Write([]byte("go\n"))
+		// Let it complete a few refreshes, then kill it wherever it is:
+		// mid-request, mid-write or between rename and fsync.
+		for i := 0; i <= round%3; i++ {
+			if line, err := out.ReadString('\n'); err != nil || !strings.HasPrefix(line, "refreshed") {
+				t.Fatalf("round %d: helper said %q (%v)", round, line, err)
+			}
+		}
+		time.Sleep(time.Duration(round) * 700 * time.Microsecond)
+		cmd.Process.Kill()
+		cmd.Wait()
+		// A request the helper sent just before dying may still be in the
+		// server; let it land so it cannot race the check below (two uses
+		// of one refresh token revoke the whole grant).
+		e.log.waitQuiet(t, 300*time.Millisecond)
+
+		// The file must always parse; the session survives unless the kill
+		// fell between the server's rotation and our rename, which no
+		// client can avoid with single-use refresh tokens: then the user
+		// is told to sign in again, never shown a damaged file.
+		check := newTestSession(t, env, dir, nil)
+		stored, err := check.store.read()
+		if err != nil || stored == nil {
+			t.Fatalf("round %d: file unusable after kill: %v", round, err)
+		}
+		// Past whatever the helper's clock reached, so this refreshes
+		// with the refresh token on disk and proves it is live.
+		clock := &fakeClock{t: stored.Expiry.Add(time.Minute)}
+		_, err = newTestSession(t, env, dir, clock).TokenSource().Token()
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrSignInRequired):
+			lost++
+			loginEmulator(t, e, s, config.Sandbox)
+		default:
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+	t.Logf("kills that landed between rotation and save: %d of 6", lost)
 }

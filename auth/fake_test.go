@@ -23,7 +23,6 @@ const fakeSecret = "fake-secret-value"
 // invalid_grant), PKCE S256, no OpenID discovery (so id_tokens are read
 // unverified).
 type fakeAS struct {
-	t   *testing.T
 	srv *httptest.Server
 
 	mu            sync.Mutex
@@ -35,15 +34,15 @@ type fakeAS struct {
 	revoked       []string
 	expiresIn     int
 	phone         string
-	refreshStatus int                        // non-zero: answer refreshes with this HTTP status
+	refreshStatus int                           // non-zero: answer refreshes with this HTTP status
 	onRefresh     func(rt string) (bool, error) // true: answer invalid_grant
 	revokeStatus  int
 }
 
 type fakeCode struct{ challenge, nonce, redirect string }
 
-func newFakeAS(t *testing.T) *fakeAS {
-	f := &fakeAS{t: t, codes: map[string]fakeCode{}, refresh: map[string]bool{}, expiresIn: 3600, phone: "+33612345678"}
+func newFakeAS(t testing.TB) *fakeAS {
+	f := &fakeAS{codes: map[string]fakeCode{}, refresh: map[string]bool{}, expiresIn: 3600, phone: "+33612345678"}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/oauth2/token", f.token)
 	mux.HandleFunc("/oauth2/revoke", func(w http.ResponseWriter, r *http.Request) {

@@ -38,8 +38,13 @@ type LoginOptions struct {
 	// --demo's "approve as the demo user" passes an ApproveWithForms func.
 	Open    func(ctx context.Context, url string) error
 	Timeout time.Duration // default 10 minutes (the code lifetime)
+	// FailOnOpenError ends the sign-in as soon as Open fails, instead of
+	// waiting for the user to open the URL by hand: for automated Open
+	// funcs such as ApproveWithForms, whose failure nobody can make up for.
+	FailOnOpenError bool
 	// Warn receives notes worth showing while waiting (a stray callback
 	// with the wrong state, a browser that failed to open); nil drops them.
+	// It is called from other goroutines, never after Login returns.
 	Warn func(msg string)
 }
 
@@ -61,10 +66,22 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultLoginTimeout
 	}
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(string) {}
+	// Warn runs on the callback and browser goroutines; it is muted once
+	// Login returns so no note arrives after the caller moved on.
+	var warnMu sync.Mutex
+	warnOpen := true
+	warn := func(msg string) {
+		warnMu.Lock()
+		defer warnMu.Unlock()
+		if warnOpen && opts.Warn != nil {
+			opts.Warn(msg)
+		}
 	}
+	defer func() {
+		warnMu.Lock()
+		warnOpen = false
+		warnMu.Unlock()
+	}()
 	// Resolve the secret first: a broken secret command should fail before
 	// the user spends time in the browser.
 	if _, err := s.clientSecret(ctx); err != nil {
@@ -128,7 +145,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 		}
 		go func() {
 			err := open(waitCtx, authURL)
-			if err != nil {
+			if err != nil && waitCtx.Err() == nil {
 				warn(fmt.Sprintf("could not open a browser (%v): open the URL above yourself", Sanitize(err.Error(), 200)))
 			}
 			openErr <- err
@@ -141,15 +158,24 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 			return r.id, r.err
 		case err := <-openErr:
 			lastOpenErr = err
+			if err != nil && opts.FailOnOpenError {
+				fl.finish()
+				select {
+				case r := <-fl.results:
+					return r.id, r.err
+				default:
+				}
+				return nil, fmt.Errorf("the automated sign-in of %s failed: %w", s.envName, sanitizeErr(err))
+			}
 		case <-waitCtx.Done():
-			// A result that raced the deadline still wins: its tokens are
-			// already saved.
+			// finish waits for an exchange in progress; a result that raced
+			// the deadline still wins, since its tokens are already saved.
+			fl.finish()
 			select {
 			case r := <-fl.results:
 				return r.id, r.err
 			default:
 			}
-			fl.finish()
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("sign-in to %s cancelled: %w", s.envName, ctx.Err())
 			}

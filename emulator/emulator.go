@@ -83,6 +83,9 @@ type Info struct {
 	DemoUsers    []DemoUser         `json:"demo_users"`
 }
 
+// The data side is the authorization server's user directory.
+var _ oauth.Users = data.Directory{}
+
 // Server is a running emulator.
 type Server struct {
 	info    Info

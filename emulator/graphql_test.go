@@ -230,7 +230,7 @@ func TestUserAndProjectInfo(t *testing.T) {
 	var d struct {
 		User *struct {
 			ID, FullName, MobilePhoneNumber, Status string
-			IdentificationLevels                     struct{ PVID, QES, Expert bool }
+			IdentificationLevels                    struct{ PVID, QES, Expert bool }
 		}
 	}
 	e.mustData(pathSandbox, tokSandboxUser0, q, map[string]any{"id": users[1].ID}, &d)
@@ -628,5 +628,65 @@ func TestResponsesAreJSON(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal(r.Data, &v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSameSeedSameAnswers(t *testing.T) {
+	q := `{ accounts(first: 20) { edges { node { id IBAN name holder { info { name } } balances { booked { value } } } } } }`
+	a := newTestEnv(t, Options{Accounts: 50, Seed: 5}).query(pathSandbox, tokSandboxProject, q, nil)
+	b := newTestEnv(t, Options{Accounts: 50, Seed: 5}).query(pathSandbox, tokSandboxProject, q, nil)
+	c := newTestEnv(t, Options{Accounts: 50, Seed: 6}).query(pathSandbox, tokSandboxProject, q, nil)
+	if string(a.Data) != string(b.Data) {
+		t.Fatal("one seed gave two data sets")
+	}
+	if string(a.Data) == string(c.Data) {
+		t.Fatal("another seed gave the same data set")
+	}
+}
+
+func TestConcurrentTransfersAndReads(t *testing.T) {
+	e := newTestEnv(t, Options{Accounts: 30})
+	var acc *struct{ id, iban string }
+	for _, a := range e.sandbox.AllAccounts() {
+		if a.Currency == "EUR" && a.Status == "Opened" {
+			acc = &struct{ id, iban string }{a.ID, a.IBAN}
+			break
+		}
+	}
+	mut := `mutation($in: IncomingSepaCreditTransferInput!) { simulateIncomingSepaCreditTransferReception(input: $in) { __typename } }`
+	in := map[string]any{"amount": map[string]any{"value": "1.00", "currency": "EUR"}, "creditorIban": acc.iban, "creditorName": "A", "debtorIban": "DE89370400440532013000", "debtorName": "B"}
+	q := `query($id: ID!) { account(accountId: $id) { balances { booked { value } } transactions(first: 100) { totalCount } } }`
+	var start struct {
+		Account struct {
+			Balances     struct{ Booked struct{ Value string } }
+			Transactions struct{ TotalCount int }
+		}
+	}
+	e.mustData(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc.id}, &start)
+	const workers, each = 4, 5
+	done := make(chan struct{})
+	for range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range each {
+				if r := e.query(pathAdmin, tokSandboxProject, mut, map[string]any{"in": in}); r.Status != 200 || len(r.Errors) > 0 {
+					t.Errorf("simulate: %d %+v", r.Status, r.Errors)
+				}
+				if r := e.query(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc.id}); r.Status != 200 {
+					t.Errorf("read: %d", r.Status)
+				}
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	end := start
+	e.mustData(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc.id}, &end)
+	if got := end.Account.Transactions.TotalCount - start.Account.Transactions.TotalCount; got != workers*each {
+		t.Fatalf("%d transfers booked, want %d", got, workers*each)
+	}
+	if d := cents(t, end.Account.Balances.Booked.Value) - cents(t, start.Account.Balances.Booked.Value); d != workers*each*100 {
+		t.Fatalf("balance moved by %d cents, want %d", d, workers*each*100)
 	}
 }

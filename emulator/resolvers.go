@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,7 +127,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 			// An IBAN names at most one account: answer it directly.
 			a, ok := r.store.AccountByIBAN(q.Viewer, *f.MainIBAN)
 			page := data.AccountPage{}
-			if ok && (len(q.Statuses) == 0 || contains(q.Statuses, a.Status)) && (len(q.PaymentLevels) == 0 || contains(q.PaymentLevels, a.PaymentLevel)) {
+			if ok && (len(q.Statuses) == 0 || slices.Contains(q.Statuses, a.Status)) && (len(q.PaymentLevels) == 0 || slices.Contains(q.PaymentLevels, a.PaymentLevel)) {
 				page.TotalCount = 1
 				if q.First > 0 && q.After == "" && q.Before == "" {
 					page.Accounts = []*data.Account{a}
@@ -146,15 +147,6 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 		return nil, fmt.Errorf("accounts: %w", err)
 	}
 	return &accountConnR{r: r, page: page}, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {

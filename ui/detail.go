@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
 )
 
 const txPageSize = 20
@@ -79,7 +80,7 @@ func (d *detailScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
-func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly && d.env.Name != "live" }
+func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly && d.env.Name != config.Live }
 
 func (d *detailScreen) ShortHelp() []key.Binding {
 	k := d.c.keys
@@ -198,6 +199,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return flashMsg{text: "Simulated transfer failed: " + describe(msg.err), bad: true} }
 		}
 		d.simErr = nil
+		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", clean(msg.txID))
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
 		return tea.Batch(d.loadAccount(), d.loadTx(""), func() tea.Msg { return flashMsg{text: text} })
 	case tea.KeyPressMsg:

@@ -79,6 +79,13 @@ type loginURLMsg struct {
 	url string
 }
 
+// loginNoteMsg is a warning from a running Login (LoginOptions.Warn).
+type loginNoteMsg struct {
+	envTag
+	id   int
+	text string
+}
+
 type loginDoneMsg struct {
 	envTag
 	id    int

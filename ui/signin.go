@@ -39,6 +39,9 @@ type signinScreen struct {
 	user     *userInfo
 	warnings []string
 	timeout  time.Duration
+	notes    chan string // warnings from the running Login
+	// notesSeen are shown while waiting (a browser that failed to open).
+	notesSeen []string
 }
 
 func newSigninScreen(c *common, env *envState, reason string, timeout time.Duration) *signinScreen {
@@ -122,6 +125,13 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.id == s.id && s.state == signinWaiting {
 			s.url = clean(msg.url)
 		}
+	case loginNoteMsg:
+		if msg.id != s.id || s.state != signinWaiting {
+			return nil
+		}
+		s.notesSeen = append(s.notesSeen, clean(msg.text))
+		s.c.log.Warn("sign-in note", "env", string(s.env.Name), "note", clean(msg.text))
+		return s.waitNote()
 	case loginDoneMsg:
 		if msg.id != s.id {
 			return nil
@@ -166,8 +176,17 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 	s.id = s.c.nextID()
 	s.ctx, s.cancel = context.WithCancel(s.env.ctx)
 	s.state, s.err, s.url, s.warnings, s.user, s.reason = signinWaiting, nil, "", nil, nil, ""
+	s.notesSeen = nil
 	urls := make(chan string, 1)
+	notes := make(chan string, 8)
 	opts := auth.LoginOptions{
+		// Warn, like ShowURL, is called from Login's goroutines.
+		Warn: func(w string) {
+			select {
+			case notes <- w:
+			default:
+			}
+		},
 		// ShowURL runs inside Login, on the command's goroutine: hand the
 		// URL over without blocking it.
 		ShowURL: func(u string) {
@@ -195,7 +214,21 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 			return nil
 		}
 	})
-	return tea.Batch(login, showURL)
+	s.notes = notes
+	return tea.Batch(login, showURL, s.waitNote())
+}
+
+// waitNote delivers the next warning of the running sign-in.
+func (s *signinScreen) waitNote() tea.Cmd {
+	ctx, id, env, notes := s.ctx, s.id, s.env.Name, s.notes
+	return s.c.task(func() tea.Msg {
+		select {
+		case n := <-notes:
+			return loginNoteMsg{envTag{env}, id, n}
+		case <-ctx.Done():
+			return nil
+		}
+	})
 }
 
 func (s *signinScreen) checkUser() tea.Cmd {
@@ -240,6 +273,9 @@ func (s *signinScreen) view(w, h int) string {
 		} else {
 			line(st.dim.Render("If no browser opened, open this link (c copies it):"))
 			line(ansi.Hardwrap(s.url, max(w, 1), false))
+		}
+		for _, n := range s.notesSeen {
+			line(wrap.Render(st.warn.Render("⚠ " + n)))
 		}
 		line()
 		line(st.accent.Render("c"), " copy link  ", st.accent.Render("esc"), " cancel")

@@ -2,7 +2,9 @@
 // builds a Session on a shared state directory, waits for a line on stdin
 // (so several copies start together), calls TokenSource().Token() and prints
 // "ok <sha256 of the access token>" or "error <message>". The token itself
-// is never printed.
+// is never printed. With -loop it instead refreshes forever (its clock jumps
+// two hours per call), printing one line per refresh, until it is killed:
+// the crash-safety test kills it at random points.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
@@ -23,6 +26,7 @@ func main() {
 	authURL := flag.String("auth", "", "auth_url")
 	apiURL := flag.String("api", "", "api_url")
 	clientID := flag.String("client", "", "client id")
+	loop := flag.Bool("loop", false, "refresh until killed")
 	flag.Parse()
 	name, err := config.ParseEnv(*env)
 	if err != nil {
@@ -33,12 +37,35 @@ func main() {
 		Name: name, APIURL: *apiURL, AuthURL: *authURL, ClientID: *clientID,
 		ClientSecretEnv: "PT_TESTPROC_SECRET",
 	}
-	s, err := auth.NewSession(auth.SessionOptions{Env: e, StateDir: *stateDir})
+	opts := auth.SessionOptions{Env: e, StateDir: *stateDir}
+	now := time.Now()
+	if *loop {
+		opts.Now = func() time.Time { return now }
+	}
+	s, err := auth.NewSession(opts)
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
 	fmt.Println("ready")
+	if *loop {
+		last := ""
+		for i := 0; ; {
+			now = now.Add(2 * time.Hour)
+			tok, err := s.TokenSource().Token()
+			if err != nil {
+				fmt.Println("error", err)
+				os.Exit(1)
+			}
+			// The clock may trail a token saved by someone with a clock
+			// further ahead; only a new token counts as a refresh.
+			if tok.AccessToken != last {
+				last = tok.AccessToken
+				fmt.Println("refreshed", i)
+				i++
+			}
+		}
+	}
 	bufio.NewReader(os.Stdin).ReadString('\n')
 	tok, err := s.TokenSource().Token()
 	if err != nil {

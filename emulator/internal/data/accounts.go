@@ -126,11 +126,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	if match == nil {
 		page.TotalCount = n
 	} else {
-		for _, idx := range v {
-			if match(&s.accounts[idx]) {
-				page.TotalCount++
-			}
-		}
+		page.TotalCount = s.filteredCount(q, v, match)
 	}
 	i := start
 	for ; i < end && len(page.Accounts) < q.First; i++ {
@@ -155,21 +151,73 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 }
 
 // matcher returns nil when the query has no filter, so the unfiltered path
-// stays O(page).
+// stays O(page). Status and payment level compare bit masks.
 func (s *Store) matcher(q AccountQuery) func(*Account) bool {
 	search := strings.ToLower(strings.TrimSpace(q.Search))
-	if len(q.Statuses) == 0 && len(q.PaymentLevels) == 0 && search == "" {
+	statuses, levels := maskOf(accountStatuses[:], q.Statuses), maskOf(paymentLevels[:], q.PaymentLevels)
+	if statuses == 0 && levels == 0 && search == "" {
 		return nil
 	}
 	return func(a *Account) bool {
-		if len(q.Statuses) > 0 && !slices.Contains(q.Statuses, a.Status) {
-			return false
-		}
-		if len(q.PaymentLevels) > 0 && !slices.Contains(q.PaymentLevels, a.PaymentLevel) {
-			return false
-		}
-		return search == "" || strings.Contains(a.search, search)
+		return (statuses == 0 || a.statusBit&statuses != 0) &&
+			(levels == 0 || a.levelBit&levels != 0) &&
+			(search == "" || strings.Contains(a.search, search))
 	}
+}
+
+// maskOf ORs the bits of the listed values; a list naming only values
+// that do not exist matches nothing, not everything.
+func maskOf(vals, list []string) uint8 {
+	var m uint8
+	for _, v := range list {
+		m |= bitOf(vals, v)
+	}
+	if len(list) > 0 && m == 0 {
+		return 1 << 7 // no account has this bit
+	}
+	return m
+}
+
+// countKey identifies a filtered totalCount; the order does not change it.
+type countKey struct {
+	viewer   string // "" for the project, else the effective user
+	statuses uint8
+	levels   uint8
+	search   string
+}
+
+// maxCounts bounds the count cache; it is cleared when full.
+const maxCounts = 256
+
+// filteredCount counts the viewer's accounts that match, once per filter:
+// walking a filtered connection page by page then costs O(page) per page.
+func (s *Store) filteredCount(q AccountQuery, v []int32, match func(*Account) bool) int {
+	key := countKey{
+		statuses: maskOf(accountStatuses[:], q.Statuses),
+		levels:   maskOf(paymentLevels[:], q.PaymentLevels),
+		search:   strings.ToLower(strings.TrimSpace(q.Search)),
+	}
+	if !q.Viewer.Project {
+		key.viewer = s.Effective(q.Viewer.UserID)
+	}
+	s.countMu.Lock()
+	n, ok := s.counts[key]
+	s.countMu.Unlock()
+	if ok {
+		return n
+	}
+	for _, idx := range v {
+		if match(&s.accounts[idx]) {
+			n++
+		}
+	}
+	s.countMu.Lock()
+	if len(s.counts) >= maxCounts {
+		clear(s.counts)
+	}
+	s.counts[key] = n
+	s.countMu.Unlock()
+	return n
 }
 
 // Account returns the account with this id if the viewer may see it.

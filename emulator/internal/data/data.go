@@ -59,6 +59,8 @@ type Account struct {
 	UpdatedAt          time.Time
 	search             string // lower-cased id, number, name and holder name
 	updated            int64  // UpdatedAt in Unix nanoseconds, the sort key
+	statusBit          uint8  // 1 << index in accountStatuses, for filters
+	levelBit           uint8  // 1 << index in paymentLevels, for filters
 	txSeed             uint64
 }
 
@@ -119,6 +121,9 @@ type Store struct {
 	byID      map[string]int32
 	byIBAN    map[string]int32
 
+	countMu sync.Mutex
+	counts  map[countKey]int // totalCount of filtered queries
+
 	mu        sync.RWMutex
 	users     []*User
 	userByID  map[string]*User
@@ -160,6 +165,7 @@ func New(cfg Config) (*Store, error) {
 		members:   map[string]*membership{},
 		extraTx:   map[int32][]Transaction{},
 		endorsed:  map[string]string{},
+		counts:    map[countKey]int{},
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {
@@ -228,7 +234,8 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 		a.Number = fmt.Sprintf("%011d", r.Int64N(99_999_999_999))
 		a.IBAN = buildIBAN(a.Country, a.Number)
 		a.BIC = bicFor(a.Country)
-		a.Status = pickWeighted(r, []string{"Opened", "Suspended", "Closing", "Closed"}, []int{85, 5, 4, 6})
+		a.Status = pickWeighted(r, accountStatuses[:], []int{85, 5, 4, 6})
+		a.statusBit = bitOf(accountStatuses[:], a.Status)
 		if a.Status == "Closing" || a.Status == "Closed" {
 			a.StatusChangedAt = a.UpdatedAt
 		}
@@ -238,6 +245,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 		} else {
 			a.PaymentLevel, a.PaymentAccountType = "Limited", "EMoney"
 		}
+		a.levelBit = bitOf(paymentLevels[:], a.PaymentLevel)
 		a.HolderID = uuidFrom(r.Uint64(), r.Uint64())
 		first := firstNames[a.Country]
 		last := lastNames[a.Country]
@@ -375,6 +383,22 @@ func uuidFrom(hi, lo uint64) string {
 	out[23] = '-'
 	hex.Encode(out[24:36], raw[10:16])
 	return string(out[:])
+}
+
+// Enum values that filters test with bit masks.
+var (
+	accountStatuses = [...]string{"Opened", "Suspended", "Closing", "Closed"}
+	paymentLevels   = [...]string{"Limited", "Unlimited"}
+)
+
+// bitOf is 1 << the index of v in vals, or 0 when v is not there.
+func bitOf(vals []string, v string) uint8 {
+	for i, x := range vals {
+		if x == v {
+			return 1 << i
+		}
+	}
+	return 0
 }
 
 func pickWeighted(r *rand.Rand, vals []string, weights []int) string {

@@ -315,6 +315,11 @@ func TestGenerationIsFast(t *testing.T) {
 	if s.Len() != MaxAccounts {
 		t.Fatalf("generated %d", s.Len())
 	}
+	for _, a := range s.AllAccounts() {
+		if !ValidIBAN(a.IBAN) {
+			t.Fatalf("IBAN %s has wrong check digits", a.IBAN)
+		}
+	}
 	if _, err := New(Config{Env: "sandbox", Accounts: MaxAccounts + 1}); err == nil {
 		t.Fatal("more than MaxAccounts must be refused")
 	}
@@ -323,5 +328,40 @@ func TestGenerationIsFast(t *testing.T) {
 func BenchmarkGenerate100k(b *testing.B) {
 	for b.Loop() {
 		mustStore(b, "sandbox", 1, MaxAccounts)
+	}
+}
+
+func TestLightGenerationMatchesFull(t *testing.T) {
+	s := mustStore(t, "sandbox", 9, 40)
+	for _, a := range s.AllAccounts() {
+		full, light := s.generate(a, true), s.generate(a, false)
+		if len(full) != len(light) {
+			t.Fatalf("lengths %d and %d", len(full), len(light))
+		}
+		for i := range full {
+			f, l := full[i], light[i]
+			if f.Amount != l.Amount || f.Side != l.Side || f.Status != l.Status || f.BalanceAfter != l.BalanceAfter || !f.ExecutionDate.Equal(l.ExecutionDate) {
+				t.Fatalf("transaction %d differs: %+v vs %+v", i, f, l)
+			}
+			if f.ID == "" || f.Label == "" || f.Reference == "" {
+				t.Fatalf("full transaction lacks text: %+v", f)
+			}
+		}
+	}
+}
+
+func BenchmarkFilteredPage100k(b *testing.B) {
+	s := mustStore(b, "sandbox", 1, MaxAccounts)
+	for _, q := range []AccountQuery{
+		{Viewer: Viewer{Project: true}, First: 100, Statuses: []string{"Suspended"}},
+		{Viewer: Viewer{Project: true}, First: 100, Search: "müller"},
+	} {
+		b.Run(q.Search+"|"+strings.Join(q.Statuses, ","), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.Accounts(q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -183,11 +183,12 @@ func (s *Server) startFlow(w http.ResponseWriter, r *http.Request) {
 		phone:    strings.TrimSpace(q.Get("phoneNumber")),
 		expires:  s.now().Add(s.codeTTL),
 	}
+	view := s.view(f, "") // before add: afterwards only the flows lock may touch f
 	if err := s.flows.add(f, s.now()); err != nil {
 		errorPage(w, http.StatusServiceUnavailable, client.Env, clientID, "Too many sign-ins are in progress on this emulator; finish or abandon some and try again in a few minutes.")
 		return
 	}
-	writePage(w, http.StatusOK, s.view(f, ""))
+	writePage(w, http.StatusOK, view)
 }
 
 // validateAuthorize checks spec 4.3 beyond what fosite checks, and earlier,
@@ -354,8 +355,10 @@ func (s *Server) advanceFlow(w http.ResponseWriter, r *http.Request) {
 		if subtle.ConstantTimeCompare([]byte(code), []byte(f.otp)) != 1 {
 			f.attempts++
 			if f.attempts >= maxOTPAttempts {
+				// The application is told at once (it may be waiting on its
+				// callback) rather than left hanging behind a dead page.
 				delete(s.flows.flows, f.id)
-				dead = fmt.Sprintf("%d wrong codes were entered; start the sign-in again from the application.", maxOTPAttempts)
+				decision = "locked"
 				break
 			}
 			f.stage = stageOTP
@@ -394,6 +397,9 @@ func (s *Server) advanceFlow(w http.ResponseWriter, r *http.Request) {
 	case decision == "deny":
 		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
 			fosite.ErrAccessDenied.WithHint("The user denied the request on the sign-in page."))
+	case decision == "locked":
+		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
+			fosite.ErrAccessDenied.WithHintf("A wrong code was entered %d times; start the sign-in again.", maxOTPAttempts))
 	default:
 		writePage(w, http.StatusOK, view)
 	}

@@ -62,6 +62,20 @@ func (u *fakeUsers) SignIn(env, phone string) string {
 	return id
 }
 
+// has says whether a user signed in with phone in env.
+func (u *fakeUsers) has(env, phone string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	_, ok := u.byKey[env+"|"+phone]
+	return ok
+}
+
+func (u *fakeUsers) count() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.byKey)
+}
+
 func (u *fakeUsers) Phone(env, userID string) (string, bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -74,6 +88,7 @@ type harness struct {
 	srv   *Server
 	ts    *httptest.Server
 	users *fakeUsers
+	clock *fakeClock   // the sign-in flow clock (fosite keeps real time)
 	http  *http.Client // never follows redirects: the 303s are what we test
 }
 
@@ -98,12 +113,14 @@ func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
 		ts.Close()
 		t.Fatalf("New: %v", err)
 	}
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	srv.now = clock.Now
 	ts.Config.Handler = srv.Handler()
 	ts.Start()
 	t.Cleanup(ts.Close)
 	client := ts.Client()
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &harness{t: t, srv: srv, ts: ts, users: users, http: client}
+	return &harness{t: t, srv: srv, ts: ts, users: users, clock: clock, http: client}
 }
 
 func (h *harness) config(clientID, secret string) *oauth2.Config {

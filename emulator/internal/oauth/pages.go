@@ -34,7 +34,7 @@ small{color:#666}
 </head>
 <body>
 <main>
-<p><span class="env">{{.Env}}</span> <small>{{.ClientID}}</small></p>
+<p><span class="env">{{.Env}}</span>{{if .ClientID}} <small>{{.ClientID}}</small>{{end}}</p>
 {{- if eq .Step "error"}}
 <h1>Sign-in failed</h1>
 <p id="error">{{.Message}}</p>

@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
+)
+
+// probeMsg runs a function on the event loop, where reading the model is
+// safe. teatest's output stream holds only the cells that changed, so the
+// flows read the model instead of the byte stream.
+type probeMsg func(m *Model)
+
+// probed wraps the root model to answer probes.
+type probed struct{ *Model }
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f, ok := msg.(probeMsg); ok {
+		f(p.Model)
+		return p, nil
+	}
+	_, cmd := p.Model.Update(msg)
+	return p, cmd
+}
+
+type flow struct {
+	t      *testing.T
+	tm     *teatest.TestModel
+	srv    *emulator.Server
+	sess   map[config.EnvName]*auth.Session
+	mu     sync.Mutex
+	copied []string
+}
+
+// newFlow starts the in-process emulator and the UI wired like --demo: real
+// api.Client and auth.Session (tokens in a temporary directory), and
+// DemoApprove driving the emulator's sign-in forms.
+func newFlow(t *testing.T, eo emulator.Options) *flow {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv, err := emulator.Start(ctx, eo)
+	if err != nil {
+		t.Fatalf("start the emulator: %v", err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	info := srv.Info()
+	state := t.TempDir()
+	f := &flow{t: t, srv: srv, sess: map[config.EnvName]*auth.Session{}}
+	envs := map[config.EnvName]*Environment{}
+	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
+		ei := info.Environments[string(name)]
+		ce := &config.Environment{Name: name, APIURL: info.APIURL, AuthURL: info.AuthURL,
+			ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
+		s, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: state})
+		if err != nil {
+			t.Fatalf("session %s: %v", name, err)
+		}
+		c, err := api.New(api.Options{Env: string(name), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(),
+			TokenSource: s.APITokenSource()})
+		if err != nil {
+			t.Fatalf("client %s: %v", name, err)
+		}
+		phone := ""
+		for _, u := range info.DemoUsers {
+			if u.Env == string(name) {
+				phone = u.Phone
+				break
+			}
+		}
+		f.sess[name] = s
+		envs[name] = &Environment{Name: name, ClientID: ei.ClientID, API: c, Session: s, ReadOnly: name == config.Live,
+			DemoApprove: auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false)}
+	}
+	m := New(Options{Envs: envs, Start: config.Sandbox, LoginTimeout: 30 * time.Second,
+		Clipboard: func(s string) tea.Cmd {
+			f.mu.Lock()
+			f.copied = append(f.copied, s)
+			f.mu.Unlock()
+			return nil
+		}})
+	f.tm = teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { f.tm.Quit() })
+	return f
+}
+
+// probe runs fn on the event loop and waits for it.
+func (f *flow) probe(fn func(m *Model)) {
+	f.t.Helper()
+	done := make(chan struct{})
+	f.tm.Send(probeMsg(func(m *Model) { fn(m); close(done) }))
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		f.t.Fatal("the program did not answer a probe")
+	}
+}
+
+// waitFor polls the rendered screen until it contains every want. The
+// emulator answers over real HTTP, so there is no message to wait on.
+func (f *flow) waitFor(wants ...string) string {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var screen string
+	for time.Now().Before(deadline) {
+		f.probe(func(m *Model) { screen = ansi.Strip(m.render()) })
+		ok := true
+		for _, w := range wants {
+			if !strings.Contains(screen, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return screen
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	f.t.Fatalf("the screen never showed %q; last screen:\n%s", wants, screen)
+	return ""
+}
+
+func (f *flow) press(keys ...string) {
+	for _, k := range keys {
+		f.tm.Send(keyMsg(k))
+	}
+}
+
+func TestFlowAgainstEmulator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	f := newFlow(t, emulator.Options{Accounts: 150})
+
+	// Sign in as the demo user from the terminal.
+	f.waitFor("Sign in to Sandbox", "approve as the demo user")
+	f.press("a")
+	screen := f.waitFor("row 1 of ", "Accounts")
+	if !strings.Contains(screen, "/") {
+		t.Fatalf("no loaded/total on the list:\n%s", screen)
+	}
+	var user *userInfo
+	f.probe(func(m *Model) { user = m.c.env.user })
+	if user == nil || user.name == "" {
+		t.Fatalf("no signed-in user after sign-in: %+v", user)
+	}
+
+	// Open the first account, copy its IBAN.
+	var iban string
+	f.probe(func(m *Model) {
+		if a, ok := m.top().(*accountsScreen); ok && len(a.rows) > 0 {
+			iban = normalizeIBAN(a.rows[0].IBAN)
+		}
+	})
+	f.press("enter")
+	f.waitFor("IBAN", GroupIBAN(iban), "✓ valid", "Transactions (")
+	f.press("y")
+	f.waitFor("IBAN copied")
+	f.mu.Lock()
+	copied := append([]string(nil), f.copied...)
+	f.mu.Unlock()
+	if len(copied) != 1 || copied[0] != iban {
+		t.Fatalf("copied %q, want %q", copied, iban)
+	}
+
+	// Simulate an incoming transfer: the balance is reloaded.
+	var before string
+	f.probe(func(m *Model) {
+		if d, ok := m.top().(*detailScreen); ok && d.acct.Balances != nil {
+			before = d.acct.Balances.Available.Value
+		}
+	})
+	f.press("s", "2", "5", "enter")
+	f.waitFor("Received 25 EUR")
+	deadline := time.Now().Add(20 * time.Second)
+	var after string
+	for time.Now().Before(deadline) {
+		f.probe(func(m *Model) {
+			if d, ok := m.top().(*detailScreen); ok && d.acct.Balances != nil && !d.loading {
+				after = d.acct.Balances.Available.Value
+			}
+		})
+		if after != "" && after != before {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after == before {
+		t.Fatalf("available balance stayed %s after the simulated transfer", before)
+	}
+
+	// Switch to Live (confirmed): no session there yet, so its sign-in.
+	f.press("e")
+	f.waitFor("Switch to LIVE?")
+	f.press("y")
+	f.waitFor("Sign in to Live", "LIVE")
+	f.press("a")
+	f.waitFor("row 1 of ", "LIVE")
+	if !f.sess[config.Sandbox].SignedIn() {
+		t.Fatal("signing in to Live touched the Sandbox session")
+	}
+	// And back to Sandbox, still signed in.
+	f.press("e")
+	f.waitFor("row 1 of ", "SANDBOX", "Switched to Sandbox")
+
+	// The session ends on the server: the next request brings sign-in back.
+	if err := f.sess[config.Sandbox].Logout(context.Background()); err != nil {
+		t.Fatalf("logout: %v", err)
+	}
+	f.press("r")
+	f.waitFor("Sign in to Sandbox", "no longer valid")
+
+	f.press("q")
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+func TestFlowRateLimitCountdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	// Five requests a minute per endpoint: enough for the sign-in forms,
+	// then a few refreshes run into a 429.
+	f := newFlow(t, emulator.Options{Accounts: 20, RateLimit: 5, RateWindow: time.Minute})
+	f.waitFor("Sign in to Sandbox")
+	f.press("a")
+	f.waitFor("row 1 of ")
+	var screen string
+	for i := 0; i < 8 && !strings.Contains(screen, "429 · retrying in "); i++ {
+		f.press("r")
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			refreshing := true
+			f.probe(func(m *Model) {
+				screen = ansi.Strip(m.render())
+				if a, ok := m.top().(*accountsScreen); ok {
+					refreshing = a.refreshing
+				}
+			})
+			if !refreshing || strings.Contains(screen, "429 · retrying in ") {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if !strings.Contains(screen, "429 · retrying in ") || !strings.Contains(screen, "refreshing") {
+		t.Fatalf("no sticky 429 countdown while the refresh waits:\n%s", screen)
+	}
+	// The countdown ticks every second while it is set.
+	var fast bool
+	f.probe(func(m *Model) { fast = m.clockFast })
+	if !fast {
+		t.Fatal("the clock does not tick every second during the countdown")
+	}
+	f.press("q")
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
