@@ -125,6 +125,10 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	if cs.tokenErr != nil {
 		return c.tokenFailure(cs.tokenErr)
 	}
+	if cs.timedOut && ctx.Err() == nil {
+		// Also when the headers came in time but the body stalled.
+		return &NetworkError{Env: c.env, Host: cs.host, Timeout: true, Err: fmt.Errorf("no complete answer within %s", c.timeout)}
+	}
 	if cs.status == 0 {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return fmt.Errorf("the %s request was cancelled: %w", c.env, ctxErr)

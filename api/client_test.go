@@ -413,6 +413,25 @@ func TestServerThatNeverAnswersTimesOut(t *testing.T) {
 	}
 }
 
+func TestStalledBodyTimesOut(t *testing.T) {
+	release := make(chan struct{})
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"data":{"accounts":{"totalCount":`))
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}), func(o *Options) { o.Timeout = 150 * time.Millisecond })
+	defer close(release)
+	_, err := c.Accounts(context.Background(), AccountsParams{})
+	var ne *NetworkError
+	if !errors.As(err, &ne) || !ne.Timeout || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err = %v, want a timed-out *NetworkError", err)
+	}
+}
+
 func TestUnreachableHostIsANetworkError(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,15 +27,20 @@ const emulatorAccounts = 10000
 // generating 10,000 accounts is not free. Its rate limit is lifted so the
 // benchmarks can run many iterations; the 429 path is covered by the
 // httptest fault servers.
-var sharedEmulator = sync.OnceValues(func() (*emulator.Server, error) {
-	return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30})
-})
+var (
+	emulatorStarted atomic.Bool
+	sharedEmulator  = sync.OnceValues(func() (*emulator.Server, error) {
+		emulatorStarted.Store(true)
+		return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30})
+	})
+)
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	// Only close what a test actually started.
-	if srv, err := sharedEmulator(); err == nil && srv != nil {
-		_ = srv.Close()
+	if emulatorStarted.Load() { // never start one just to close it
+		if srv, err := sharedEmulator(); err == nil {
+			_ = srv.Close()
+		}
 	}
 	os.Exit(code)
 }

@@ -322,7 +322,7 @@ func loginEmulator(t *testing.T, e *emu, s *Session, name config.EnvName) {
 	t.Helper()
 	t.Setenv("SSH_CONNECTION", "")
 	t.Setenv("SSH_TTY", "")
-	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(nil, e.user(t, name).Phone, false)}); err != nil {
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, e.user(t, name).Phone, false)}); err != nil {
 		t.Fatalf("Login %s: %v", name, err)
 	}
 }
@@ -549,4 +549,15 @@ func TestEmulatorKillDuringRefreshLeavesUsableFile(t *testing.T) {
 		}
 	}
 	t.Logf("kills that landed between rotation and save: %d of 6", lost)
+}
+
+func TestEmulatorFormsRefuseBadPhone(t *testing.T) {
+	e := startEmulator(t, emulator.Options{})
+	t.Setenv("SSH_CONNECTION", "")
+	t.Setenv("SSH_TTY", "")
+	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, "not a phone", false)})
+	if err == nil || errors.Is(err, ErrLoginTimeout) || !strings.Contains(err.Error(), "phone") {
+		t.Fatalf("err = %v", err)
+	}
 }

@@ -66,9 +66,9 @@ func schemaOptions(limited bool) []graphql.SchemaOpt {
 	if limited {
 		// graph-gophers also counts fragment spreads as selections, so its
 		// bound is looser than the 1,000 fields gqlparser enforces first.
-		return []graphql.SchemaOpt{graphql.MaxDepth(15), graphql.MaxSelections(4000), graphql.UseStringDescriptions()}
+		return []graphql.SchemaOpt{graphql.MaxDepth(15), graphql.MaxSelections(4000)}
 	}
-	return []graphql.SchemaOpt{graphql.MaxDepth(64), graphql.MaxSelections(100_000), graphql.UseStringDescriptions()}
+	return []graphql.SchemaOpt{graphql.MaxDepth(64), graphql.MaxSelections(100_000)}
 }
 
 // gqlRequest is the JSON body of a GraphQL-over-HTTP request.
@@ -121,7 +121,7 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body is not a JSON object with a query string: "+sanitizeJSONError(err))
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", describeJSONError(err))
 		return
 	}
 	if dec.More() {
@@ -151,9 +151,9 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	token, hasToken := bearer(r)
-	if !hasToken && onlyIntrospection(op) {
-		// The platform serves its schema without a token.
-	} else {
+	// The platform serves its schema without a token; everything else
+	// needs one of this endpoint's environment.
+	if hasToken || !onlyIntrospection(op) {
 		c, msg := e.authenticate(ctx, token, hasToken)
 		if msg != "" {
 			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
@@ -243,17 +243,19 @@ func decodeVariables(raw json.RawMessage) (map[string]any, error) {
 	return vars, nil
 }
 
-// sanitizeJSONError keeps the decoder's explanation but never echoes more
-// than a short, printable piece of the client's input.
-func sanitizeJSONError(err error) string {
-	msg := err.Error()
-	if len(msg) > 200 {
-		msg = msg[:200]
+// describeJSONError explains a body that is not a GraphQL request without
+// echoing the client's bytes or Go type names.
+func describeJSONError(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("the request body is not valid JSON (error at byte %d): send {\"query\": \"…\", \"variables\": {…}}", syntax.Offset)
+	case errors.As(err, &typ):
+		return "the request body must be a JSON object whose \"query\" and \"operationName\" are strings: send {\"query\": \"…\"}"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the request body is empty or cut short: send {\"query\": \"…\"}"
+	default:
+		return "the request body is not a GraphQL request: send {\"query\": \"…\", \"variables\": {…}}"
 	}
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, msg)
 }

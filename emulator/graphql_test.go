@@ -429,6 +429,9 @@ func TestBadRequests(t *testing.T) {
 		status      int
 	}{
 		{"malformed JSON", "application/json", []byte(`{"query": "{ projectInfo { id } }"`), 400},
+		{"empty body", "application/json", nil, 400},
+		{"two objects", "application/json", []byte(`{"query": "{ projectInfo { id } }"} {}`), 400},
+		{"query not a string", "application/json", []byte(`{"query": 42}`), 400},
 		{"not an object", "application/json", []byte(`["query"]`), 400},
 		{"empty query", "application/json", []byte(`{"query": "  "}`), 400},
 		{"no query", "application/json", []byte(`{"variables": {}}`), 400},

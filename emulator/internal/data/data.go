@@ -212,8 +212,9 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 	if n > 0 {
 		step = span / time.Duration(n)
 	}
-	pcg := rand.NewPCG(0, 0)
+	pcg := rand.NewPCG(uint64(s.seed)^envSalt, 0)
 	r := rand.New(pcg)
+	numberOffset := r.Uint64() % 10_000_000
 	for i := range n {
 		pcg.Seed(uint64(s.seed)^envSalt, uint64(i)+1)
 		a := &s.accounts[i]
@@ -231,7 +232,10 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 			a.Language = "en"
 		}
 		a.Currency = pickWeighted(r, []string{"EUR", "GBP", "USD", "CHF"}, []int{94, 2, 3, 1})
-		a.Number = fmt.Sprintf("%011d", r.Int64N(99_999_999_999))
+		// The last seven digits are a bijection of the index, so numbers
+		// and IBANs (even Belgium's, which keep only those seven) never
+		// collide; the first four are random.
+		a.Number = fmt.Sprintf("%04d%07d", r.IntN(10_000), (uint64(i)*7919+numberOffset)%10_000_000)
 		a.IBAN = buildIBAN(a.Country, a.Number)
 		a.BIC = bicFor(a.Country)
 		a.Status = pickWeighted(r, accountStatuses[:], []int{85, 5, 4, 6})

@@ -315,10 +315,15 @@ func TestGenerationIsFast(t *testing.T) {
 	if s.Len() != MaxAccounts {
 		t.Fatalf("generated %d", s.Len())
 	}
+	seen := make(map[string]bool, MaxAccounts)
 	for _, a := range s.AllAccounts() {
 		if !ValidIBAN(a.IBAN) {
 			t.Fatalf("IBAN %s has wrong check digits", a.IBAN)
 		}
+		if seen[a.IBAN] {
+			t.Fatalf("IBAN %s generated twice", a.IBAN)
+		}
+		seen[a.IBAN] = true
 	}
 	if _, err := New(Config{Env: "sandbox", Accounts: MaxAccounts + 1}); err == nil {
 		t.Fatal("more than MaxAccounts must be refused")

@@ -118,6 +118,8 @@ func TestAuthorizeErrorRedirect(t *testing.T) {
 			q.Set("code_challenge", strings.Repeat("a", 43))
 			q.Set("code_challenge_method", "plain")
 		}, "invalid_request", false},
+		{"short S256 challenge", func(q url.Values) { q.Set("code_challenge", "abc"); q.Set("code_challenge_method", "S256") }, "invalid_request", false},
+		{"method without challenge", func(q url.Values) { q.Set("code_challenge_method", "S256") }, "invalid_request", false},
 		{"request object", func(q url.Values) { q.Set("request", "eyJ") }, "request_not_supported", false},
 		{"request_uri", func(q url.Values) { q.Set("request_uri", "https://example.com/r") }, "request_uri_not_supported", false},
 		{"fragment mode", func(q url.Values) { q.Set("response_mode", "fragment") }, "invalid_request", false},

@@ -264,8 +264,7 @@ func TestClientCredentialsProjectToken(t *testing.T) {
 
 func TestCrossRealmIntrospection(t *testing.T) {
 	h := newHarness(t)
-	sandbox := map[string]any{}
-	_, _, sandbox = h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
+	_, _, sandbox := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	_, _, live := h.tokenCall(exchangeForm(liveID, liveSecret, h.code(liveID, testPhone)))
 	si, err := h.introspect(str(t, sandbox, "access_token"))
 	if err != nil || si.Env != EnvSandbox {
@@ -355,9 +354,14 @@ func TestTokenEndpointBadRequests(t *testing.T) {
 		})
 	}
 	t.Run("GET", func(t *testing.T) {
-		p := h.get(h.ts.URL + "/oauth2/token")
-		if p.status != http.StatusMethodNotAllowed || !strings.Contains(p.body, "invalid_request") {
-			t.Fatalf("GET /oauth2/token: %d %s", p.status, p.body)
+		for _, path := range []string{"/oauth2/token", "/oauth2/revoke"} {
+			p := h.get(h.ts.URL + path)
+			if p.status != http.StatusMethodNotAllowed || !strings.Contains(p.body, "invalid_request") || p.header.Get("Allow") != "POST" {
+				t.Fatalf("GET %s: %d %s", path, p.status, p.body)
+			}
+		}
+		if p := h.post("/.well-known/openid-configuration", url.Values{"a": {"b"}}); p.status != http.StatusMethodNotAllowed {
+			t.Fatalf("POST discovery: %d", p.status)
 		}
 	})
 }

@@ -1,0 +1,59 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+)
+
+// FuzzGraphQLBody throws arbitrary bodies at the Sandbox endpoint: the
+// answer is always JSON and never a 500.
+func FuzzGraphQLBody(f *testing.F) {
+	opts, err := withDefaults(Options{Accounts: 20, RateLimit: 1 << 30, RateWindow: time.Second})
+	if err != nil {
+		f.Fatal(err)
+	}
+	sb, err := data.New(data.Config{Env: "sandbox", Seed: 1, Accounts: 20})
+	if err != nil {
+		f.Fatal(err)
+	}
+	lv, err := data.New(data.Config{Env: "live", Seed: 2, Accounts: 5})
+	if err != nil {
+		f.Fatal(err)
+	}
+	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
+	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		`{"query":"{ accounts(first: 3) { edges { node { id } } } }"}`,
+		`{"query":"query($a: String) { accounts(first: 1, after: $a) { totalCount } }","variables":{"a":"x"}}`,
+		`{"query":"{ account(accountId: \"\") { transactions(first: 5, after: \"zz\") { totalCount } } }"}`,
+		`{"query":"mutation { x }"}`,
+		`{"query":"fragment A on Account { ...A } { accounts { edges { node { ...A } } } }"}`,
+		`{"query":"{ user(id: \"\\u0000\") { id } }"}`,
+		`{"query":"{ accounts(first: -1) { totalCount } }"}`,
+		`[]`, `"`, `{"query":null}`, `{"variables":"x","query":"{ projectInfo { id } }"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/sandbox-partner/graphql", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+		}
+		if !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("non-JSON answer %q for %q", rec.Body, body)
+		}
+	})
+}
