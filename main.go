@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"charm.land/fang/v2"
-	"github.com/adrg/xdg"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
@@ -71,8 +71,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if errors.As(err, &se) {
 				return
 			}
-			// fang ends the sentence itself.
-			fang.DefaultErrorHandler(w, styles, errors.New(strings.TrimSuffix(err.Error(), ".")))
+			if f, ok := stderr.(*os.File); ok && term.IsTerminal(f.Fd()) {
+				// fang ends the sentence itself.
+				fang.DefaultErrorHandler(w, styles, errors.New(strings.TrimSuffix(err.Error(), ".")))
+				return
+			}
+			// Scripts and logs get the sentence as it is, unstyled.
+			msg := err.Error()
+			if !strings.HasSuffix(msg, ".") {
+				msg += "."
+			}
+			fmt.Fprintln(stderr, "Error:", msg)
+			if isUsage(err) {
+				fmt.Fprintln(stderr, "Run `partnertui --help` for usage.")
+			}
 		}),
 	)
 	if g.cleanup != nil {
@@ -187,7 +199,10 @@ func (g *globals) setup(ctx context.Context) error {
 }
 
 func stateDir() (string, error) {
-	dir := filepath.Join(xdg.StateHome, "partnertui")
+	dir, err := auth.DefaultStateDir()
+	if err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("could not create the state directory %s: %w", dir, err)
 	}
@@ -294,7 +309,7 @@ func (g *globals) ensureDemoSignIn(ctx context.Context, s *auth.Session, e *conf
 	if !g.demo || s.SignedIn() || e.Token == config.TokenProject {
 		return nil
 	}
-	_, err := s.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: g.demoApprover(e.Name)})
+	_, err := s.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: g.demoApprover(e.Name), FailOnOpenError: true})
 	return err
 }
 
@@ -355,7 +370,7 @@ func loginCmd(g *globals) *cobra.Command {
 				},
 			}
 			if g.demo {
-				opts.Open = g.demoApprover(name)
+				opts.Open, opts.FailOnOpenError = g.demoApprover(name), true
 			}
 			id, err := s.Login(cmd.Context(), opts)
 			if err != nil {

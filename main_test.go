@@ -202,7 +202,7 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.keys("a")
 	tm.waitFor("account list", "Accounts", "FR76")
 	tm.keys("j", "j", "Enter")
-	tm.waitFor("account detail", "IBAN", "BIC", "available")
+	tm.waitFor("account detail", "IBAN", "BIC", "Available", "✓")
 	tm.keys("e")
 	tm.waitFor("confirmation", "Switch to LIVE?")
 	tm.keys("y")

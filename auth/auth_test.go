@@ -232,18 +232,25 @@ func TestSSHSkipsBrowser(t *testing.T) {
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	t.Setenv("SSH_CONNECTION", "10.0.0.1 22 10.0.0.2 5555")
-	opened := make(chan struct{}, 1)
-	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond, Open: func(context.Context, string) error {
-		opened <- struct{}{}
-		return nil
-	}})
+	marker := filepath.Join(t.TempDir(), "opened")
+	script := filepath.Join(t.TempDir(), "browser")
+	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	t.Setenv("BROWSER", script)
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond})
 	if !errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("err = %v", err)
 	}
-	select {
-	case <-opened:
+	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("browser opened over SSH")
-	default:
+	}
+	// An explicit Open (the demo's form filler) still runs over SSH.
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: f.approve}); err != nil {
+		t.Fatalf("explicit Open over SSH: %v", err)
+	}
+	// --no-browser stops even that.
+	_, err = s.Login(context.Background(), LoginOptions{NoBrowser: true, Timeout: 50 * time.Millisecond, Open: f.approve})
+	if !errors.Is(err, ErrLoginTimeout) {
+		t.Fatalf("NoBrowser: %v", err)
 	}
 }
 

@@ -30,7 +30,9 @@ const DefaultLoginTimeout = 10 * time.Minute
 
 // LoginOptions tune one browser sign-in.
 type LoginOptions struct {
-	NoBrowser bool // never open a browser (also implied by SSH_CONNECTION/SSH_TTY)
+	// NoBrowser: never open a browser or call Open. SSH_CONNECTION/SSH_TTY
+	// imply it for the default opener only, not for a caller's Open.
+	NoBrowser bool
 	// ShowURL receives the authorization URL before any browser is opened.
 	ShowURL func(url string)
 	// Open opens the URL; nil means $BROWSER (a command given the URL as its
@@ -138,7 +140,9 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	openErr := make(chan error, 1)
-	if !opts.NoBrowser && !IsSSH() {
+	// Over SSH a browser would open on the remote machine, if at all; a
+	// caller-supplied Open (such as the demo's form filler) still runs.
+	if !opts.NoBrowser && (opts.Open != nil || !IsSSH()) {
 		open := opts.Open
 		if open == nil {
 			open = OpenBrowser

@@ -148,9 +148,9 @@ func (s *sandboxUserR) AllFirstNames() *[]string {
 	return &names
 }
 
-// rejectionR serves every payload union member; only the fields of the
+// payloadR serves every payload union member; only the fields of the
 // member it converts to are ever read.
-type rejectionR struct {
+type payloadR struct {
 	kind    string // Success | Forbidden | NationalityNotFound | SandboxUserNotFound
 	message string
 	ident   string
@@ -158,31 +158,34 @@ type rejectionR struct {
 	txID    string
 }
 
-func (p *rejectionR) Message() string            { return p.message }
-func (p *rejectionR) Identifier() scalar         { return scalar(p.ident) }
-func (p *rejectionR) UserID() string             { return p.ident }
-func (p *rejectionR) SandboxUser() *sandboxUserR { return p.user }
-func (p *rejectionR) TransactionID() graphql.ID  { return graphql.ID(p.txID) }
+func (p *payloadR) Message() string            { return p.message }
+func (p *payloadR) Identifier() scalar         { return scalar(p.ident) }
+func (p *payloadR) UserID() string             { return p.ident }
+func (p *payloadR) SandboxUser() *sandboxUserR { return p.user }
+func (p *payloadR) TransactionID() graphql.ID  { return graphql.ID(p.txID) }
 
-func (p *rejectionR) as(kind string) (*rejectionR, bool) { return p, p.kind == kind }
-func (p *rejectionR) ToForbiddenRejection() (*rejectionR, bool) {
+func (p *payloadR) as(kind string) (*payloadR, bool) { return p, p.kind == kind }
+func (p *payloadR) ToForbiddenRejection() (*payloadR, bool) {
 	return p.as("Forbidden")
 }
-func (p *rejectionR) ToNationalityNotFoundRejection() (*rejectionR, bool) {
+func (p *payloadR) ToNationalityNotFoundRejection() (*payloadR, bool) {
 	return p.as("NationalityNotFound")
 }
-func (p *rejectionR) ToSandboxUserNotFoundRejection() (*rejectionR, bool) {
+func (p *payloadR) ToSandboxUserNotFoundRejection() (*payloadR, bool) {
 	return p.as("SandboxUserNotFound")
 }
-func (p *rejectionR) ToCreateSandboxUserSuccessPayload() (*rejectionR, bool) {
+func (p *payloadR) ToCreateSandboxUserSuccessPayload() (*payloadR, bool) {
 	return p.as("Success")
 }
-func (p *rejectionR) ToEndorseSandboxUserSuccessPayload() (*rejectionR, bool) {
+func (p *payloadR) ToEndorseSandboxUserSuccessPayload() (*payloadR, bool) {
 	return p.as("Success")
 }
-func (p *rejectionR) ToSimulateIncomingSepaCreditTransferReceptionSuccessPayload() (*rejectionR, bool) {
+func (p *payloadR) ToSimulateIncomingSepaCreditTransferReceptionSuccessPayload() (*payloadR, bool) {
 	return p.as("Success")
 }
+
+// maxNameLen bounds the names of created sandbox users.
+const maxNameLen = 100
 
 var (
 	cca3Pattern = regexp.MustCompile(`^[A-Z]{3}$`)
@@ -201,19 +204,22 @@ type createSandboxUserArgs struct {
 	}
 }
 
-func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*rejectionR, error) {
+func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*payloadR, error) {
 	if _, err := r.signedIn(ctx); err != nil {
-		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
 	in := args.Input
 	if strings.TrimSpace(in.FirstName) == "" || strings.TrimSpace(in.LastName) == "" {
 		return nil, errors.New("firstName and lastName must not be empty: pass the new user's names")
 	}
+	if len(in.FirstName) > maxNameLen || len(in.LastName) > maxNameLen {
+		return nil, fmt.Errorf("firstName and lastName must be at most %d bytes: shorten them", maxNameLen)
+	}
 	if _, err := time.Parse("2006-01-02", string(in.BirthDate)); err != nil || !datePattern.MatchString(string(in.BirthDate)) {
 		return nil, fmt.Errorf("birthDate %q is not a date: use YYYY-MM-DD", string(in.BirthDate))
 	}
 	if !cca3Pattern.MatchString(string(in.NationalityCCA3)) {
-		return &rejectionR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
+		return &payloadR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
 	}
 	nu := data.NewUser{
 		FirstName:   strings.TrimSpace(in.FirstName),
@@ -225,20 +231,23 @@ func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandbo
 	if in.BirthCountryCCA3 != nil {
 		nu.BirthCountry = string(*in.BirthCountryCCA3)
 	}
-	u := r.store.CreateUser(nu)
-	return &rejectionR{kind: "Success", user: &sandboxUserR{u: u}}, nil
+	u, err := r.store.CreateUser(nu)
+	if err != nil {
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	return &payloadR{kind: "Success", user: &sandboxUserR{u: u}}, nil
 }
 
-func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*rejectionR, error) {
+func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*payloadR, error) {
 	id, err := r.signedIn(ctx)
 	if err != nil {
-		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
 	u, err := r.store.Endorse(id, args.Input.ID)
 	if err != nil {
-		return &rejectionR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: args.Input.ID}, nil
+		return &payloadR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: args.Input.ID}, nil
 	}
-	return &rejectionR{kind: "Success", user: &sandboxUserR{u: u, active: true}}, nil
+	return &payloadR{kind: "Success", user: &sandboxUserR{u: u, active: true}}, nil
 }
 
 type simulateArgs struct {
@@ -271,7 +280,7 @@ type addressInput struct {
 // sepaReference is the SepaReference scalar's character set and length.
 var sepaReference = regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`)
 
-func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*rejectionR, error) {
+func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*payloadR, error) {
 	in := args.Input
 	cents, err := data.ParseAmount(string(in.Amount.Value))
 	if err != nil || cents == 0 {
@@ -304,10 +313,10 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 	}
 	id, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
 	if errors.Is(err, data.ErrForbidden) {
-		return &rejectionR{kind: "Forbidden", message: err.Error()}, nil
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("simulate transfer: %w", err)
 	}
-	return &rejectionR{kind: "Success", txID: id}, nil
+	return &payloadR{kind: "Success", txID: id}, nil
 }

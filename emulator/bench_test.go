@@ -56,3 +56,17 @@ func BenchmarkAccountsPage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStart100k is the start-up of `partnertui emulator --accounts
+// 100000`: both data sets, the authorization server and the listener.
+func BenchmarkStart100k(b *testing.B) {
+	for b.Loop() {
+		srv, err := Start(b.Context(), Options{Accounts: 100_000, SigningKey: testKey()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := srv.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

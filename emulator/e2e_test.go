@@ -425,3 +425,22 @@ func TestStartInfoAndShutdown(t *testing.T) {
 		t.Fatal("a bad listen address must be refused")
 	}
 }
+
+func TestRunReturnsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := Start(ctx, Options{Accounts: 5, SigningKey: testKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Run(ctx) }()
+	cancel()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after the context was cancelled")
+	}
+}

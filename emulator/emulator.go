@@ -57,6 +57,9 @@ const (
 	CallbackURI = "http://127.0.0.1/callback"
 )
 
+// liveSeedOffset separates the Live data set's seed from the Sandbox's.
+const liveSeedOffset = 1_000_003
+
 // EnvInfo is what a client needs to use one environment of the emulator.
 type EnvInfo struct {
 	ClientID          string `json:"client_id"`
@@ -90,12 +93,10 @@ var _ oauth.Users = data.Directory{}
 type Server struct {
 	info    Info
 	http    *http.Server
-	ln      net.Listener
 	done    chan struct{} // closed when Serve returns
 	serveMu sync.Mutex
 	err     error // Serve's error other than ErrServerClosed
 	close   sync.Once
-	stop    func() bool // unregisters the ctx watcher
 }
 
 // Start listens on opts.Listen and serves until ctx is done or Close is
@@ -116,7 +117,6 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		info: info,
-		ln:   ln,
 		done: make(chan struct{}),
 		http: &http.Server{
 			Handler:           h,
@@ -136,7 +136,14 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			s.serveMu.Unlock()
 		}
 	}()
-	s.stop = context.AfterFunc(ctx, func() { _ = s.Close() })
+	// Stop with ctx; the watcher ends with the server either way.
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = s.Close()
+		case <-s.done:
+		}
+	}()
 	return s, nil
 }
 
@@ -171,14 +178,23 @@ func withDefaults(o Options) (Options, error) {
 // build assembles the whole handler for a base URL; Start and the tests
 // share it.
 func build(opts Options, base string) (http.Handler, Info, error) {
-	sandbox, err := data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
-	if err != nil {
-		return nil, Info{}, err
-	}
-	// Live uses the same generator with another seed, so its accounts,
-	// IBANs and users differ from the Sandbox's.
-	live, err := data.New(data.Config{Env: "live", Seed: opts.Seed + 1_000_003, Accounts: opts.Accounts, Now: opts.Now})
-	if err != nil {
+	// The two data sets are independent: generating them side by side
+	// halves the start-up time of a large emulator. Live uses the same
+	// generator with another seed, so its accounts, IBANs and users differ
+	// from the Sandbox's.
+	var (
+		sandbox, live *data.Store
+		sbErr, lvErr  error
+		wg            sync.WaitGroup
+	)
+	wg.Go(func() {
+		sandbox, sbErr = data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
+	})
+	wg.Go(func() {
+		live, lvErr = data.New(data.Config{Env: "live", Seed: opts.Seed + liveSeedOffset, Accounts: opts.Accounts, Now: opts.Now})
+	})
+	wg.Wait()
+	if err := errors.Join(sbErr, lvErr); err != nil {
 		return nil, Info{}, err
 	}
 	sbID, sbSecret, err := credentials("SANDBOX", sandbox.Project().ID)
@@ -305,9 +321,6 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 func (s *Server) Close() error {
 	var err error
 	s.close.Do(func() {
-		if s.stop != nil {
-			s.stop()
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err = s.http.Shutdown(ctx); err != nil {

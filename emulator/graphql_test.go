@@ -693,3 +693,112 @@ func TestConcurrentTransfersAndReads(t *testing.T) {
 		t.Fatalf("balance moved by %d cents, want %d", d, workers*each*100)
 	}
 }
+
+// spreadBomb doubles spreads n times over a leaf; with a leaf that adds no
+// field (an unknown fragment) only a bound on visited nodes stops it.
+func spreadBomb(n int, leaf string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "{ accounts { edges { node { ...F%d } } } }\n", n)
+	fmt.Fprintf(&b, "fragment F0 on Account { %s }\n", leaf)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "fragment F%d on Account { ...F%d ...F%d }\n", i, i-1, i-1)
+	}
+	return b.String()
+}
+
+func TestSpreadBombsAreRefused(t *testing.T) {
+	e := newTestEnv(t, Options{Accounts: 5})
+	for _, leaf := range []string{"...Missing", "id", "... on Account { id }"} {
+		for path, tok := range map[string]string{pathSandbox: tokSandboxProject, pathLive: tokLiveProject} {
+			// 2^40 expansions: finishing at all proves the walk is bounded.
+			if r := e.query(path, tok, spreadBomb(40, leaf), nil); r.Status != http.StatusBadRequest || len(r.Errors) == 0 {
+				t.Fatalf("%s with leaf %q: %d %+v", path, leaf, r.Status, r.Errors)
+			}
+		}
+	}
+}
+
+func TestSandboxUsersPagingAndFields(t *testing.T) {
+	e := newTestEnv(t, Options{Accounts: 10})
+	users := e.sandbox.DemoUsers()
+	q := `query($after: String, $offset: Int, $dir: OrderByDirection) { sandboxUsers(first: 2, after: $after, offset: $offset, orderBy: {field: createdAt, direction: $dir}) {
+	  totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
+	  edges { cursor node { id firstName lastName allFirstNames birthDate birthCity birthCountryCCA3 nationalityCCA3 autoConsent preferredNotificationChannel mobilePhoneNumber isActive identificationLevels { PVID QES expert } } } } }`
+	type page struct {
+		SandboxUsers struct {
+			TotalCount int
+			PageInfo   struct {
+				HasNextPage, HasPreviousPage bool
+				EndCursor                    *string
+			}
+			Edges []struct {
+				Node struct {
+					ID, FirstName, NationalityCCA3, BirthDate string
+					IsActive                                  bool
+				}
+			}
+		}
+	}
+	var ids []string
+	vars := map[string]any{"dir": "Asc"}
+	for {
+		var p page
+		e.mustData(pathAdmin, tokSandboxUser0, q, vars, &p)
+		for _, ed := range p.SandboxUsers.Edges {
+			ids = append(ids, ed.Node.ID)
+			if ed.Node.IsActive != (ed.Node.ID == users[0].ID) {
+				t.Fatalf("isActive of %s is %v", ed.Node.ID, ed.Node.IsActive)
+			}
+			if ed.Node.NationalityCCA3 == "" || ed.Node.BirthDate == "" {
+				t.Fatalf("demo user without details: %+v", ed.Node)
+			}
+		}
+		if !p.SandboxUsers.PageInfo.HasNextPage {
+			break
+		}
+		vars["after"] = *p.SandboxUsers.PageInfo.EndCursor
+	}
+	if len(ids) != len(users) || ids[0] != users[0].ID {
+		t.Fatalf("walked %v, want the %d demo users oldest first", ids, len(users))
+	}
+	var p page
+	e.mustData(pathAdmin, tokSandboxUser0, q, map[string]any{"offset": 1, "dir": "Desc"}, &p)
+	if p.SandboxUsers.Edges[0].Node.ID != ids[len(ids)-2] || !p.SandboxUsers.PageInfo.HasPreviousPage {
+		t.Fatalf("offset 1 newest first starts with %s", p.SandboxUsers.Edges[0].Node.ID)
+	}
+	if r := e.query(pathAdmin, tokSandboxUser0, q, map[string]any{"after": "bad"}); len(r.Errors) == 0 {
+		t.Fatal("a forged cursor must be an error")
+	}
+	var one struct {
+		SandboxUserByID *struct{ ID, LastName string }
+	}
+	e.mustData(pathAdmin, tokSandboxUser0, `query($id: ID!) { sandboxUserById(id: $id) { id lastName } }`, map[string]any{"id": users[2].ID}, &one)
+	if one.SandboxUserByID == nil || one.SandboxUserByID.LastName != users[2].LastName {
+		t.Fatalf("sandboxUserById %+v", one.SandboxUserByID)
+	}
+	e.mustData(pathAdmin, tokSandboxUser0, `{ sandboxUserById(id: "nobody") { id } }`, nil, &one)
+	if one.SandboxUserByID != nil {
+		t.Fatal("an unknown id must give null")
+	}
+
+	create := `mutation($n: CCA3!, $b: Date!) { createSandboxUser(input: {firstName: "Jean Paul", lastName: "Sartre", birthDate: $b, nationalityCCA3: $n, autoConsent: false}) {
+	  __typename ... on NationalityNotFoundRejection { message identifier } ... on ForbiddenRejection { message } } }`
+	var res struct {
+		CreateSandboxUser struct {
+			Typename   string `json:"__typename"`
+			Identifier string
+			Message    string
+		}
+	}
+	e.mustData(pathAdmin, tokSandboxUser0, create, map[string]any{"n": "france", "b": "1905-06-21"}, &res)
+	if res.CreateSandboxUser.Typename != "NationalityNotFoundRejection" || res.CreateSandboxUser.Identifier != "france" {
+		t.Fatalf("bad nationality: %+v", res)
+	}
+	if r := e.query(pathAdmin, tokSandboxUser0, create, map[string]any{"n": "FRA", "b": "21/06/1905"}); len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "YYYY-MM-DD") {
+		t.Fatalf("bad birth date: %+v", r.Errors)
+	}
+	e.mustData(pathAdmin, tokSandboxProject, create, map[string]any{"n": "FRA", "b": "1905-06-21"}, &res)
+	if res.CreateSandboxUser.Typename != "ForbiddenRejection" {
+		t.Fatalf("a project token must be refused: %+v", res)
+	}
+}

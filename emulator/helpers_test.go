@@ -92,7 +92,7 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lv, err := data.New(data.Config{Env: "live", Seed: opts.Seed + 1_000_003, Accounts: opts.Accounts, Now: opts.Now})
+	lv, err := data.New(data.Config{Env: "live", Seed: opts.Seed + liveSeedOffset, Accounts: opts.Accounts, Now: opts.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

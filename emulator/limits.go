@@ -22,10 +22,14 @@ func sandboxLimits() Limits { return Limits{MaxFields: 1000, MaxDepth: 15, MaxTo
 // limit is passed: a fragment bomb is not expanded further.
 type opStats struct {
 	Fields, Depth, TopLevel int
-	// Introspection is true when every root field is __schema, __type or
-	// __typename.
-	Introspection bool
+	// Nodes counts every selection visited, spreads and inline fragments
+	// included: spreads of spreads can double without adding a field.
+	Nodes int
 }
+
+// nodesPerField bounds the walk: an operation may visit at most this many
+// selections per allowed field before it is refused as too complex.
+const nodesPerField = 10
 
 var errTooBig = errors.New("operation exceeds a limit")
 
@@ -61,6 +65,10 @@ func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim Limits) op
 	var walk func(ss ast.SelectionSet, depth int, stack map[string]bool, top bool) error
 	walk = func(ss ast.SelectionSet, depth int, stack map[string]bool, top bool) error {
 		for _, sel := range ss {
+			st.Nodes++
+			if st.Nodes > lim.MaxFields*nodesPerField {
+				return errTooBig
+			}
 			switch s := sel.(type) {
 			case *ast.Field:
 				st.Fields++
@@ -102,6 +110,8 @@ func (l Limits) check(st opStats) (string, bool) {
 	switch {
 	case st.TopLevel > l.MaxTopLevel:
 		return fmt.Sprintf("operation has %d top-level fields, the Sandbox limit is %d: split it into several operations", st.TopLevel, l.MaxTopLevel), false
+	case st.Nodes > l.MaxFields*nodesPerField:
+		return fmt.Sprintf("operation expands to more than %d selections (fields, fragment spreads and inline fragments), the Sandbox limit is %d fields: use fewer nested fragments", l.MaxFields*nodesPerField, l.MaxFields), false
 	case st.Fields > l.MaxFields:
 		return fmt.Sprintf("operation has more than %d fields after expanding fragments (counted %d before stopping), the Sandbox limit is %d: select fewer fields", l.MaxFields, st.Fields, l.MaxFields), false
 	case st.Depth > l.MaxDepth:

@@ -132,7 +132,8 @@ type Store struct {
 	extraTx   map[int32][]Transaction
 	endorsed  map[string]string
 	txCounter int
-	newUsers  int
+	newUsers  int // users added at run time, for deterministic ids
+	created   int // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
@@ -266,7 +267,12 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 			a.VATNumber = a.IBAN[:2] + fmt.Sprintf("%011d", r.Int64N(99_999_999_999))
 			a.Name = pickWeighted(r, []string{a.HolderName, "Operations", "Payroll", "Treasury"}, []int{55, 20, 15, 10})
 		}
-		a.search = strings.ToLower(a.ID + "\x00" + a.Number + "\x00" + a.Name + "\x00" + a.HolderName + "\x00" + a.HolderID)
+		// Ids and numbers are already lower case; only names need folding.
+		names := a.HolderName
+		if a.Name != a.HolderName {
+			names = a.Name + "\x00" + a.HolderName
+		}
+		a.search = a.ID + "\x00" + a.Number + "\x00" + strings.ToLower(names) + "\x00" + a.HolderID
 		s.byID[a.ID] = int32(i)
 		s.byIBAN[a.IBAN] = int32(i)
 	}

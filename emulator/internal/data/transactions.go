@@ -299,6 +299,10 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, e
 	}, nil
 }
 
+// MaxSimulatedPerAccount bounds the transfers simulated on one account, so
+// memory stays bounded however long a test script runs.
+const MaxSimulatedPerAccount = 10_000
+
 // IncomingTransfer is a simulated SEPA credit transfer reception.
 type IncomingTransfer struct {
 	CreditorIBAN string
@@ -338,6 +342,9 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 	now := s.now().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.extraTx[idx]) >= MaxSimulatedPerAccount {
+		return "", fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
+	}
 	for _, t := range s.extraTx[idx] {
 		booked += t.Signed()
 		seq = t.Sequence

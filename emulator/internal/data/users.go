@@ -2,6 +2,7 @@ package data
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -113,11 +114,22 @@ type NewUser struct {
 	AutoConsent         bool
 }
 
+// MaxCreatedUsers bounds createSandboxUser, so a script in a loop cannot
+// grow the emulator's memory without end.
+const MaxCreatedUsers = 10_000
+
+// ErrTooManyUsers is returned by CreateUser past MaxCreatedUsers.
+var ErrTooManyUsers = errors.New("the emulator holds the maximum number of created sandbox users: restart it to start afresh")
+
 // CreateUser adds a sandbox user with a fresh phone number, so the user can
 // sign in on the emulator's forms.
-func (s *Store) CreateUser(in NewUser) User {
+func (s *Store) CreateUser(in NewUser) (User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.created >= MaxCreatedUsers {
+		return User{}, ErrTooManyUsers
+	}
+	s.created++
 	s.newUsers++
 	now := s.now().UTC()
 	u := &User{
@@ -141,7 +153,7 @@ func (s *Store) CreateUser(in NewUser) User {
 		}
 	}
 	s.addUserLocked(u, nil)
-	return *u
+	return *u, nil
 }
 
 // UserPage is one page of users.
