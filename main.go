@@ -292,10 +292,16 @@ func (g *globals) session(env config.EnvName) (*auth.Session, *config.Environmen
 }
 
 func (g *globals) client(s *auth.Session, e *config.Environment) (*api.Client, error) {
-	return api.New(api.Options{
+	opts := api.Options{
 		Env: string(e.Name), GraphQLURL: e.GraphQLURL(), TestingURL: e.TestingGraphQLURL(),
 		TokenSource: s.APITokenSource(), PageSize: e.PageSize,
-	})
+	}
+	if !s.UsesProjectToken() {
+		// Another process's refresh revokes the access token we hold: a 401
+		// re-reads the store once before anyone is sent back to sign in.
+		opts.OnUnauthorized = s.Rejected
+	}
+	return api.New(opts)
 }
 
 // demoApprover plays the browser on the emulator's sign-in forms.

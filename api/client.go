@@ -25,11 +25,15 @@ type Options struct {
 	// from auth, or a project token source). Required. It is called once
 	// per request, so it should cache (oauth2.ReuseTokenSource does).
 	TokenSource oauth2.TokenSource
-	PageSize    int              // default 100 (the API maximum)
-	Budget      int              // requests per Window; default 2000
-	Window      time.Duration    // default 5 minutes
-	Timeout     time.Duration    // per request; default 30s
-	Now         func() time.Time // clock for tests; default time.Now
+	// OnUnauthorized, when set, is called with the access token the server
+	// answered 401 to; the request is retried once if the token source then
+	// yields a different token (auth.Session.Rejected re-reads the store).
+	OnUnauthorized func(accessToken string)
+	PageSize       int              // default 100 (the API maximum)
+	Budget         int              // requests per Window; default 2000
+	Window         time.Duration    // default 5 minutes
+	Timeout        time.Duration    // per request; default 30s
+	Now            func() time.Time // clock for tests; default time.Now
 	// Sleep waits for d or until ctx is done; tests inject a fake.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// MaxAttempts bounds the sends of one query when the server answers
@@ -131,7 +135,7 @@ func New(opts Options) (*Client, error) {
 		Transport: &observer{c: c, next: &guardTransport{
 			env:     c.env,
 			allowed: allowed,
-			next:    &tokenTransport{src: opts.TokenSource, next: c.base},
+			next:    &tokenTransport{src: opts.TokenSource, next: c.base, rejected: opts.OnUnauthorized},
 		}},
 		// A GraphQL POST has no business being redirected, and following
 		// one would re-send the body somewhere else.

@@ -120,6 +120,11 @@ func (e *tokenError) Unwrap() error { return e.err }
 type tokenTransport struct {
 	src  oauth2.TokenSource
 	next http.RoundTripper
+	// rejected, when set, is told about a 401 to a token that looked
+	// valid: another process may have rotated the refresh token, which
+	// revokes the access token we hold. The request is then sent once more
+	// with whatever token the source gives next, if it is a different one.
+	rejected func(accessToken string)
 }
 
 func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -136,7 +141,25 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	r2 := req.Clone(req.Context())
 	tok.SetAuthHeader(r2)
-	return t.next.RoundTrip(r2)
+	resp, err := t.next.RoundTrip(r2)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || t.rejected == nil || req.GetBody == nil {
+		return resp, err
+	}
+	t.rejected(tok.AccessToken)
+	fresh, terr := t.src.Token()
+	if terr != nil || fresh == nil || fresh.AccessToken == "" || fresh.AccessToken == tok.AccessToken {
+		return resp, nil // nothing newer to try: the caller sees the 401
+	}
+	body, berr := req.GetBody()
+	if berr != nil {
+		return resp, nil
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	_ = resp.Body.Close()
+	r3 := req.Clone(req.Context())
+	r3.Body = body
+	fresh.SetAuthHeader(r3)
+	return t.next.RoundTrip(r3)
 }
 
 func closeBody(req *http.Request) {
