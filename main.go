@@ -291,6 +291,16 @@ func (g *globals) session(env config.EnvName) (*auth.Session, *config.Environmen
 	return s, e, nil
 }
 
+// selected is the session of the environment chosen by --env or the config.
+func (g *globals) selected() (config.EnvName, *auth.Session, *config.Environment, error) {
+	name, err := g.envName()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	s, e, err := g.session(name)
+	return name, s, e, err
+}
+
 func (g *globals) client(s *auth.Session, e *config.Environment) (*api.Client, error) {
 	opts := api.Options{
 		Env: string(e.Name), GraphQLURL: e.GraphQLURL(), TestingURL: e.TestingGraphQLURL(),
@@ -361,11 +371,7 @@ func loginCmd(g *globals) *cobra.Command {
 			"browser to come back to a 127.0.0.1 callback, and stores the tokens for this environment.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name, err := g.envName()
-			if err != nil {
-				return err
-			}
-			s, e, err := g.session(name)
+			name, s, e, err := g.selected()
 			if err != nil {
 				return err
 			}
@@ -399,16 +405,16 @@ func logoutCmd(g *globals) *cobra.Command {
 		Short: "Revoke and forget this environment's session",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name, err := g.envName()
-			if err != nil {
-				return err
-			}
-			s, _, err := g.session(name)
+			name, s, _, err := g.selected()
 			if err != nil {
 				return err
 			}
 			if err := s.Logout(cmd.Context()); err != nil {
-				return err
+				if !errors.Is(err, auth.ErrRevocationFailed) {
+					return err
+				}
+				// The local session is gone either way; say what the server did not confirm.
+				fmt.Fprintln(g.stderr, "warning:", err)
 			}
 			fmt.Fprintf(g.stderr, "Signed out of %s.\n", name)
 			return nil
@@ -423,11 +429,7 @@ func statusCmd(g *globals) *cobra.Command {
 		Short: "Show the environment, user and token expiry (exit 1 when not signed in)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name, err := g.envName()
-			if err != nil {
-				return err
-			}
-			s, e, err := g.session(name)
+			name, s, e, err := g.selected()
 			if err != nil {
 				return err
 			}
@@ -507,11 +509,7 @@ func printStatus(w io.Writer, s statusOutput) {
 
 // apiClientFor builds the signed-in client for the selected environment.
 func (g *globals) apiClientFor(ctx context.Context) (*api.Client, error) {
-	name, err := g.envName()
-	if err != nil {
-		return nil, err
-	}
-	s, e, err := g.session(name)
+	_, s, e, err := g.selected()
 	if err != nil {
 		return nil, err
 	}

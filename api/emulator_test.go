@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -14,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/net/html"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 )
 
@@ -235,8 +234,7 @@ func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 	if demo.Phone == "" {
 		t.Fatal("the emulator lists no sandbox demo user")
 	}
-	tok := signIn(t, info, "sandbox", demo.Phone)
-	c := emulatorClient(t, info, "sandbox", oauth2.StaticTokenSource(tok), nil)
+	c := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
 	ctx := context.Background()
 
 	u, err := c.User(ctx)
@@ -316,139 +314,21 @@ func decimal(t *testing.T, s string) *big.Rat {
 // ---- a minimal driver for the emulator's sign-in forms (the protocol in
 // the shared context): phone → code shown on the page → consent → 303. ----
 
-type form struct {
-	action string
-	fields url.Values
-	doc    *html.Node
-}
-
-func signIn(t *testing.T, info emulator.Info, env, phone string) *oauth2.Token {
+// signIn signs phone in on env through the real auth package playing the
+// browser on the emulator's forms, and returns the persisting token source.
+func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSource {
 	t.Helper()
 	e := info.Environments[env]
-	cfg := oauth2.Config{
-		ClientID: e.ClientID, ClientSecret: e.ClientSecret,
-		RedirectURL: "http://127.0.0.1:43210/callback",
-		Scopes:      []string{"openid", "offline"},
-		Endpoint: oauth2.Endpoint{AuthURL: info.AuthURL + "/oauth2/auth", TokenURL: info.AuthURL + "/oauth2/token",
-			AuthStyle: oauth2.AuthStyleInParams},
-	}
-	verifier := oauth2.GenerateVerifier()
-	state := "state-api-test"
-	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, Timeout: 10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-
-	page := fetchForm(t, hc, http.MethodGet, cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier)), nil)
-	page.fields.Set("phoneNumber", phone)
-	page = fetchForm(t, hc, http.MethodPost, page.action, page.fields)
-	code := textByID(page.doc, "otp-code")
-	if len(code) != 6 {
-		t.Fatalf("no 6-digit code on the second sign-in page (got %q)", code)
-	}
-	page.fields.Set("otp", code)
-	page = fetchForm(t, hc, http.MethodPost, page.action, page.fields)
-	page.fields.Set("decision", "approve")
-	resp, err := hc.PostForm(page.action, page.fields)
+	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: &config.Environment{
+		Name: config.EnvName(env), APIURL: info.APIURL, AuthURL: info.AuthURL,
+		ClientID: e.ClientID, ClientSecret: e.ClientSecret, RedirectURI: e.RedirectURI,
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("consent answered %d, want 303", resp.StatusCode)
+	browser := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
+	if _, err := s.Login(context.Background(), auth.LoginOptions{ShowURL: func(string) {}, Open: browser, FailOnOpenError: true}); err != nil {
+		t.Fatalf("sign-in through the emulator's forms: %v", err)
 	}
-	loc, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || loc.Query().Get("state") != state || loc.Query().Get("code") == "" {
-		t.Fatalf("redirect %q: %v", resp.Header.Get("Location"), err)
-	}
-	tok, err := cfg.Exchange(context.Background(), loc.Query().Get("code"), oauth2.VerifierOption(verifier))
-	if err != nil {
-		t.Fatalf("code exchange: %v", err)
-	}
-	return tok
-}
-
-func fetchForm(t *testing.T, hc *http.Client, method, target string, values url.Values) form {
-	t.Helper()
-	var (
-		resp *http.Response
-		err  error
-	)
-	if method == http.MethodGet {
-		resp, err = hc.Get(target)
-	} else {
-		resp, err = hc.PostForm(target, values)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s %s: HTTP %d", method, target, resp.StatusCode)
-	}
-	doc, err := html.Parse(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := form{fields: url.Values{}, doc: doc}
-	var formNode *html.Node
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.Data {
-			case "form":
-				formNode = n
-				f.action = attr(n, "action")
-			case "input":
-				if attr(n, "type") == "hidden" {
-					f.fields.Set(attr(n, "name"), attr(n, "value"))
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	if formNode == nil {
-		t.Fatalf("%s %s: no form on the page", method, target)
-	}
-	base := resp.Request.URL
-	act, err := base.Parse(f.action)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.action = act.String()
-	return f
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func textByID(n *html.Node, id string) string {
-	if n.Type == html.ElementNode && attr(n, "id") == id {
-		var b strings.Builder
-		var collect func(*html.Node)
-		collect = func(n *html.Node) {
-			if n.Type == html.TextNode {
-				b.WriteString(n.Data)
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				collect(c)
-			}
-		}
-		collect(n)
-		return strings.TrimSpace(b.String())
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if s := textByID(c, id); s != "" {
-			return s
-		}
-	}
-	return ""
+	return s.TokenSource()
 }
