@@ -267,7 +267,7 @@ func (m *tmux) capture() string {
 // the test fails with the last screen.
 func (m *tmux) waitFor(what string, texts ...string) {
 	m.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	var screen string
 	for time.Now().Before(deadline) {
 		screen = m.capture()
