@@ -4,6 +4,7 @@ package main
 // that use them are being written. Removed once each is imported for real.
 import (
 	_ "charm.land/bubbles/v2/table"
+	_ "charm.land/bubbles/v2/textinput"
 	_ "charm.land/bubbletea/v2"
 	_ "charm.land/fang/v2"
 	_ "charm.land/lipgloss/v2"

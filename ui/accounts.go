@@ -77,7 +77,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 }
 
 func (s *accountsScreen) init() tea.Cmd { return s.reload(true) }
-func (s *accountsScreen) title() string { return "Accounts" }
+func (s *accountsScreen) title() string { return TextAccounts }
 func (s *accountsScreen) capturing() bool {
 	return s.filtering
 }
@@ -132,7 +132,7 @@ func (s *accountsScreen) layout() {
 		{title: "IBAN", min: 33, prio: 1, cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
 		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return clean(a.StatusInfo.Status) }},
 		{title: "Available", min: 13, prio: 2, cell: func(a *api.Account) string { return availableCell(a) }},
-		{title: "Holder", min: 10, flex: true, prio: 4, cell: func(a *api.Account) string { return clean(a.Holder.Info.Name) }},
+		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return clean(a.Holder.Info.Name) }},
 	}
 	// Keep the most important columns that fit (each takes width+1 for
 	// the gap), then share what is left between the flexible ones.
@@ -474,10 +474,10 @@ func (s *accountsScreen) view(w, h int) string {
 }
 
 func (s *accountsScreen) statusLine(w int) string {
-	if s.filtering {
-		return s.filter.View()
-	}
 	st := s.c.styles
+	if s.filtering {
+		return trunc(s.filter.View()+st.dim.Render("  searches as you type · enter keep · esc clear"), w)
+	}
 	parts := []string{fmt.Sprintf("row %d of %d/%d", min(s.cursor+1, len(s.rows)), len(s.rows), s.total)}
 	if s.order == api.OrderUpdatedAt {
 		parts = append(parts, "by updated")

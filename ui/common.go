@@ -133,9 +133,9 @@ func newStyles(isDark, noColor bool) styles {
 // badge renders the environment badge, the first thing in header and footer.
 func (c *common) badge(name config.EnvName) string {
 	if name == config.Live {
-		return c.styles.liveBadge.Render("LIVE")
+		return c.styles.liveBadge.Render(BadgeLive)
 	}
-	return c.styles.sandboxBadge.Render("SANDBOX")
+	return c.styles.sandboxBadge.Render(BadgeSandbox)
 }
 
 // envTitle is the environment's display name.

@@ -347,7 +347,7 @@ func (d *detailScreen) fieldLines(w int) []string {
 		{label("Pending") + bal(func(b *api.Balances) api.Amount { return b.Pending }), label("Reserved") + bal(func(b *api.Balances) api.Amount { return b.Reserved })},
 		{label("Created") + timeOr(a, true, d.full), label("Updated") + timeOr(a, false, d.full)},
 	}
-	lines := []string{label("IBAN") + st.bold.Render(val(ibanText(a.IBAN))) + mark}
+	lines := []string{label(TextIBAN) + st.bold.Render(val(ibanText(a.IBAN))) + mark}
 	colW := max(w/2, 1)
 	for _, p := range pairs {
 		if w >= 80 {

@@ -24,8 +24,12 @@ import (
 // flows read the model instead of the byte stream.
 type probeMsg func(m *Model)
 
-// probed wraps the root model to answer probes.
-type probed struct{ *Model }
+// probed wraps the root model to answer probes and to signal every
+// processed message, which is what the flows wait on instead of sleeping.
+type probed struct {
+	*Model
+	changed chan struct{}
+}
 
 func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if f, ok := msg.(probeMsg); ok {
@@ -33,6 +37,10 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return p, nil
 	}
 	_, cmd := p.Model.Update(msg)
+	select {
+	case p.changed <- struct{}{}:
+	default:
+	}
 	return p, cmd
 }
 
@@ -41,6 +49,7 @@ type flow struct {
 	tm     *teatest.TestModel
 	srv    *emulator.Server
 	sess   map[config.EnvName]*auth.Session
+	change chan struct{}
 	mu     sync.Mutex
 	copied []string
 }
@@ -59,7 +68,7 @@ func newFlow(t *testing.T, eo emulator.Options) *flow {
 	t.Cleanup(func() { srv.Close() })
 	info := srv.Info()
 	state := t.TempDir()
-	f := &flow{t: t, srv: srv, sess: map[config.EnvName]*auth.Session{}}
+	f := &flow{t: t, srv: srv, sess: map[config.EnvName]*auth.Session{}, change: make(chan struct{}, 1)}
 	envs := map[config.EnvName]*Environment{}
 	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
 		ei := info.Environments[string(name)]
@@ -92,7 +101,7 @@ func newFlow(t *testing.T, eo emulator.Options) *flow {
 			f.mu.Unlock()
 			return nil
 		}})
-	f.tm = teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(120, 40),
+	f.tm = teatest.NewTestModel(t, probed{m, f.change}, teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	t.Cleanup(func() { f.tm.Quit() })
 	return f
@@ -110,13 +119,23 @@ func (f *flow) probe(fn func(m *Model)) {
 	}
 }
 
-// waitFor polls the rendered screen until it contains every want. The
-// emulator answers over real HTTP, so there is no message to wait on.
+// settle waits until the model has processed another message.
+func (f *flow) settle(deadline time.Time) bool {
+	select {
+	case <-f.change:
+		return true
+	case <-time.After(time.Until(deadline)):
+		return false
+	}
+}
+
+// waitFor re-reads the rendered screen after every processed message until
+// it contains every want.
 func (f *flow) waitFor(wants ...string) string {
 	f.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	var screen string
-	for time.Now().Before(deadline) {
+	for {
 		f.probe(func(m *Model) { screen = ansi.Strip(m.render()) })
 		ok := true
 		for _, w := range wants {
@@ -128,10 +147,10 @@ func (f *flow) waitFor(wants ...string) string {
 		if ok {
 			return screen
 		}
-		time.Sleep(20 * time.Millisecond)
+		if !f.settle(deadline) {
+			f.t.Fatalf("the screen never showed %q; last screen:\n%s", wants, screen)
+		}
 	}
-	f.t.Fatalf("the screen never showed %q; last screen:\n%s", wants, screen)
-	return ""
 }
 
 func (f *flow) press(keys ...string) {
@@ -194,10 +213,9 @@ func TestFlowAgainstEmulator(t *testing.T) {
 				after = d.acct.Balances.Available.Value
 			}
 		})
-		if after != "" && after != before {
+		if (after != "" && after != before) || !f.settle(deadline) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	if after == before {
 		t.Fatalf("available balance stayed %s after the simulated transfer", before)
@@ -250,10 +268,9 @@ func TestFlowRateLimitCountdown(t *testing.T) {
 					refreshing = a.refreshing
 				}
 			})
-			if !refreshing || strings.Contains(screen, "429 · retrying in ") {
+			if !refreshing || strings.Contains(screen, "429 · retrying in ") || !f.settle(deadline) {
 				break
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 	}
 	if !strings.Contains(screen, "429 · retrying in ") || !strings.Contains(screen, "refreshing") {

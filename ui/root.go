@@ -123,7 +123,7 @@ func New(opts Options) *Model {
 	c.env = m.envs[start]
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.styles.spinner))
 	m.help = help.New()
-	m.help.Styles = help.DefaultStyles(c.isDark)
+	m.help.Styles = helpStyles(c)
 	if c.env != nil {
 		m.stack = []screen{m.home("")}
 	}
@@ -289,7 +289,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		m.c.isDark = msg.IsDark()
 		m.c.styles = newStyles(m.c.isDark, m.c.noColor)
 		m.spin.Style = m.c.styles.spinner
-		m.help.Styles = help.DefaultStyles(m.c.isDark)
+		m.help.Styles = helpStyles(m.c)
 		return m.broadcast(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
@@ -581,7 +581,7 @@ func (m *Model) messageLine(w int) string {
 	s := m.c.styles
 	switch {
 	case m.confirm:
-		return s.warn.Render("Switch to LIVE? Real accounts, real money. y confirms, any other key stays.")
+		return s.warn.Render(TextConfirmLive + " Real accounts, real money. y confirms, any other key stays.")
 	case m.flash != "" && m.flashBad:
 		return s.err.Render("✗ " + m.flash)
 	case m.flash != "":
@@ -670,6 +670,15 @@ func (m *Model) footerView(w int) string {
 		parts = append(parts[:worst], parts[worst+1:]...)
 	}
 	return trunc(join(parts), w)
+}
+
+// helpStyles are bubbles' help styles, or plain ones without colour.
+func helpStyles(c *common) help.Styles {
+	if c.noColor {
+		bold := lipgloss.NewStyle().Bold(true)
+		return help.Styles{ShortKey: bold, FullKey: bold}
+	}
+	return help.DefaultStyles(c.isDark)
 }
 
 func latency(d time.Duration) string {

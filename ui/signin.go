@@ -40,6 +40,7 @@ type signinScreen struct {
 	warnings []string
 	timeout  time.Duration
 	notes    chan string // warnings from the running Login
+	waitCtx  context.Context
 	// notesSeen are shown while waiting (a browser that failed to open).
 	notesSeen []string
 }
@@ -49,7 +50,7 @@ func newSigninScreen(c *common, env *envState, reason string, timeout time.Durat
 }
 
 func (s *signinScreen) init() tea.Cmd { return nil }
-func (s *signinScreen) title() string { return "Sign in" }
+func (s *signinScreen) title() string { return TextSignIn }
 func (s *signinScreen) capturing() bool {
 	return false
 }
@@ -201,26 +202,29 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 		opts.Open = s.env.DemoApprove
 	}
 	ctx, id, env, sess := s.ctx, s.id, s.env.Name, s.env.Session
+	// The URL and note waiters end when Login returns, not only on cancel.
+	waitCtx, loginReturned := context.WithCancel(ctx)
 	s.c.log.Info("sign-in started", "env", string(env), "demo_approve", demo)
 	login := s.c.task(func() tea.Msg {
 		ident, err := sess.Login(ctx, opts)
+		loginReturned()
 		return loginDoneMsg{envTag{env}, id, ident, err}
 	})
 	showURL := s.c.task(func() tea.Msg {
 		select {
 		case u := <-urls:
 			return loginURLMsg{envTag{env}, id, u}
-		case <-ctx.Done():
+		case <-waitCtx.Done():
 			return nil
 		}
 	})
-	s.notes = notes
+	s.notes, s.waitCtx = notes, waitCtx
 	return tea.Batch(login, showURL, s.waitNote())
 }
 
 // waitNote delivers the next warning of the running sign-in.
 func (s *signinScreen) waitNote() tea.Cmd {
-	ctx, id, env, notes := s.ctx, s.id, s.env.Name, s.notes
+	ctx, id, env, notes := s.waitCtx, s.id, s.env.Name, s.notes
 	return s.c.task(func() tea.Msg {
 		select {
 		case n := <-notes:
@@ -247,7 +251,7 @@ func (s *signinScreen) view(w, h int) string {
 		b.WriteString(strings.Join(parts, ""))
 		b.WriteByte('\n')
 	}
-	line(st.title.Render("Sign in to " + envTitle(s.env.Name)))
+	line(st.title.Render(TextSignIn + " to " + envTitle(s.env.Name)))
 	if s.reason != "" {
 		line(wrap.Render(st.warn.Render("⚠ " + s.reason)))
 	}

@@ -24,6 +24,16 @@ import (
 	"github.com/partnertui/partnertui/config"
 )
 
+// Stable texts the end-to-end test (tmux capture-pane) can wait for.
+const (
+	TextSignIn      = "Sign in"         // the sign-in screen's title ("Sign in to Sandbox")
+	TextAccounts    = "Accounts"        // the account list's header
+	TextIBAN        = "IBAN"            // the account detail
+	BadgeSandbox    = "SANDBOX"         // environment badge, header and footer
+	BadgeLive       = "LIVE"            // environment badge, header and footer
+	TextConfirmLive = "Switch to LIVE?" // the confirmation before switching to Live
+)
+
 // API is what the UI needs from one environment's GraphQL client.
 // *api.Client satisfies it.
 type API interface {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
@@ -491,6 +492,21 @@ func TestFooterCountdownAndToken(t *testing.T) {
 	}
 }
 
+func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 40, h: 10})
+	st := d.sbx.Status()
+	st.RetryAt = testNow.Add(12 * time.Second)
+	d.send(statusMsg{envTag{config.Sandbox}, st})
+	lines := strings.Split(d.screen(), "\n")
+	footer := lines[len(lines)-1]
+	if !strings.HasPrefix(strings.TrimSpace(footer), BadgeSandbox) || !strings.Contains(footer, "429 · retrying in 12s") {
+		t.Fatalf("narrow footer lost the badge or the countdown: %q", footer)
+	}
+	if ansi.StringWidth(footer) > 40 {
+		t.Fatalf("footer is %d wide", ansi.StringWidth(footer))
+	}
+}
+
 func TestStatusListenerRearms(t *testing.T) {
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	ch := make(chan api.Status, 1)
@@ -580,6 +596,39 @@ func TestNoColorHasNoColourCodes(t *testing.T) {
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	if s := d.screen(); strings.Contains(s, "38;") || strings.Contains(s, "48;") {
 		t.Fatalf("colour codes with NoColor: %q", s)
+	}
+}
+
+func TestLightBackgroundRestyles(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true, color: true})
+	dark := d.m.render()
+	d.send(tea.BackgroundColorMsg{Color: color.White})
+	if d.m.c.isDark {
+		t.Fatal("a white background was taken for dark")
+	}
+	if d.m.render() == dark {
+		t.Fatal("the light theme renders like the dark one")
+	}
+}
+
+func TestHelpWithoutColour(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.press("?")
+	if s := d.m.render(); strings.Contains(s, "38;") {
+		t.Fatalf("colour codes in the help with NoColor: %q", s)
+	}
+}
+
+func TestPanicInViewIsContained(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.m.stack = append(d.m.stack, nil) // a broken stack makes rendering panic
+	v := d.m.View()
+	if d.m.crashed == nil || !strings.Contains(v.Content, "internal error") {
+		t.Fatalf("view panic not contained: %q", v.Content)
+	}
+	_, cmd := d.m.Update(keyMsg("j"))
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("the next update did not quit")
 	}
 }
 
