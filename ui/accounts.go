@@ -9,11 +9,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
 )
+
+// filterHint follows the filter field in the status line.
+const filterHint = "  searches as you type · enter keep · esc clear"
 
 // column of the accounts table; min is the width below which it is dropped,
 // flex columns share the space left over.
@@ -59,7 +63,7 @@ type accountsScreen struct {
 	lines map[int]string
 
 	search    string
-	filter    lineInput
+	filter    textinput.Model
 	filtering bool
 	filterSeq int
 	order     string
@@ -69,7 +73,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
 	s := &accountsScreen{c: c, env: env, ctx: ctx, cancel: cancel, order: api.OrderCreatedAt, winOffset: -1,
 		lines: map[int]string{}}
-	s.filter = newLineInput("/ ", "search name, IBAN or holder", 100)
+	s.filter = newTextInput("/ ", "search name, IBAN or holder", 100)
 	s.tbl = table.New(table.WithFocused(true))
 	s.restyle()
 	s.layout()
@@ -118,7 +122,7 @@ func (s *accountsScreen) visible() int {
 func (s *accountsScreen) restyle() {
 	st := s.c.styles
 	s.tbl.SetStyles(table.Styles{Header: st.colHeader, Cell: st.cell, Selected: st.selected})
-	s.filter.SetDim(st.dim)
+	s.filter.SetStyles(s.c.inputStyles())
 	s.invalidate()
 }
 
@@ -127,6 +131,9 @@ func (s *accountsScreen) restyle() {
 // up to at most the terminal width.
 func (s *accountsScreen) layout() {
 	w := max(s.c.width, 1)
+	// The field scrolls within what the prompt and hint leave (one cell
+	// goes to the cursor after the text) so the cursor stays on screen.
+	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterHint)-1, 8))
 	all := []column{
 		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return clean(a.Name) }},
 		{title: "IBAN", min: 33, prio: 1, cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
@@ -393,8 +400,8 @@ func (s *accountsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter):
 		s.filtering = true
 		s.filter.SetValue(s.search)
-		s.filter.Focus()
-		return nil
+		s.filter.CursorEnd()
+		return s.filter.Focus()
 	case key.Matches(msg, k.Refresh):
 		return s.reload(false)
 	case key.Matches(msg, k.Sort):
@@ -441,12 +448,13 @@ func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 // filterEdited applies an edit and debounces the search: only the last edit
 // of a burst, filterDebounce after it, sends a request.
 func (s *accountsScreen) filterEdited(msg tea.Msg) tea.Cmd {
-	if !s.filter.Update(msg) {
-		return nil
+	changed, cmd := editInput(&s.filter, msg)
+	if !changed {
+		return cmd
 	}
 	s.filterSeq++
 	seq, env := s.filterSeq, s.env.Name
-	return s.c.tick(filterDebounce, func(time.Time) tea.Msg { return filterTickMsg{envTag{env}, seq} })
+	return tea.Batch(cmd, s.c.tick(filterDebounce, func(time.Time) tea.Msg { return filterTickMsg{envTag{env}, seq} }))
 }
 
 func (s *accountsScreen) view(w, h int) string {
@@ -476,7 +484,7 @@ func (s *accountsScreen) view(w, h int) string {
 func (s *accountsScreen) statusLine(w int) string {
 	st := s.c.styles
 	if s.filtering {
-		return trunc(s.filter.View()+st.dim.Render("  searches as you type · enter keep · esc clear"), w)
+		return trunc(s.filter.View()+st.dim.Render(filterHint), w)
 	}
 	parts := []string{fmt.Sprintf("row %d of %d/%d", min(s.cursor+1, len(s.rows)), len(s.rows), s.total)}
 	if s.order == api.OrderUpdatedAt {
@@ -506,7 +514,7 @@ func ibanCell(iban string) string {
 	if iban == "" {
 		return "—"
 	}
-	return GroupIBAN(clean(iban))
+	return ibanText(iban)
 }
 
 func availableCell(a *api.Account) string {

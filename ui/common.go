@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -128,6 +129,50 @@ func newStyles(isDark, noColor bool) styles {
 	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
 		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
 	return s
+}
+
+// newTextInput is a one-line bubbles text field for the screens' prompts.
+// ctrl+v is switched off: terminals deliver a paste as tea.PasteMsg anyway,
+// and textinput's ctrl+v reads the OS clipboard through xclip or xsel,
+// whose absence would fail silently.
+func newTextInput(prompt, placeholder string, limit int) textinput.Model {
+	in := textinput.New()
+	in.Prompt, in.Placeholder, in.CharLimit = prompt, placeholder, limit
+	in.KeyMap.Paste.SetEnabled(false)
+	return in
+}
+
+// inputStyles themes a text field like the rest of the UI. The cursor does
+// not blink: blinking ticks twice a second for as long as the field is open
+// and redraws the whole screen each time.
+func (c *common) inputStyles() textinput.Styles {
+	s := textinput.DefaultStyles(c.isDark)
+	s.Cursor.Blink = false
+	// The defaults draw the prompt and cursor in ANSI colour 7, which is
+	// faint on a light background; the terminal's own foreground reads on
+	// both, and the reversed cursor cell needs no colour to show.
+	plain := lipgloss.NewStyle()
+	s.Focused.Prompt, s.Focused.Text, s.Blurred.Prompt = plain, plain, plain
+	s.Cursor.Color = lipgloss.NoColor{}
+	s.Focused.Placeholder, s.Blurred.Placeholder = c.styles.dim, c.styles.dim
+	s.Focused.Suggestion, s.Blurred.Suggestion = c.styles.dim, c.styles.dim
+	if c.noColor {
+		s.Blurred.Text = plain
+	}
+	return s
+}
+
+// editInput passes msg to a text field and reports whether its value
+// changed. A paste is stripped of escape sequences first: the field drops
+// control characters but would keep the printable rest of "\x1b[31m".
+func editInput(in *textinput.Model, msg tea.Msg) (bool, tea.Cmd) {
+	if p, ok := msg.(tea.PasteMsg); ok {
+		msg = tea.PasteMsg{Content: ansi.Strip(p.Content)}
+	}
+	before := in.Value()
+	var cmd tea.Cmd
+	*in, cmd = in.Update(msg)
+	return in.Value() != before, cmd
 }
 
 // badge renders the environment badge, the first thing in header and footer.

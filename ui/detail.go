@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -48,7 +49,7 @@ type detailScreen struct {
 
 	showQR bool
 
-	prompt    lineInput
+	prompt    textinput.Model
 	prompting bool
 	simID     int
 	simBusy   bool
@@ -58,8 +59,8 @@ type detailScreen struct {
 func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
 	d := &detailScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a}
-	d.prompt = newLineInput("Amount to receive: ", "100.00", 12)
-	d.prompt.SetDim(c.styles.dim)
+	d.prompt = newTextInput("Amount to receive: ", "100.00", 12)
+	d.prompt.SetStyles(c.inputStyles())
 	return d
 }
 
@@ -149,7 +150,7 @@ func (d *detailScreen) moreTx() tea.Cmd {
 func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		d.prompt.SetDim(d.c.styles.dim)
+		d.prompt.SetStyles(d.c.inputStyles())
 	case accountMsg:
 		if msg.id != d.acctID {
 			return nil
@@ -209,7 +210,8 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		return d.key(msg)
 	}
 	if d.prompting {
-		d.prompt.Update(msg)
+		_, cmd := editInput(&d.prompt, msg)
+		return cmd
 	}
 	return nil
 }
@@ -237,8 +239,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		d.prompting = true
 		d.prompt.SetValue("")
 		d.simErr = nil
-		d.prompt.Focus()
-		return nil
+		return d.prompt.Focus()
 	case key.Matches(msg, k.Refresh):
 		return tea.Batch(d.loadAccount(), d.loadTx(""))
 	case key.Matches(msg, k.Up):
@@ -277,8 +278,8 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		d.prompt.Blur()
 		return d.simulate(v)
 	}
-	d.prompt.Update(msg)
-	return nil
+	_, cmd := editInput(&d.prompt, msg)
+	return cmd
 }
 
 func (d *detailScreen) simulate(value string) tea.Cmd {
@@ -314,7 +315,7 @@ func (d *detailScreen) fieldLines(w int) []string {
 	label := func(s string) string { return st.dim.Render(fmt.Sprintf("%-10s", s)) }
 	mark := ""
 	if a.IBAN != "" {
-		if ValidIBAN(clean(a.IBAN)) {
+		if api.ValidIBAN(clean(a.IBAN)) {
 			mark = " " + st.ok.Render("✓ valid")
 		} else {
 			mark = " " + st.err.Render("✗ check digits wrong")
@@ -359,11 +360,9 @@ func (d *detailScreen) fieldLines(w int) []string {
 	return lines
 }
 
+// ibanText is an IBAN as printed on statements, in groups of four.
 func ibanText(iban string) string {
-	if iban == "" {
-		return ""
-	}
-	return GroupIBAN(clean(iban))
+	return api.FormatIBAN(clean(iban))
 }
 
 func timeOr(a *api.Account, created, full bool) string {

@@ -186,7 +186,7 @@ func TestFlowAgainstEmulator(t *testing.T) {
 		}
 	})
 	f.press("enter")
-	f.waitFor("IBAN", GroupIBAN(iban), "✓ valid", "Transactions (")
+	f.waitFor("IBAN", api.FormatIBAN(iban), "✓ valid", "Transactions (")
 	f.press("y")
 	f.waitFor("IBAN copied")
 	f.mu.Lock()

@@ -34,6 +34,7 @@ func TestGoldenViews(t *testing.T) {
 		{"filter", fixture{rows: 30, signedIn: true}, []string{"/", "1"}},
 		{"detail", fixture{rows: 3, signedIn: true}, []string{"j", "enter"}},
 		{"qr", fixture{rows: 3, signedIn: true}, []string{"enter", "Q"}},
+		{"amount", fixture{rows: 3, signedIn: true}, []string{"enter", "s", "1", "2", "left"}},
 		{"help", fixture{rows: 3, signedIn: true}, []string{"?"}},
 		{"confirm", fixture{rows: 3, signedIn: true}, []string{"e"}},
 		{"live", fixture{rows: 3, signedIn: true, liveSigned: true}, []string{"e", "y"}},

@@ -7,54 +7,11 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 )
 
-// normalizeIBAN removes spaces and upper-cases an IBAN.
+// normalizeIBAN removes spaces and upper-cases an IBAN: the form that is
+// copied, encoded in the QR code and sent to the API (api.FormatIBAN is the
+// grouped form for display).
 func normalizeIBAN(iban string) string {
 	return strings.ToUpper(strings.Join(strings.Fields(iban), ""))
-}
-
-// GroupIBAN writes an IBAN in groups of four characters, the way it is
-// printed on statements ("FR76 3000 6000 0112 3456 7890 189").
-func GroupIBAN(iban string) string {
-	n := normalizeIBAN(iban)
-	var b strings.Builder
-	b.Grow(len(n) + len(n)/4)
-	for i, r := range n {
-		if i > 0 && i%4 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// ValidIBAN checks the ISO 13616 structure and the ISO 7064 mod-97 check
-// digits: the rearranged number must leave a remainder of 1.
-func ValidIBAN(iban string) bool {
-	n := normalizeIBAN(iban)
-	if len(n) < 15 || len(n) > 34 {
-		return false
-	}
-	for i, r := range n {
-		switch {
-		case i < 2 && (r < 'A' || r > 'Z'):
-			return false
-		case i >= 2 && i < 4 && (r < '0' || r > '9'):
-			return false
-		case (r < '0' || r > '9') && (r < 'A' || r > 'Z'):
-			return false
-		}
-	}
-	rearranged := n[4:] + n[:4]
-	rem := 0
-	for _, r := range rearranged {
-		if r >= 'A' {
-			v := int(r-'A') + 10
-			rem = (rem*100 + v) % 97
-		} else {
-			rem = (rem*10 + int(r-'0')) % 97
-		}
-	}
-	return rem == 1
 }
 
 // EPCPayload builds the EPC069-12 ("SEPA payment QR", version 002) text for
