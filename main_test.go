@@ -213,6 +213,9 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.waitFor("back on sandbox", "SANDBOX", "Accounts")
 	tm.keys("q")
 	tm.waitExit()
+	if left, _ := filepath.Glob(filepath.Join(tm.tmpdir, "partnertui-demo-*")); len(left) > 0 {
+		t.Errorf("the demo left its token directory behind: %v", left)
+	}
 }
 
 type tmux struct {
@@ -220,16 +223,19 @@ type tmux struct {
 	session string
 	env     []string
 	socket  string
+	tmpdir  string // the program's TMPDIR, where --demo keeps its tokens
 }
 
 func newTmux(t *testing.T, home string) *tmux {
+	tmpdir := t.TempDir()
 	return &tmux{
 		t:       t,
 		session: "partnertui-e2e",
 		socket:  filepath.Join(t.TempDir(), "tmux.sock"),
+		tmpdir:  tmpdir,
 		env: []string{"HOME=" + home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"),
 			"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"),
-			"BROWSER=false", "TMPDIR=" + t.TempDir()},
+			"BROWSER=false", "TMPDIR=" + tmpdir},
 	}
 }
 
