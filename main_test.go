@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -302,4 +305,62 @@ func (m *tmux) waitExit() {
 		time.Sleep(50 * time.Millisecond)
 	}
 	m.t.Fatalf("partnertui did not exit after q; the screen is:\n%s", m.capture())
+}
+
+// TestEmulatorCommandPrintsOneJSONLine: `partnertui emulator --json` prints
+// exactly one JSON object on one line, serves until interrupted, then exits 0.
+func TestEmulatorCommandPrintsOneJSONLine(t *testing.T) {
+	isolate(t)
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	var errb bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"emulator", "--json", "--accounts", "10", "--rate-limit", "50/1m"}, pw, &errb)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the first line: %v (stderr %q)", err, errb.String())
+	}
+	var info struct {
+		APIURL       string `json:"api_url"`
+		AuthURL      string `json:"auth_url"`
+		Environments map[string]struct {
+			ClientID          string `json:"client_id"`
+			ClientSecret      string `json:"client_secret"`
+			RedirectURI       string `json:"redirect_uri"`
+			GraphQLURL        string `json:"graphql_url"`
+			TestingGraphQLURL string `json:"testing_graphql_url"`
+		} `json:"environments"`
+		DemoUsers []struct {
+			Phone string `json:"phone"`
+		} `json:"demo_users"`
+	}
+	if err := json.Unmarshal([]byte(line), &info); err != nil {
+		t.Fatalf("first line is not one JSON object: %v\n%s", err, line)
+	}
+	sb, lv := info.Environments["sandbox"], info.Environments["live"]
+	if !strings.HasPrefix(sb.ClientID, "SANDBOX_") || !strings.HasPrefix(lv.ClientID, "LIVE_") ||
+		!strings.HasSuffix(sb.GraphQLURL, "/sandbox-partner/graphql") || !strings.HasSuffix(lv.GraphQLURL, "/live-partner/graphql") ||
+		!strings.HasSuffix(sb.TestingGraphQLURL, "/sandbox-partner-admin/graphql") || lv.TestingGraphQLURL != "" ||
+		sb.ClientSecret == "" || sb.RedirectURI == "" || len(info.DemoUsers) == 0 || info.APIURL == "" || info.AuthURL == "" {
+		t.Fatalf("incomplete emulator info: %+v", info)
+	}
+	resp, err := http.Get(info.AuthURL + "/.well-known/openid-configuration")
+	if err != nil {
+		t.Fatalf("the emulator does not answer: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("discovery answered %d", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("emulator exited %d after the interrupt: %s", code, errb.String())
+	}
+	if rest, _ := io.ReadAll(pr); len(bytes.TrimSpace(rest)) != 0 {
+		t.Errorf("more than one line on stdout: %q", rest)
+	}
 }

@@ -377,19 +377,12 @@ func (s *accountsScreen) onPage(msg accountsMsg) tea.Cmd {
 func (s *accountsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.c.keys
 	vis := s.visible()
+	if c, ok := k.move(msg, s.cursor, vis, len(s.rows)); ok {
+		s.cursor = c
+		s.sync()
+		return s.more()
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		s.cursor--
-	case key.Matches(msg, k.Down):
-		s.cursor++
-	case key.Matches(msg, k.PageUp):
-		s.cursor -= vis
-	case key.Matches(msg, k.PageDown):
-		s.cursor += vis
-	case key.Matches(msg, k.Top):
-		s.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		s.cursor = len(s.rows) - 1
 	case key.Matches(msg, k.Open):
 		if s.cursor < 0 || s.cursor >= len(s.rows) {
 			return nil
@@ -411,11 +404,8 @@ func (s *accountsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			s.order = api.OrderCreatedAt
 		}
 		return s.reload(true)
-	default:
-		return nil
 	}
-	s.sync()
-	return s.more()
+	return nil
 }
 
 func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {

@@ -242,22 +242,12 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return d.prompt.Focus()
 	case key.Matches(msg, k.Refresh):
 		return tea.Batch(d.loadAccount(), d.loadTx(""))
-	case key.Matches(msg, k.Up):
-		d.txCursor--
-	case key.Matches(msg, k.Down):
-		d.txCursor++
-	case key.Matches(msg, k.PageUp):
-		d.txCursor -= vis
-	case key.Matches(msg, k.PageDown):
-		d.txCursor += vis
-	case key.Matches(msg, k.Top):
-		d.txCursor = 0
-	case key.Matches(msg, k.Bottom):
-		d.txCursor = len(d.txs) - 1
-	default:
+	}
+	c, ok := k.move(msg, d.txCursor, vis, len(d.txs))
+	if !ok {
 		return nil
 	}
-	d.txCursor = clampInt(d.txCursor, 0, max(len(d.txs)-1, 0))
+	d.txCursor = clampInt(c, 0, max(len(d.txs)-1, 0))
 	return d.moreTx()
 }
 

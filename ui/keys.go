@@ -1,6 +1,9 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // keyMap holds every binding. The same bindings handle input and build the
 // help, so the help can never disagree with what the keys do.
@@ -52,4 +55,25 @@ func (k keyMap) global() []key.Binding {
 // navigation bindings shared by the list and the transactions of the detail.
 func (k keyMap) navigation() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// move applies a list-navigation key to cursor, where page is the number of
+// visible rows and n the number of rows; ok is false for any other key. The
+// caller clamps, since only it knows whether more rows are on their way.
+func (k keyMap) move(msg tea.KeyPressMsg, cursor, page, n int) (next int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return cursor - 1, true
+	case key.Matches(msg, k.Down):
+		return cursor + 1, true
+	case key.Matches(msg, k.PageUp):
+		return cursor - page, true
+	case key.Matches(msg, k.PageDown):
+		return cursor + page, true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return n - 1, true
+	}
+	return cursor, false
 }
