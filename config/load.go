@@ -23,16 +23,19 @@ import (
 const MaxFileSize = 1 << 20
 
 // AuthParamNames are the optional authorization-URL parameters of spec 4.3
-// that [env.auth_params] may set (identificationLevel has its own key).
-var AuthParamNames = []string{
-	"onboardingId", "email", "accountMembershipId", "phoneNumber", "firstName",
-	"lastName", "birthDate", "birthCity", "birthCountry", "nationality", "language",
-	"birthPlacePostalCode", "residencyAddress", "residencyAddressCity",
-	"residencyAddressCountry", "residencyAddressPostalCode",
+// that [env.auth_params] may set (identificationLevel has its own key). A
+// fresh slice each call, so no caller can change what another one sees.
+func AuthParamNames() []string {
+	return []string{
+		"onboardingId", "email", "accountMembershipId", "phoneNumber", "firstName",
+		"lastName", "birthDate", "birthCity", "birthCountry", "nationality", "language",
+		"birthPlacePostalCode", "residencyAddress", "residencyAddressCity",
+		"residencyAddressCountry", "residencyAddressPostalCode",
+	}
 }
 
 // IdentificationLevels are the values spec 4.3 allows.
-var IdentificationLevels = []string{"PVID", "QES", "Expert", "Auto"}
+func IdentificationLevels() []string { return []string{"PVID", "QES", "Expert", "Auto"} }
 
 // Problem is one thing wrong with a configuration.
 type Problem struct {
@@ -310,7 +313,7 @@ func (e *Environment) problems(name EnvName) []Problem {
 	if e.PageSize < 0 || e.PageSize > MaxPageSize {
 		add("page_size", "must be between 1 and %d (the API maximum), not %d", MaxPageSize, e.PageSize)
 	}
-	if e.IdentificationLevel != "" && !slices.Contains(IdentificationLevels, e.IdentificationLevel) {
+	if e.IdentificationLevel != "" && !slices.Contains(IdentificationLevels(), e.IdentificationLevel) {
 		add("identification_level", "%q is not an identification level: use one of PVID, QES, Expert or Auto (case matters)", truncate(e.IdentificationLevel, 40))
 	}
 	if e.IdentificationLevel == "Auto" && e.AuthParams["accountMembershipId"] == "" && e.AuthParams["onboardingId"] == "" {
@@ -332,8 +335,8 @@ func (e *Environment) problems(name EnvName) []Problem {
 		switch {
 		case k == "identificationLevel":
 			add(key, "set identification_level under [%s] instead of auth_params.identificationLevel", name)
-		case !slices.Contains(AuthParamNames, k):
-			add(key, "%q is not an authorization parameter: allowed are %s", truncate(k, 40), strings.Join(AuthParamNames, ", "))
+		case !slices.Contains(AuthParamNames(), k):
+			add(key, "%q is not an authorization parameter: allowed are %s", truncate(k, 40), strings.Join(AuthParamNames(), ", "))
 		case hasControl(v):
 			add(key, "contains a line break or control character, which the authorization URL must not carry: remove it")
 		case k == "phoneNumber" && !e164.MatchString(strings.ReplaceAll(v, " ", "")):
