@@ -122,10 +122,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 		t.Fatalf("%d refreshes before the race", n)
 	}
 
-	bin := filepath.Join(t.TempDir(), "partnertui")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := realBinary.get(t)
 	type result struct {
 		out []byte
 		err error

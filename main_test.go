@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,9 +13,56 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// binary builds the real partnertui once per test run. The go command's
+// caches are resolved in TestMain, before any test points HOME elsewhere:
+// otherwise each build would start from an empty build and module cache.
+type binary struct {
+	once sync.Once
+	env  []string
+	path string
+	err  error
+}
+
+func (b *binary) get(t *testing.T) string {
+	t.Helper()
+	b.once.Do(func() {
+		cmd := exec.Command("go", "build", "-o", b.path, ".")
+		cmd.Env = b.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// realBinary is shared by the tests that run partnertui as a user would.
+var realBinary binary
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "partnertui-test-bin-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	env := os.Environ()
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := exec.Command("go", "env", v).Output(); err == nil {
+			env = append(env, v+"="+strings.TrimSpace(string(out)))
+		}
+	}
+	realBinary = binary{env: env, path: filepath.Join(dir, "partnertui")}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // isolate points every XDG directory and HOME at a fresh temporary tree so a
 // test never touches the developer's real config or tokens.
@@ -193,11 +241,7 @@ func TestTmuxEndToEnd(t *testing.T) {
 		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
 	}
 	home := isolate(t)
-	bin := filepath.Join(t.TempDir(), "partnertui")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := realBinary.get(t)
 
 	tm := newTmux(t, home)
 	tm.start(100, 30, bin, "--demo")
