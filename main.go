@@ -109,7 +109,8 @@ func isUsage(err error) bool {
 	if errors.As(err, &ue) {
 		return true
 	}
-	// cobra reports some usage mistakes as plain errors.
+	// Our commands return usageError themselves; the commands cobra and fang
+	// add (help, completion, man) report argument mistakes as plain errors.
 	msg := err.Error()
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument",
 		"invalid argument", "accepts ", "requires at least", "requires at most"} {
@@ -124,14 +125,15 @@ func isUsage(err error) bool {
 type globals struct {
 	stdout, stderr io.Writer
 	envFlag        string
-	configPath     string
+	configPath     string // --config as given
+	configFile     string // the file actually read (--config, $PARTNERTUI_CONFIG or the XDG default)
 	demo           bool
 	project        bool
 
-	cfg     *config.Config
-	demoSrv *emulator.Server
-	state   string // token store directory
-	cleanup func()
+	cfg       *config.Config
+	demoUsers []emulator.DemoUser // --demo: who may approve sign-ins
+	state     string              // token store directory
+	cleanup   func()
 }
 
 func newRoot(g *globals) *cobra.Command {
@@ -182,6 +184,7 @@ func (g *globals) setup(ctx context.Context) error {
 		}
 		path = p
 	}
+	g.configFile = path
 	cfg, warnings, err := config.Load(path)
 	if err != nil && !errors.Is(err, config.ErrNoConfig) {
 		return err
@@ -221,12 +224,13 @@ func (g *globals) setupDemo(ctx context.Context) error {
 		srv.Close()
 		return fmt.Errorf("could not create a temporary token directory: %w", err)
 	}
-	g.demoSrv, g.state = srv, dir
+	g.state = dir
 	g.cleanup = func() {
 		srv.Close()
 		os.RemoveAll(dir)
 	}
 	info := srv.Info()
+	g.demoUsers = info.DemoUsers
 	envCfg := func(name config.EnvName) config.Environment {
 		e := info.Environments[string(name)]
 		return config.Environment{
@@ -241,7 +245,7 @@ func (g *globals) setupDemo(ctx context.Context) error {
 
 // demoPhone is the first demo user of env, who approves demo sign-ins.
 func (g *globals) demoPhone(env config.EnvName) string {
-	for _, u := range g.demoSrv.Info().DemoUsers {
+	for _, u := range g.demoUsers {
 		if u.Env == string(env) {
 			return u.Phone
 		}
@@ -263,29 +267,16 @@ func (g *globals) envName() (config.EnvName, error) {
 	return config.Sandbox, nil
 }
 
-// environment returns the settings of env, refusing one with no client.
-func (g *globals) environment(env config.EnvName) (*config.Environment, error) {
-	e := g.cfg.Env(env)
-	if e.ClientID == "" {
-		where := g.cfg.Path
-		if where == "" {
-			where = "your config file"
-		}
-		return nil, fmt.Errorf("the %s environment has no client_id in %s: run `partnertui config init`, fill in the [%s] table from your dashboard, or try `partnertui --demo`", env, where, env)
-	}
-	if g.project {
-		e.Token = config.TokenProject
-	}
-	return e, nil
-}
-
+// session opens env's session. auth validates the environment; when the
+// environment is simply not configured yet, the error also says which file
+// to edit and that --demo needs no credentials.
 func (g *globals) session(env config.EnvName) (*auth.Session, *config.Environment, error) {
-	e, err := g.environment(env)
+	e := g.cfg.Env(env)
+	s, err := auth.NewSession(auth.SessionOptions{Env: e, StateDir: g.state, Project: g.project})
 	if err != nil {
-		return nil, nil, err
-	}
-	s, err := auth.NewSession(auth.SessionOptions{Env: e, StateDir: g.state})
-	if err != nil {
+		if e.Ready() != nil {
+			return nil, nil, fmt.Errorf("%w; the configuration file is %s, or try `partnertui --demo`, which needs no credentials", err, g.configFile)
+		}
 		return nil, nil, err
 	}
 	return s, e, nil
@@ -321,11 +312,11 @@ func (g *globals) demoApprover(env config.EnvName) func(context.Context, string)
 
 // ensureDemoSignIn signs the demo user in, so that one-shot commands work
 // under --demo without a browser.
-func (g *globals) ensureDemoSignIn(ctx context.Context, s *auth.Session, e *config.Environment) error {
-	if !g.demo || s.SignedIn() || e.Token == config.TokenProject {
+func (g *globals) ensureDemoSignIn(ctx context.Context, s *auth.Session) error {
+	if !g.demo || s.SignedIn() || s.UsesProjectToken() {
 		return nil
 	}
-	_, err := s.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: g.demoApprover(e.Name), FailOnOpenError: true})
+	_, err := s.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: g.demoApprover(s.Env()), FailOnOpenError: true})
 	return err
 }
 
@@ -356,8 +347,13 @@ func runTUI(ctx context.Context, g *globals) error {
 		}
 		opts.Envs[name] = env
 	}
-	if dir, err := stateDir(); err == nil {
-		opts.LogPath = filepath.Join(dir, "partnertui.log")
+	logDir := g.state
+	if g.demo {
+		// The demo's token directory is removed on exit; a crash log must outlive it.
+		logDir, _ = stateDir()
+	}
+	if logDir != "" {
+		opts.LogPath = filepath.Join(logDir, "partnertui.log")
 	}
 	return ui.Run(ctx, opts)
 }
@@ -433,7 +429,7 @@ func statusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := g.ensureDemoSignIn(cmd.Context(), s, e); err != nil {
+			if err := g.ensureDemoSignIn(cmd.Context(), s); err != nil {
 				return err
 			}
 			st, err := s.Status()
@@ -441,7 +437,7 @@ func statusCmd(g *globals) *cobra.Command {
 				return err
 			}
 			out := statusOutput{StatusInfo: *st}
-			if st.SignedIn || e.Token == config.TokenProject {
+			if st.SignedIn || s.UsesProjectToken() {
 				// Who the token belongs to, when the API answers; offline
 				// status is still useful without it.
 				if c, err := g.client(s, e); err == nil {
@@ -513,7 +509,7 @@ func (g *globals) apiClientFor(ctx context.Context) (*api.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := g.ensureDemoSignIn(ctx, s, e); err != nil {
+	if err := g.ensureDemoSignIn(ctx, s); err != nil {
 		return nil, err
 	}
 	return g.client(s, e)
@@ -541,17 +537,8 @@ func accountsCmd(g *globals) *cobra.Command {
 			params := api.AccountsParams{First: first, Search: search}
 			var accounts []api.Account
 			if all {
-				pg := c.NewPager(params)
-				defer pg.Close()
-				for {
-					page, ok, err := pg.Next(ctx)
-					if err != nil {
-						return err
-					}
-					if !ok {
-						break
-					}
-					accounts = append(accounts, page.Accounts...)
+				if accounts, err = c.AllAccounts(ctx, params); err != nil {
+					return err
 				}
 			} else {
 				page, err := c.Accounts(ctx, params)
@@ -651,13 +638,9 @@ func configCmd(g *globals) *cobra.Command {
 
 func emulatorCmd(g *globals) *cobra.Command {
 	var (
-		opts              emulator.Options
-		rate, requestLog  string
-		asJSON            bool
-		tokenTTL, codeTTL time.Duration
-		listen            string
-		accounts          int
-		seed              int64
+		opts             emulator.Options
+		rate, requestLog string
+		asJSON           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "emulator",
@@ -666,15 +649,10 @@ func emulatorCmd(g *globals) *cobra.Command {
 			"/live-partner/graphql on one loopback listener, with demo clients and users.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			n, window, err := emulator.ParseRateLimit(rate)
-			if err != nil {
+			var err error
+			if opts.RateLimit, opts.RateWindow, err = emulator.ParseRateLimit(rate); err != nil {
 				return usageError{err}
 			}
-			if accounts < 0 || accounts > 100000 {
-				return usageError{fmt.Errorf("--accounts must be between 0 and 100000, not %d", accounts)}
-			}
-			opts = emulator.Options{Listen: listen, Accounts: accounts, Seed: seed, RateLimit: n, RateWindow: window,
-				TokenTTL: tokenTTL, CodeTTL: codeTTL}
 			if requestLog != "" {
 				f, err := os.OpenFile(requestLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 				if err != nil {
@@ -687,21 +665,20 @@ func emulatorCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer srv.Close()
 			if err := emulator.PrintInfo(g.stdout, srv.Info(), asJSON); err != nil {
+				srv.Close()
 				return err
 			}
-			<-cmd.Context().Done()
-			return nil
+			return srv.Run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&listen, "listen", "127.0.0.1:0", "address to listen on")
-	f.IntVar(&accounts, "accounts", 120, "accounts to generate (up to 100000)")
-	f.Int64Var(&seed, "seed", 1, "seed of the generated data")
+	f.StringVar(&opts.Listen, "listen", emulator.DefaultListen, "address to listen on")
+	f.IntVar(&opts.Accounts, "accounts", emulator.DefaultAccounts, "accounts to generate (up to 100000)")
+	f.Int64Var(&opts.Seed, "seed", emulator.DefaultSeed, "seed of the generated data")
 	f.StringVar(&rate, "rate-limit", "2000/5m", "requests per window per client IP per endpoint")
-	f.DurationVar(&tokenTTL, "token-ttl", time.Hour, "access-token lifetime")
-	f.DurationVar(&codeTTL, "code-ttl", 10*time.Minute, "authorization-code lifetime")
+	f.DurationVar(&opts.TokenTTL, "token-ttl", time.Hour, "access-token lifetime")
+	f.DurationVar(&opts.CodeTTL, "code-ttl", 10*time.Minute, "authorization-code lifetime")
 	f.StringVar(&requestLog, "request-log", "", "append one JSON line per request to FILE (no tokens)")
 	f.BoolVar(&asJSON, "json", false, "print the URLs and credentials as one JSON line")
 	return cmd

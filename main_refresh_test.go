@@ -19,28 +19,20 @@ import (
 	"github.com/partnertui/partnertui/emulator"
 )
 
-// lockedBuffer collects the emulator's request log from its handlers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// refreshCount counts token-endpoint requests with grant_type=refresh_token.
-func (l *lockedBuffer) refreshCount(t *testing.T) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// refreshRequests counts the token-endpoint requests with
+// grant_type=refresh_token in an emulator request log (one JSON line each).
+func refreshRequests(t *testing.T, logPath string) int {
+	t.Helper()
+	raw, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
-	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
-		var rec map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		if line == "" {
 			continue
 		}
+		var rec map[string]any
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("request log line %q: %v", line, err)
 		}
@@ -61,10 +53,15 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
 	home := isolate(t)
-	var reqlog lockedBuffer
+	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
+	reqlog, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reqlog.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := emulator.Start(ctx, emulator.Options{RequestLog: &reqlog})
+	srv, err := emulator.Start(ctx, emulator.Options{RequestLog: reqlog})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +115,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 	if err := os.WriteFile(first.StorePath(), aged, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if n := reqlog.refreshCount(t); n != 0 {
+	if n := refreshRequests(t, logPath); n != 0 {
 		t.Fatalf("%d refreshes before the race", n)
 	}
 
@@ -172,7 +169,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 			t.Errorf("partnertui process printed %q (%v), want one account", r.out, err)
 		}
 	}
-	if n := reqlog.refreshCount(t); n != 1 {
+	if n := refreshRequests(t, logPath); n != 1 {
 		t.Fatalf("%d refresh requests reached the server, want exactly 1", n)
 	}
 	raw, err = os.ReadFile(first.StorePath())

@@ -315,40 +315,42 @@ func (m *tmux) capture() string {
 	return string(out)
 }
 
-// waitFor polls the screen until every text is on it. Polling is the only
-// way to observe another process's terminal; the deadline is generous and
-// the test fails with the last screen.
+// poll checks cond every 50 ms until it holds or the timeout passes.
+// Polling is the only way to observe another process's terminal.
+func poll(timeout time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
+}
+
+// waitFor waits until every text is on the screen; the test fails with the
+// last screen.
 func (m *tmux) waitFor(what string, texts ...string) {
 	m.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
 	var screen string
-	for time.Now().Before(deadline) {
+	onScreen := func() bool {
 		screen = m.capture()
-		all := true
 		for _, s := range texts {
 			if !strings.Contains(screen, s) {
-				all = false
-				break
+				return false
 			}
 		}
-		if all {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+		return true
 	}
-	m.t.Fatalf("waiting for the %s (%q), the screen is:\n%s", what, texts, screen)
+	if !poll(60*time.Second, onScreen) {
+		m.t.Fatalf("waiting for the %s (%q), the screen is:\n%s", what, texts, screen)
+	}
 }
 
 func (m *tmux) waitExit() {
 	m.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := m.cmd("has-session", "-t", m.session).Run(); err != nil {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	gone := func() bool { return m.cmd("has-session", "-t", m.session).Run() != nil }
+	if !poll(15*time.Second, gone) {
+		m.t.Fatalf("partnertui did not exit after q; the screen is:\n%s", m.capture())
 	}
-	m.t.Fatalf("partnertui did not exit after q; the screen is:\n%s", m.capture())
 }
 
 // TestEmulatorCommandPrintsOneJSONLine: `partnertui emulator --json` prints
