@@ -155,18 +155,21 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 
 	var gerrs graphql.Errors
 	errors.As(err, &gerrs)
+	// Error statuses come back as a graphql.NetworkError carrying the body;
+	// read its {"errors":[…]} once for whichever branch needs it.
+	var ws []wireError
 	var netErr graphql.NetworkError
-	hasNet := errors.As(err, &netErr)
+	if errors.As(err, &netErr) {
+		ws, _ = parseErrorsBody(netErr.Body())
+	}
+	firstMessage := ""
+	if len(ws) > 0 {
+		firstMessage = Sanitize(ws[0].Message)
+	}
 
 	switch st := cs.status; {
 	case st == http.StatusUnauthorized:
-		msg := ""
-		if hasNet {
-			if ws, ok := parseErrorsBody(netErr.Body()); ok {
-				msg = Sanitize(ws[0].Message)
-			}
-		}
-		return &UnauthorizedError{Env: c.env, Status: st, Message: msg}
+		return &UnauthorizedError{Env: c.env, Status: st, Message: firstMessage}
 	case st == http.StatusTooManyRequests:
 		now := c.now()
 		retryAt, ok := parseRetryAfter(cs.header.Get("Retry-After"), now)
@@ -175,26 +178,18 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		}
 		return &RateLimitedError{Env: c.env, RetryAt: retryAt}
 	case st >= 500:
-		msg := ""
-		if hasNet {
-			if ws, ok := parseErrorsBody(netErr.Body()); ok {
-				msg = Sanitize(ws[0].Message)
-			}
-		}
-		return &ServerError{Env: c.env, Status: st, Message: msg}
+		return &ServerError{Env: c.env, Status: st, Message: firstMessage}
 	case st >= 400:
-		if hasNet {
-			if ws, ok := parseErrorsBody(netErr.Body()); ok {
-				if st == http.StatusBadRequest {
-					if limit, msg, ok := limitOf(ws); ok {
-						return &OperationLimitError{Env: c.env, Limit: limit, Message: msg}
-					}
+		if len(ws) > 0 {
+			if st == http.StatusBadRequest {
+				if limit, msg, ok := limitOf(ws); ok {
+					return &OperationLimitError{Env: c.env, Limit: limit, Message: msg}
 				}
-				if isUnauthenticated(ws) {
-					return &UnauthorizedError{Env: c.env, Status: st, Message: Sanitize(ws[0].Message)}
-				}
-				return &GraphQLError{Env: c.env, Status: st, Errors: details(ws)}
 			}
+			if isUnauthenticated(ws) {
+				return &UnauthorizedError{Env: c.env, Status: st, Message: firstMessage}
+			}
+			return &GraphQLError{Env: c.env, Status: st, Errors: details(ws)}
 		}
 		return &BadResponseError{Env: c.env, Status: st, Snippet: c.snippet(cs), Reason: "not a GraphQL JSON response"}
 	case st != http.StatusOK && st != http.StatusCreated:

@@ -62,6 +62,9 @@ type Client struct {
 	now         func() time.Time
 	sleep       func(ctx context.Context, d time.Duration) error
 
+	src      oauth2.TokenSource
+	rejected func(accessToken string) // Options.OnUnauthorized; may be nil
+
 	base    *http.Transport
 	http    *http.Client // the full stack; tests drive the guard through it
 	gql     *graphql.Client
@@ -106,6 +109,8 @@ func New(opts Options) (*Client, error) {
 		maxAttempts: opts.MaxAttempts,
 		now:         opts.Now,
 		sleep:       opts.Sleep,
+		src:         opts.TokenSource,
+		rejected:    opts.OnUnauthorized,
 		updates:     make(chan Status, 1),
 		budget:      budget{limit: opts.Budget, window: opts.Window},
 	}
@@ -135,7 +140,7 @@ func New(opts Options) (*Client, error) {
 		Transport: &observer{c: c, next: &guardTransport{
 			env:     c.env,
 			allowed: allowed,
-			next:    &tokenTransport{src: opts.TokenSource, next: c.base, rejected: opts.OnUnauthorized},
+			next:    &tokenTransport{src: opts.TokenSource, next: c.base},
 		}},
 		// A GraphQL POST has no business being redirected, and following
 		// one would re-send the body somewhere else.
@@ -244,8 +249,11 @@ func (c *Client) acquire(ctx context.Context) (time.Time, error) {
 				c.retryAt = time.Time{}
 			}
 			c.publishLocked()
+			// capacity follows the server's headers, which other requests
+			// update: read it under the lock.
+			werr := &budgetWaitError{limit: c.budget.capacity(), window: c.budget.window, err: err}
 			c.mu.Unlock()
-			return time.Time{}, &budgetWaitError{limit: c.budget.capacity(), window: c.budget.window, err: err}
+			return time.Time{}, werr
 		}
 	}
 }
@@ -301,17 +309,26 @@ func (c *Client) setRetryAt(t time.Time) {
 	c.mu.Unlock()
 }
 
-// run sends one operation, retrying queries on 429. call must build a fresh
-// result struct on every invocation (the graphql client cannot decode into
-// a struct twice).
+// run sends one operation, retrying queries on 429 and any operation once
+// after a 401 that a rotated token may cure. call must build a fresh result
+// struct on every invocation (the graphql client cannot decode into a struct
+// twice). Every send goes through the whole transport stack, so retries
+// count against the budget and show in Status like any other request.
 func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.Context) error) error {
-	for attempt := 1; ; attempt++ {
+	reauthed := false
+	for attempt := 1; ; {
 		cs := &callState{}
 		err := call(context.WithValue(ctx, callKey{}, cs))
 		if err == nil {
 			return nil
 		}
 		err = c.classify(ctx, cs, err)
+		if !reauthed && c.tokenReplaced(cs) {
+			// The server refused the request before running it, so even a
+			// mutation is safe to send again.
+			reauthed = true
+			continue
+		}
 		var rl *RateLimitedError
 		if !errors.As(err, &rl) {
 			return err
@@ -326,7 +343,21 @@ func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.C
 		if serr := c.sleep(ctx, rl.RetryAt.Sub(c.now())); serr != nil {
 			return fmt.Errorf("stopped waiting to retry the rate-limited %s request: %w", c.env, serr)
 		}
+		attempt++
 	}
+}
+
+// tokenReplaced handles a 401 to a token that looked valid: another process
+// may have rotated the refresh token, which revokes the access token we
+// hold. It tells OnUnauthorized which token was refused and reports whether
+// the source now has a different one worth a second send.
+func (c *Client) tokenReplaced(cs *callState) bool {
+	if c.rejected == nil || cs.status != http.StatusUnauthorized || cs.token == "" {
+		return false
+	}
+	c.rejected(cs.token)
+	fresh, err := c.src.Token()
+	return err == nil && fresh != nil && fresh.AccessToken != "" && fresh.AccessToken != cs.token
 }
 
 // backoff is exponential with "equal jitter": half fixed, half random, so

@@ -227,6 +227,14 @@ func TestSimulateOnLiveSendsNothing(t *testing.T) {
 	}
 }
 
+// respond answers every request with status and body.
+func respond(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+}
+
 // faultCase is one misbehaving server and what the client must make of it.
 type faultCase struct {
 	name    string
@@ -236,42 +244,34 @@ type faultCase struct {
 
 func TestFaultServers(t *testing.T) {
 	cases := []faultCase{
-		{"400 complexity limit", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"Query exceeds the complexity limit of 1000 fields","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var ol *OperationLimitError
-			if !errors.As(err, &ol) || !errors.Is(err, ErrOperationLimit) || ol.Limit != "complexity" || !strings.Contains(ol.Message, "1000") {
-				t.Errorf("err = %#v", err)
-			}
-		}},
-		{"400 depth limit", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"Query depth 16 exceeds maximum depth 15","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var ol *OperationLimitError
-			if !errors.As(err, &ol) || ol.Limit != "depth" {
-				t.Errorf("err = %v", err)
-			}
-		}},
-		{"400 validation is a GraphQL error", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"Cannot query field \"foo\"","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var ge *GraphQLError
-			if !errors.As(err, &ge) || ge.Errors[0].Code != "GRAPHQL_VALIDATION_FAILED" || errors.Is(err, ErrOperationLimit) {
-				t.Errorf("err = %v", err)
-			}
-		}},
-		{"401", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusUnauthorized)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"token expired","extensions":{"code":"UNAUTHENTICATED"}}]}`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var ue *UnauthorizedError
-			if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || !strings.Contains(err.Error(), "sign in again") {
-				t.Errorf("err = %v", err)
-			}
-		}},
+		{"400 complexity limit", respond(http.StatusBadRequest, `{"errors":[{"message":"Query exceeds the complexity limit of 1000 fields","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var ol *OperationLimitError
+				if !errors.As(err, &ol) || !errors.Is(err, ErrOperationLimit) || ol.Limit != "complexity" || !strings.Contains(ol.Message, "1000") {
+					t.Errorf("err = %#v", err)
+				}
+			}},
+		{"400 depth limit", respond(http.StatusBadRequest, `{"errors":[{"message":"Query depth 16 exceeds maximum depth 15","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var ol *OperationLimitError
+				if !errors.As(err, &ol) || ol.Limit != "depth" {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{"400 validation is a GraphQL error", respond(http.StatusBadRequest, `{"errors":[{"message":"Cannot query field \"foo\"","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var ge *GraphQLError
+				if !errors.As(err, &ge) || ge.Errors[0].Code != "GRAPHQL_VALIDATION_FAILED" || errors.Is(err, ErrOperationLimit) {
+					t.Errorf("err = %v", err)
+				}
+			}},
+		{"401", respond(http.StatusUnauthorized, `{"errors":[{"message":"token expired","extensions":{"code":"UNAUTHENTICATED"}}]}`),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var ue *UnauthorizedError
+				if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || !strings.Contains(err.Error(), "sign in again") {
+					t.Errorf("err = %v", err)
+				}
+			}},
 		{"200 UNAUTHENTICATED", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON200(w, map[string]any{"data": nil, "errors": []any{map[string]any{"message": "unauthenticated", "extensions": map[string]any{"code": "UNAUTHENTICATED"}}}})
 		}, func(t *testing.T, _ *AccountsPage, err error) {
@@ -279,15 +279,13 @@ func TestFaultServers(t *testing.T) {
 				t.Errorf("err = %v", err)
 			}
 		}},
-		{"500", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"boom\u001b[2J"}]}`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var se *ServerError
-			if !errors.As(err, &se) || se.Status != 500 || !errors.Is(err, ErrServer) || se.Message != "boom" {
-				t.Errorf("err = %#v", err)
-			}
-		}},
+		{"500", respond(http.StatusInternalServerError, `{"errors":[{"message":"boom\u001b[2J"}]}`),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var se *ServerError
+				if !errors.As(err, &se) || se.Status != 500 || !errors.Is(err, ErrServer) || se.Message != "boom" {
+					t.Errorf("err = %#v", err)
+				}
+			}},
 		{"502 HTML from a proxy", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusBadGateway)
@@ -310,15 +308,13 @@ func TestFaultServers(t *testing.T) {
 				t.Errorf("snippet = %q", be.Snippet)
 			}
 		}},
-		{"403 HTML body", func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusForbidden)
-			_, _ = w.Write([]byte("<h1>Forbidden</h1>"))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
-			var be *BadResponseError
-			if !errors.As(err, &be) || be.Status != 403 || be.Snippet != "<h1>Forbidden</h1>" {
-				t.Errorf("err = %v", err)
-			}
-		}},
+		{"403 HTML body", respond(http.StatusForbidden, "<h1>Forbidden</h1>"),
+			func(t *testing.T, _ *AccountsPage, err error) {
+				var be *BadResponseError
+				if !errors.As(err, &be) || be.Status != 403 || be.Snippet != "<h1>Forbidden</h1>" {
+					t.Errorf("err = %v", err)
+				}
+			}},
 		{"truncated JSON", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"data":{"accounts":{"totalCount":3,"edges":[{"node":{"id":"a`))

@@ -84,6 +84,12 @@ func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 	t.Helper()
 	pg := c.NewPager(p)
 	defer pg.Close()
+	return drain(t, pg)
+}
+
+// drain reads pg to its end and returns every account it handed out.
+func drain(t *testing.T, pg *Pager) []Account {
+	t.Helper()
 	var all []Account
 	for {
 		page, ok, err := pg.Next(context.Background())

@@ -364,13 +364,8 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	if first <= 0 || first > maxPageSize {
 		first = c.pageSize
 	}
-	vars := accountsVars(p, first, p.After)
-	var q *accountsQuery
-	err := c.run(ctx, false, func(ctx context.Context) error {
-		q = &accountsQuery{}
-		return c.queryRaw(ctx, q, vars, OpAccounts)
-	})
-	if err != nil && !isPartial(err) {
+	q, err := query[accountsQuery](ctx, c, OpAccounts, accountsVars(p, first, p.After))
+	if q == nil {
 		return nil, err
 	}
 	page := &AccountsPage{
@@ -383,6 +378,25 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	}
 	sanitizePageInfo(&page.PageInfo)
 	return page, err
+}
+
+// query runs the query named name, built from T's type, and returns the
+// decoded result: with a nil error, or with a *GraphQLError when the server
+// sent partial data alongside errors. Any other failure returns a nil result.
+func query[T any](ctx context.Context, c *Client, name string, vars map[string]any) (*T, error) {
+	var q *T
+	err := c.run(ctx, false, func(ctx context.Context) error {
+		q = new(T)
+		return c.queryRaw(ctx, q, vars, name)
+	})
+	if err != nil && !isPartial(err) {
+		return nil, err
+	}
+	return q, err
+}
+
+func (c *Client) accountNotFound(id string) error {
+	return fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(id), c.env, ErrNotFound)
 }
 
 // queryRaw sends the query built from v's type and decodes the data with
@@ -415,32 +429,23 @@ func isPartial(err error) bool {
 // Account fetches one account in full (Query.account(accountId)); a missing
 // account is an error wrapping ErrNotFound.
 func (c *Client) Account(ctx context.Context, id string) (*Account, error) {
-	vars := map[string]any{"accountId": graphql.ID(id)}
-	var q *accountQuery
-	err := c.run(ctx, false, func(ctx context.Context) error {
-		q = &accountQuery{}
-		return c.queryRaw(ctx, q, vars, OpAccount)
-	})
-	if err != nil && !isPartial(err) {
+	q, err := query[accountQuery](ctx, c, OpAccount, map[string]any{"accountId": graphql.ID(id)})
+	if q == nil {
 		return nil, err
 	}
 	if q.Account == nil {
 		if err != nil {
 			return nil, fmt.Errorf("account %q is not available in %s: %w", Sanitize(id), c.env, err)
 		}
-		return nil, fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(id), c.env, ErrNotFound)
+		return nil, c.accountNotFound(id)
 	}
 	return q.Account.account(), err
 }
 
 // User fetches the signed-in user (Query.user with no id).
 func (c *Client) User(ctx context.Context) (*User, error) {
-	var q *userQuery
-	err := c.run(ctx, false, func(ctx context.Context) error {
-		q = &userQuery{}
-		return c.queryRaw(ctx, q, nil, OpUser)
-	})
-	if err != nil && !isPartial(err) {
+	q, err := query[userQuery](ctx, c, OpUser, nil)
+	if q == nil {
 		return nil, err
 	}
 	if q.User == nil {
@@ -469,12 +474,8 @@ func (c *Client) User(ctx context.Context) (*User, error) {
 
 // ProjectInfo fetches Query.projectInfo.
 func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
-	var q *projectInfoQuery
-	err := c.run(ctx, false, func(ctx context.Context) error {
-		q = &projectInfoQuery{}
-		return c.queryRaw(ctx, q, nil, OpProjectInfo)
-	})
-	if err != nil && !isPartial(err) {
+	q, err := query[projectInfoQuery](ctx, c, OpProjectInfo, nil)
+	if q == nil {
 		return nil, err
 	}
 	p := &ProjectInfo{ID: q.ProjectInfo.ID, Name: q.ProjectInfo.Name, Type: q.ProjectInfo.Type, Status: q.ProjectInfo.Status}
@@ -487,20 +488,15 @@ func (c *Client) Transactions(ctx context.Context, accountID string, first int, 
 	if first <= 0 || first > maxPageSize {
 		first = c.pageSize
 	}
-	vars := transactionsVars(accountID, first, after)
-	var q *transactionsQuery
-	err := c.run(ctx, false, func(ctx context.Context) error {
-		q = &transactionsQuery{}
-		return c.queryRaw(ctx, q, vars, OpAccountTransactions)
-	})
-	if err != nil && !isPartial(err) {
+	q, err := query[transactionsQuery](ctx, c, OpAccountTransactions, transactionsVars(accountID, first, after))
+	if q == nil {
 		return nil, err
 	}
 	if q.Account == nil {
 		if err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(accountID), c.env, ErrNotFound)
+		return nil, c.accountNotFound(accountID)
 	}
 	page := &TransactionsPage{}
 	if t := q.Account.Transactions; t != nil {

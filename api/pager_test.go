@@ -40,30 +40,20 @@ func TestPagerWalksWholeConnection(t *testing.T) {
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1); h(w, r) }), nil)
 	pg := c.NewPager(AccountsParams{})
 	defer pg.Close()
+	all := drain(t, pg)
 	seen := map[string]bool{}
-	var ids []string
-	for {
-		page, ok, err := pg.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
+	for _, a := range all {
+		if seen[a.ID] {
+			t.Fatalf("duplicate %s", a.ID)
 		}
-		if !ok {
-			break
-		}
-		for _, a := range page.Accounts {
-			if seen[a.ID] {
-				t.Fatalf("duplicate %s", a.ID)
-			}
-			seen[a.ID] = true
-			ids = append(ids, a.ID)
-		}
+		seen[a.ID] = true
 	}
-	if len(ids) != total {
-		t.Fatalf("got %d accounts, want %d", len(ids), total)
+	if len(all) != total {
+		t.Fatalf("got %d accounts, want %d", len(all), total)
 	}
-	for i, id := range ids {
-		if id != fmt.Sprintf("acc-%05d", i) {
-			t.Fatalf("account %d is %s: gap or reorder", i, id)
+	for i, a := range all {
+		if a.ID != fmt.Sprintf("acc-%05d", i) {
+			t.Fatalf("account %d is %s: gap or reorder", i, a.ID)
 		}
 	}
 	if want := int32((total + 99) / 100); calls.Load() != want {
@@ -194,17 +184,7 @@ func TestPagerHonoursPageSize(t *testing.T) {
 		func(o *Options) { o.PageSize = 10 })
 	pg := c.NewPager(AccountsParams{})
 	defer pg.Close()
-	n := 0
-	for {
-		page, ok, err := pg.Next(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
-		n += len(page.Accounts)
-	}
+	n := len(drain(t, pg))
 	if n != 95 || calls.Load() != 10 {
 		t.Errorf("accounts = %d, requests = %d; want 95, 10", n, calls.Load())
 	}

@@ -75,6 +75,9 @@ func TestUnauthorizedRetriesOnceWithARotatedToken(t *testing.T) {
 	if len(sent) != 2 || sent[0] != "Bearer old-token" || sent[1] != "Bearer new-token" {
 		t.Errorf("sent %q, want the old token then the new one", sent)
 	}
+	if s := c.Status(); s.Used != 2 || s.LastStatus != http.StatusOK || s.InFlight != 0 {
+		t.Errorf("status = %+v, want both sends counted against the budget", s)
+	}
 }
 
 func TestUnauthorizedWithNothingNewerIsReported(t *testing.T) {

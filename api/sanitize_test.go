@@ -98,30 +98,21 @@ func checkStrings(t *testing.T, path string, v reflect.Value) {
 // TestSanitizeCoversEveryField fails when a string field is added to a type
 // without being added to its sanitize function.
 func TestSanitizeCoversEveryField(t *testing.T) {
-	var a Account
-	fillStrings(reflect.ValueOf(&a), hostile)
-	sanitizeAccount(&a)
-	checkStrings(t, "Account", reflect.ValueOf(a))
+	checkSanitizes(t, "Account", sanitizeAccount)
+	checkSanitizes(t, "User", sanitizeUser)
+	checkSanitizes(t, "ProjectInfo", sanitizeProjectInfo)
+	checkSanitizes(t, "Transaction", sanitizeTransaction)
+	checkSanitizes(t, "PageInfo", sanitizePageInfo)
+}
 
-	var u User
-	fillStrings(reflect.ValueOf(&u), hostile)
-	sanitizeUser(&u)
-	checkStrings(t, "User", reflect.ValueOf(u))
-
-	var p ProjectInfo
-	fillStrings(reflect.ValueOf(&p), hostile)
-	sanitizeProjectInfo(&p)
-	checkStrings(t, "ProjectInfo", reflect.ValueOf(p))
-
-	var tx Transaction
-	fillStrings(reflect.ValueOf(&tx), hostile)
-	sanitizeTransaction(&tx)
-	checkStrings(t, "Transaction", reflect.ValueOf(tx))
-
-	var pi PageInfo
-	fillStrings(reflect.ValueOf(&pi), hostile)
-	sanitizePageInfo(&pi)
-	checkStrings(t, "PageInfo", reflect.ValueOf(pi))
+// checkSanitizes fills every string field of a T with hostile text and
+// checks that sanitize leaves only the printable remainder in each.
+func checkSanitizes[T any](t *testing.T, name string, sanitize func(*T)) {
+	t.Helper()
+	var v T
+	fillStrings(reflect.ValueOf(&v), hostile)
+	sanitize(&v)
+	checkStrings(t, name, reflect.ValueOf(v))
 }
 
 func TestSanitizeFastPathDoesNotAllocate(t *testing.T) {

@@ -29,6 +29,9 @@ type callState struct {
 	nSnippet int
 	guardErr *EndpointError
 	tokenErr error
+	// token is the access token sent, kept only to tell OnUnauthorized
+	// which one the server refused; it is never formatted anywhere.
+	token    string
 	timedOut bool
 }
 
@@ -116,15 +119,11 @@ func (e *tokenError) Error() string { return "could not get an access token: " +
 func (e *tokenError) Unwrap() error { return e.err }
 
 // tokenTransport attaches the bearer token, like oauth2.Transport but
-// recording token-source failures for the error classifier.
+// recording token-source failures for the error classifier, and the token
+// it sent so a 401 can name the token that was refused.
 type tokenTransport struct {
 	src  oauth2.TokenSource
 	next http.RoundTripper
-	// rejected, when set, is told about a 401 to a token that looked
-	// valid: another process may have rotated the refresh token, which
-	// revokes the access token we hold. The request is then sent once more
-	// with whatever token the source gives next, if it is a different one.
-	rejected func(accessToken string)
 }
 
 func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -132,34 +131,20 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && (tok == nil || tok.AccessToken == "") {
 		err = errors.New("the token source returned no access token")
 	}
+	cs := callFrom(req.Context())
 	if err != nil {
 		closeBody(req)
-		if cs := callFrom(req.Context()); cs != nil {
+		if cs != nil {
 			cs.tokenErr = err
 		}
 		return nil, &tokenError{err: err}
 	}
+	if cs != nil {
+		cs.token = tok.AccessToken
+	}
 	r2 := req.Clone(req.Context())
 	tok.SetAuthHeader(r2)
-	resp, err := t.next.RoundTrip(r2)
-	if err != nil || resp.StatusCode != http.StatusUnauthorized || t.rejected == nil || req.GetBody == nil {
-		return resp, err
-	}
-	t.rejected(tok.AccessToken)
-	fresh, terr := t.src.Token()
-	if terr != nil || fresh == nil || fresh.AccessToken == "" || fresh.AccessToken == tok.AccessToken {
-		return resp, nil // nothing newer to try: the caller sees the 401
-	}
-	body, berr := req.GetBody()
-	if berr != nil {
-		return resp, nil
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	_ = resp.Body.Close()
-	r3 := req.Clone(req.Context())
-	r3.Body = body
-	fresh.SetAuthHeader(r3)
-	return t.next.RoundTrip(r3)
+	return t.next.RoundTrip(r2)
 }
 
 func closeBody(req *http.Request) {
