@@ -30,10 +30,28 @@ func newTestSession(t *testing.T, env *config.Environment, dir string, clock *fa
 	return s
 }
 
-func loginFake(t *testing.T, f *fakeAS, s *Session) *Identity {
+// noSSH makes the test independent of an SSH session it may run in, which
+// would otherwise keep the default browser from opening.
+func noSSH(t *testing.T) {
 	t.Helper()
 	t.Setenv("SSH_CONNECTION", "")
 	t.Setenv("SSH_TTY", "")
+}
+
+// signedInFake is a sandbox session signed in to a fresh fake server, on a
+// settable clock and its own state directory.
+func signedInFake(t *testing.T) (*fakeAS, *fakeClock, *Session) {
+	t.Helper()
+	f := newFakeAS(t)
+	clock := &fakeClock{t: time.Now()}
+	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
+	loginFake(t, f, s)
+	return f, clock, s
+}
+
+func loginFake(t *testing.T, f *fakeAS, s *Session) *Identity {
+	t.Helper()
+	noSSH(t)
 	id, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
 	if err != nil {
 		t.Fatalf("Login: %v", err)
@@ -76,8 +94,7 @@ func TestLoginSavesSessionWithSafeModes(t *testing.T) {
 	env.AuthParams = map[string]string{"phoneNumber": "+33 6 12 34 56 78"}
 	s := newTestSession(t, env, dir, nil)
 	var shown string
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	id, err := s.Login(context.Background(), LoginOptions{
 		ShowURL: func(u string) { shown = u },
 		Open: func(ctx context.Context, u string) error {
@@ -157,8 +174,7 @@ func TestPhoneMismatch(t *testing.T) {
 func TestCallbackWrongStateKeepsWaiting(t *testing.T) {
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	var warned []string
 	var mu sync.Mutex
 	_, err := s.Login(context.Background(), LoginOptions{
@@ -200,7 +216,7 @@ func TestCallbackWrongStateKeepsWaiting(t *testing.T) {
 func TestLoginDenied(t *testing.T) {
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "")
+	noSSH(t)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, authURL string) error {
 		u, _ := url.Parse(authURL)
 		q := u.Query()
@@ -259,8 +275,7 @@ func TestLoginWrongSecretAndRejectedCode(t *testing.T) {
 	env := f.env(config.Sandbox)
 	env.ClientSecret = "wrong"
 	s := newTestSession(t, env, t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	_, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
 	if !errors.Is(err, ErrInvalidClient) || strings.Contains(err.Error(), "wrong") {
 		t.Fatalf("wrong secret: %v", err)
@@ -276,10 +291,7 @@ func TestLoginWrongSecretAndRejectedCode(t *testing.T) {
 }
 
 func TestRefreshRotationPersists(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
 	first := readStored(t, s)
 	ts := s.TokenSource()
 	tok, err := ts.Token()
@@ -310,11 +322,8 @@ func TestRefreshRotationPersists(t *testing.T) {
 }
 
 func TestRefreshConcurrentSingleFlight(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	dir := t.TempDir()
-	s := newTestSession(t, f.env(config.Sandbox), dir, clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
+	dir := filepath.Dir(s.StorePath())
 	// Two sessions on one directory stand in for two processes: they share
 	// only the file and its lock.
 	s2 := newTestSession(t, f.env(config.Sandbox), dir, clock)
@@ -343,10 +352,7 @@ func TestRefreshConcurrentSingleFlight(t *testing.T) {
 }
 
 func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
 	clock.Add(2 * time.Hour)
 	// Another writer rotates the token behind our back (as a process that
 	// ignored the lock would), and the server then refuses our old one.
@@ -377,10 +383,7 @@ func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
 }
 
 func TestRefreshInvalidGrantEndsSession(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
 	f.refresh = map[string]bool{} // the grant was revoked on the server
 	clock.Add(2 * time.Hour)
 	_, err := s.TokenSource().Token()
@@ -534,10 +537,7 @@ func TestStoreRefusesUnsafeOrDamagedFiles(t *testing.T) {
 }
 
 func TestStoreCrashLeftovers(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
 	// A writer killed after creating and partly writing its temp file.
 	dir := filepath.Dir(s.StorePath())
 	leftover := filepath.Join(dir, "."+filepath.Base(s.StorePath())+".tmp-123")
@@ -679,11 +679,8 @@ func mustURL(s string) *url.URL {
 }
 
 func TestRejectedTokenIsRefreshed(t *testing.T) {
-	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	dir := t.TempDir()
-	s := newTestSession(t, f.env(config.Sandbox), dir, clock)
-	loginFake(t, f, s)
+	f, clock, s := signedInFake(t)
+	dir := filepath.Dir(s.StorePath())
 	first, _ := s.TokenSource().Token()
 	s.Rejected(first.AccessToken)
 	second, err := s.TokenSource().Token()
@@ -720,8 +717,7 @@ func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
 	env := f.env(config.Sandbox)
 	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", port)
 	s := newTestSession(t, env, t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	var redirect string
 	_, err = s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
 		pu, _ := url.Parse(u)
@@ -739,8 +735,7 @@ func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
 func TestFailOnOpenError(t *testing.T) {
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	boom := errors.New("the form said no")
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true,
 		Open: func(context.Context, string) error { return boom }})

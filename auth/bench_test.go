@@ -21,7 +21,6 @@ func BenchmarkTokenCached(b *testing.B) {
 	}
 	ts := s.TokenSource()
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		if _, err := ts.Token(); err != nil {
 			b.Fatal(err)
@@ -39,7 +38,6 @@ func BenchmarkTokenFromStore(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
 		fresh, _ := NewSession(SessionOptions{Env: f.env(config.Sandbox), StateDir: dir})
 		if _, err := fresh.TokenSource().Token(); err != nil {
@@ -58,7 +56,6 @@ func BenchmarkRefresh(b *testing.B) {
 		b.Fatal(err)
 	}
 	ts := s.TokenSource()
-	b.ResetTimer()
 	for b.Loop() {
 		clock.Add(2 * time.Hour)
 		if _, err := ts.Token(); err != nil {

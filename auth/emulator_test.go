@@ -172,8 +172,7 @@ func scriptBrowser(t *testing.T, phone, mode string) (logPath string) {
 	t.Setenv("PT_TESTBROWSER_PHONE", phone)
 	t.Setenv("PT_TESTBROWSER_MODE", mode)
 	t.Setenv("PT_TESTBROWSER_LOG", logPath)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	return logPath
 }
 
@@ -308,8 +307,7 @@ func TestEmulatorExpiredCode(t *testing.T) {
 	// fosite cannot take a fake clock, so the code really has to age.
 	e := startEmulator(t, emulator.Options{CodeTTL: time.Second})
 	u := e.user(t, config.Sandbox)
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
 	client := &http.Client{Transport: slowCallback{delay: 2100 * time.Millisecond}}
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(client, u.Phone, false)})
@@ -320,20 +318,36 @@ func TestEmulatorExpiredCode(t *testing.T) {
 
 func loginEmulator(t *testing.T, e *emu, s *Session, name config.EnvName) {
 	t.Helper()
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, e.user(t, name).Phone, false)}); err != nil {
 		t.Fatalf("Login %s: %v", name, err)
 	}
 }
 
-func TestEmulatorRotation(t *testing.T) {
-	e := startEmulator(t, emulator.Options{TokenTTL: 2 * time.Second})
+// signedInEmulator starts an emulator and signs a sandbox session in to it,
+// in its own state directory; clock may be nil for the real one.
+func signedInEmulator(t *testing.T, opts emulator.Options, clock *fakeClock) (*emu, *config.Environment, *Session) {
+	t.Helper()
+	e := startEmulator(t, opts)
 	env := e.env(t, config.Sandbox)
-	clock := &fakeClock{t: time.Now()}
-	dir := t.TempDir()
-	s := newTestSession(t, env, dir, clock)
+	s := newTestSession(t, env, t.TempDir(), clock)
 	loginEmulator(t, e, s, config.Sandbox)
+	return e, env, s
+}
+
+// testproc prepares the helper process on the session directory dir, with
+// env's client; the secret travels in its environment, not its arguments.
+func testproc(procBin string, env *config.Environment, dir string, extra ...string) *exec.Cmd {
+	args := append([]string{"-state", dir, "-env", string(env.Name), "-auth", env.AuthURL, "-api", env.APIURL, "-client", env.ClientID}, extra...)
+	cmd := exec.Command(procBin, args...)
+	cmd.Env = append(os.Environ(), "PT_TESTPROC_SECRET="+env.ClientSecret)
+	return cmd
+}
+
+func TestEmulatorRotation(t *testing.T) {
+	clock := &fakeClock{t: time.Now()}
+	e, env, s := signedInEmulator(t, emulator.Options{TokenTTL: 2 * time.Second}, clock)
+	dir := filepath.Dir(s.StorePath())
 	const rounds = 8
 	prev := readStored(t, s).RefreshToken
 	for i := 1; i <= rounds; i++ {
@@ -365,11 +379,8 @@ func TestEmulatorRotation(t *testing.T) {
 
 func TestEmulatorConcurrentRefreshOneRequest(t *testing.T) {
 	_, procBin := buildHelpers(t)
-	e := startEmulator(t, emulator.Options{})
-	env := e.env(t, config.Sandbox)
-	dir := t.TempDir()
-	s := newTestSession(t, env, dir, nil)
-	loginEmulator(t, e, s, config.Sandbox)
+	e, env, s := signedInEmulator(t, emulator.Options{}, nil)
+	dir := filepath.Dir(s.StorePath())
 	// Make the stored token look expired to everyone.
 	st := readStored(t, s)
 	st.Expiry = time.Now().Add(-time.Minute)
@@ -385,8 +396,7 @@ func TestEmulatorConcurrentRefreshOneRequest(t *testing.T) {
 	}
 	var procs []proc
 	for i := 0; i < 2; i++ {
-		cmd := exec.Command(procBin, "-state", dir, "-env", "sandbox", "-auth", env.AuthURL, "-api", env.APIURL, "-client", env.ClientID)
-		cmd.Env = append(os.Environ(), "PT_TESTPROC_SECRET="+env.ClientSecret)
+		cmd := testproc(procBin, env, dir)
 		stdin, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		cmd.Stderr = os.Stderr
@@ -494,15 +504,11 @@ func TestEmulatorEnvironmentIsolation(t *testing.T) {
 
 func TestEmulatorKillDuringRefreshLeavesUsableFile(t *testing.T) {
 	_, procBin := buildHelpers(t)
-	e := startEmulator(t, emulator.Options{})
-	env := e.env(t, config.Sandbox)
-	dir := t.TempDir()
-	s := newTestSession(t, env, dir, nil)
-	loginEmulator(t, e, s, config.Sandbox)
+	e, env, s := signedInEmulator(t, emulator.Options{}, nil)
+	dir := filepath.Dir(s.StorePath())
 	lost := 0
 	for round := 0; round < 6; round++ {
-		cmd := exec.Command(procBin, "-loop", "-state", dir, "-env", "sandbox", "-auth", env.AuthURL, "-api", env.APIURL, "-client", env.ClientID)
-		cmd.Env = append(os.Environ(), "PT_TESTPROC_SECRET="+env.ClientSecret)
+		cmd := testproc(procBin, env, dir, "-loop")
 		stdin, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -553,8 +559,7 @@ func TestEmulatorKillDuringRefreshLeavesUsableFile(t *testing.T) {
 
 func TestEmulatorFormsRefuseBadPhone(t *testing.T) {
 	e := startEmulator(t, emulator.Options{})
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+	noSSH(t)
 	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, "not a phone", false)})
 	if err == nil || errors.Is(err, ErrLoginTimeout) || !strings.Contains(err.Error(), "phone") {

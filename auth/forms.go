@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -232,7 +233,7 @@ func (f *htmlForm) request(ctx context.Context, pageURL *url.URL, vals url.Value
 // parsePage extracts the first form, the #otp-code text and any error text.
 func parsePage(body []byte) *formPage {
 	pg := &formPage{}
-	doc, err := html.Parse(strings.NewReader(string(body)))
+	doc, err := html.Parse(bytes.NewReader(body))
 	if err != nil {
 		return pg
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -399,7 +400,7 @@ func (f *flow) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		page(w, http.StatusBadRequest, "No authorization code", "The callback carries neither a code nor an error. partnertui is still waiting.")
 	default:
 		f.done = true
-		id, err := f.s.completeLogin(r.Context(), p.Code, f.verifier, f.redirectURL, f.nonce)
+		id, err := f.s.completeLogin(p.Code, f.verifier, f.redirectURL, f.nonce)
 		if err != nil {
 			page(w, http.StatusOK, "Sign-in failed", "partnertui could not complete the sign-in. See the terminal for what to do next.")
 		} else {
@@ -421,9 +422,9 @@ func page(w http.ResponseWriter, status int, title, body string) {
 
 // completeLogin exchanges the code at once, saves the tokens, and only then
 // checks who signed in.
-func (s *Session) completeLogin(_ context.Context, code, verifier, redirectURL, nonce string) (*Identity, error) {
-	// The request context would end if the browser gave up; the code is
-	// single-use, so the exchange gets its own deadline instead.
+func (s *Session) completeLogin(code, verifier, redirectURL, nonce string) (*Identity, error) {
+	// Not the callback request's context, which would end if the browser
+	// gave up: the code is single-use, so the exchange gets its own deadline.
 	ctx, cancel := s.tokenCallContext()
 	defer cancel()
 	cfg, err := s.oauthConfig(ctx, redirectURL)
@@ -449,9 +450,7 @@ func (s *Session) completeLogin(_ context.Context, code, verifier, redirectURL, 
 		return nil, fmt.Errorf("the %s token endpoint returned no access token: start the sign-in again", s.envName)
 	}
 	saved := s.merge(nil, tok)
-	lockCtx, lcancel := context.WithTimeout(context.Background(), s.lockTimeout)
-	defer lcancel()
-	unlock, err := s.store.lock(lockCtx)
+	unlock, err := s.lock(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -496,6 +495,9 @@ func orUnknown(s string) string {
 	return s
 }
 
+// errNonceMismatch: the id_token was not issued for this sign-in.
+var errNonceMismatch = errors.New("the id_token does not carry this sign-in's nonce, so it may be replayed: start the sign-in again")
+
 // verifyIdentity checks the id_token against the server's published keys
 // (issuer, audience, expiry, nonce). Without discovery it decodes the
 // claims unverified and says so in a warning.
@@ -514,7 +516,7 @@ func (s *Session) verifyIdentity(ctx context.Context, rawIDToken, nonce string) 
 		}
 		sub, _ := claims["sub"].(string)
 		if n, _ := claims["nonce"].(string); n != nonce {
-			return nil, fmt.Errorf("the id_token does not carry this sign-in's nonce, so it may be replayed: start the sign-in again")
+			return nil, errNonceMismatch
 		}
 		return &Identity{Subject: sub, Claims: claims, Warnings: []string{
 			"the authorization server publishes no OpenID configuration, so the id_token signature could not be verified",
@@ -528,7 +530,7 @@ func (s *Session) verifyIdentity(ctx context.Context, rawIDToken, nonce string) 
 		return nil, fmt.Errorf("the id_token could not be verified (%s), so the signed-in user is unknown: start the sign-in again: %w", Sanitize(err.Error(), 200), err)
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(nonce)) != 1 {
-		return nil, fmt.Errorf("the id_token does not carry this sign-in's nonce, so it may be replayed: start the sign-in again")
+		return nil, errNonceMismatch
 	}
 	claims := map[string]any{}
 	if err := idt.Claims(&claims); err != nil {
@@ -547,7 +549,7 @@ func unverifiedClaims(raw string) (map[string]any, error) {
 		return nil, errors.New("the id_token payload is not base64url: start the sign-in again")
 	}
 	claims := map[string]any{}
-	if err := jsonUnmarshal(payload, &claims); err != nil {
+	if err := json.Unmarshal(payload, &claims); err != nil {
 		return nil, errors.New("the id_token payload is not JSON: start the sign-in again")
 	}
 	return claims, nil

@@ -70,8 +70,6 @@ type Session struct {
 	rejected string // an access token the API refused; never handed out again
 	projMu   sync.Mutex
 	projTok  *oauth2.Token
-	userSrc  oauth2.TokenSource
-	projSrc  oauth2.TokenSource
 	discMu   sync.Mutex
 	discDoc  *discovery
 	discDone bool
@@ -119,8 +117,6 @@ func NewSession(opts SessionOptions) (*Session, error) {
 	if s.lockTimeout <= 0 {
 		s.lockTimeout = DefaultLockTimeout
 	}
-	s.userSrc = userSource{s}
-	s.projSrc = projectSource{s}
 	return s, nil
 }
 
@@ -220,19 +216,19 @@ func (s *Session) fresh(tok *storedToken) bool {
 // TokenSource is the persisting user-token source (refresh under a
 // cross-process lock, new refresh token on disk before it is used). It is
 // built on a background context, never a request-scoped one.
-func (s *Session) TokenSource() oauth2.TokenSource { return s.userSrc }
+func (s *Session) TokenSource() oauth2.TokenSource { return userSource{s} }
 
 // ProjectTokenSource is the client-credentials token source (kept until 60 s
 // before expiry).
-func (s *Session) ProjectTokenSource() oauth2.TokenSource { return s.projSrc }
+func (s *Session) ProjectTokenSource() oauth2.TokenSource { return projectSource{s} }
 
 // APITokenSource is what API calls should use: ProjectTokenSource when the
 // environment's token setting is "project" (or --project), else TokenSource.
 func (s *Session) APITokenSource() oauth2.TokenSource {
 	if s.UsesProjectToken() {
-		return s.projSrc
+		return s.ProjectTokenSource()
 	}
-	return s.userSrc
+	return s.TokenSource()
 }
 
 // UsesProjectToken reports whether APITokenSource hands out project tokens.
@@ -266,9 +262,7 @@ func (s *Session) userToken() (*oauth2.Token, error) {
 		s.userTok = tok
 		return tok.oauth2(), nil
 	}
-	lockCtx, cancel := context.WithTimeout(context.Background(), s.lockTimeout)
-	defer cancel()
-	unlock, err := s.store.lock(lockCtx)
+	unlock, err := s.lock(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +273,14 @@ func (s *Session) userToken() (*oauth2.Token, error) {
 	}
 	s.userTok = tok
 	return tok.oauth2(), nil
+}
+
+// lock takes the cross-process session lock, waiting at most lockTimeout;
+// the deadline only bounds the wait, not how long the lock is held.
+func (s *Session) lock(ctx context.Context) (unlock func(), err error) {
+	ctx, cancel := context.WithTimeout(ctx, s.lockTimeout)
+	defer cancel()
+	return s.store.lock(ctx)
 }
 
 // usable is fresh, and not the access token the API last refused.
@@ -445,10 +447,10 @@ func (s *Session) projectToken() (*oauth2.Token, error) {
 	tok, err := cc.Token(ctx)
 	if err != nil {
 		var re *oauth2.RetrieveError
-		if errors.As(err, &re) && (re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client") {
-			return nil, s.invalidClient()
-		}
 		if errors.As(err, &re) {
+			if re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client" {
+				return nil, s.invalidClient()
+			}
 			return nil, fmt.Errorf("the %s authorization server refused a project token (%s): check the client in the dashboard: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
 		}
 		return nil, fmt.Errorf("could not reach the %s authorization server for a project token: try again: %w", s.envName, sanitizeErr(err))
@@ -511,9 +513,7 @@ var ErrRevocationFailed = errors.New("refresh token revocation failed")
 // revocation failed the error wraps ErrRevocationFailed: the user is signed
 // out locally.
 func (s *Session) Logout(ctx context.Context) error {
-	lockCtx, cancel := context.WithTimeout(ctx, s.lockTimeout)
-	defer cancel()
-	unlock, err := s.store.lock(lockCtx)
+	unlock, err := s.lock(ctx)
 	if err != nil {
 		return err
 	}

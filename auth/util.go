@@ -111,5 +111,3 @@ func (s *Session) discover(ctx context.Context) (*discovery, error) {
 	s.discDoc, s.discDone = &d, true
 	return &d, nil
 }
-
-func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

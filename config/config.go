@@ -200,8 +200,8 @@ func (e *Environment) Secret(ctx context.Context) (string, error) {
 // runSecretCommand runs the command through sh so users can write pipes, and
 // keeps its output (the secret, or a password manager's chatter) out of every
 // error message.
-func runSecretCommand(ctx context.Context, command, table string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, SecretCommandTimeout)
+func runSecretCommand(parent context.Context, command, table string) (string, error) {
+	ctx, cancel := context.WithTimeout(parent, SecretCommandTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	var out bytes.Buffer
@@ -209,6 +209,9 @@ func runSecretCommand(ctx context.Context, command, table string) (string, error
 	cmd.Stderr = nil
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
+	if err != nil && parent.Err() != nil {
+		return "", fmt.Errorf("client_secret_command under [%s] was interrupted because the command that needed the secret was cancelled: run it again: %w", table, parent.Err())
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		return "", fmt.Errorf("client_secret_command under [%s] did not finish within %s: check that it runs without prompting", table, SecretCommandTimeout)
 	}

@@ -290,8 +290,8 @@ func TestSecret(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	e = &Environment{Name: Sandbox, ClientSecretCommand: "sleep 5; echo late"}
-	if _, err := e.Secret(cctx); err == nil {
-		t.Error("cancelled context still ran the command")
+	if _, err := e.Secret(cctx); err == nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context still ran the command, or the error does not say so: %v", err)
 	}
 	e = &Environment{Name: Sandbox}
 	if _, err := e.Secret(ctx); err == nil || !strings.Contains(err.Error(), "[sandbox]") {
@@ -324,4 +324,15 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("error is not a ValidationError with problems: %v", err)
 		}
 	})
+}
+
+// An endless file (a device, a FIFO fed by something else) must be cut off
+// at MaxFileSize, not read into memory until it ends.
+func TestLoadStopsAtMaxFileSize(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero on this system")
+	}
+	if _, _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err = %v", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/url"
@@ -130,25 +131,13 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("the configuration path %s is a directory: point --config or PARTNERTUI_CONFIG at a file", path)
 	}
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(limitReader{f, MaxFileSize + 1}); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, fmt.Errorf("cannot read the configuration file %s: %w", path, err)
 	}
 	if buf.Len() > MaxFileSize {
 		return nil, fmt.Errorf("the configuration file %s is larger than %d bytes: it is not a partnertui configuration", path, MaxFileSize)
 	}
 	return buf.Bytes(), nil
-}
-
-type limitReader struct {
-	f *os.File
-	n int64
-}
-
-func (l limitReader) Read(p []byte) (int, error) {
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	return l.f.Read(p)
 }
 
 // permissionWarnings flags a secret that other users can read; the fix is a
