@@ -1,91 +1,11 @@
 package api
 
-import (
-	"strings"
-	"unicode/utf8"
+import "github.com/partnertui/partnertui/api/safetext"
 
-	"github.com/charmbracelet/x/ansi"
-)
-
-// Sanitize makes a server-supplied string safe to draw on a terminal: it
-// removes ANSI escape sequences (CSI, OSC, DCS, APC, …), every C0 and C1
-// control (whitespace controls become a space so words stay apart), DEL,
-// bidirectional overrides (they reorder what the user reads) and invalid
-// UTF-8, and keeps all printable Unicode.
-func Sanitize(s string) string {
-	if printableASCII(s) {
-		return s // the common case: no allocation
-	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			b.WriteRune('\uFFFD')
-		case r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' ||
-			r == '\u2028' || r == '\u2029' || r == '\u0085':
-			b.WriteByte(' ')
-		case r == '\u009b':
-			// C1 CSI: drop it with its parameters and final byte, as a
-			// terminal honouring 8-bit controls would consume them.
-			i = skipCSI(s, i)
-		case r == '\u0090' || r == '\u0098' || r == '\u009d' || r == '\u009e' || r == '\u009f':
-			// C1 DCS, SOS, OSC, PM, APC: drop through the terminator.
-			i = skipString(s, i)
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-			// C0, DEL, the other C1 controls: dropped.
-		case (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f':
-			// bidi embeddings, overrides and isolates: dropped.
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// skipCSI returns the index after a CSI sequence's final byte (0x40-0x7E),
-// starting just after the introducer.
-func skipCSI(s string, i int) int {
-	for i < len(s) {
-		c := s[i]
-		i++
-		if c >= 0x40 && c <= 0x7e {
-			return i
-		}
-		if c < 0x20 || c > 0x7e {
-			return i - 1 // not a CSI byte: stop before it and let the caller judge it
-		}
-	}
-	return i
-}
-
-// skipString returns the index after a control string's terminator: ST
-// (U+009C or ESC \\) or BEL; an unterminated string runs to the end.
-func skipString(s string, i int) int {
-	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\u009c' || r == '\a':
-			return i + size
-		case r == 0x1b && i+1 < len(s) && s[i+1] == '\\':
-			return i + 2
-		}
-		i += size
-	}
-	return i
-}
-
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e {
-			return false
-		}
-	}
-	return true
-}
+// Sanitize makes a server-supplied string safe to draw on a terminal (see
+// safetext.Strip): ANSI sequences, C0/C1 controls, DEL, bidi overrides and
+// invalid UTF-8 go; printable Unicode stays.
+func Sanitize(s string) string { return safetext.Strip(s) }
 
 // The functions below sanitise every string field of each type that leaves
 // the package. They are explicit on purpose: a new field must be added here,

@@ -621,7 +621,7 @@ func TestOpenBrowserUsesBROWSER(t *testing.T) {
 }
 
 func TestSanitize(t *testing.T) {
-	if got := Sanitize("a\x1b[2Jb\nc\u202ed", 100); got != "a [2Jb c d" {
+	if got := Sanitize("a\x1b[2Jb\nc\u202ed", 100); got != "ab cd" {
 		t.Errorf("Sanitize = %q", got)
 	}
 	if got := Sanitize("abcdef", 3); got != "abc…" {

@@ -8,30 +8,16 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode"
 
 	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/api/safetext"
 )
 
 // Sanitize makes a server-supplied string safe to print in a terminal or
-// page: control characters (escape sequences included) become spaces, and
-// it is cut to max runes.
-func Sanitize(s string, max int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n >= max {
-			b.WriteString("…")
-			break
-		}
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || (r >= 0x200e && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-			r = ' '
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+// page (escape sequences and control characters removed, as the API client
+// does) and cuts it to max runes.
+func Sanitize(s string, max int) string { return safetext.Truncate(s, max) }
 
 // sanitizedError keeps the original error for errors.Is/As while printing a
 // version safe for a terminal.
