@@ -39,7 +39,7 @@ func (r *adminResolver) SandboxUser(ctx context.Context) (*sandboxUserR, error) 
 	if !ok {
 		return nil, fmt.Errorf("the signed-in user %s no longer exists: sign in again", eff)
 	}
-	return &sandboxUserR{u: u, active: true}, nil
+	return newSandboxUser(u, true), nil
 }
 
 func (r *adminResolver) SandboxUserByID(ctx context.Context, args struct{ ID graphql.ID }) (*sandboxUserR, error) {
@@ -51,7 +51,7 @@ func (r *adminResolver) SandboxUserByID(ctx context.Context, args struct{ ID gra
 	if !ok {
 		return nil, nil
 	}
-	return &sandboxUserR{u: u, active: u.ID == r.store.Effective(id)}, nil
+	return newSandboxUser(u, u.ID == r.store.Effective(id)), nil
 }
 
 type sandboxUsersArgs struct {
@@ -110,7 +110,7 @@ func (c *sandboxUserConnR) PageInfo() *pageInfoR {
 func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
 	out := make([]*sandboxUserEdgeR, len(c.page.Users))
 	for i, u := range c.page.Users {
-		out[i] = &sandboxUserEdgeR{cursor: c.page.Cursors[i], node: &sandboxUserR{u: u, active: u.ID == c.active}}
+		out[i] = &sandboxUserEdgeR{cursor: c.page.Cursors[i], node: newSandboxUser(u, u.ID == c.active)}
 	}
 	return out
 }
@@ -123,23 +123,20 @@ type sandboxUserEdgeR struct {
 func (e *sandboxUserEdgeR) Cursor() string      { return e.cursor }
 func (e *sandboxUserEdgeR) Node() *sandboxUserR { return e.node }
 
+// sandboxUserR shares the fields both schemas name alike with userR and
+// adds the Testing API's own.
 type sandboxUserR struct {
-	u      data.User
+	userR
 	active bool
 }
 
-func (s *sandboxUserR) ID() graphql.ID                        { return graphql.ID(s.u.ID) }
-func (s *sandboxUserR) MobilePhoneNumber() *scalar            { return optScalar(s.u.Phone) }
-func (s *sandboxUserR) LastName() *string                     { return optString(s.u.LastName) }
-func (s *sandboxUserR) FirstName() *string                    { return optString(s.u.FirstName) }
-func (s *sandboxUserR) BirthDate() *scalar                    { return optScalar(s.u.BirthDate) }
-func (s *sandboxUserR) BirthCity() *string                    { return optString(s.u.BirthCity) }
-func (s *sandboxUserR) BirthCountryCCA3() *scalar             { return optScalar(s.u.BirthCountry) }
-func (s *sandboxUserR) NationalityCCA3() *scalar              { return optScalar(s.u.Nationality) }
-func (s *sandboxUserR) AutoConsent() bool                     { return s.u.AutoConsent }
-func (s *sandboxUserR) PreferredNotificationChannel() *string { return optString(s.u.PreferredChannel) }
-func (s *sandboxUserR) IdentificationLevels() *idLevelsR      { return &idLevelsR{u: s.u} }
-func (s *sandboxUserR) IsActive() *bool                       { return &s.active }
+func newSandboxUser(u data.User, active bool) *sandboxUserR {
+	return &sandboxUserR{userR: userR{u: u}, active: active}
+}
+
+func (s *sandboxUserR) BirthCountryCCA3() *scalar { return optScalar(s.u.BirthCountry) }
+func (s *sandboxUserR) AutoConsent() bool         { return s.u.AutoConsent }
+func (s *sandboxUserR) IsActive() *bool           { return &s.active }
 func (s *sandboxUserR) AllFirstNames() *[]string {
 	if s.u.FirstName == "" {
 		return nil
@@ -235,7 +232,7 @@ func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandbo
 	if err != nil {
 		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
-	return &payloadR{kind: "Success", user: &sandboxUserR{u: u}}, nil
+	return &payloadR{kind: "Success", user: newSandboxUser(u, false)}, nil
 }
 
 func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*payloadR, error) {
@@ -247,7 +244,7 @@ func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Inp
 	if err != nil {
 		return &payloadR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: args.Input.ID}, nil
 	}
-	return &payloadR{kind: "Success", user: &sandboxUserR{u: u, active: true}}, nil
+	return &payloadR{kind: "Success", user: newSandboxUser(u, true)}, nil
 }
 
 type simulateArgs struct {

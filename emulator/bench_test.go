@@ -8,8 +8,6 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
 // BenchmarkAccountsPage measures one GraphQL request for a page of 100
@@ -19,23 +17,7 @@ import (
 func BenchmarkAccountsPage(b *testing.B) {
 	for _, n := range []int{1000, 100_000} {
 		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
-			opts, err := withDefaults(Options{Accounts: n, RateLimit: 1 << 30, RateWindow: time.Second})
-			if err != nil {
-				b.Fatal(err)
-			}
-			sb, err := data.New(data.Config{Env: "sandbox", Seed: 1, Accounts: n})
-			if err != nil {
-				b.Fatal(err)
-			}
-			lv, err := data.New(data.Config{Env: "live", Seed: 2, Accounts: 10})
-			if err != nil {
-				b.Fatal(err)
-			}
-			tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
-			h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts})
-			if err != nil {
-				b.Fatal(err)
-			}
+			h, sb := projectHandler(b, n)
 			after := sb.AllAccounts()[n/2].Cursor()
 			body, _ := json.Marshal(map[string]any{
 				"query": `query Page($after: String) { accounts(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
@@ -68,5 +50,23 @@ func BenchmarkStart100k(b *testing.B) {
 		if err := srv.Close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRateLimiter is one request of a client that stays at the limit,
+// so every call lets an old entry fall out of the window.
+func BenchmarkRateLimiter(b *testing.B) {
+	clock := &fakeClock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
+	l := newRateLimiter(DefaultRateLimit, time.Second, clock.Now)
+	step := time.Second / DefaultRateLimit
+	for range DefaultRateLimit {
+		l.allow("127.0.0.1 /sandbox-partner/graphql")
+		clock.Advance(step)
+	}
+	for b.Loop() {
+		if ok, _ := l.allow("127.0.0.1 /sandbox-partner/graphql"); !ok {
+			b.Fatal("a client at the limit was refused")
+		}
+		clock.Advance(step)
 	}
 }

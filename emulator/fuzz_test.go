@@ -7,30 +7,12 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
 // FuzzGraphQLBody throws arbitrary bodies at the Sandbox endpoint: the
 // answer is always JSON and never a 500.
 func FuzzGraphQLBody(f *testing.F) {
-	opts, err := withDefaults(Options{Accounts: 20, RateLimit: 1 << 30, RateWindow: time.Second})
-	if err != nil {
-		f.Fatal(err)
-	}
-	sb, err := data.New(data.Config{Env: "sandbox", Seed: 1, Accounts: 20})
-	if err != nil {
-		f.Fatal(err)
-	}
-	lv, err := data.New(data.Config{Env: "live", Seed: 2, Accounts: 5})
-	if err != nil {
-		f.Fatal(err)
-	}
-	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
-	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts})
-	if err != nil {
-		f.Fatal(err)
-	}
+	h, _ := projectHandler(f, 20)
 	for _, seed := range []string{
 		`{"query":"{ accounts(first: 3) { edges { node { id } } } }"}`,
 		`{"query":"query($a: String) { accounts(first: 1, after: $a) { totalCount } }","variables":{"a":"x"}}`,

@@ -137,7 +137,9 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
 		return
 	}
-	if le := logEntryFrom(r.Context()); le != nil {
+	ctx := r.Context()
+	le := logEntryFrom(ctx)
+	if le != nil {
 		le.setOperation(*req.Query, req.OperationName, req.Variables)
 	}
 
@@ -146,10 +148,9 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
 		return
 	}
-	if le := logEntryFrom(r.Context()); le != nil && le.OpName == "" {
+	if le != nil && le.OpName == "" {
 		le.OpName = op.Name
 	}
-	ctx := r.Context()
 	token, hasToken := bearer(r)
 	// The platform serves its schema without a token; everything else
 	// needs one of this endpoint's environment.
@@ -182,10 +183,7 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(resp)
+	writeJSON(w, status, resp)
 }
 
 // requestError reports whether the errors come from the request itself

@@ -114,6 +114,31 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 	return env
 }
 
+// projectHandler is the bare handler (no listener, no log) over a Sandbox
+// of n accounts, answering the fake Sandbox project token; benchmarks and
+// fuzzers call it in-process.
+func projectHandler(tb testing.TB, n int) (http.Handler, *data.Store) {
+	tb.Helper()
+	opts, err := withDefaults(Options{Accounts: n, RateLimit: 1 << 30, RateWindow: time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sb, err := data.New(data.Config{Env: "sandbox", Seed: 1, Accounts: n})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lv, err := data.New(data.Config{Env: "live", Seed: 2, Accounts: 5})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
+	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h, sb
+}
+
 const (
 	pathSandbox = "/sandbox-partner/graphql"
 	pathAdmin   = "/sandbox-partner-admin/graphql"

@@ -78,12 +78,10 @@ func prune(log []time.Time, cutoff time.Time) []time.Time {
 	for i < len(log) && !log[i].After(cutoff) {
 		i++
 	}
-	if i == 0 {
-		return log
-	}
-	// Copy down so the backing array does not grow forever.
-	n := copy(log, log[i:])
-	return log[:n]
+	// Re-slicing instead of copying down keeps a request at the limit O(1):
+	// the next append that outgrows the shortened capacity moves only the
+	// live entries to a new array and the old one is freed.
+	return log[i:]
 }
 
 // sweepLocked forgets idle clients.
@@ -215,11 +213,12 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "OPTIONS is not supported: the API is called from a backend, not a browser")
 		return
 	}
-	if ok, wait := m.limiter.allow(clientIP(r) + " " + endpointName(r.URL.Path)); !ok {
+	ep := endpointName(r.URL.Path)
+	if ok, wait := m.limiter.allow(clientIP(r) + " " + ep); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
 		secs = max(secs, 1)
 		sw.Header().Set("Retry-After", strconv.Itoa(secs))
-		writeError(sw, http.StatusTooManyRequests, "RATE_LIMITED", fmt.Sprintf("more than %d requests in %s on %s from this address: retry after %d seconds", m.limiter.limit, m.limiter.window, endpointName(r.URL.Path), secs))
+		writeError(sw, http.StatusTooManyRequests, "RATE_LIMITED", fmt.Sprintf("more than %d requests in %s on %s from this address: retry after %d seconds", m.limiter.limit, m.limiter.window, ep, secs))
 		return
 	}
 	if r.ContentLength > maxBody {

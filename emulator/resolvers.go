@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	graphql "github.com/graph-gophers/graphql-go"
@@ -123,17 +121,8 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 		if f.Search != nil {
 			q.Search = *f.Search
 		}
-		if f.MainIBAN != nil && strings.TrimSpace(*f.MainIBAN) != "" {
-			// An IBAN names at most one account: answer it directly.
-			a, ok := r.store.AccountByIBAN(q.Viewer, *f.MainIBAN)
-			page := data.AccountPage{}
-			if ok && (len(q.Statuses) == 0 || slices.Contains(q.Statuses, a.Status)) && (len(q.PaymentLevels) == 0 || slices.Contains(q.PaymentLevels, a.PaymentLevel)) {
-				page.TotalCount = 1
-				if q.First > 0 && q.After == "" && q.Before == "" {
-					page.Accounts = []*data.Account{a}
-				}
-			}
-			return &accountConnR{r: r, page: page}, nil
+		if f.MainIBAN != nil {
+			q.MainIBAN = *f.MainIBAN
 		}
 	}
 	if o := args.OrderBy; o != nil {
@@ -189,7 +178,7 @@ type accountConnR struct {
 func (c *accountConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 
 func (c *accountConnR) PageInfo() *pageInfoR {
-	p := &pageInfoR{next: c.page.HasNextPage, prev: c.page.HasPreviousPage}
+	p := newPageInfo(c.page.HasNextPage, c.page.HasPreviousPage)
 	if n := len(c.page.Accounts); n > 0 {
 		p.start, p.end = c.page.Accounts[0].Cursor(), c.page.Accounts[n-1].Cursor()
 	}

@@ -21,6 +21,7 @@ type AccountQuery struct {
 	Statuses      []string
 	PaymentLevels []string
 	Search        string
+	MainIBAN      string // spaces and case ignored; empty: any
 	OrderBy       string // "createdAt" (default) | "updatedAt"
 	Desc          bool
 }
@@ -35,16 +36,10 @@ type AccountPage struct {
 
 // Cursor is the opaque cursor of an account; it names the account, so the
 // page after it can be found by a binary search in any order.
-func (a *Account) Cursor() string {
-	return base64.RawURLEncoding.EncodeToString([]byte("account:" + a.ID))
-}
+func (a *Account) Cursor() string { return encodeCursor("account", a.ID) }
 
 func (s *Store) accountFromCursor(c string) (int32, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil {
-		return 0, false
-	}
-	id, ok := strings.CutPrefix(string(raw), "account:")
+	id, ok := decodeCursor(c, "account")
 	if !ok {
 		return 0, false
 	}
@@ -52,30 +47,64 @@ func (s *Store) accountFromCursor(c string) (int32, bool) {
 	return idx, ok
 }
 
+// encodeCursor makes the opaque cursor of one item of a connection: it
+// names the item, so a page can start after it whatever the order.
+func encodeCursor(kind, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + id))
+}
+
+// decodeCursor returns the id an encodeCursor cursor of this kind names.
+func decodeCursor(c, kind string) (string, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return "", false
+	}
+	return strings.CutPrefix(string(raw), kind+":")
+}
+
 // view returns the viewer's accounts in ascending order of the field.
 func (s *Store) view(v Viewer, orderBy string) []int32 {
+	ids, _ := s.viewOf(v, orderBy)
+	return ids
+}
+
+// viewOf is view that also says whose accounts they are: "" for the
+// project, else the effective user read under the same lock, so a count
+// cached under that name is the count of these accounts.
+func (s *Store) viewOf(v Viewer, orderBy string) ([]int32, string) {
 	if v.Project {
 		if orderBy == "updatedAt" {
-			return s.byUpdated
+			return s.byUpdated, ""
 		}
-		return s.all
+		return s.all, ""
 	}
 	s.mu.RLock()
-	m := s.members[s.effectiveLocked(v.UserID)]
+	who := s.effectiveLocked(v.UserID)
+	m := s.members[who]
 	s.mu.RUnlock()
-	if m == nil {
-		return nil
+	switch {
+	case m == nil:
+		return nil, who
+	case orderBy == "updatedAt":
+		return m.byUpdated, who
+	default:
+		return m.byCreated, who
 	}
-	if orderBy == "updatedAt" {
-		return m.byUpdated
-	}
-	return m.byCreated
 }
 
 // Accounts returns one page. Cost: O(log N + page) without filters; with
 // filters the total count needs one pass over the viewer's accounts.
 func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
-	v := s.view(q.Viewer, q.OrderBy)
+	v, who := s.viewOf(q.Viewer, q.OrderBy)
+	f := filterOf(q)
+	if iban := f.mainIBAN; iban != "" {
+		// An IBAN names at most one account: the view shrinks to it, and
+		// the other filters, cursors and counts apply as usual.
+		v = nil
+		if a, ok := s.AccountByIBAN(q.Viewer, iban); ok {
+			v = []int32{a.idx}
+		}
+	}
 	n := len(v)
 	cmp := func(x, y int32) int { return int(x) - int(y) }
 	if q.OrderBy == "updatedAt" {
@@ -121,12 +150,13 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		}
 		return v[i]
 	}
-	match := s.matcher(q)
+	match := f.matcher()
 	page := AccountPage{}
 	if match == nil {
 		page.TotalCount = n
 	} else {
-		page.TotalCount = s.filteredCount(q, v, match)
+		f.viewer = who
+		page.TotalCount = s.filteredCount(f, v, match)
 	}
 	i := start
 	for ; i < end && len(page.Accounts) < q.First; i++ {
@@ -150,18 +180,28 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	return page, nil
 }
 
-// matcher returns nil when the query has no filter, so the unfiltered path
-// stays O(page). Status and payment level compare bit masks.
-func (s *Store) matcher(q AccountQuery) func(*Account) bool {
-	search := strings.ToLower(strings.TrimSpace(q.Search))
-	statuses, levels := maskOf(accountStatuses[:], q.Statuses), maskOf(paymentLevels[:], q.PaymentLevels)
-	if statuses == 0 && levels == 0 && search == "" {
+// filterOf is the query's filters in canonical form, computed once per
+// query for both the matcher and the count cache.
+func filterOf(q AccountQuery) filter {
+	return filter{
+		statuses: maskOf(accountStatuses[:], q.Statuses),
+		levels:   maskOf(paymentLevels[:], q.PaymentLevels),
+		search:   strings.ToLower(strings.TrimSpace(q.Search)),
+		mainIBAN: normalizeIBAN(q.MainIBAN),
+	}
+}
+
+// matcher returns nil when nothing but mainIBAN (which shrinks the view
+// instead) filters, so the unfiltered path stays O(page). Status and
+// payment level compare bit masks.
+func (f filter) matcher() func(*Account) bool {
+	if f.statuses == 0 && f.levels == 0 && f.search == "" {
 		return nil
 	}
 	return func(a *Account) bool {
-		return (statuses == 0 || a.statusBit&statuses != 0) &&
-			(levels == 0 || a.levelBit&levels != 0) &&
-			(search == "" || strings.Contains(a.search, search))
+		return (f.statuses == 0 || a.statusBit&f.statuses != 0) &&
+			(f.levels == 0 || a.levelBit&f.levels != 0) &&
+			(f.search == "" || strings.Contains(a.search, f.search))
 	}
 }
 
@@ -178,12 +218,14 @@ func maskOf(vals, list []string) uint8 {
 	return m
 }
 
-// countKey identifies a filtered totalCount; the order does not change it.
-type countKey struct {
+// filter is an accounts query's filters and whose accounts they apply to;
+// it keys the cached totalCount, which the order does not change.
+type filter struct {
 	viewer   string // "" for the project, else the effective user
 	statuses uint8
 	levels   uint8
 	search   string
+	mainIBAN string
 }
 
 // maxCounts bounds the count cache; it is cleared when full.
@@ -191,15 +233,7 @@ const maxCounts = 256
 
 // filteredCount counts the viewer's accounts that match, once per filter:
 // walking a filtered connection page by page then costs O(page) per page.
-func (s *Store) filteredCount(q AccountQuery, v []int32, match func(*Account) bool) int {
-	key := countKey{
-		statuses: maskOf(accountStatuses[:], q.Statuses),
-		levels:   maskOf(paymentLevels[:], q.PaymentLevels),
-		search:   strings.ToLower(strings.TrimSpace(q.Search)),
-	}
-	if !q.Viewer.Project {
-		key.viewer = s.Effective(q.Viewer.UserID)
-	}
+func (s *Store) filteredCount(key filter, v []int32, match func(*Account) bool) int {
 	s.countMu.Lock()
 	n, ok := s.counts[key]
 	s.countMu.Unlock()

@@ -122,7 +122,7 @@ type Store struct {
 	byIBAN    map[string]int32
 
 	countMu sync.Mutex
-	counts  map[countKey]int // totalCount of filtered queries
+	counts  map[filter]int // totalCount of filtered queries
 
 	mu        sync.RWMutex
 	users     []*User
@@ -166,7 +166,7 @@ func New(cfg Config) (*Store, error) {
 		members:   map[string]*membership{},
 		extraTx:   map[int32][]Transaction{},
 		endorsed:  map[string]string{},
-		counts:    map[countKey]int{},
+		counts:    map[filter]int{},
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {

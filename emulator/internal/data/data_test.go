@@ -257,6 +257,54 @@ func TestPaginationBeforeAndFilters(t *testing.T) {
 	}
 }
 
+// TestMainIBANFilterCombines checks that mainIBAN narrows the connection
+// and the other filters and cursors still apply to what is left.
+func TestMainIBANFilterCombines(t *testing.T) {
+	s := mustStore(t, "sandbox", 3, 300)
+	target := &s.accounts[42]
+	spaced := strings.ToLower(target.IBAN[:4] + " " + target.IBAN[4:])
+	project := Viewer{Project: true}
+	otherStatus := "Opened"
+	if target.Status == otherStatus {
+		otherStatus = "Closed"
+	}
+	cases := []struct {
+		name      string
+		q         AccountQuery
+		total     int
+		page      int
+		next, prv bool
+	}{
+		{"alone", AccountQuery{MainIBAN: spaced, First: 5}, 1, 1, false, false},
+		{"matching search", AccountQuery{MainIBAN: target.IBAN, Search: target.ID, First: 5}, 1, 1, false, false},
+		{"other search", AccountQuery{MainIBAN: target.IBAN, Search: s.accounts[43].ID, First: 5}, 0, 0, false, false},
+		{"other status", AccountQuery{MainIBAN: target.IBAN, Statuses: []string{otherStatus}, First: 5}, 0, 0, false, false},
+		{"after itself", AccountQuery{MainIBAN: target.IBAN, After: target.Cursor(), First: 5}, 1, 0, false, true},
+		{"first 0", AccountQuery{MainIBAN: target.IBAN, First: 0}, 1, 0, true, false},
+		{"unknown IBAN", AccountQuery{MainIBAN: "FR7630006000011234567890189", First: 5}, 0, 0, false, false},
+	}
+	for _, c := range cases {
+		c.q.Viewer = project
+		p, err := s.Accounts(c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if p.TotalCount != c.total || len(p.Accounts) != c.page || p.HasNextPage != c.next || p.HasPreviousPage != c.prv {
+			t.Fatalf("%s: total %d, page %d, next %v, previous %v; want %d, %d, %v, %v",
+				c.name, p.TotalCount, len(p.Accounts), p.HasNextPage, p.HasPreviousPage, c.total, c.page, c.next, c.prv)
+		}
+		if c.page == 1 && p.Accounts[0] != target {
+			t.Fatalf("%s: got account %s, want %s", c.name, p.Accounts[0].ID, target.ID)
+		}
+	}
+	// A user who is not a member does not see the account by its IBAN.
+	nobody := s.users[len(s.users)-1].ID
+	p, err := s.Accounts(AccountQuery{Viewer: Viewer{UserID: nobody}, MainIBAN: target.IBAN, First: 5})
+	if err != nil || p.TotalCount != 0 || len(p.Accounts) != 0 {
+		t.Fatalf("non-member: %+v, %v", p, err)
+	}
+}
+
 func TestReceiveTransfer(t *testing.T) {
 	now := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	s, err := New(Config{Env: "sandbox", Seed: 1, Accounts: 50, Now: func() time.Time { return now }})
@@ -307,7 +355,7 @@ func TestParseAndFormatAmount(t *testing.T) {
 	}
 }
 
-func TestGenerationIsFast(t *testing.T) {
+func TestMaxAccountsHaveUniqueValidIBANs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 100,000 accounts")
 	}

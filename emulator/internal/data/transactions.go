@@ -1,7 +1,6 @@
 package data
 
 import (
-	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -237,9 +236,7 @@ type TransactionPage struct {
 }
 
 // TransactionCursor is the opaque cursor of a transaction.
-func TransactionCursor(t *Transaction) string {
-	return base64.RawURLEncoding.EncodeToString([]byte("transaction:" + t.ID))
-}
+func TransactionCursor(t *Transaction) string { return encodeCursor("transaction", t.ID) }
 
 // Transactions returns one page of an account's transactions. A history has
 // a few dozen entries, so it is filtered and sorted in full.
@@ -279,9 +276,8 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, e
 	})
 	start := 0
 	if q.After != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(q.After)
-		id, ok := strings.CutPrefix(string(raw), "transaction:")
-		if err != nil || !ok {
+		id, ok := decodeCursor(q.After, "transaction")
+		if !ok {
 			return TransactionPage{}, ErrBadCursor
 		}
 		i := slices.IndexFunc(txs, func(t Transaction) bool { return t.ID == id })

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -190,9 +189,8 @@ func (s *Store) Users(first int, after string, offset int, orderBy string, desc 
 	})
 	start := 0
 	if after != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(after)
-		id, ok := strings.CutPrefix(string(raw), "user:")
-		if err != nil || !ok {
+		id, ok := decodeCursor(after, "user")
+		if !ok {
 			return UserPage{}, ErrBadCursor
 		}
 		i := slices.IndexFunc(users, func(u User) bool { return u.ID == id })
@@ -205,7 +203,7 @@ func (s *Store) Users(first int, after string, offset int, orderBy string, desc 
 	end := min(start+first, len(users))
 	p := UserPage{TotalCount: len(users), Users: users[start:end], HasNextPage: end < len(users), HasPreviousPage: start > 0}
 	for _, u := range p.Users {
-		p.Cursors = append(p.Cursors, base64.RawURLEncoding.EncodeToString([]byte("user:"+u.ID)))
+		p.Cursors = append(p.Cursors, encodeCursor("user", u.ID))
 	}
 	return p, nil
 }

@@ -8,23 +8,6 @@ import (
 	"testing"
 )
 
-func benchServer(b *testing.B) *Server {
-	b.Helper()
-	srv, err := New(Options{
-		Issuer: "http://127.0.0.1:9",
-		Clients: []Client{
-			{ID: sandboxID, Secret: sandboxSecret, Env: EnvSandbox, RedirectURIs: []string{registeredURI}},
-			{ID: liveID, Secret: liveSecret, Env: EnvLive, RedirectURIs: []string{registeredURI}},
-		},
-		Users:      newFakeUsers(),
-		SigningKey: testKey(),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return srv
-}
-
 func benchToken(b *testing.B, srv *Server, form url.Values) map[string]any {
 	b.Helper()
 	rec := serve(srv, http.MethodPost, "/oauth2/token", "", form.Encode())
@@ -38,7 +21,7 @@ func benchToken(b *testing.B, srv *Server, form url.Values) map[string]any {
 // BenchmarkIntrospect is the cost every GraphQL request pays to check its
 // bearer token (a live token is looked up in the sandbox realm first).
 func BenchmarkIntrospect(b *testing.B) {
-	srv := benchServer(b)
+	srv := newServer(b)
 	for _, env := range []struct{ name, id, secret string }{{"sandbox", sandboxID, sandboxSecret}, {"live", liveID, liveSecret}} {
 		tok := benchToken(b, srv, url.Values{"grant_type": {"client_credentials"}, "client_id": {env.id}, "client_secret": {env.secret}})
 		at, _ := tok["access_token"].(string)
@@ -55,7 +38,7 @@ func BenchmarkIntrospect(b *testing.B) {
 
 // BenchmarkClientCredentials is one project-token request, bcrypt included.
 func BenchmarkClientCredentials(b *testing.B) {
-	srv := benchServer(b)
+	srv := newServer(b)
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {sandboxID}, "client_secret": {sandboxSecret}}
 	for b.Loop() {
 		benchToken(b, srv, form)
@@ -65,7 +48,7 @@ func BenchmarkClientCredentials(b *testing.B) {
 // BenchmarkSignInAndExchange is a whole user sign-in: four form pages, the
 // code exchange with an RS256 id_token, then one refresh.
 func BenchmarkSignInAndExchange(b *testing.B) {
-	srv := benchServer(b)
+	srv := newServer(b)
 	q := authQuery(sandboxID).Encode()
 	for b.Loop() {
 		flow := flowRE.FindStringSubmatch(serve(srv, http.MethodGet, "/oauth2/auth", q, "").Body.String())[1]

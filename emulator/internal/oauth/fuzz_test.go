@@ -9,23 +9,6 @@ import (
 	"testing"
 )
 
-func fuzzServer(f *testing.F) *Server {
-	f.Helper()
-	srv, err := New(Options{
-		Issuer: "http://127.0.0.1:9",
-		Clients: []Client{
-			{ID: sandboxID, Secret: sandboxSecret, Env: EnvSandbox, RedirectURIs: []string{registeredURI}},
-			{ID: liveID, Secret: liveSecret, Env: EnvLive, RedirectURIs: []string{registeredURI}},
-		},
-		Users:      newFakeUsers(),
-		SigningKey: testKey(),
-	})
-	if err != nil {
-		f.Fatal(err)
-	}
-	return srv
-}
-
 // serve sends one request in-process; the raw query is set after parsing so
 // any fuzzed string reaches the handler as it would off the wire.
 func serve(srv *Server, method, path, rawQuery, body string) *httptest.ResponseRecorder {
@@ -64,7 +47,7 @@ func checkAuthorizeReply(t *testing.T, rec *httptest.ResponseRecorder) {
 // query strings at the sign-in page: no panic, no 5xx, only the protocol's
 // replies.
 func FuzzSignInForm(f *testing.F) {
-	srv := fuzzServer(f)
+	srv := newServer(f)
 	// Every iteration starts flows; moving the clock on lets the store
 	// sweep them instead of filling up (iterations run one at a time).
 	clock := &fakeClock{}
@@ -97,7 +80,7 @@ func FuzzSignInForm(f *testing.F) {
 
 // FuzzTokenEndpoint: any body gets an RFC 6749 JSON reply, never a 5xx.
 func FuzzTokenEndpoint(f *testing.F) {
-	srv := fuzzServer(f)
+	srv := newServer(f)
 	f.Add("grant_type=client_credentials&client_id=SANDBOX_test-client&client_secret=sandbox-secret")
 	f.Add("grant_type=refresh_token&refresh_token=ory_rt_x.y&client_id=LIVE_test-client&client_secret=live-secret")
 	f.Add("grant_type=authorization_code&code=&client_id=SANDBOX_test-client&client_secret=sandbox-secret")

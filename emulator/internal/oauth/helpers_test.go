@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -92,12 +93,10 @@ type harness struct {
 	http  *http.Client // never follows redirects: the 303s are what we test
 }
 
-func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
-	t.Helper()
-	ts := httptest.NewUnstartedServer(nil)
-	users := newFakeUsers()
-	opts := Options{
-		Issuer: "http://" + ts.Listener.Addr().String(),
+// testOptions registers the two test clients, one per environment.
+func testOptions(issuer string, users Users) Options {
+	return Options{
+		Issuer: issuer,
 		Clients: []Client{
 			{ID: sandboxID, Secret: sandboxSecret, Env: EnvSandbox, RedirectURIs: []string{registeredURI}},
 			{ID: liveID, Secret: liveSecret, Env: EnvLive, RedirectURIs: []string{registeredURI}},
@@ -105,6 +104,24 @@ func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
 		Users:      users,
 		SigningKey: testKey(),
 	}
+}
+
+// newServer is a server without a listener, for in-process benchmarks and
+// fuzzers.
+func newServer(tb testing.TB) *Server {
+	tb.Helper()
+	srv, err := New(testOptions("http://127.0.0.1:9", newFakeUsers()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return srv
+}
+
+func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	users := newFakeUsers()
+	opts := testOptions("http://"+ts.Listener.Addr().String(), users)
 	for _, m := range mutate {
 		m(&opts)
 	}
@@ -282,6 +299,23 @@ func refreshForm(clientID, secret, rt string) url.Values {
 }
 
 // wantOAuthError checks an RFC 6749 error reply.
+// wantInvalidGrant posts a token request that must fail with invalid_grant.
+func (h *harness) wantInvalidGrant(form url.Values) {
+	h.t.Helper()
+	status, header, body := h.tokenCall(form)
+	wantOAuthError(h.t, status, header, body, http.StatusBadRequest, "invalid_grant")
+}
+
+// wantGrantRevoked checks that neither the access token nor the refresh
+// token of a token response works any more.
+func (h *harness) wantGrantRevoked(tok map[string]any, when string) {
+	h.t.Helper()
+	if _, err := h.introspect(str(h.t, tok, "access_token")); !errors.Is(err, ErrInvalidToken) {
+		h.t.Fatalf("the grant's access token still works %s: %v", when, err)
+	}
+	h.wantInvalidGrant(refreshForm(sandboxID, sandboxSecret, str(h.t, tok, "refresh_token")))
+}
+
 func wantOAuthError(t *testing.T, status int, header http.Header, body map[string]any, wantStatus int, wantCode string) {
 	t.Helper()
 	if status != wantStatus || body["error"] != wantCode {

@@ -114,13 +114,8 @@ func TestCodeReuseRevokesTheGrant(t *testing.T) {
 	if status != http.StatusOK {
 		t.Fatalf("first exchange: %d %v", status, first)
 	}
-	status, header, body := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, code))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
-	if _, err := h.introspect(str(t, first, "access_token")); !errors.Is(err, ErrInvalidToken) {
-		t.Fatalf("the access token of a reused code still works: %v", err)
-	}
-	status, header, body = h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, first, "refresh_token")))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(exchangeForm(sandboxID, sandboxSecret, code))
+	h.wantGrantRevoked(first, "after a reused code")
 }
 
 func TestCodeOfOneClientCannotBeExchangedByAnother(t *testing.T) {
@@ -128,17 +123,14 @@ func TestCodeOfOneClientCannotBeExchangedByAnother(t *testing.T) {
 		o.Clients = append(o.Clients, Client{ID: "SANDBOX_other", Secret: "other", Env: EnvSandbox, RedirectURIs: []string{registeredURI}})
 	})
 	code := h.code(sandboxID, testPhone)
-	status, header, body := h.tokenCall(exchangeForm("SANDBOX_other", "other", code))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(exchangeForm("SANDBOX_other", "other", code))
 	// Across realms the code is simply unknown.
 	code = h.code(sandboxID, testPhone)
-	status, header, body = h.tokenCall(exchangeForm(liveID, liveSecret, code))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(exchangeForm(liveID, liveSecret, code))
 	// A different redirect_uri than the authorization request's is refused.
 	form := exchangeForm(sandboxID, sandboxSecret, code)
 	form.Set("redirect_uri", "http://127.0.0.1:1/callback")
-	status, header, body = h.tokenCall(form)
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(form)
 }
 
 // TestExpiredCodeAndAccessToken is the one test with a real wait: fosite
@@ -151,14 +143,13 @@ func TestExpiredCodeAndAccessToken(t *testing.T) {
 	}
 	code := h.code(sandboxID, testPhone)
 	time.Sleep(2100 * time.Millisecond)
-	status, header, body := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, code))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(exchangeForm(sandboxID, sandboxSecret, code))
 	_, err := h.introspect(str(t, tok, "access_token"))
 	if !errors.Is(err, ErrInvalidToken) || !strings.Contains(err.Error(), "expired") {
 		t.Fatalf("expired access token: %v", err)
 	}
 	// Refresh tokens never expire by time.
-	status, _, body = h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, tok, "refresh_token")))
+	status, _, body := h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, tok, "refresh_token")))
 	if status != http.StatusOK {
 		t.Fatalf("refresh after the access token expired: %d %v", status, body)
 	}
@@ -186,22 +177,15 @@ func TestRefreshRotatesAndReuseRevokesTheGrant(t *testing.T) {
 	}
 
 	// Presenting the used refresh token fails and kills the whole grant.
-	status, header, body := h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, first, "refresh_token")))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
-	if _, err := h.introspect(str(t, second, "access_token")); !errors.Is(err, ErrInvalidToken) {
-		t.Fatalf("the grant's access token survived refresh-token reuse: %v", err)
-	}
-	status, header, body = h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, second, "refresh_token")))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(refreshForm(sandboxID, sandboxSecret, str(t, first, "refresh_token")))
+	h.wantGrantRevoked(second, "after refresh-token reuse")
 }
 
 func TestRefreshTokenBoundToClientAndRealm(t *testing.T) {
 	h := newHarness(t)
 	_, _, tok := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
-	status, header, body := h.tokenCall(refreshForm(liveID, liveSecret, str(t, tok, "refresh_token")))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
-	status, header, body = h.tokenCall(refreshForm(sandboxID, sandboxSecret, "ory_rt_garbage.garbage"))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(refreshForm(liveID, liveSecret, str(t, tok, "refresh_token")))
+	h.wantInvalidGrant(refreshForm(sandboxID, sandboxSecret, "ory_rt_garbage.garbage"))
 }
 
 func TestClientAuthentication(t *testing.T) {
@@ -303,8 +287,7 @@ func TestRevokeRefreshTokenRevokesTheGrant(t *testing.T) {
 	if _, err := h.introspect(str(t, tok, "access_token")); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("the access token survived revoking its refresh token: %v", err)
 	}
-	status, header, body := h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, tok, "refresh_token")))
-	wantOAuthError(t, status, header, body, http.StatusBadRequest, "invalid_grant")
+	h.wantInvalidGrant(refreshForm(sandboxID, sandboxSecret, str(t, tok, "refresh_token")))
 
 	// RFC 7009: an unknown token is not an error; a wrong secret is.
 	p = h.post("/oauth2/revoke", url.Values{"token": {"unknown"}, "client_id": {sandboxID}, "client_secret": {sandboxSecret}})
