@@ -108,9 +108,19 @@ func (s *accountsScreen) back() (bool, tea.Cmd) {
 	if s.search == "" {
 		return false, nil
 	}
-	s.search = ""
 	s.filter.SetValue("")
-	return true, s.reload(true)
+	return true, s.setSearch("")
+}
+
+// setSearch makes v (trimmed) the search and queries again, unless that is
+// already the search: "acme " after "acme" must not cost a request.
+func (s *accountsScreen) setSearch(v string) tea.Cmd {
+	v = strings.TrimSpace(v)
+	if v == s.search {
+		return nil
+	}
+	s.search = v
+	return s.reload(true)
 }
 
 // visible is the number of table rows on screen: the body minus the
@@ -135,11 +145,11 @@ func (s *accountsScreen) layout() {
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterHint)-1, 8))
 	all := []column{
-		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return clean(a.Name) }},
+		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return api.Sanitize(a.Name) }},
 		{title: "IBAN", min: 33, prio: 1, cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
-		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return clean(a.StatusInfo.Status) }},
+		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return api.Sanitize(a.StatusInfo.Status) }},
 		{title: "Available", min: 13, prio: 2, cell: func(a *api.Account) string { return availableCell(a) }},
-		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return clean(a.Holder.Info.Name) }},
+		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return api.Sanitize(a.Holder.Info.Name) }},
 	}
 	// Keep the most important columns that fit (each takes width+1 for
 	// the gap), then share what is left between the flexible ones.
@@ -315,11 +325,10 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 	case accountsMsg:
 		return s.onPage(msg)
 	case filterTickMsg:
-		if msg.seq == s.filterSeq && s.filter.Value() != s.search {
-			s.search = strings.TrimSpace(s.filter.Value())
-			return s.reload(true)
+		if msg.seq != s.filterSeq {
+			return nil
 		}
-		return nil
+		return s.setSearch(s.filter.Value())
 	case tea.KeyPressMsg:
 		if s.filtering {
 			return s.filterKey(msg)
@@ -341,9 +350,7 @@ func (s *accountsScreen) onPage(msg accountsMsg) tea.Cmd {
 	s.inFlight = false
 	if msg.err != nil {
 		s.refreshing = false
-		if !errors.Is(msg.err, context.Canceled) {
-			s.err = msg.err
-		}
+		keepErr(&s.err, msg.err)
 		return nil
 	}
 	if msg.page == nil {
@@ -412,27 +419,21 @@ func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.c.keys
 	switch {
 	case key.Matches(msg, k.Submit):
-		s.filtering = false
-		s.filter.Blur()
-		s.filterSeq++ // a pending debounce tick is now moot
-		if v := strings.TrimSpace(s.filter.Value()); v != s.search {
-			s.search = v
-			return s.reload(true)
-		}
-		return nil
+		s.closeFilter()
+		return s.setSearch(s.filter.Value())
 	case key.Matches(msg, k.Cancel):
-		s.filtering = false
-		s.filter.Blur()
-		s.filterSeq++
-		if s.search != "" {
-			s.search = ""
-			s.filter.SetValue("")
-			return s.reload(true)
-		}
+		s.closeFilter()
 		s.filter.SetValue("")
-		return nil
+		return s.setSearch("")
 	}
 	return s.filterEdited(msg)
+}
+
+// closeFilter leaves the filter field; a pending debounce tick is now moot.
+func (s *accountsScreen) closeFilter() {
+	s.filtering = false
+	s.filter.Blur()
+	s.filterSeq++
 }
 
 // filterEdited applies an edit and debounces the search: only the last edit
@@ -515,11 +516,19 @@ func availableCell(a *api.Account) string {
 }
 
 func amountText(am api.Amount) string {
-	v := clean(am.Value)
+	v := api.Sanitize(am.Value)
 	if v == "" {
 		return "—"
 	}
-	return v + " " + clean(am.Currency)
+	return v + " " + api.Sanitize(am.Currency)
+}
+
+// keepErr stores a failed request's error for the screen to show, unless
+// the screen cancelled the request itself.
+func keepErr(dst *error, err error) {
+	if !errors.Is(err, context.Canceled) {
+		*dst = err
+	}
 }
 
 func clampInt(v, lo, hi int) int {

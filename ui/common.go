@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -189,29 +188,6 @@ func envTitle(name config.EnvName) string {
 		return "Live"
 	}
 	return "Sandbox"
-}
-
-// clean makes a server string safe to draw: escape sequences, control
-// characters and bidirectional overrides are removed, line breaks become
-// spaces. The api package sanitises too; this is the last line of defence.
-func clean(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case unicode.IsControl(r):
-		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // trunc cuts s to w cells with an ellipsis, never below zero width.

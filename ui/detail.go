@@ -69,7 +69,7 @@ func (d *detailScreen) init() tea.Cmd {
 }
 
 func (d *detailScreen) title() string {
-	if n := clean(d.acct.Name); n != "" {
+	if n := api.Sanitize(d.acct.Name); n != "" {
 		return n
 	}
 	return "Account"
@@ -135,13 +135,25 @@ func (d *detailScreen) loadTx(after string) tea.Cmd {
 	})
 }
 
-// txVisible is how many transaction rows fit under the fields.
-func (d *detailScreen) txVisible(h int) int {
-	return max(h-len(d.fieldLines(d.c.width))-3, 1)
+// txVisible is how many transaction rows view draws in a body of w×h: what
+// the title, an error line, the fields, a blank line, the heading and the
+// status line leave. It must follow view's layout, or page keys would jump
+// past the rows on screen.
+func (d *detailScreen) txVisible(w, h int) int {
+	above := 1 + len(d.fieldLines(w)) + 2
+	if d.err != nil {
+		above++
+	}
+	return max(h-above-1, 0)
+}
+
+// txPage is the transaction rows of the current terminal, for the keys.
+func (d *detailScreen) txPage() int {
+	return max(d.txVisible(d.c.width, d.c.height-3), 1)
 }
 
 func (d *detailScreen) moreTx() tea.Cmd {
-	if !d.txHasNext || d.txBusy || d.txCursor < len(d.txs)-d.txVisible(d.c.height-3)-1 {
+	if !d.txHasNext || d.txBusy || d.txCursor < len(d.txs)-d.txPage()-1 {
 		return nil
 	}
 	return d.loadTx(d.txEnd)
@@ -157,9 +169,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		d.loading = false
 		if msg.err != nil {
-			if !errors.Is(msg.err, context.Canceled) {
-				d.err = msg.err
-			}
+			keepErr(&d.err, msg.err)
 			return nil
 		}
 		if msg.acct != nil {
@@ -171,9 +181,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		d.txBusy = false
 		if msg.err != nil {
-			if !errors.Is(msg.err, context.Canceled) {
-				d.txErr = msg.err
-			}
+			keepErr(&d.txErr, msg.err)
 			return nil
 		}
 		if msg.page == nil {
@@ -200,7 +208,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return flashMsg{text: "Simulated transfer failed: " + describe(msg.err), bad: true} }
 		}
 		d.simErr = nil
-		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", clean(msg.txID))
+		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", api.Sanitize(msg.txID))
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
 		return tea.Batch(d.loadAccount(), d.loadTx(""), func() tea.Msg { return flashMsg{text: text} })
 	case tea.KeyPressMsg:
@@ -218,10 +226,9 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 
 func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.c.keys
-	vis := d.txVisible(d.c.height - 3)
 	switch {
 	case key.Matches(msg, k.Copy):
-		iban := normalizeIBAN(clean(d.acct.IBAN))
+		iban := normalizeIBAN(api.Sanitize(d.acct.IBAN))
 		if iban == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }
 		}
@@ -243,7 +250,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Refresh):
 		return tea.Batch(d.loadAccount(), d.loadTx(""))
 	}
-	c, ok := k.move(msg, d.txCursor, vis, len(d.txs))
+	c, ok := k.move(msg, d.txCursor, d.txPage(), len(d.txs))
 	if !ok {
 		return nil
 	}
@@ -275,20 +282,20 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 func (d *detailScreen) simulate(value string) tea.Cmd {
 	d.simID = d.c.nextID()
 	d.simBusy = true
-	cur := clean(d.acct.Currency)
+	cur := api.Sanitize(d.acct.Currency)
 	if cur == "" {
 		cur = "EUR"
 	}
 	in := api.IncomingTransfer{
 		Amount:       api.Amount{Value: value, Currency: cur},
 		CreditorIBAN: normalizeIBAN(d.acct.IBAN),
-		CreditorName: clean(d.acct.Holder.Info.Name),
+		CreditorName: api.Sanitize(d.acct.Holder.Info.Name),
 		DebtorIBAN:   simulatedDebtorIBAN,
 		DebtorName:   "partnertui simulator",
 		Label:        "Simulated transfer from partnertui",
 	}
 	if in.CreditorName == "" {
-		in.CreditorName = clean(d.acct.Name)
+		in.CreditorName = api.Sanitize(d.acct.Name)
 	}
 	a, ctx, id, env := d.env.API, d.ctx, d.simID, d.env.Name
 	d.c.log.Info("simulating an incoming transfer", "env", string(env), "amount", value, "currency", cur)
@@ -305,7 +312,7 @@ func (d *detailScreen) fieldLines(w int) []string {
 	label := func(s string) string { return st.dim.Render(fmt.Sprintf("%-10s", s)) }
 	mark := ""
 	if a.IBAN != "" {
-		if api.ValidIBAN(clean(a.IBAN)) {
+		if api.ValidIBAN(api.Sanitize(a.IBAN)) {
 			mark = " " + st.ok.Render("✓ valid")
 		} else {
 			mark = " " + st.err.Render("✗ check digits wrong")
@@ -320,8 +327,8 @@ func (d *detailScreen) fieldLines(w int) []string {
 		}
 		return s
 	}
-	holder := clean(a.Holder.Info.Name)
-	if t := clean(a.Holder.Info.Type); t != "" && holder != "" {
+	holder := api.Sanitize(a.Holder.Info.Name)
+	if t := api.Sanitize(a.Holder.Info.Type); t != "" && holder != "" {
 		holder += " (" + t + ")"
 	}
 	bal := func(pick func(*api.Balances) api.Amount) string {
@@ -331,9 +338,9 @@ func (d *detailScreen) fieldLines(w int) []string {
 		return amountText(pick(a.Balances))
 	}
 	pairs := [][2]string{
-		{label("BIC") + val(clean(a.BIC)), label("Number") + val(clean(a.Number))},
-		{label("Holder") + val(holder), label("Status") + val(clean(a.StatusInfo.Status))},
-		{label("Payment") + val(clean(a.PaymentLevel)), label("Currency") + val(clean(a.Currency))},
+		{label("BIC") + val(api.Sanitize(a.BIC)), label("Number") + val(api.Sanitize(a.Number))},
+		{label("Holder") + val(holder), label("Status") + val(api.Sanitize(a.StatusInfo.Status))},
+		{label("Payment") + val(api.Sanitize(a.PaymentLevel)), label("Currency") + val(api.Sanitize(a.Currency))},
 		{label("Available") + bal(func(b *api.Balances) api.Amount { return b.Available }), label("Booked") + bal(func(b *api.Balances) api.Amount { return b.Booked })},
 		{label("Pending") + bal(func(b *api.Balances) api.Amount { return b.Pending }), label("Reserved") + bal(func(b *api.Balances) api.Amount { return b.Reserved })},
 		{label("Created") + timeOr(a, true, d.full), label("Updated") + timeOr(a, false, d.full)},
@@ -352,7 +359,7 @@ func (d *detailScreen) fieldLines(w int) []string {
 
 // ibanText is an IBAN as printed on statements, in groups of four.
 func ibanText(iban string) string {
-	return api.FormatIBAN(clean(iban))
+	return api.FormatIBAN(api.Sanitize(iban))
 }
 
 func timeOr(a *api.Account, created, full bool) string {
@@ -371,7 +378,7 @@ func (d *detailScreen) view(w, h int) string {
 	if d.showQR {
 		return d.qrView(w, h)
 	}
-	lines := []string{st.title.Render(clean(d.acct.Name))}
+	lines := []string{st.title.Render(api.Sanitize(d.acct.Name))}
 	if d.err != nil {
 		lines = append(lines, st.err.Render("✗ Could not load the account: "+describe(d.err)+" (r retries)"))
 	}
@@ -385,7 +392,7 @@ func (d *detailScreen) view(w, h int) string {
 		head += " " + st.err.Render("✗ "+describe(d.txErr))
 	}
 	lines = append(lines, st.bold.Render(head))
-	vis := max(h-len(lines)-1, 0)
+	vis := max(h-len(lines)-1, 0) // txVisible counts the same lines
 	if vis > 0 {
 		switch {
 		case len(d.txs) == 0 && !d.txBusy && d.txErr == nil:
@@ -410,7 +417,7 @@ func (d *detailScreen) statusLine(w int) string {
 	st := d.c.styles
 	switch {
 	case d.prompting:
-		line := d.prompt.View() + st.dim.Render(" "+clean(d.acct.Currency)+" · enter send · esc cancel")
+		line := d.prompt.View() + st.dim.Render(" "+api.Sanitize(d.acct.Currency)+" · enter send · esc cancel")
 		if d.simErr != nil {
 			line += " " + st.err.Render(d.simErr.Error())
 		}
@@ -439,20 +446,20 @@ func txRow(t *api.Transaction, w int) string {
 		date = t.ExecutionDate.UTC().Format("2006-01-02")
 	}
 	amount := fmt.Sprintf("%16s", sign+amountText(t.Amount))
-	label := clean(t.Label)
-	if cp := clean(t.Counterparty); cp != "" {
+	label := api.Sanitize(t.Label)
+	if cp := api.Sanitize(t.Counterparty); cp != "" {
 		label = cp + " · " + label
 	}
-	row := fmt.Sprintf("%s %s  %-9s %s", date, amount, trunc(clean(t.StatusInfo.Status), 9), label)
+	row := fmt.Sprintf("%s %s  %-9s %s", date, amount, trunc(api.Sanitize(t.StatusInfo.Status), 9), label)
 	return trunc(row, w)
 }
 
 // qrView draws the EPC payment QR of the IBAN, or says why it cannot.
 func (d *detailScreen) qrView(w, h int) string {
 	st := d.c.styles
-	name := clean(d.acct.Holder.Info.Name)
+	name := api.Sanitize(d.acct.Holder.Info.Name)
 	if name == "" {
-		name = clean(d.acct.Name)
+		name = api.Sanitize(d.acct.Name)
 	}
 	code, cw, ch, err := qrBlocks(EPCPayload(d.acct.BIC, name, d.acct.IBAN), d.c.isDark)
 	if err != nil {

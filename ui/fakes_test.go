@@ -386,32 +386,20 @@ func keyMsg(k string) tea.KeyPressMsg {
 // screen is what the terminal shows, without styling.
 func (d *driver) screen() string { return ansi.Strip(d.m.render()) }
 
-func (d *driver) accounts() *accountsScreen {
+// topAs is the top screen, which must be an S.
+func topAs[S screen](d *driver) S {
 	d.t.Helper()
-	s, ok := d.m.top().(*accountsScreen)
+	s, ok := d.m.top().(S)
 	if !ok {
-		d.t.Fatalf("top screen is %T, want the accounts", d.m.top())
+		var want S
+		d.t.Fatalf("top screen is %T, want %T", d.m.top(), want)
 	}
 	return s
 }
 
-func (d *driver) detail() *detailScreen {
-	d.t.Helper()
-	s, ok := d.m.top().(*detailScreen)
-	if !ok {
-		d.t.Fatalf("top screen is %T, want the detail", d.m.top())
-	}
-	return s
-}
-
-func (d *driver) signin() *signinScreen {
-	d.t.Helper()
-	s, ok := d.m.top().(*signinScreen)
-	if !ok {
-		d.t.Fatalf("top screen is %T, want the sign-in", d.m.top())
-	}
-	return s
-}
+func (d *driver) accounts() *accountsScreen { d.t.Helper(); return topAs[*accountsScreen](d) }
+func (d *driver) detail() *detailScreen     { d.t.Helper(); return topAs[*detailScreen](d) }
+func (d *driver) signin() *signinScreen     { d.t.Helper(); return topAs[*signinScreen](d) }
 
 func (d *driver) wantScreen(sub string) {
 	d.t.Helper()

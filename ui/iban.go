@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/partnertui/partnertui/api"
 )
 
 // normalizeIBAN removes spaces and upper-cases an IBAN: the form that is
@@ -18,15 +20,15 @@ func normalizeIBAN(iban string) string {
 // a credit transfer to the account. The amount line is left empty so the
 // payer chooses it.
 func EPCPayload(bic, name, iban string) string {
-	name = clean(name)
+	name = api.Sanitize(name)
 	if r := []rune(name); len(r) > 70 {
 		name = string(r[:70])
 	}
 	return strings.Join([]string{
 		"BCD", "002", "1", "SCT",
-		strings.ToUpper(strings.TrimSpace(clean(bic))),
+		strings.ToUpper(strings.TrimSpace(api.Sanitize(bic))),
 		name,
-		normalizeIBAN(clean(iban)),
+		normalizeIBAN(api.Sanitize(iban)),
 	}, "\n")
 }
 

@@ -379,7 +379,7 @@ func (m *Model) result(msg envMsg) tea.Cmd {
 	if em, ok := msg.(errMsg); ok {
 		err := em.msgErr()
 		if err != nil && !errors.Is(err, context.Canceled) {
-			m.c.log.Warn("request failed", "env", string(msg.msgEnv()), "type", fmt.Sprintf("%T", msg), "error", clean(err.Error()))
+			m.c.log.Warn("request failed", "env", string(msg.msgEnv()), "type", fmt.Sprintf("%T", msg), "error", api.Sanitize(err.Error()))
 		}
 		if isUnauthorized(err) {
 			if _, onSignin := m.top().(*signinScreen); !onSignin || len(m.stack) > 1 {
@@ -646,7 +646,7 @@ func (m *Model) footerView(w int) string {
 		parts = append(parts, part{s.footer.Render(text), 7})
 	}
 	if m.busy() {
-		parts = append(parts, part{m.spin.View(), 3})
+		parts = append(parts, part{m.c.spinFrame, 3})
 	}
 	parts = append(parts, part{s.dim.Render("? help"), 2})
 	sep := s.dim.Render(" · ")
@@ -689,11 +689,11 @@ func latency(d time.Duration) string {
 }
 
 func userFromAPI(u *api.User) *userInfo {
-	name := clean(u.FullName)
+	name := api.Sanitize(u.FullName)
 	if name == "" {
-		name = strings.TrimSpace(clean(u.FirstName) + " " + clean(u.LastName))
+		name = strings.TrimSpace(api.Sanitize(u.FirstName) + " " + api.Sanitize(u.LastName))
 	}
-	return &userInfo{name: name, phone: clean(u.MobilePhoneNumber)}
+	return &userInfo{name: name, phone: api.Sanitize(u.MobilePhoneNumber)}
 }
 
 // describe turns an error into one sentence with the next step.
@@ -701,7 +701,7 @@ func describe(err error) string {
 	if err == nil {
 		return ""
 	}
-	text := clean(err.Error())
+	text := api.Sanitize(err.Error())
 	switch {
 	case errors.Is(err, api.ErrUnauthorized):
 		return text + " (the server answered 401)"

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 )
 
@@ -124,14 +125,15 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		}
 	case loginURLMsg:
 		if msg.id == s.id && s.state == signinWaiting {
-			s.url = clean(msg.url)
+			s.url = api.Sanitize(msg.url)
 		}
 	case loginNoteMsg:
 		if msg.id != s.id || s.state != signinWaiting {
 			return nil
 		}
-		s.notesSeen = append(s.notesSeen, clean(msg.text))
-		s.c.log.Warn("sign-in note", "env", string(s.env.Name), "note", clean(msg.text))
+		note := api.Sanitize(msg.text)
+		s.notesSeen = append(s.notesSeen, note)
+		s.c.log.Warn("sign-in note", "env", string(s.env.Name), "note", note)
 		return s.waitNote()
 	case loginDoneMsg:
 		if msg.id != s.id {
@@ -145,7 +147,7 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		s.state = signinChecking
 		if msg.ident != nil {
 			for _, w := range msg.ident.Warnings {
-				s.warnings = append(s.warnings, clean(w))
+				s.warnings = append(s.warnings, api.Sanitize(w))
 			}
 		}
 		return s.checkUser()
@@ -257,7 +259,7 @@ func (s *signinScreen) view(w, h int) string {
 	}
 	line()
 	line(st.dim.Render("Environment  "), envTitle(s.env.Name))
-	line(st.dim.Render("Client ID    "), clean(s.env.ClientID))
+	line(st.dim.Render("Client ID    "), api.Sanitize(s.env.ClientID))
 	line()
 	switch s.state {
 	case signinIdle:
@@ -293,7 +295,7 @@ func (s *signinScreen) view(w, h int) string {
 		line()
 		line(st.accent.Render("enter"), " continue to the accounts")
 	case signinFailed:
-		line(wrap.Render(st.err.Render("✗ Sign-in failed: " + clean(s.err.Error()))))
+		line(wrap.Render(st.err.Render("✗ Sign-in failed: " + api.Sanitize(s.err.Error()))))
 		line(wrap.Render(remedy(s.err)))
 		line()
 		line(st.accent.Render("enter"), " try again")
@@ -330,12 +332,15 @@ func phoneMismatch(prefilled, actual string) string {
 		return ""
 	}
 	if strings.TrimSpace(actual) == "" {
-		return "The config prefills phone number " + clean(prefilled) + ", but the signed-in user has no phone number on record: check who signed in."
+		return "The config prefills phone number " + api.Sanitize(prefilled) + ", but the signed-in user has no phone number on record: check who signed in."
 	}
-	return "The config prefills phone number " + clean(prefilled) + ", but the signed-in user's number is " + clean(actual) + ": the token belongs to that user."
+	return "The config prefills phone number " + api.Sanitize(prefilled) + ", but the signed-in user's number is " + api.Sanitize(actual) + ": the token belongs to that user."
 }
 
+// containsFold reports whether any of list contains sub, ignoring case: auth
+// may already have warned about the phone number in its own words.
 func containsFold(list []string, sub string) bool {
+	sub = strings.ToLower(sub)
 	for _, s := range list {
 		if strings.Contains(strings.ToLower(s), sub) {
 			return true

@@ -32,10 +32,11 @@ func TestIBANCell(t *testing.T) {
 	}
 }
 
-func TestCleanRemovesControlAndEscapes(t *testing.T) {
-	got := clean("ACME\x1b[31m red\x1b[0m\x07\nline\u202eevil")
+// The UI draws server strings through api.Sanitize; this pins what it drops.
+func TestSanitizeRemovesControlAndEscapes(t *testing.T) {
+	got := api.Sanitize("ACME\x1b[31m red\x1b[0m\x07\nline\u202eevil")
 	if got != "ACME red lineevil" {
-		t.Fatalf("clean = %q", got)
+		t.Fatalf("api.Sanitize = %q", got)
 	}
 }
 
@@ -238,6 +239,23 @@ func TestAccountsRefreshKeepsRows(t *testing.T) {
 	}
 }
 
+// A space typed after the search changes the field but not the search: the
+// debounce tick must not send the same query again.
+func TestAccountsFilterTrailingSpaceSendsNoRequest(t *testing.T) {
+	d := newDriver(t, fixture{rows: 30, signedIn: true})
+	isTick := func(m tea.Msg) bool { _, ok := m.(filterTickMsg); return ok }
+	d.press("/", "2")
+	d.fire(isTick)
+	calls := len(d.sbx.calls)
+	d.press(" ")
+	if n := d.fire(isTick); n != 1 {
+		t.Fatalf("%d debounce ticks", n)
+	}
+	if len(d.sbx.calls) != calls {
+		t.Fatalf("a trailing space sent the query again: %+v", d.sbx.calls[calls:])
+	}
+}
+
 func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
@@ -301,6 +319,21 @@ func TestStaleResponsesDropped(t *testing.T) {
 	d.send(accountsMsg{envTag{config.Live}, a.gen, "", &api.AccountsPage{Accounts: makeAccounts(1), TotalCount: 1}, nil})
 	if a.total != 3 {
 		t.Fatal("an answer from the other environment was applied")
+	}
+}
+
+// pgdown in the detail moves by the transaction rows on screen, as in the
+// account list: from the first row it lands on the first row below the
+// screen, not one further.
+func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 100, h: 30})
+	d.sbx.txs["acc-0"] = makeTxs(45)
+	d.press("enter")
+	before := d.screen()
+	d.press("pgdown")
+	c := d.detail().txCursor
+	if !strings.Contains(before, fmt.Sprintf("Payment %d\n", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d\n", c)) {
+		t.Fatalf("pgdown put the cursor on transaction %d; the screen was:\n%s", c, before)
 	}
 }
 
@@ -568,18 +601,20 @@ func TestSmallTerminalsDoNotGarble(t *testing.T) {
 			}
 		}
 		check("list")
-		d.press("j", "G")
-		check("list end")
-		d.press("g", "enter")
-		check("detail")
-		d.press("Q")
-		check("qr")
-		d.press("esc", "?")
-		check("help")
-		d.press("?", "e")
-		check("confirm")
-		d.press("y")
-		check("live")
+		for _, step := range []struct {
+			keys []string
+			what string
+		}{
+			{[]string{"j", "G"}, "list end"},
+			{[]string{"g", "enter"}, "detail"},
+			{[]string{"Q"}, "qr"},
+			{[]string{"esc", "?"}, "help"},
+			{[]string{"?", "e"}, "confirm"},
+			{[]string{"y"}, "live"},
+		} {
+			d.press(step.keys...)
+			check(step.what)
+		}
 	}
 }
 
