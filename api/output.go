@@ -178,7 +178,7 @@ func WriteAccountDetail(w io.Writer, a *Account) error {
 // FormatIBAN writes an IBAN in upper case in groups of four characters
 // ("FR76 3000 6000 ..."); "" stays "".
 func FormatIBAN(s string) string {
-	c := compactIBAN(s)
+	c := CompactIBAN(s)
 	if c == "" {
 		return ""
 	}
@@ -193,14 +193,16 @@ func FormatIBAN(s string) string {
 	return b.String()
 }
 
-func compactIBAN(s string) string {
+// CompactIBAN is the IBAN without spaces, upper-cased: the form to copy,
+// check or encode (FormatIBAN groups it back for people).
+func CompactIBAN(s string) string {
 	return strings.ToUpper(strings.Join(strings.Fields(s), ""))
 }
 
 // ValidIBAN checks an IBAN's shape (country code, check digits, 15-34
 // alphanumerics) and its ISO 7064 mod-97 checksum. Spaces are ignored.
 func ValidIBAN(s string) bool {
-	c := compactIBAN(s)
+	c := CompactIBAN(s)
 	if len(c) < 15 || len(c) > 34 {
 		return false
 	}

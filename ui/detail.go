@@ -228,7 +228,7 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.c.keys
 	switch {
 	case key.Matches(msg, k.Copy):
-		iban := normalizeIBAN(api.Sanitize(d.acct.IBAN))
+		iban := api.CompactIBAN(api.Sanitize(d.acct.IBAN))
 		if iban == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }
 		}
@@ -288,7 +288,7 @@ func (d *detailScreen) simulate(value string) tea.Cmd {
 	}
 	in := api.IncomingTransfer{
 		Amount:       api.Amount{Value: value, Currency: cur},
-		CreditorIBAN: normalizeIBAN(d.acct.IBAN),
+		CreditorIBAN: api.CompactIBAN(d.acct.IBAN),
 		CreditorName: api.Sanitize(d.acct.Holder.Info.Name),
 		DebtorIBAN:   simulatedDebtorIBAN,
 		DebtorName:   "partnertui simulator",

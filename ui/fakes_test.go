@@ -149,7 +149,7 @@ func (f *fakeAPI) SimulateIncomingTransfer(ctx context.Context, in api.IncomingT
 	f.simulated = append(f.simulated, in)
 	// The balance goes up, as on the emulator.
 	for i := range f.accounts {
-		if normalizeIBAN(f.accounts[i].IBAN) == in.CreditorIBAN && f.accounts[i].Balances != nil {
+		if api.CompactIBAN(f.accounts[i].IBAN) == in.CreditorIBAN && f.accounts[i].Balances != nil {
 			f.accounts[i].Balances.Available.Value = "999.99"
 			break
 		}

@@ -182,7 +182,7 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	var iban string
 	f.probe(func(m *Model) {
 		if a, ok := m.top().(*accountsScreen); ok && len(a.rows) > 0 {
-			iban = normalizeIBAN(a.rows[0].IBAN)
+			iban = api.CompactIBAN(a.rows[0].IBAN)
 		}
 	})
 	f.press("enter")

@@ -9,13 +9,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 )
 
-// normalizeIBAN removes spaces and upper-cases an IBAN: the form that is
-// copied, encoded in the QR code and sent to the API (api.FormatIBAN is the
-// grouped form for display).
-func normalizeIBAN(iban string) string {
-	return strings.ToUpper(strings.Join(strings.Fields(iban), ""))
-}
-
 // EPCPayload builds the EPC069-12 ("SEPA payment QR", version 002) text for
 // a credit transfer to the account. The amount line is left empty so the
 // payer chooses it.
@@ -28,7 +21,7 @@ func EPCPayload(bic, name, iban string) string {
 		"BCD", "002", "1", "SCT",
 		strings.ToUpper(strings.TrimSpace(api.Sanitize(bic))),
 		name,
-		normalizeIBAN(api.Sanitize(iban)),
+		api.CompactIBAN(api.Sanitize(iban)),
 	}, "\n")
 }
 
