@@ -662,6 +662,9 @@ func emulatorCmd(g *globals) *cobra.Command {
 				opts.RequestLog = f
 			}
 			srv, err := emulator.Start(cmd.Context(), opts)
+			if errors.Is(err, emulator.ErrInvalidOptions) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}

@@ -123,6 +123,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"accounts", "--first", "0"}, "--first"},
 		{[]string{"--env", "staging", "status"}, "staging"},
 		{[]string{"status", "extra"}, "no arguments"},
+		{[]string{"emulator", "--accounts", "100001"}, "--accounts"},
+		{[]string{"emulator", "--token-ttl", "10ms"}, "at least 1s"},
+		{[]string{"emulator", "--rate-limit", "lots"}, "rate"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.args...)

@@ -147,6 +147,17 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	return s, nil
 }
 
+// ErrInvalidOptions is matched (errors.Is) by Start's errors about Options
+// it cannot run with, such as --accounts out of range or a token lifetime
+// under a second: the caller's mistake rather than a failure to start.
+var ErrInvalidOptions = errors.New("invalid emulator options")
+
+// optionsError reads as its own sentence and matches ErrInvalidOptions.
+type optionsError struct{ err error }
+
+func (e optionsError) Error() string   { return e.err.Error() }
+func (e optionsError) Unwrap() []error { return []error{e.err, ErrInvalidOptions} }
+
 func withDefaults(o Options) (Options, error) {
 	if o.Listen == "" {
 		o.Listen = DefaultListen
@@ -155,7 +166,7 @@ func withDefaults(o Options) (Options, error) {
 		o.Accounts = DefaultAccounts
 	}
 	if o.Accounts < 0 || o.Accounts > data.MaxAccounts {
-		return o, fmt.Errorf("accounts must be between 1 and %d, got %d: choose another --accounts", data.MaxAccounts, o.Accounts)
+		return o, optionsError{fmt.Errorf("accounts must be between 1 and %d, got %d: choose another --accounts", data.MaxAccounts, o.Accounts)}
 	}
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
@@ -167,7 +178,7 @@ func withDefaults(o Options) (Options, error) {
 		o.RateWindow = DefaultRateWindow
 	}
 	if o.RateLimit < 0 || o.RateWindow < 0 {
-		return o, fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)
+		return o, optionsError{fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)}
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -216,6 +227,9 @@ func build(opts Options, base string) (http.Handler, Info, error) {
 		CodeTTL:    opts.CodeTTL,
 		SigningKey: opts.SigningKey,
 	})
+	if errors.Is(err, oauth.ErrInvalidOptions) {
+		return nil, Info{}, optionsError{err}
+	}
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("start the authorization server: %w", err)
 	}
