@@ -26,6 +26,8 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/cli"
+	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/ui"
 )
 
@@ -178,11 +180,7 @@ func (g *globals) setup(ctx context.Context) error {
 	}
 	path := g.configPath
 	if path == "" {
-		p, err := config.DefaultPath()
-		if err != nil {
-			return err
-		}
-		path = p
+		path = paths.ConfigFile()
 	}
 	g.configFile = path
 	cfg, warnings, err := config.Load(path)
@@ -201,16 +199,7 @@ func (g *globals) setup(ctx context.Context) error {
 	return nil
 }
 
-func stateDir() (string, error) {
-	dir, err := auth.DefaultStateDir()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("could not create the state directory %s: %w", dir, err)
-	}
-	return dir, nil
-}
+func stateDir() (string, error) { return paths.StateDir() }
 
 // setupDemo starts the emulator on a random loopback port and points both
 // environments at it, with tokens in a temporary directory removed on exit.
@@ -275,7 +264,7 @@ func (g *globals) session(env config.EnvName) (*auth.Session, *config.Environmen
 	s, err := auth.NewSession(auth.SessionOptions{Env: e, StateDir: g.state, Project: g.project})
 	if err != nil {
 		if e.Ready() != nil {
-			return nil, nil, fmt.Errorf("%w; the configuration file is %s, or try `partnertui --demo`, which needs no credentials", err, g.configFile)
+			return nil, nil, fmt.Errorf("%w in %s: run `partnertui config init` to write a template, or try `partnertui --demo`, which needs no credentials", err, g.configFile)
 		}
 		return nil, nil, err
 	}
@@ -548,9 +537,9 @@ func accountsCmd(g *globals) *cobra.Command {
 				accounts = page.Accounts
 			}
 			if asJSON {
-				return api.WriteAccountsJSON(g.stdout, accounts)
+				return cli.WriteAccountsJSON(g.stdout, accounts)
 			}
-			return api.WriteAccountsTable(g.stdout, accounts)
+			return cli.WriteAccountsTable(g.stdout, accounts)
 		},
 	}
 	f := cmd.Flags()
@@ -583,9 +572,9 @@ func accountCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return api.WriteAccountJSON(g.stdout, a)
+				return cli.WriteAccountJSON(g.stdout, a)
 			}
-			return api.WriteAccountDetail(g.stdout, a)
+			return cli.WriteAccountDetail(g.stdout, a)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object on stdout")
@@ -603,7 +592,7 @@ func configCmd(g *globals) *cobra.Command {
 		if g.configPath != "" {
 			return g.configPath, nil
 		}
-		return config.DefaultPath()
+		return paths.ConfigFile(), nil
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "path",

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // binary builds the real partnertui once per test run. The go command's
@@ -76,6 +78,8 @@ func isolate(t *testing.T) string {
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
 	t.Setenv("PARTNERTUI_CONFIG", "")
 	t.Setenv("BROWSER", "false") // never open a real browser from a test
+	paths.Reload()
+	t.Cleanup(paths.Reload)
 	return home
 }
 

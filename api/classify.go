@@ -12,9 +12,7 @@ import (
 	"strings"
 
 	graphql "github.com/hasura/go-graphql-client"
-	"golang.org/x/oauth2"
-
-	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // wireError is one entry of a GraphQL "errors" array as servers send it.
@@ -35,9 +33,9 @@ func details(ws []wireError) []GraphQLErrorDetail {
 	out := make([]GraphQLErrorDetail, 0, len(ws))
 	for _, w := range ws {
 		out = append(out, GraphQLErrorDetail{
-			Message: Sanitize(w.Message),
-			Code:    Sanitize(w.code()),
-			Path:    Sanitize(joinPath(w.Path)),
+			Message: safetext.Strip(w.Message),
+			Code:    safetext.Strip(w.code()),
+			Path:    safetext.Strip(joinPath(w.Path)),
 		})
 	}
 	return out
@@ -96,7 +94,7 @@ func limitOf(ws []wireError) (limit, message string, ok bool) {
 		default:
 			limit = "complexity"
 		}
-		return limit, Sanitize(w.Message), true
+		return limit, safetext.Strip(w.Message), true
 	}
 	return "", "", false
 }
@@ -113,7 +111,7 @@ func parseErrorsBody(body string) ([]wireError, bool) {
 }
 
 func (c *Client) snippet(cs *callState) string {
-	return Sanitize(string(cs.snippet[:cs.nSnippet]))
+	return safetext.Strip(string(cs.snippet[:cs.nSnippet]))
 }
 
 // classify turns what the graphql client returned, and what the transport
@@ -164,7 +162,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	}
 	firstMessage := ""
 	if len(ws) > 0 {
-		firstMessage = Sanitize(ws[0].Message)
+		firstMessage = safetext.Strip(ws[0].Message)
 	}
 
 	switch st := cs.status; {
@@ -214,7 +212,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	}
 	if len(server) > 0 {
 		if isUnauthenticated(server) {
-			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: Sanitize(server[0].Message)}
+			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: safetext.Strip(server[0].Message)}
 		}
 		return &GraphQLError{Env: c.env, Status: cs.status, Errors: details(server)}
 	}
@@ -229,17 +227,17 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// tokenFailure: a finished session (auth.ErrSignInRequired, or the token
-// endpoint refusing the grant or the client) means signing in again;
+// SignInRequirer is implemented by token-source errors that mean the
+// session is over, so that signing in again is the only way on (auth's
+// errors do). The API client asks the error rather than importing auth.
+type SignInRequirer interface{ SignInRequired() bool }
+
+// tokenFailure: an ended session is an UnauthorizedError that sent nothing;
 // anything else is reported as it is.
 func (c *Client) tokenFailure(err error) error {
-	if errors.Is(err, auth.ErrSignInRequired) {
+	var sr SignInRequirer
+	if errors.As(err, &sr) && sr.SignInRequired() {
 		return &UnauthorizedError{Env: c.env, Err: err}
 	}
-	var re *oauth2.RetrieveError
-	if errors.As(err, &re) && (re.ErrorCode == "invalid_grant" || re.ErrorCode == "invalid_client" ||
-		(re.Response != nil && re.Response.StatusCode == http.StatusUnauthorized)) {
-		return &UnauthorizedError{Env: c.env, Err: err}
-	}
-	return fmt.Errorf("could not get an access token for the %s API: %w; check your network and credentials", c.env, err)
+	return fmt.Errorf("could not get an access token for the %s API: %w", c.env, err)
 }

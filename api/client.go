@@ -14,6 +14,9 @@ import (
 
 	graphql "github.com/hasura/go-graphql-client"
 	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Options configure one environment's Client.
@@ -29,9 +32,9 @@ type Options struct {
 	// answered 401 to; the request is retried once if the token source then
 	// yields a different token (auth.Session.Rejected re-reads the store).
 	OnUnauthorized func(accessToken string)
-	PageSize       int              // default 100 (the API maximum)
-	Budget         int              // requests per Window; default 2000
-	Window         time.Duration    // default 5 minutes
+	PageSize       int              // default platform.PageMax
+	Budget         int              // requests per Window; default platform.RequestBudget
+	Window         time.Duration    // default platform.BudgetWindow
 	Timeout        time.Duration    // per request; default 30s
 	Now            func() time.Time // clock for tests; default time.Now
 	// Sleep waits for d or until ctx is done; tests inject a fake.
@@ -43,12 +46,8 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultPageSize    = 100
-	DefaultBudget      = 2000
-	DefaultWindow      = 5 * time.Minute
 	DefaultTimeout     = 30 * time.Second
 	DefaultMaxAttempts = 5
-	maxPageSize        = 100
 	backoffBase        = time.Second
 	backoffCap         = time.Minute
 )
@@ -92,13 +91,13 @@ func New(opts Options) (*Client, error) {
 	}
 	main, err := parseEndpoint(opts.GraphQLURL, "the GraphQL URL")
 	if err != nil {
-		return nil, fmt.Errorf("api: the %s GraphQL URL %q is unusable: %w; check api_url", opts.Env, Sanitize(opts.GraphQLURL), err)
+		return nil, fmt.Errorf("api: the %s GraphQL URL %q is unusable: %w", opts.Env, safetext.Truncate(opts.GraphQLURL, 200), err)
 	}
 	allowed := []endpoint{main}
 	if opts.TestingURL != "" {
 		te, err := parseEndpoint(opts.TestingURL, "the Testing API URL")
 		if err != nil {
-			return nil, fmt.Errorf("api: the %s Testing API URL %q is unusable: %w; check api_url", opts.Env, Sanitize(opts.TestingURL), err)
+			return nil, fmt.Errorf("api: the %s Testing API URL %q is unusable: %w", opts.Env, safetext.Truncate(opts.TestingURL, 200), err)
 		}
 		allowed = append(allowed, te)
 	}
@@ -114,8 +113,8 @@ func New(opts Options) (*Client, error) {
 		updates:     make(chan Status, 1),
 		budget:      budget{limit: opts.Budget, window: opts.Window},
 	}
-	if c.pageSize <= 0 || c.pageSize > maxPageSize {
-		c.pageSize = DefaultPageSize
+	if c.pageSize <= 0 || c.pageSize > platform.PageMax {
+		c.pageSize = platform.PageMax
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
@@ -130,10 +129,10 @@ func New(opts Options) (*Client, error) {
 		c.sleep = sleepCtx
 	}
 	if c.budget.limit <= 0 {
-		c.budget.limit = DefaultBudget
+		c.budget.limit = platform.RequestBudget
 	}
 	if c.budget.window <= 0 {
-		c.budget.window = DefaultWindow
+		c.budget.window = platform.BudgetWindow
 	}
 	c.base = newBaseTransport(c.timeout)
 	hc := &http.Client{

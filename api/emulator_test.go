@@ -223,7 +223,7 @@ func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
 	if !errors.As(err, &ue) || ue.Status != http.StatusUnauthorized {
 		t.Fatalf("err = %v, want *UnauthorizedError (401)", err)
 	}
-	if !strings.Contains(err.Error(), "live") || !strings.Contains(err.Error(), "sign in again") {
+	if !strings.Contains(err.Error(), "live") || !strings.Contains(err.Error(), "refused the access token") {
 		t.Errorf("message = %q", err)
 	}
 }

@@ -42,7 +42,7 @@ func envLabel(env string) string {
 }
 
 // UnauthorizedError: the API answered 401 (or UNAUTHENTICATED), or the token
-// source reported that the session is over. The remedy is to sign in again.
+// source reported that the session is over (Status 0: nothing was sent).
 type UnauthorizedError struct {
 	Env     string
 	Status  int    // 401, or 0 when the token source failed before sending
@@ -53,14 +53,14 @@ type UnauthorizedError struct {
 func (e *UnauthorizedError) Error() string {
 	if e.Status == 0 {
 		if e.Err != nil {
-			return fmt.Sprintf("no valid session for %s (%v); sign in again", envLabel(e.Env), e.Err)
+			return e.Err.Error()
 		}
-		return fmt.Sprintf("no valid session for %s; sign in again", envLabel(e.Env))
+		return fmt.Sprintf("no usable session for %s", envLabel(e.Env))
 	}
 	if e.Message != "" {
-		return fmt.Sprintf("%s rejected the access token (HTTP %d: %s); sign in again", envLabel(e.Env), e.Status, e.Message)
+		return fmt.Sprintf("%s refused the access token (HTTP %d: %s)", envLabel(e.Env), e.Status, e.Message)
 	}
-	return fmt.Sprintf("%s rejected the access token (HTTP %d); sign in again", envLabel(e.Env), e.Status)
+	return fmt.Sprintf("%s refused the access token (HTTP %d)", envLabel(e.Env), e.Status)
 }
 
 func (e *UnauthorizedError) Is(target error) bool { return target == ErrUnauthorized }
@@ -76,9 +76,9 @@ type RateLimitedError struct {
 
 func (e *RateLimitedError) Error() string {
 	if e.RetryAt.IsZero() {
-		return fmt.Sprintf("%s is rate limiting this client (HTTP 429); wait a little and try again", envLabel(e.Env))
+		return fmt.Sprintf("%s is rate limiting this client (HTTP 429)", envLabel(e.Env))
 	}
-	return fmt.Sprintf("%s is rate limiting this client (HTTP 429); try again after %s",
+	return fmt.Sprintf("%s is rate limiting this client (HTTP 429) until %s",
 		envLabel(e.Env), e.RetryAt.Format("15:04:05"))
 }
 
@@ -101,7 +101,7 @@ func (e *OperationLimitError) Error() string {
 	if msg == "" {
 		msg = "no details"
 	}
-	return fmt.Sprintf("%s refused the operation for exceeding its %s limit (%s); request fewer fields or a smaller page", envLabel(e.Env), what, msg)
+	return fmt.Sprintf("%s refused the operation for exceeding its %s limit (%s)", envLabel(e.Env), what, msg)
 }
 
 func (e *OperationLimitError) Is(target error) bool { return target == ErrOperationLimit }
@@ -172,9 +172,9 @@ type ServerError struct {
 
 func (e *ServerError) Error() string {
 	if e.Message != "" {
-		return fmt.Sprintf("%s failed with HTTP %d (%s); try again later", envLabel(e.Env), e.Status, e.Message)
+		return fmt.Sprintf("%s failed with HTTP %d (%s)", envLabel(e.Env), e.Status, e.Message)
 	}
-	return fmt.Sprintf("%s failed with HTTP %d; try again later", envLabel(e.Env), e.Status)
+	return fmt.Sprintf("%s failed with HTTP %d", envLabel(e.Env), e.Status)
 }
 
 func (e *ServerError) Is(target error) bool { return target == ErrServer }
@@ -190,9 +190,9 @@ type NetworkError struct {
 
 func (e *NetworkError) Error() string {
 	if e.Timeout {
-		return fmt.Sprintf("%s at %s timed out (%v); check your network or api_url", envLabel(e.Env), e.Host, e.Err)
+		return fmt.Sprintf("%s at %s timed out (%v)", envLabel(e.Env), e.Host, e.Err)
 	}
-	return fmt.Sprintf("could not reach %s at %s: %v; check your network or api_url", envLabel(e.Env), e.Host, e.Err)
+	return fmt.Sprintf("could not reach %s at %s: %v", envLabel(e.Env), e.Host, e.Err)
 }
 
 func (e *NetworkError) Is(target error) bool { return target == ErrNetwork }
@@ -212,7 +212,7 @@ func (e *BadResponseError) Error() string {
 	if reason == "" {
 		reason = "not a GraphQL JSON response"
 	}
-	return fmt.Sprintf("%s sent an unreadable answer (HTTP %d, %s): %q; check api_url or try again later",
+	return fmt.Sprintf("%s sent an unreadable answer (HTTP %d, %s): %q",
 		envLabel(e.Env), e.Status, reason, e.Snippet)
 }
 
@@ -226,7 +226,7 @@ type EndpointError struct {
 }
 
 func (e *EndpointError) Error() string {
-	return fmt.Sprintf("refused to send a %s request to %s because it is not one of that environment's endpoints; check api_url", e.Env, e.URL)
+	return fmt.Sprintf("refused to send a %s request to %s: it is not one of that environment's endpoints", e.Env, e.URL)
 }
 
 func (e *EndpointError) Is(target error) bool { return target == ErrForeignEndpoint }

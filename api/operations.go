@@ -8,6 +8,9 @@ import (
 	"time"
 
 	graphql "github.com/hasura/go-graphql-client"
+
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Operation names, sent as operationName and in the query text so the
@@ -40,11 +43,11 @@ func Operations() ([]Operation, error) {
 		vars     map[string]any
 	}
 	builds := []build{
-		{OpAccounts, false, false, &accountsQuery{}, accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, DefaultPageSize, "")},
+		{OpAccounts, false, false, &accountsQuery{}, accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{OpAccount, false, false, &accountQuery{}, map[string]any{"accountId": graphql.ID("")}},
 		{OpUser, false, false, &userQuery{}, nil},
 		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
-		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", DefaultPageSize, "")},
+		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", platform.PageMax, "")},
 		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
 	}
 	ops := make([]Operation, 0, len(builds))
@@ -132,7 +135,6 @@ func (n *accountListNode) account() Account {
 	if n.Balances != nil {
 		a.Balances = &Balances{Available: n.Balances.Available.amount()}
 	}
-	sanitizeAccount(&a)
 	return a
 }
 
@@ -243,7 +245,6 @@ func (n *accountFullNode) account() *Account {
 			Reserved:  b.Reserved.amount(),
 		}
 	}
-	sanitizeAccount(a)
 	return a
 }
 
@@ -361,7 +362,7 @@ type simulateMutation struct {
 // page holds whatever partial data came with it (it may be nil).
 func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage, error) {
 	first := p.First
-	if first <= 0 || first > maxPageSize {
+	if first <= 0 || first > platform.PageMax {
 		first = c.pageSize
 	}
 	q, err := query[accountsQuery](ctx, c, OpAccounts, accountsVars(p, first, p.After))
@@ -376,7 +377,6 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	for i := range q.Accounts.Edges {
 		page.Accounts = append(page.Accounts, q.Accounts.Edges[i].Node.account())
 	}
-	sanitizePageInfo(&page.PageInfo)
 	return page, err
 }
 
@@ -387,7 +387,7 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	var q *T
 	err := c.run(ctx, false, func(ctx context.Context) error {
 		q = new(T)
-		return c.queryRaw(ctx, q, vars, name)
+		return c.decode(ctx, c.gql, false, q, vars, name)
 	})
 	if err != nil && !isPartial(err) {
 		return nil, err
@@ -396,19 +396,29 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 }
 
 func (c *Client) accountNotFound(id string) error {
-	return fmt.Errorf("account %q was not found in %s; check the id and the environment: %w", Sanitize(id), c.env, ErrNotFound)
+	return fmt.Errorf("account %q was not found in %s: %w", safetext.Truncate(id, 80), c.env, ErrNotFound)
 }
 
-// queryRaw sends the query built from v's type and decodes the data with
-// encoding/json: the graphql client's own decoder marshals every scalar
-// back and forth and costs more CPU than the whole request otherwise. v
-// must be a fresh value on every call.
-func (c *Client) queryRaw(ctx context.Context, v any, vars map[string]any, name string) error {
-	data, err := c.gql.QueryRaw(ctx, v, vars, graphql.OperationName(name))
+// decode sends the operation built from v's type and decodes its data into
+// v. Every string of the result is then made safe for a terminal, once,
+// here: no caller strips again. v must be a fresh value on every call.
+//
+// Queries are decoded with encoding/json (the graphql client's own decoder
+// marshals every scalar back and forth and costs more CPU than the whole
+// request otherwise); mutations select union members through inline
+// fragments, which only the graphql client's decoder flattens.
+func (c *Client) decode(ctx context.Context, gc *graphql.Client, mutation bool, v any, vars map[string]any, name string) error {
+	if mutation {
+		err := gc.Mutate(ctx, v, vars, graphql.OperationName(name))
+		safetext.StripFields(v)
+		return err
+	}
+	data, err := gc.QueryRaw(ctx, v, vars, graphql.OperationName(name))
 	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
 		if derr := json.Unmarshal(data, v); derr != nil && err == nil {
 			return &decodeError{err: derr}
 		}
+		safetext.StripFields(v)
 	}
 	return err
 }
@@ -435,7 +445,7 @@ func (c *Client) Account(ctx context.Context, id string) (*Account, error) {
 	}
 	if q.Account == nil {
 		if err != nil {
-			return nil, fmt.Errorf("account %q is not available in %s: %w", Sanitize(id), c.env, err)
+			return nil, fmt.Errorf("account %q is not available in %s: %w", safetext.Truncate(id, 80), c.env, err)
 		}
 		return nil, c.accountNotFound(id)
 	}
@@ -452,7 +462,7 @@ func (c *Client) User(ctx context.Context) (*User, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("no user is signed in to %s (a project token has no user); sign in as a user: %w", c.env, ErrNotFound)
+		return nil, fmt.Errorf("the %s token has no user (a project token belongs to the project): %w", c.env, ErrNotFound)
 	}
 	n := q.User
 	u := &User{
@@ -468,7 +478,6 @@ func (c *Client) User(ctx context.Context) (*User, error) {
 	if l := n.IdentificationLevels; l != nil {
 		u.IdentificationLevels = IdentificationLevels{PVID: l.PVID, QES: l.QES, Expert: l.Expert}
 	}
-	sanitizeUser(u)
 	return u, err
 }
 
@@ -479,13 +488,12 @@ func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
 		return nil, err
 	}
 	p := &ProjectInfo{ID: q.ProjectInfo.ID, Name: q.ProjectInfo.Name, Type: q.ProjectInfo.Type, Status: q.ProjectInfo.Status}
-	sanitizeProjectInfo(p)
 	return p, err
 }
 
 // Transactions fetches one page of an account's transactions (newest first).
 func (c *Client) Transactions(ctx context.Context, accountID string, first int, after string) (*TransactionsPage, error) {
-	if first <= 0 || first > maxPageSize {
+	if first <= 0 || first > platform.PageMax {
 		first = c.pageSize
 	}
 	q, err := query[transactionsQuery](ctx, c, OpAccountTransactions, transactionsVars(accountID, first, after))
@@ -516,11 +524,9 @@ func (c *Client) Transactions(ctx context.Context, accountID string, first int, 
 				ExecutionDate: parseTime(n.ExecutionDate),
 				StatusInfo:    StatusInfo{Status: n.StatusInfo.Status},
 			}
-			sanitizeTransaction(&tx)
 			page.Transactions = append(page.Transactions, tx)
 		}
 	}
-	sanitizePageInfo(&page.PageInfo)
 	return page, err
 }
 
@@ -530,7 +536,7 @@ func (c *Client) Transactions(ctx context.Context, accountID string, first int, 
 // never retried, even on 429.
 func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
 	if c.testing == nil {
-		return "", fmt.Errorf("cannot simulate a transfer in %s: %w; switch to sandbox", c.env, ErrNoTestingAPI)
+		return "", fmt.Errorf("cannot simulate a transfer in %s: %w", c.env, ErrNoTestingAPI)
 	}
 	vars := map[string]any{"input": incomingSepaCreditTransferInput{
 		Amount:       amountInput{Value: in.Amount.Value, Currency: in.Amount.Currency},
@@ -544,17 +550,17 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 	var m *simulateMutation
 	err := c.run(ctx, true, func(ctx context.Context) error {
 		m = &simulateMutation{}
-		return c.testing.Mutate(ctx, m, vars, graphql.OperationName(OpSimulateTransfer))
+		return c.decode(ctx, c.testing, true, m, vars, OpSimulateTransfer)
 	})
 	if err != nil {
 		return "", err
 	}
 	switch m.Simulate.Typename {
 	case "SimulateIncomingSepaCreditTransferReceptionSuccessPayload":
-		return Sanitize(m.Simulate.Success.TransactionID), nil
+		return m.Simulate.Success.TransactionID, nil
 	case "ForbiddenRejection":
-		return "", &RejectionError{Env: c.env, Type: "ForbiddenRejection", Message: Sanitize(m.Simulate.Forbidden.Message)}
+		return "", &RejectionError{Env: c.env, Type: "ForbiddenRejection", Message: m.Simulate.Forbidden.Message}
 	default:
-		return "", &RejectionError{Env: c.env, Type: Sanitize(m.Simulate.Typename), Message: "the Testing API did not book the transfer"}
+		return "", &RejectionError{Env: c.env, Type: m.Simulate.Typename, Message: "the Testing API did not book the transfer"}
 	}
 }

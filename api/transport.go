@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // snippetLen is how much of a body is kept for BadResponseError.
@@ -61,7 +64,7 @@ func parseEndpoint(raw, what string) (endpoint, error) {
 	if u.User != nil {
 		return endpoint{}, errors.New(what + " must not carry credentials")
 	}
-	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+	if u.Scheme == "http" && !platform.IsLoopback(u.Hostname()) {
 		// A bearer token must never cross the network in clear text; plain
 		// http is only for the emulator on this machine.
 		return endpoint{}, errors.New(what + " must use https unless it points at this machine")
@@ -74,14 +77,6 @@ func normPath(p string) string {
 		return "/"
 	}
 	return p
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (e endpoint) matches(u *url.URL) bool {
@@ -104,7 +99,7 @@ func (g *guardTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	closeBody(req)
-	ge := &EndpointError{Env: g.env, URL: Sanitize(req.URL.Scheme + "://" + req.URL.Host + req.URL.Path)}
+	ge := &EndpointError{Env: g.env, URL: safetext.Strip(req.URL.Scheme + "://" + req.URL.Host + req.URL.Path)}
 	if cs := callFrom(req.Context()); cs != nil {
 		cs.guardErr = ge
 	}

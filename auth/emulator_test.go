@@ -235,7 +235,7 @@ func TestEmulatorPhoneMismatchWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(id.Warnings) != 1 || !strings.Contains(id.Warnings[0], "spec 5.4") {
+	if len(id.Warnings) != 1 || !strings.Contains(id.Warnings[0], "does not prove who signs in") {
 		t.Fatalf("warnings = %q", id.Warnings)
 	}
 }
@@ -311,7 +311,8 @@ func TestEmulatorExpiredCode(t *testing.T) {
 	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
 	client := &http.Client{Transport: slowCallback{delay: 2100 * time.Millisecond}}
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(client, u.Phone, false)})
-	if !errors.Is(err, ErrCodeRejected) || !strings.Contains(err.Error(), "start the sign-in again") {
+	var te *TokenEndpointError
+	if !errors.Is(err, ErrCodeRejected) || !errors.As(err, &te) || te.Status != http.StatusBadRequest || te.Description == "" {
 		t.Fatalf("err = %v", err)
 	}
 }

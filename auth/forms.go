@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnertui/partnertui/internal/safetext"
 	"golang.org/x/net/html"
 )
 
@@ -47,7 +48,7 @@ type formBrowser struct {
 func newFormBrowser(base *http.Client, authURL string) (*formBrowser, error) {
 	start, err := url.Parse(authURL)
 	if err != nil || start.Host == "" {
-		return nil, fmt.Errorf("the sign-in URL %q is not absolute: pass the URL partnertui printed", Sanitize(authURL, 100))
+		return nil, fmt.Errorf("the sign-in URL %q is not absolute", safetext.Truncate(authURL, 100))
 	}
 	cb, err := url.Parse(start.Query().Get("redirect_uri"))
 	if err != nil || cb.Host == "" {
@@ -89,7 +90,7 @@ func (b *formBrowser) run(ctx context.Context, phone, decision string) error {
 			return fmt.Errorf("the sign-in page reports an error: %s", msg)
 		}
 		if pg.form == nil {
-			return fmt.Errorf("the sign-in page at %s has no form to fill (HTTP %d)", Sanitize(pg.url.Redacted(), 100), pg.status)
+			return fmt.Errorf("the sign-in page at %s has no form to fill (HTTP %d)", safetext.Truncate(pg.url.Redacted(), 100), pg.status)
 		}
 		f := pg.form
 		vals := f.hidden
@@ -105,7 +106,7 @@ func (b *formBrowser) run(ctx context.Context, phone, decision string) error {
 				return fmt.Errorf("the sign-in page refused the one-time code: %s", pg.errorText)
 			}
 			if !otpPattern.MatchString(pg.otp) {
-				return fmt.Errorf("the sign-in page shows no 6-digit code in #otp-code (found %q)", Sanitize(pg.otp, 20))
+				return fmt.Errorf("the sign-in page shows no 6-digit code in #otp-code (found %q)", safetext.Truncate(pg.otp, 20))
 			}
 			vals.Set("otp", pg.otp)
 			otpTries++
@@ -213,7 +214,7 @@ func (f *htmlForm) request(ctx context.Context, pageURL *url.URL, vals url.Value
 	if f.action != "" {
 		a, err := pageURL.Parse(strings.TrimSpace(f.action))
 		if err != nil {
-			return nil, fmt.Errorf("the sign-in form's action %q is not a URL", Sanitize(f.action, 100))
+			return nil, fmt.Errorf("the sign-in form's action %q is not a URL", safetext.Truncate(f.action, 100))
 		}
 		target = a
 	}
@@ -246,7 +247,7 @@ func parsePage(body []byte) *formPage {
 				pg.otp = strings.TrimSpace(text(n))
 			case id == "error" || hasClass(class, "error"):
 				if t := strings.TrimSpace(text(n)); t != "" && pg.errorText == "" {
-					pg.errorText = Sanitize(t, 300)
+					pg.errorText = safetext.Truncate(t, 300)
 				}
 			}
 			switch n.Data {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/cli/browser"
 	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"golang.org/x/oauth2"
 )
 
@@ -92,7 +93,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 	}
 	redirect, err := url.Parse(s.env.EffectiveRedirectURI())
 	if err != nil || redirect.Hostname() != "127.0.0.1" {
-		return nil, fmt.Errorf("redirect_uri %q under [%s] must be http://127.0.0.1[:port]/path: fix the configuration", s.env.EffectiveRedirectURI(), s.envName)
+		return nil, fmt.Errorf("redirect_uri %q of %s is not an http://127.0.0.1[:port]/path address", s.env.EffectiveRedirectURI(), s.envName)
 	}
 	port := redirect.Port()
 	if port == "" {
@@ -100,7 +101,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 	}
 	ln, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", port))
 	if err != nil {
-		return nil, fmt.Errorf("cannot listen on 127.0.0.1:%s for the sign-in callback (is another sign-in running, or the port taken?): %w", port, err)
+		return nil, &CallbackListenError{Addr: net.JoinHostPort("127.0.0.1", port), Err: err}
 	}
 	callbackPath := redirect.EscapedPath()
 	if callbackPath == "" {
@@ -151,7 +152,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 		go func() {
 			err := open(waitCtx, authURL)
 			if err != nil && waitCtx.Err() == nil {
-				warn(fmt.Sprintf("could not open a browser (%v): open the URL above yourself", Sanitize(err.Error(), 200)))
+				warn(fmt.Sprintf("could not open a browser: %s", safetext.Truncate(err.Error(), 200)))
 			}
 			openErr <- err
 		}()
@@ -170,7 +171,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 					return r.id, r.err
 				default:
 				}
-				return nil, fmt.Errorf("the automated sign-in of %s failed: %w", s.envName, sanitizeErr(err))
+				return nil, &SignInError{Env: s.envName, Reason: "the automated sign-in failed", Err: sanitizeErr(err)}
 			}
 		case <-waitCtx.Done():
 			// finish waits for an exchange in progress; a result that raced
@@ -184,11 +185,11 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("sign-in to %s cancelled: %w", s.envName, ctx.Err())
 			}
-			msg := fmt.Sprintf("no answer from the browser within %s, and the authorization code would have expired: run `partnertui login --env %s` again", opts.Timeout, s.envName)
+			reason := fmt.Sprintf("no answer from the browser within %s, after which the authorization code would have expired", opts.Timeout)
 			if lastOpenErr != nil {
-				msg += fmt.Sprintf(" (the browser could not be opened: %s)", Sanitize(lastOpenErr.Error(), 200))
+				reason += "; the browser could not be opened: " + safetext.Truncate(lastOpenErr.Error(), 200)
 			}
-			return nil, fmt.Errorf("%s: %w", msg, ErrLoginTimeout)
+			return nil, &SignInError{Env: s.envName, Reason: reason, Timeout: opts.Timeout}
 		}
 	}
 }
@@ -263,7 +264,7 @@ func OpenBrowser(ctx context.Context, target string) error {
 		first := strings.Split(cmdline, ":")[0]
 		fields := strings.Fields(first)
 		if len(fields) == 0 {
-			return errors.New("$BROWSER is blank: set it to a browser command or unset it")
+			return errors.New("$BROWSER is blank")
 		}
 		args := fields[1:]
 		substituted := false
@@ -282,7 +283,7 @@ func OpenBrowser(ctx context.Context, target string) error {
 		cmd.WaitDelay = time.Second
 		if err := cmd.Run(); err != nil {
 			if msg := strings.TrimSpace(stderr.String()); msg != "" {
-				return fmt.Errorf("$BROWSER command %s failed: %w: %s", fields[0], err, Sanitize(lastLine(msg), 200))
+				return fmt.Errorf("$BROWSER command %s failed: %w: %s", fields[0], err, safetext.Truncate(lastLine(msg), 200))
 			}
 			return fmt.Errorf("$BROWSER command %s failed: %w", fields[0], err)
 		}
@@ -387,14 +388,12 @@ func (f *flow) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p.Error != "":
 		f.done = true
-		desc := Sanitize(p.ErrorDescription, 300)
-		var err error
+		err := &SignInError{Env: f.s.envName, Reason: "the authorization server ended the sign-in",
+			Code: safetext.Truncate(p.Error, 60), Description: safetext.Truncate(p.ErrorDescription, 300)}
 		if p.Error == "access_denied" {
-			err = fmt.Errorf("sign-in to %s was denied in the browser: run `partnertui login --env %s` again and press Approve: %w", f.s.envName, f.s.envName, ErrAccessDenied)
-		} else {
-			err = fmt.Errorf("the authorization server ended the sign-in with %s (%s): check the configuration and run `partnertui login --env %s` again", Sanitize(p.Error, 60), desc, f.s.envName)
+			err.Reason = "access was denied in the browser"
 		}
-		page(w, http.StatusOK, "Sign-in not completed", "The sign-in was not completed: "+Sanitize(p.Error, 60)+". You can close this tab and return to the terminal.")
+		page(w, http.StatusOK, "Sign-in not completed", "The sign-in was not completed: "+err.Code+". You can close this tab and return to the terminal.")
 		f.results <- callbackResult{err: err}
 	case p.Code == "":
 		page(w, http.StatusBadRequest, "No authorization code", "The callback carries neither a code nor an error. partnertui is still waiting.")
@@ -435,19 +434,12 @@ func (s *Session) completeLogin(code, verifier, redirectURL, nonce string) (*Ide
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) {
-			switch re.ErrorCode {
-			case "invalid_client", "unauthorized_client":
-				return nil, s.invalidClient()
-			case "invalid_grant", "invalid_request":
-				// fosite reports an expired code as invalid_request.
-				return nil, fmt.Errorf("the authorization code was refused (%s), usually because it expired or was already used: start the sign-in again with `partnertui login --env %s`: %w", describeRetrieveError(re), s.envName, ErrCodeRejected)
-			}
-			return nil, fmt.Errorf("the %s authorization server refused the code exchange (%s): start the sign-in again: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
+			return nil, newTokenEndpointError(s.envName, "authorization_code", re, s.now())
 		}
-		return nil, fmt.Errorf("could not reach the %s token endpoint to complete the sign-in: check the network and start the sign-in again: %w", s.envName, sanitizeErr(err))
+		return nil, &TokenEndpointUnreachableError{Env: s.envName, Grant: "authorization_code", Err: sanitizeErr(err)}
 	}
 	if tok.AccessToken == "" {
-		return nil, fmt.Errorf("the %s token endpoint returned no access token: start the sign-in again", s.envName)
+		return nil, &SignInError{Env: s.envName, Reason: "the token endpoint returned no access token"}
 	}
 	saved := s.merge(nil, tok)
 	unlock, err := s.lock(context.Background())
@@ -482,7 +474,7 @@ func (s *Session) completeLogin(code, verifier, redirectURL, nonce string) (*Ide
 	if prefilled := s.env.AuthParams["phoneNumber"]; prefilled != "" {
 		actual, _ := id.Claims["phone_number"].(string)
 		if PhoneMismatch(prefilled, actual) {
-			id.Warnings = append(id.Warnings, fmt.Sprintf("the signed-in user's phone number (%s) is not the prefilled %s: the account that signed in is not necessarily the one you invited (spec 5.4)", Sanitize(orUnknown(actual), 40), Sanitize(prefilled, 40)))
+			id.Warnings = append(id.Warnings, fmt.Sprintf("the signed-in user's phone number (%s) is not the prefilled %s: a prefilled number does not prove who signs in", safetext.Truncate(orUnknown(actual), 40), safetext.Truncate(prefilled, 40)))
 		}
 	}
 	return id, nil
@@ -496,14 +488,14 @@ func orUnknown(s string) string {
 }
 
 // errNonceMismatch: the id_token was not issued for this sign-in.
-var errNonceMismatch = errors.New("the id_token does not carry this sign-in's nonce, so it may be replayed: start the sign-in again")
+var errNonceMismatch = errors.New("the id_token does not carry this sign-in's nonce, so it may be replayed")
 
 // verifyIdentity checks the id_token against the server's published keys
 // (issuer, audience, expiry, nonce). Without discovery it decodes the
 // claims unverified and says so in a warning.
 func (s *Session) verifyIdentity(ctx context.Context, rawIDToken, nonce string) (*Identity, error) {
 	if rawIDToken == "" {
-		return nil, fmt.Errorf("the %s token endpoint returned no id_token, so the signed-in user cannot be checked (spec 5.4): check that the client may use the openid scope", s.envName)
+		return nil, &SignInError{Env: s.envName, Reason: "the token endpoint returned no id_token, so the signed-in user cannot be checked (the client may lack the openid scope)"}
 	}
 	d, err := s.discover(ctx)
 	if err != nil {
@@ -527,7 +519,7 @@ func (s *Session) verifyIdentity(ctx context.Context, rawIDToken, nonce string) 
 	verifier := oidc.NewVerifier(d.Issuer, keys, &oidc.Config{ClientID: s.env.ClientID, SupportedSigningAlgs: d.Algorithms, Now: s.now})
 	idt, err := verifier.Verify(kctx, rawIDToken)
 	if err != nil {
-		return nil, fmt.Errorf("the id_token could not be verified (%s), so the signed-in user is unknown: start the sign-in again: %w", Sanitize(err.Error(), 200), err)
+		return nil, fmt.Errorf("the id_token could not be verified, so the signed-in user is unknown: %w", sanitizeErr(err))
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(nonce)) != 1 {
 		return nil, errNonceMismatch
@@ -542,22 +534,23 @@ func (s *Session) verifyIdentity(ctx context.Context, rawIDToken, nonce string) 
 func unverifiedClaims(raw string) (map[string]any, error) {
 	parts := strings.Split(raw, ".")
 	if len(parts) != 3 {
-		return nil, errors.New("the id_token is not a JWT: start the sign-in again")
+		return nil, errors.New("the id_token is not a JWT")
 	}
 	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
 	if err != nil {
-		return nil, errors.New("the id_token payload is not base64url: start the sign-in again")
+		return nil, errors.New("the id_token payload is not base64url")
 	}
 	claims := map[string]any{}
 	if err := json.Unmarshal(payload, &claims); err != nil {
-		return nil, errors.New("the id_token payload is not JSON: start the sign-in again")
+		return nil, errors.New("the id_token payload is not JSON")
 	}
 	return claims, nil
 }
 
 // PhoneMismatch reports whether the prefilled phone number differs from the
 // signed-in user's (spaces, dots, dashes and brackets ignored). An unknown
-// actual number counts as a mismatch: the prefill proves nothing (spec 5.4).
+// actual number counts as a mismatch: a prefill proves nothing about who
+// signed in.
 func PhoneMismatch(prefilled, actual string) bool {
 	norm := func(s string) string {
 		return strings.Map(func(r rune) rune {

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -35,8 +34,8 @@ const (
 // SessionOptions configure one environment's Session.
 type SessionOptions struct {
 	Env *config.Environment
-	// StateDir holds the token files and locks; "" means
-	// $XDG_STATE_HOME/partnertui. --demo passes a temporary directory.
+	// StateDir holds the token files and locks (paths.StateDir, or a
+	// temporary directory for --demo). Required.
 	StateDir string
 	// HTTPClient is used for token-endpoint, discovery and revocation calls;
 	// nil means a client with sane timeouts.
@@ -90,14 +89,10 @@ func NewSession(opts SessionOptions) (*Session, error) {
 	}
 	dir := opts.StateDir
 	if dir == "" {
-		d, err := DefaultStateDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
+		return nil, errors.New("auth.NewSession needs a state directory for the token files")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the state directory %s (set XDG_STATE_HOME to a writable place): %w", dir, err)
+		return nil, fmt.Errorf("cannot create the state directory %s: %w", dir, err)
 	}
 	s := &Session{
 		env:         &env,
@@ -118,20 +113,6 @@ func NewSession(opts SessionOptions) (*Session, error) {
 		s.lockTimeout = DefaultLockTimeout
 	}
 	return s, nil
-}
-
-// DefaultStateDir is $XDG_STATE_HOME/partnertui (~/.local/state when unset
-// or relative). It reads the environment on each call so t.Setenv works.
-func DefaultStateDir() (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find the state directory (HOME is unset): set XDG_STATE_HOME: %w", err)
-		}
-		base = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(base, "partnertui"), nil
 }
 
 func defaultHTTPClient() *http.Client {
@@ -310,7 +291,7 @@ func (s *Session) Rejected(accessToken string) {
 }
 
 func (s *Session) notSignedIn() error {
-	return fmt.Errorf("not signed in to %s: sign in with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
+	return &SessionEndedError{Env: s.envName, Reason: "nobody is signed in"}
 }
 
 // refreshLocked runs with the file lock held: re-read, refresh if still
@@ -330,7 +311,7 @@ func (s *Session) refreshLocked() (*storedToken, error) {
 			return tok, nil
 		}
 		if tok.RefreshToken == "" {
-			return nil, fmt.Errorf("the %s session has expired and holds no refresh token: sign in again with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
+			return nil, &SessionEndedError{Env: s.envName, Reason: "the access token expired and no refresh token is stored"}
 		}
 		newTok, err := s.refreshGrant(tok.RefreshToken)
 		if err == nil {
@@ -346,30 +327,23 @@ func (s *Session) refreshLocked() (*storedToken, error) {
 		}
 		var re *oauth2.RetrieveError
 		if !errors.As(err, &re) {
-			return nil, fmt.Errorf("could not reach the %s authorization server to refresh the token (the stored session is kept; try again): %w", s.envName, sanitizeErr(err))
+			return nil, &TokenEndpointUnreachableError{Env: s.envName, Grant: "refresh_token", Err: sanitizeErr(err)}
 		}
-		switch re.ErrorCode {
-		case "invalid_grant":
-			now, rerr := s.store.read()
-			if rerr == nil && now != nil && now.RefreshToken != tok.RefreshToken {
-				continue
-			}
-			if rerr == nil && now != nil {
-				s.store.remove()
-			}
-			s.userTok = nil
-			return nil, fmt.Errorf("the %s session has ended (the refresh token was already used or revoked): sign in again with `partnertui login --env %s`: %w", s.envName, s.envName, ErrSignInRequired)
-		case "invalid_client", "unauthorized_client":
-			return nil, s.invalidClient()
-		default:
-			return nil, fmt.Errorf("the %s authorization server refused to refresh the token (%s; the stored session is kept): try again, and sign in again if it persists: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
+		te := newTokenEndpointError(s.envName, "refresh_token", re, s.now())
+		if te.Code != "invalid_grant" {
+			return nil, te
 		}
+		now, rerr := s.store.read()
+		if rerr == nil && now != nil && now.RefreshToken != tok.RefreshToken {
+			continue
+		}
+		if rerr == nil && now != nil {
+			s.store.remove()
+		}
+		s.userTok = nil
+		return nil, &SessionEndedError{Env: s.envName, Reason: "the refresh token was already used or revoked", Err: te}
 	}
-	return nil, fmt.Errorf("the %s session kept changing while refreshing: try again: %w", s.envName, ErrSignInRequired)
-}
-
-func (s *Session) invalidClient() error {
-	return fmt.Errorf("the %s client secret was rejected: generate a new one in the dashboard and update the configuration: %w", s.envName, ErrInvalidClient)
+	return nil, &SessionEndedError{Env: s.envName, Reason: "the stored session kept changing while it was being refreshed"}
 }
 
 func (s *Session) refreshGrant(refreshToken string) (*oauth2.Token, error) {
@@ -448,12 +422,9 @@ func (s *Session) projectToken() (*oauth2.Token, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) {
-			if re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client" {
-				return nil, s.invalidClient()
-			}
-			return nil, fmt.Errorf("the %s authorization server refused a project token (%s): check the client in the dashboard: %w", s.envName, describeRetrieveError(re), sanitizeErr(err))
+			return nil, newTokenEndpointError(s.envName, "client_credentials", re, s.now())
 		}
-		return nil, fmt.Errorf("could not reach the %s authorization server for a project token: try again: %w", s.envName, sanitizeErr(err))
+		return nil, &TokenEndpointUnreachableError{Env: s.envName, Grant: "client_credentials", Err: sanitizeErr(err)}
 	}
 	if tok.ExpiresIn > 0 {
 		tok.Expiry = obtained.Add(time.Duration(tok.ExpiresIn) * time.Second)
@@ -504,10 +475,6 @@ func (s *Session) Status() (*StatusInfo, error) {
 	return info, nil
 }
 
-// ErrRevocationFailed is wrapped by Logout's error when the local session
-// was deleted but the server did not confirm the revocation.
-var ErrRevocationFailed = errors.New("refresh token revocation failed")
-
 // Logout revokes the refresh token when the server offers /oauth2/revoke,
 // then deletes the stored session even if revocation failed. When only the
 // revocation failed the error wraps ErrRevocationFailed: the user is signed
@@ -531,7 +498,7 @@ func (s *Session) Logout(ctx context.Context) error {
 	s.userTok = nil
 	s.userMu.Unlock()
 	if revokeErr != nil {
-		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v): it stays valid until revoked in the dashboard: %w", s.envName, revokeErr, ErrRevocationFailed)
+		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v), so it stays valid until it is revoked: %w", s.envName, revokeErr, ErrRevocationFailed)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"golang.org/x/oauth2"
 )
 
@@ -79,10 +80,6 @@ func newStore(dir, env, clientID, issuer string) *store {
 	}
 }
 
-func (s *store) signInAgain() string {
-	return fmt.Sprintf("sign in again with `partnertui login --env %s`", s.env)
-}
-
 // read returns the stored session, or nil when there is none.
 func (s *store) read() (*storedToken, error) {
 	f, err := os.Open(s.path)
@@ -98,10 +95,10 @@ func (s *store) read() (*storedToken, error) {
 		return nil, fmt.Errorf("cannot inspect the stored session %s: %w", s.path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("the stored session %s is not a regular file: remove it and %s", s.path, s.signInAgain())
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is not a regular file", Path: s.path}
 	}
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return nil, fmt.Errorf("the stored session %s is readable by other users (mode %04o), so it is not used: run `chmod 600 %s`, and sign in again if others may have read it", s.path, perm, s.path)
+		return nil, &UnsafeStoreError{Path: s.path, Mode: uint32(perm)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxStoreFile+1))
 	if err != nil {
@@ -109,13 +106,13 @@ func (s *store) read() (*storedToken, error) {
 	}
 	var tok storedToken
 	if len(data) > maxStoreFile || json.Unmarshal(data, &tok) != nil || tok.Version != storeVersion || tok.AccessToken == "" {
-		return nil, fmt.Errorf("the stored session %s is damaged or from another version: %s: %w", s.path, s.signInAgain(), ErrSignInRequired)
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: s.path}
 	}
 	if tok.Env != s.env || tok.ClientID != s.clientID {
-		return nil, fmt.Errorf("the stored session %s belongs to another environment or client: %s: %w", s.path, s.signInAgain(), ErrSignInRequired)
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session belongs to another environment or client", Path: s.path}
 	}
 	if s.issuer != "" && tok.Issuer != "" && strings.TrimRight(tok.Issuer, "/") != strings.TrimRight(s.issuer, "/") {
-		return nil, fmt.Errorf("the stored session was issued by %s, not the configured %s: %s: %w", tok.Issuer, s.issuer, s.signInAgain(), ErrSignInRequired)
+		return nil, &SessionEndedError{Env: s.env, Reason: fmt.Sprintf("the stored session was issued by %s, not the configured %s", safetext.Truncate(tok.Issuer, 100), s.issuer), Path: s.path}
 	}
 	return &tok, nil
 }
@@ -201,12 +198,13 @@ func (s *store) lock(ctx context.Context) (unlock func(), err error) {
 		return nil, err
 	}
 	fl := flock.New(s.lockPath, flock.SetPermissions(0o600))
+	start := time.Now()
 	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
 	if err != nil || !ok {
 		if err == nil {
 			err = ctx.Err()
 		}
-		return nil, fmt.Errorf("another partnertui process holds the session lock %s for too long: wait for it to finish, or end it: %w", s.lockPath, err)
+		return nil, &LockTimeoutError{Path: s.lockPath, Wait: time.Since(start).Round(time.Second), Err: err}
 	}
 	return func() { fl.Unlock() }, nil
 }

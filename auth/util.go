@@ -9,40 +9,8 @@ import (
 	"net/url"
 	"strings"
 
-	"golang.org/x/oauth2"
-
-	"github.com/partnertui/partnertui/api/safetext"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
-
-// Sanitize makes a server-supplied string safe to print in a terminal or
-// page (escape sequences and control characters removed, as the API client
-// does) and cuts it to max runes.
-func Sanitize(s string, max int) string { return safetext.Truncate(s, max) }
-
-// sanitizedError keeps the original error for errors.Is/As while printing a
-// version safe for a terminal.
-type sanitizedError struct{ err error }
-
-func (e sanitizedError) Error() string { return Sanitize(e.err.Error(), 300) }
-func (e sanitizedError) Unwrap() error { return e.err }
-
-func sanitizeErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	return sanitizedError{err}
-}
-
-func describeRetrieveError(re *oauth2.RetrieveError) string {
-	code := re.ErrorCode
-	if code == "" && re.Response != nil {
-		code = fmt.Sprintf("HTTP %d", re.Response.StatusCode)
-	}
-	if re.ErrorDescription != "" {
-		return Sanitize(code+": "+re.ErrorDescription, 200)
-	}
-	return Sanitize(code, 100)
-}
 
 func urlValues(kv ...string) string {
 	v := url.Values{}
@@ -92,7 +60,7 @@ func (s *Session) discover(ctx context.Context) (*discovery, error) {
 		return nil, fmt.Errorf("the OpenID configuration is not valid JSON: %w", err)
 	}
 	if strings.TrimRight(d.Issuer, "/") != s.env.Issuer() {
-		return nil, fmt.Errorf("the OpenID configuration names issuer %q, not the configured auth_url %q: check auth_url", Sanitize(d.Issuer, 100), s.env.Issuer())
+		return nil, fmt.Errorf("the OpenID configuration names issuer %q, not the configured auth_url %q", safetext.Truncate(d.Issuer, 100), s.env.Issuer())
 	}
 	s.discDoc, s.discDone = &d, true
 	return &d, nil

@@ -13,6 +13,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // EnvName names one of the platform's two fully separate environments.
@@ -39,7 +42,7 @@ func ParseEnv(s string) (EnvName, error) {
 	case string(Live):
 		return Live, nil
 	}
-	return "", fmt.Errorf("unknown environment %q: use \"sandbox\" or \"live\"", truncate(s, 40))
+	return "", fmt.Errorf("unknown environment %q: use \"sandbox\" or \"live\"", safetext.Truncate(s, 40))
 }
 
 // Token kinds an environment may use for API calls.
@@ -53,8 +56,7 @@ const (
 	DefaultAPIURL      = "https://api.swan.io"
 	DefaultAuthURL     = "https://oauth.swan.io"
 	DefaultRedirectURI = "http://127.0.0.1/callback"
-	DefaultPageSize    = 100
-	MaxPageSize        = 100
+	DefaultPageSize    = platform.PageMax
 )
 
 // SecretCommandTimeout bounds client_secret_command so a hung password
@@ -164,18 +166,33 @@ func (e *Environment) EffectiveRedirectURI() string {
 }
 
 // Ready reports whether the environment has what a sign-in or project token
-// needs (a client id and some source for the secret), naming the missing
-// key and its table otherwise.
+// needs (a client id and some source for the secret); a *NotConfiguredError
+// names the missing key otherwise.
 func (e *Environment) Ready() error {
-	table := string(e.envName())
 	if strings.TrimSpace(e.ClientID) == "" {
-		return fmt.Errorf("no client_id is configured for %s: add client_id (from the dashboard) under [%s] in the configuration file (`partnertui config init` writes a template)", table, table)
+		return &NotConfiguredError{Env: e.envName(), Keys: "client_id"}
 	}
 	if e.ClientSecret == "" && e.ClientSecretEnv == "" && e.ClientSecretCommand == "" {
-		return fmt.Errorf("no client secret is configured for %s: set client_secret, client_secret_env or client_secret_command under [%s]", table, table)
+		return &NotConfiguredError{Env: e.envName(), Keys: "client_secret, client_secret_env or client_secret_command"}
 	}
 	return nil
 }
+
+// NotConfiguredError: an environment lacks what signing in needs.
+type NotConfiguredError struct {
+	Env  EnvName
+	Keys string // the key, or the alternatives, that must be set under [Env]
+}
+
+func (e *NotConfiguredError) Error() string {
+	return fmt.Sprintf("%s is not configured: set %s under [%s]", e.Env, e.Keys, e.Env)
+}
+
+// Is makes every NotConfiguredError match ErrNotConfigured.
+func (e *NotConfiguredError) Is(target error) bool { return target == ErrNotConfigured }
+
+// ErrNotConfigured matches a *NotConfiguredError.
+var ErrNotConfigured = errors.New("environment not configured")
 
 // Secret resolves the client secret from client_secret, the variable named
 // by client_secret_env, or the output of client_secret_command (first line,
@@ -257,11 +274,3 @@ func (e *Environment) authBase() string {
 
 // ErrNoConfig is returned (wrapped) by Load when the file does not exist.
 var ErrNoConfig = errors.New("no configuration file")
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}

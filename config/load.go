@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -17,6 +15,9 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // MaxFileSize bounds the configuration file; anything larger is not a
@@ -95,14 +96,14 @@ type fileConfig struct {
 
 // Load reads and validates the file at path. A missing file gives the
 // defaults and an error wrapping ErrNoConfig, so callers can carry on with
-// defaults or ask for `config init`. Warnings are problems that do not stop
+// defaults or say how to write one. Warnings are problems that do not stop
 // the program (a readable file holding a secret).
 func Load(path string) (*Config, []string, error) {
 	data, err := readLimited(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		cfg := Default()
 		cfg.Path = path
-		return cfg, nil, fmt.Errorf("%w at %s: run `partnertui config init` to write a commented template", ErrNoConfig, path)
+		return cfg, nil, fmt.Errorf("%w at %s", ErrNoConfig, path)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -177,7 +178,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	if fc.DefaultEnv != nil {
 		env, err := ParseEnv(*fc.DefaultEnv)
 		if err != nil {
-			problems = append(problems, Problem{Key: "default_env", Message: fmt.Sprintf("must be \"sandbox\" or \"live\", not %q", truncate(*fc.DefaultEnv, 40))})
+			problems = append(problems, Problem{Key: "default_env", Message: fmt.Sprintf("must be \"sandbox\" or \"live\", not %q", safetext.Truncate(*fc.DefaultEnv, 40))})
 		} else {
 			cfg.DefaultEnv = env
 		}
@@ -214,8 +215,8 @@ func fillEnv(dst *Environment, src *fileEnv) []Problem {
 		dst.RedirectURI = *src.RedirectURI
 	}
 	if src.PageSize != nil {
-		if *src.PageSize < 1 || *src.PageSize > MaxPageSize {
-			problems = append(problems, Problem{Key: string(dst.Name) + ".page_size", Message: fmt.Sprintf("must be between 1 and %d (the API maximum), not %d", MaxPageSize, *src.PageSize)})
+		if *src.PageSize < 1 || *src.PageSize > platform.PageMax {
+			problems = append(problems, Problem{Key: string(dst.Name) + ".page_size", Message: fmt.Sprintf("must be between 1 and %d (the API maximum), not %d", platform.PageMax, *src.PageSize)})
 		} else {
 			dst.PageSize = int(*src.PageSize)
 		}
@@ -246,7 +247,7 @@ func (c *Config) Validate() error {
 func (c *Config) problems() []Problem {
 	var problems []Problem
 	if c.DefaultEnv != "" && c.DefaultEnv != Sandbox && c.DefaultEnv != Live {
-		problems = append(problems, Problem{Key: "default_env", Message: fmt.Sprintf("must be \"sandbox\" or \"live\", not %q", truncate(string(c.DefaultEnv), 40))})
+		problems = append(problems, Problem{Key: "default_env", Message: fmt.Sprintf("must be \"sandbox\" or \"live\", not %q", safetext.Truncate(string(c.DefaultEnv), 40))})
 	}
 	problems = append(problems, c.Sandbox.problems(Sandbox)...)
 	problems = append(problems, c.Live.problems(Live)...)
@@ -283,9 +284,9 @@ func (e *Environment) problems(name EnvName) []Problem {
 	case id != e.ClientID || hasControl(id):
 		add("client_id", "contains spaces or control characters: paste the client id exactly as the dashboard shows it")
 	case name == Sandbox && strings.HasPrefix(id, "LIVE_"):
-		add("client_id", "%q is a Live client id under [sandbox]: move it to [live], or use the SANDBOX_ client id from the dashboard", truncate(id, 60))
+		add("client_id", "%q is a Live client id under [sandbox]: move it to [live], or use the SANDBOX_ client id from the dashboard", safetext.Truncate(id, 60))
 	case name == Live && strings.HasPrefix(id, "SANDBOX_"):
-		add("client_id", "%q is a Sandbox client id under [live]: move it to [sandbox], or use the LIVE_ client id from the dashboard", truncate(id, 60))
+		add("client_id", "%q is a Sandbox client id under [live]: move it to [sandbox], or use the LIVE_ client id from the dashboard", safetext.Truncate(id, 60))
 	}
 	sources := 0
 	for _, s := range []string{e.ClientSecret, e.ClientSecretEnv, e.ClientSecretCommand} {
@@ -297,13 +298,13 @@ func (e *Environment) problems(name EnvName) []Problem {
 		add("client_secret", "set only one of client_secret, client_secret_env and client_secret_command")
 	}
 	if e.ClientSecretEnv != "" && !validEnvVar(e.ClientSecretEnv) {
-		add("client_secret_env", "%q is not an environment variable name: use letters, digits and underscores, e.g. PARTNERTUI_SANDBOX_SECRET", truncate(e.ClientSecretEnv, 40))
+		add("client_secret_env", "%q is not an environment variable name: use letters, digits and underscores, e.g. PARTNERTUI_SANDBOX_SECRET", safetext.Truncate(e.ClientSecretEnv, 40))
 	}
-	if e.PageSize < 0 || e.PageSize > MaxPageSize {
-		add("page_size", "must be between 1 and %d (the API maximum), not %d", MaxPageSize, e.PageSize)
+	if e.PageSize < 0 || e.PageSize > platform.PageMax {
+		add("page_size", "must be between 1 and %d (the API maximum), not %d", platform.PageMax, e.PageSize)
 	}
 	if e.IdentificationLevel != "" && !slices.Contains(IdentificationLevels(), e.IdentificationLevel) {
-		add("identification_level", "%q is not an identification level: use one of PVID, QES, Expert or Auto (case matters)", truncate(e.IdentificationLevel, 40))
+		add("identification_level", "%q is not an identification level: use one of PVID, QES, Expert or Auto (case matters)", safetext.Truncate(e.IdentificationLevel, 40))
 	}
 	if e.IdentificationLevel == "Auto" && e.AuthParams["accountMembershipId"] == "" && e.AuthParams["onboardingId"] == "" {
 		add("identification_level", "Auto needs an accountMembershipId (when inviting an account member) or an onboardingId: add one under [%s.auth_params] (spec 4.3)", name)
@@ -311,7 +312,7 @@ func (e *Environment) problems(name EnvName) []Problem {
 	switch e.Token {
 	case "", TokenUser, TokenProject:
 	default:
-		add("token", "must be \"user\" or \"project\", not %q", truncate(e.Token, 40))
+		add("token", "must be \"user\" or \"project\", not %q", safetext.Truncate(e.Token, 40))
 	}
 	keys := make([]string, 0, len(e.AuthParams))
 	for k := range e.AuthParams {
@@ -325,11 +326,11 @@ func (e *Environment) problems(name EnvName) []Problem {
 		case k == "identificationLevel":
 			add(key, "set identification_level under [%s] instead of auth_params.identificationLevel", name)
 		case !slices.Contains(AuthParamNames(), k):
-			add(key, "%q is not an authorization parameter: allowed are %s", truncate(k, 40), strings.Join(AuthParamNames(), ", "))
+			add(key, "%q is not an authorization parameter: allowed are %s", safetext.Truncate(k, 40), strings.Join(AuthParamNames(), ", "))
 		case hasControl(v):
 			add(key, "contains a line break or control character, which the authorization URL must not carry: remove it")
 		case k == "phoneNumber" && !e164.MatchString(strings.ReplaceAll(v, " ", "")):
-			add(key, "%q is not an E.164 phone number: write it like +33612345678", truncate(v, 40))
+			add(key, "%q is not an E.164 phone number: write it like +33612345678", safetext.Truncate(v, 40))
 		}
 	}
 	return problems
@@ -351,32 +352,22 @@ func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
-// IsLoopbackHost reports whether host (no port) is this machine: plain http
-// is acceptable only there.
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 func checkBaseURL(raw string) string {
 	if hasControl(raw) {
 		return "contains a control character: remove it"
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return fmt.Sprintf("%q is not an absolute http(s) URL: write it like https://api.swan.io", truncate(raw, 60))
+		return fmt.Sprintf("%q is not an absolute http(s) URL: write it like https://api.swan.io", safetext.Truncate(raw, 60))
 	}
 	if u.User != nil {
 		return "must not contain a user name or password: put credentials in client_id/client_secret"
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return fmt.Sprintf("%q must not have a query or fragment: give only scheme, host and optional path", truncate(raw, 60))
+		return fmt.Sprintf("%q must not have a query or fragment: give only scheme, host and optional path", safetext.Truncate(raw, 60))
 	}
-	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
-		return fmt.Sprintf("%q uses plain http:// for a host that is not this machine, which would send tokens unencrypted: use https://", truncate(raw, 60))
+	if u.Scheme == "http" && !platform.IsLoopback(u.Hostname()) {
+		return fmt.Sprintf("%q uses plain http:// for a host that is not this machine, which would send tokens unencrypted: use https://", safetext.Truncate(raw, 60))
 	}
 	return ""
 }
@@ -387,10 +378,10 @@ func checkRedirect(raw string) string {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		return fmt.Sprintf("%q is not an absolute URL: use http://127.0.0.1/callback (and register it in the dashboard)", truncate(raw, 60))
+		return fmt.Sprintf("%q is not an absolute URL: use http://127.0.0.1/callback (and register it in the dashboard)", safetext.Truncate(raw, 60))
 	}
 	if u.Scheme != "http" || u.Hostname() != "127.0.0.1" {
-		return fmt.Sprintf("%q must be an http://127.0.0.1[:port]/path address, because the sign-in callback listens on the IPv4 loopback: use http://127.0.0.1/callback", truncate(raw, 60))
+		return fmt.Sprintf("%q must be an http://127.0.0.1[:port]/path address, because the sign-in callback listens on the IPv4 loopback: use http://127.0.0.1/callback", safetext.Truncate(raw, 60))
 	}
 	if u.User != nil || u.Fragment != "" {
 		return "must not carry a user name or a fragment: use http://127.0.0.1/callback"
@@ -398,7 +389,7 @@ func checkRedirect(raw string) string {
 	if p := u.Port(); p != "" {
 		var n int
 		if _, err := fmt.Sscanf(p, "%d", &n); err != nil || n < 1 || n > 65535 {
-			return fmt.Sprintf("port %q is not between 1 and 65535: remove it to use a random port", truncate(p, 10))
+			return fmt.Sprintf("port %q is not between 1 and 65535: remove it to use a random port", safetext.Truncate(p, 10))
 		}
 	}
 	return ""
@@ -504,36 +495,20 @@ func decodeProblems(err error) []Problem {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, _ := de.Position()
-		return []Problem{{Key: strings.Join(de.Key(), "."), Line: row, Message: fmt.Sprintf("%s: fix the value (see `partnertui config init` for a template)", de.Error())}}
+		return []Problem{{Key: strings.Join(de.Key(), "."), Line: row, Message: de.Error()}}
 	}
-	return []Problem{{Message: fmt.Sprintf("cannot decode the file: %v; fix it (see `partnertui config init` for a template)", err)}}
+	return []Problem{{Message: fmt.Sprintf("cannot decode the file: %v", err)}}
 }
 
 func unknownKeyMessage(key string) string {
 	switch {
 	case key == "default_env" || key == "sandbox" || key == "live":
-		return "has the wrong type: see `partnertui config init` for a template"
+		if key == "default_env" {
+			return "has the wrong type: it must be a string, \"sandbox\" or \"live\""
+		}
+		return "has the wrong type: it must be a table, [" + key + "]"
 	case strings.HasPrefix(key, "sandbox.") || strings.HasPrefix(key, "live."):
 		return "unknown key: allowed are api_url, auth_url, client_id, client_secret, client_secret_env, client_secret_command, redirect_uri, page_size, identification_level, token and the auth_params table"
 	}
 	return "unknown key: the top level allows default_env and the [sandbox] and [live] tables"
-}
-
-// DefaultPath is PARTNERTUI_CONFIG when set, else
-// $XDG_CONFIG_HOME/partnertui/config.toml (~/.config when unset or relative,
-// as the XDG spec says). It reads the environment on every call (unlike
-// adrg/xdg, which reads it once at init) and never looks in /etc/xdg.
-func DefaultPath() (string, error) {
-	if p := os.Getenv("PARTNERTUI_CONFIG"); p != "" {
-		return p, nil
-	}
-	base := os.Getenv("XDG_CONFIG_HOME")
-	if !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("cannot find the configuration directory (HOME is unset): set PARTNERTUI_CONFIG or pass --config: %w", err)
-		}
-		base = filepath.Join(home, ".config")
-	}
-	return filepath.Join(base, "partnertui", "config.toml"), nil
 }

@@ -145,11 +145,11 @@ func (s *accountsScreen) layout() {
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterHint)-1, 8))
 	all := []column{
-		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return api.Sanitize(a.Name) }},
+		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return a.Name }},
 		{title: "IBAN", min: 33, prio: 1, cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
-		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return api.Sanitize(a.StatusInfo.Status) }},
+		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return a.StatusInfo.Status }},
 		{title: "Available", min: 13, prio: 2, cell: func(a *api.Account) string { return availableCell(a) }},
-		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return api.Sanitize(a.Holder.Info.Name) }},
+		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return a.Holder.Info.Name }},
 	}
 	// Keep the most important columns that fit (each takes width+1 for
 	// the gap), then share what is left between the flexible ones.
@@ -501,11 +501,11 @@ func (s *accountsScreen) statusLine(w int) string {
 	return trunc(line, w)
 }
 
-func ibanCell(iban string) string {
-	if iban == "" {
+func ibanCell(s string) string {
+	if s == "" {
 		return "—"
 	}
-	return ibanText(iban)
+	return ibanText(s)
 }
 
 func availableCell(a *api.Account) string {
@@ -516,11 +516,11 @@ func availableCell(a *api.Account) string {
 }
 
 func amountText(am api.Amount) string {
-	v := api.Sanitize(am.Value)
+	v := am.Value
 	if v == "" {
 		return "—"
 	}
-	return v + " " + api.Sanitize(am.Currency)
+	return v + " " + am.Currency
 }
 
 // keepErr stores a failed request's error for the screen to show, unless

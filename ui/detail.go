@@ -14,6 +14,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 const txPageSize = 20
@@ -69,7 +70,7 @@ func (d *detailScreen) init() tea.Cmd {
 }
 
 func (d *detailScreen) title() string {
-	if n := api.Sanitize(d.acct.Name); n != "" {
+	if n := d.acct.Name; n != "" {
 		return n
 	}
 	return "Account"
@@ -208,7 +209,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 			return func() tea.Msg { return flashMsg{text: "Simulated transfer failed: " + describe(msg.err), bad: true} }
 		}
 		d.simErr = nil
-		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", api.Sanitize(msg.txID))
+		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
 		return tea.Batch(d.loadAccount(), d.loadTx(""), func() tea.Msg { return flashMsg{text: text} })
 	case tea.KeyPressMsg:
@@ -228,11 +229,11 @@ func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.c.keys
 	switch {
 	case key.Matches(msg, k.Copy):
-		iban := api.CompactIBAN(api.Sanitize(d.acct.IBAN))
-		if iban == "" {
+		compact := iban.Compact(d.acct.IBAN)
+		if compact == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }
 		}
-		return tea.Batch(d.c.clipboard(iban), func() tea.Msg { return flashMsg{text: "IBAN copied"} })
+		return tea.Batch(d.c.clipboard(compact), func() tea.Msg { return flashMsg{text: "IBAN copied"} })
 	case key.Matches(msg, k.QR):
 		if d.acct.IBAN == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to show as a QR code", bad: true} }
@@ -282,20 +283,20 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 func (d *detailScreen) simulate(value string) tea.Cmd {
 	d.simID = d.c.nextID()
 	d.simBusy = true
-	cur := api.Sanitize(d.acct.Currency)
+	cur := d.acct.Currency
 	if cur == "" {
 		cur = "EUR"
 	}
 	in := api.IncomingTransfer{
 		Amount:       api.Amount{Value: value, Currency: cur},
-		CreditorIBAN: api.CompactIBAN(d.acct.IBAN),
-		CreditorName: api.Sanitize(d.acct.Holder.Info.Name),
+		CreditorIBAN: iban.Compact(d.acct.IBAN),
+		CreditorName: d.acct.Holder.Info.Name,
 		DebtorIBAN:   simulatedDebtorIBAN,
 		DebtorName:   "partnertui simulator",
 		Label:        "Simulated transfer from partnertui",
 	}
 	if in.CreditorName == "" {
-		in.CreditorName = api.Sanitize(d.acct.Name)
+		in.CreditorName = d.acct.Name
 	}
 	a, ctx, id, env := d.env.API, d.ctx, d.simID, d.env.Name
 	d.c.log.Info("simulating an incoming transfer", "env", string(env), "amount", value, "currency", cur)
@@ -312,7 +313,7 @@ func (d *detailScreen) fieldLines(w int) []string {
 	label := func(s string) string { return st.dim.Render(fmt.Sprintf("%-10s", s)) }
 	mark := ""
 	if a.IBAN != "" {
-		if api.ValidIBAN(api.Sanitize(a.IBAN)) {
+		if iban.Valid(a.IBAN) {
 			mark = " " + st.ok.Render("✓ valid")
 		} else {
 			mark = " " + st.err.Render("✗ check digits wrong")
@@ -327,8 +328,8 @@ func (d *detailScreen) fieldLines(w int) []string {
 		}
 		return s
 	}
-	holder := api.Sanitize(a.Holder.Info.Name)
-	if t := api.Sanitize(a.Holder.Info.Type); t != "" && holder != "" {
+	holder := a.Holder.Info.Name
+	if t := a.Holder.Info.Type; t != "" && holder != "" {
 		holder += " (" + t + ")"
 	}
 	bal := func(pick func(*api.Balances) api.Amount) string {
@@ -338,9 +339,9 @@ func (d *detailScreen) fieldLines(w int) []string {
 		return amountText(pick(a.Balances))
 	}
 	pairs := [][2]string{
-		{label("BIC") + val(api.Sanitize(a.BIC)), label("Number") + val(api.Sanitize(a.Number))},
-		{label("Holder") + val(holder), label("Status") + val(api.Sanitize(a.StatusInfo.Status))},
-		{label("Payment") + val(api.Sanitize(a.PaymentLevel)), label("Currency") + val(api.Sanitize(a.Currency))},
+		{label("BIC") + val(a.BIC), label("Number") + val(a.Number)},
+		{label("Holder") + val(holder), label("Status") + val(a.StatusInfo.Status)},
+		{label("Payment") + val(a.PaymentLevel), label("Currency") + val(a.Currency)},
 		{label("Available") + bal(func(b *api.Balances) api.Amount { return b.Available }), label("Booked") + bal(func(b *api.Balances) api.Amount { return b.Booked })},
 		{label("Pending") + bal(func(b *api.Balances) api.Amount { return b.Pending }), label("Reserved") + bal(func(b *api.Balances) api.Amount { return b.Reserved })},
 		{label("Created") + timeOr(a, true, d.full), label("Updated") + timeOr(a, false, d.full)},
@@ -358,8 +359,8 @@ func (d *detailScreen) fieldLines(w int) []string {
 }
 
 // ibanText is an IBAN as printed on statements, in groups of four.
-func ibanText(iban string) string {
-	return api.FormatIBAN(api.Sanitize(iban))
+func ibanText(s string) string {
+	return iban.Format(s)
 }
 
 func timeOr(a *api.Account, created, full bool) string {
@@ -378,7 +379,7 @@ func (d *detailScreen) view(w, h int) string {
 	if d.showQR {
 		return d.qrView(w, h)
 	}
-	lines := []string{st.title.Render(api.Sanitize(d.acct.Name))}
+	lines := []string{st.title.Render(d.acct.Name)}
 	if d.err != nil {
 		lines = append(lines, st.err.Render("✗ Could not load the account: "+describe(d.err)+" (r retries)"))
 	}
@@ -417,7 +418,7 @@ func (d *detailScreen) statusLine(w int) string {
 	st := d.c.styles
 	switch {
 	case d.prompting:
-		line := d.prompt.View() + st.dim.Render(" "+api.Sanitize(d.acct.Currency)+" · enter send · esc cancel")
+		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency+" · enter send · esc cancel")
 		if d.simErr != nil {
 			line += " " + st.err.Render(d.simErr.Error())
 		}
@@ -446,22 +447,23 @@ func txRow(t *api.Transaction, w int) string {
 		date = t.ExecutionDate.UTC().Format("2006-01-02")
 	}
 	amount := fmt.Sprintf("%16s", sign+amountText(t.Amount))
-	label := api.Sanitize(t.Label)
-	if cp := api.Sanitize(t.Counterparty); cp != "" {
+	label := t.Label
+	if cp := t.Counterparty; cp != "" {
 		label = cp + " · " + label
 	}
-	row := fmt.Sprintf("%s %s  %-9s %s", date, amount, trunc(api.Sanitize(t.StatusInfo.Status), 9), label)
+	row := fmt.Sprintf("%s %s  %-9s %s", date, amount, trunc(t.StatusInfo.Status, 9), label)
 	return trunc(row, w)
 }
 
 // qrView draws the EPC payment QR of the IBAN, or says why it cannot.
 func (d *detailScreen) qrView(w, h int) string {
 	st := d.c.styles
-	name := api.Sanitize(d.acct.Holder.Info.Name)
+	name := d.acct.Holder.Info.Name
 	if name == "" {
-		name = api.Sanitize(d.acct.Name)
+		name = d.acct.Name
 	}
-	code, cw, ch, err := qrBlocks(EPCPayload(d.acct.BIC, name, d.acct.IBAN), d.c.isDark)
+	qr, err := iban.HalfBlocks(iban.EPCPayload(d.acct.BIC, name, d.acct.IBAN), d.c.isDark)
+	code, cw, ch := qr.Text, qr.Width, qr.Height
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 // testNow is the fixed clock of the Update-level tests and goldens.
@@ -149,7 +150,7 @@ func (f *fakeAPI) SimulateIncomingTransfer(ctx context.Context, in api.IncomingT
 	f.simulated = append(f.simulated, in)
 	// The balance goes up, as on the emulator.
 	for i := range f.accounts {
-		if api.CompactIBAN(f.accounts[i].IBAN) == in.CreditorIBAN && f.accounts[i].Balances != nil {
+		if iban.Compact(f.accounts[i].IBAN) == in.CreditorIBAN && f.accounts[i].Balances != nil {
 			f.accounts[i].Balances.Available.Value = "999.99"
 			break
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 // probeMsg runs a function on the event loop, where reading the model is
@@ -179,21 +180,21 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	}
 
 	// Open the first account, copy its IBAN.
-	var iban string
+	var compact string
 	f.probe(func(m *Model) {
 		if a, ok := m.top().(*accountsScreen); ok && len(a.rows) > 0 {
-			iban = api.CompactIBAN(a.rows[0].IBAN)
+			compact = iban.Compact(a.rows[0].IBAN)
 		}
 	})
 	f.press("enter")
-	f.waitFor("IBAN", api.FormatIBAN(iban), "✓ valid", "Transactions (")
+	f.waitFor("IBAN", iban.Format(compact), "✓ valid", "Transactions (")
 	f.press("y")
 	f.waitFor("IBAN copied")
 	f.mu.Lock()
 	copied := append([]string(nil), f.copied...)
 	f.mu.Unlock()
-	if len(copied) != 1 || copied[0] != iban {
-		t.Fatalf("copied %q, want %q", copied, iban)
+	if len(copied) != 1 || copied[0] != compact {
+		t.Fatalf("copied %q, want %q", copied, compact)
 	}
 
 	// Simulate an incoming transfer: the balance is reloaded.

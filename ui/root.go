@@ -379,7 +379,7 @@ func (m *Model) result(msg envMsg) tea.Cmd {
 	if em, ok := msg.(errMsg); ok {
 		err := em.msgErr()
 		if err != nil && !errors.Is(err, context.Canceled) {
-			m.c.log.Warn("request failed", "env", string(msg.msgEnv()), "type", fmt.Sprintf("%T", msg), "error", api.Sanitize(err.Error()))
+			m.c.log.Warn("request failed", "env", string(msg.msgEnv()), "type", fmt.Sprintf("%T", msg), "error", err.Error())
 		}
 		if isUnauthorized(err) {
 			if _, onSignin := m.top().(*signinScreen); !onSignin || len(m.stack) > 1 {
@@ -689,11 +689,11 @@ func latency(d time.Duration) string {
 }
 
 func userFromAPI(u *api.User) *userInfo {
-	name := api.Sanitize(u.FullName)
+	name := u.FullName
 	if name == "" {
-		name = strings.TrimSpace(api.Sanitize(u.FirstName) + " " + api.Sanitize(u.LastName))
+		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
 	}
-	return &userInfo{name: name, phone: api.Sanitize(u.MobilePhoneNumber)}
+	return &userInfo{name: name, phone: u.MobilePhoneNumber}
 }
 
 // describe turns an error into one sentence with the next step.
@@ -701,7 +701,7 @@ func describe(err error) string {
 	if err == nil {
 		return ""
 	}
-	text := api.Sanitize(err.Error())
+	text := err.Error()
 	switch {
 	case errors.Is(err, api.ErrUnauthorized):
 		return text + " (the server answered 401)"

@@ -11,7 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 )
 
@@ -125,13 +124,13 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		}
 	case loginURLMsg:
 		if msg.id == s.id && s.state == signinWaiting {
-			s.url = api.Sanitize(msg.url)
+			s.url = msg.url
 		}
 	case loginNoteMsg:
 		if msg.id != s.id || s.state != signinWaiting {
 			return nil
 		}
-		note := api.Sanitize(msg.text)
+		note := msg.text
 		s.notesSeen = append(s.notesSeen, note)
 		s.c.log.Warn("sign-in note", "env", string(s.env.Name), "note", note)
 		return s.waitNote()
@@ -147,7 +146,7 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		s.state = signinChecking
 		if msg.ident != nil {
 			for _, w := range msg.ident.Warnings {
-				s.warnings = append(s.warnings, api.Sanitize(w))
+				s.warnings = append(s.warnings, w)
 			}
 		}
 		return s.checkUser()
@@ -259,7 +258,7 @@ func (s *signinScreen) view(w, h int) string {
 	}
 	line()
 	line(st.dim.Render("Environment  "), envTitle(s.env.Name))
-	line(st.dim.Render("Client ID    "), api.Sanitize(s.env.ClientID))
+	line(st.dim.Render("Client ID    "), s.env.ClientID)
 	line()
 	switch s.state {
 	case signinIdle:
@@ -295,7 +294,7 @@ func (s *signinScreen) view(w, h int) string {
 		line()
 		line(st.accent.Render("enter"), " continue to the accounts")
 	case signinFailed:
-		line(wrap.Render(st.err.Render("✗ Sign-in failed: " + api.Sanitize(s.err.Error()))))
+		line(wrap.Render(st.err.Render("✗ Sign-in failed: " + s.err.Error())))
 		line(wrap.Render(remedy(s.err)))
 		line()
 		line(st.accent.Render("enter"), " try again")
@@ -332,9 +331,9 @@ func phoneMismatch(prefilled, actual string) string {
 		return ""
 	}
 	if strings.TrimSpace(actual) == "" {
-		return "The config prefills phone number " + api.Sanitize(prefilled) + ", but the signed-in user has no phone number on record: check who signed in."
+		return "The config prefills phone number " + prefilled + ", but the signed-in user has no phone number on record: check who signed in."
 	}
-	return "The config prefills phone number " + api.Sanitize(prefilled) + ", but the signed-in user's number is " + api.Sanitize(actual) + ": the token belongs to that user."
+	return "The config prefills phone number " + prefilled + ", but the signed-in user's number is " + actual + ": the token belongs to that user."
 }
 
 // containsFold reports whether any of list contains sub, ignoring case: auth

@@ -1,9 +1,12 @@
 // Package safetext makes text from a server safe to draw on a terminal. It
-// is a leaf package so that both the API client and the sign-in code (which
-// the API client imports) strip text the same way.
+// is the one place where that is decided: the API client runs every decoded
+// response through StripFields, the sign-in code and the configuration
+// quote server and file text through Truncate, and nothing else strips
+// again.
 package safetext
 
 import (
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -102,4 +105,71 @@ func Truncate(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// StripFields strips, in place, every string reachable from ptr through
+// struct fields, pointers, slices, arrays and map values: a decoded response
+// is made safe as a whole, so a field added to a response type later cannot
+// be forgotten. ptr must be a pointer; anything else is left alone.
+func StripFields(ptr any) {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return
+	}
+	stripValue(v.Elem())
+}
+
+func stripValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if v.CanSet() {
+			if s := v.String(); !printableASCII(s) {
+				v.SetString(Strip(s))
+			}
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			stripValue(v.Elem())
+		}
+	case reflect.Interface:
+		// What an interface holds is not addressable: strip a copy and put
+		// it back (decoded JSON keeps strings in map[string]any).
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		c := reflect.New(v.Elem().Type()).Elem()
+		c.Set(v.Elem())
+		stripValue(c)
+		v.Set(c)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				stripValue(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // raw bytes (json.RawMessage) are not text on screen
+		}
+		for i := range v.Len() {
+			stripValue(v.Index(i))
+		}
+	case reflect.Map:
+		if v.Type().Elem().Kind() == reflect.String {
+			for _, k := range v.MapKeys() {
+				if s := v.MapIndex(k).String(); !printableASCII(s) {
+					v.SetMapIndex(k, reflect.ValueOf(Strip(s)).Convert(v.Type().Elem()))
+				}
+			}
+			return
+		}
+		for _, k := range v.MapKeys() {
+			e := v.MapIndex(k)
+			// Map values are not addressable: strip a copy and put it back.
+			c := reflect.New(e.Type()).Elem()
+			c.Set(e)
+			stripValue(c)
+			v.SetMapIndex(k, c)
+		}
+	}
 }
