@@ -64,6 +64,15 @@ func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
 	if o["field"] != "createdAt" || o["direction"] != "Desc" {
 		t.Errorf("orderBy = %v", got.Variables["orderBy"])
 	}
+	if _, sent := f["mainIBAN"]; sent {
+		t.Errorf("an empty mainIBAN was sent: %v", f)
+	}
+	if _, err := c.Accounts(context.Background(), AccountsParams{MainIBAN: "fr76 3000 6000 0112 3456 7890 189"}); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := got.Variables["filters"].(map[string]any); f["mainIBAN"] != "FR7630006000011234567890189" || f["search"] != nil {
+		t.Errorf("an IBAN search sent filters %v, want the compact mainIBAN only", f)
+	}
 }
 
 func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	graphql "github.com/hasura/go-graphql-client"
 
+	"github.com/partnertui/partnertui/internal/iban"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
@@ -152,6 +153,7 @@ type accountsQuery struct {
 type accountFilterInput struct {
 	Status        []string `json:"status,omitempty"`
 	PaymentLevels []string `json:"paymentLevels,omitempty"`
+	MainIBAN      string   `json:"mainIBAN,omitempty"`
 	Search        string   `json:"search,omitempty"`
 }
 
@@ -172,8 +174,8 @@ func (*accountOrderByInput) GetGraphQLType() string { return "AccountOrderByInpu
 // does not depend on which filters are set.
 func accountsVars(p AccountsParams, first int, after string) map[string]any {
 	var filters *accountFilterInput
-	if p.Search != "" || len(p.Status) > 0 || len(p.PaymentLevels) > 0 {
-		filters = &accountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search}
+	if p.Search != "" || p.MainIBAN != "" || len(p.Status) > 0 || len(p.PaymentLevels) > 0 {
+		filters = &accountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search, MainIBAN: iban.Compact(p.MainIBAN)}
 	}
 	var orderBy *accountOrderByInput
 	if p.OrderBy != "" || p.Direction != "" {

@@ -84,6 +84,7 @@ type AccountsParams struct {
 	First         int      // page size; 0 means the client's page size (default 100, the API maximum)
 	After         string   // cursor; "" for the first page
 	Search        string   // filters.search (server side); "" for none
+	MainIBAN      string   // filters.mainIBAN, sent compact (no spaces, upper case); "" for none
 	Status        []string // filters.status (AccountStatus values)
 	PaymentLevels []string // filters.paymentLevels (Limited | Unlimited)
 	OrderBy       string   // OrderCreatedAt | OrderUpdatedAt | "" (server default)
