@@ -338,3 +338,41 @@ func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSou
 	}
 	return s.TokenSource()
 }
+
+// TestEmulatorHomeIsOneRequest: the first screen's data (who the token
+// belongs to and the first page of accounts) costs one request, for a user
+// token and for a project token alike.
+func TestEmulatorHomeIsOneRequest(t *testing.T) {
+	info := startEmulator(t)
+	var demo emulator.DemoUser
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" {
+			demo = u
+			break
+		}
+	}
+	ctx := context.Background()
+	user := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
+	h, err := user.Home(ctx, AccountsParams{First: 20, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.User == nil || h.User.ID != demo.UserID || h.Project != nil || len(h.Accounts.Accounts) == 0 {
+		t.Fatalf("home = %+v", h)
+	}
+	if used := user.Status().Used; used != 1 {
+		t.Errorf("the user's home took %d requests, want 1", used)
+	}
+
+	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	h, err = project.Home(ctx, AccountsParams{First: 20}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Project == nil || h.Project.ID == "" || h.User != nil || len(h.Accounts.Accounts) != 20 {
+		t.Fatalf("project home = %+v", h)
+	}
+	if used := project.Status().Used; used != 1 {
+		t.Errorf("the project's home took %d requests, want 1", used)
+	}
+}

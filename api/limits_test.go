@@ -46,8 +46,15 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 6 {
-		t.Errorf("Operations() lists %d operations, want 6", len(ops))
+	if len(ops) != 8 {
+		t.Errorf("Operations() lists %d operations, want 8", len(ops))
+	}
+	seen := map[string]bool{}
+	for _, op := range ops {
+		if seen[op.Name] {
+			t.Errorf("operation %s is listed twice", op.Name)
+		}
+		seen[op.Name] = true
 	}
 	for _, op := range ops {
 		doc, err := parser.ParseQuery(&ast.Source{Name: op.Name, Input: op.Query})

@@ -22,6 +22,8 @@ const (
 	OpUser                = "User"
 	OpProjectInfo         = "ProjectInfo"
 	OpAccountTransactions = "AccountTransactions"
+	OpHomeUser            = "Home"
+	OpHomeProject         = "ProjectHome"
 	OpSimulateTransfer    = "SimulateIncomingSepaCreditTransferReception"
 )
 
@@ -47,6 +49,8 @@ func Operations() ([]Operation, error) {
 		{OpAccounts, false, false, &accountsQuery{}, accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{OpAccount, false, false, &accountQuery{}, map[string]any{"accountId": graphql.ID("")}},
 		{OpUser, false, false, &userQuery{}, nil},
+		{OpHomeUser, false, false, &homeUserQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
+		{OpHomeProject, false, false, &homeProjectQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
 		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", platform.PageMax, "")},
 		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
@@ -140,13 +144,7 @@ func (n *accountListNode) account() Account {
 }
 
 type accountsQuery struct {
-	Accounts struct {
-		TotalCount int        `graphql:"totalCount"`
-		PageInfo   pageInfoQL `graphql:"pageInfo"`
-		Edges      []struct {
-			Node accountListNode `graphql:"node"`
-		} `graphql:"edges"`
-	} `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+	Accounts accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
 // accountFilterInput is the schema's AccountFilterInput (a variable type).
@@ -264,31 +262,91 @@ type accountQuery struct {
 	Account *accountFullNode `graphql:"account(accountId: $accountId)"`
 }
 
+// userNode is the selection of Query.user.
+type userNode struct {
+	ID                   string  `graphql:"id"`
+	FirstName            *string `graphql:"firstName"`
+	LastName             *string `graphql:"lastName"`
+	FullName             *string `graphql:"fullName"`
+	MobilePhoneNumber    *string `graphql:"mobilePhoneNumber"`
+	BirthDate            *string `graphql:"birthDate"`
+	Status               *string `graphql:"status"`
+	IdentificationLevels *struct {
+		PVID   bool `graphql:"PVID"`
+		QES    bool `graphql:"QES"`
+		Expert bool `graphql:"expert"`
+	} `graphql:"identificationLevels"`
+	CreatedAt string `graphql:"createdAt"`
+}
+
+func (n *userNode) user() *User {
+	u := &User{
+		ID:                n.ID,
+		FirstName:         deref(n.FirstName),
+		LastName:          deref(n.LastName),
+		FullName:          deref(n.FullName),
+		MobilePhoneNumber: deref(n.MobilePhoneNumber),
+		BirthDate:         deref(n.BirthDate),
+		Status:            deref(n.Status),
+		CreatedAt:         parseTime(n.CreatedAt),
+	}
+	if l := n.IdentificationLevels; l != nil {
+		u.IdentificationLevels = IdentificationLevels{PVID: l.PVID, QES: l.QES, Expert: l.Expert}
+	}
+	return u
+}
+
 type userQuery struct {
-	User *struct {
-		ID                   string  `graphql:"id"`
-		FirstName            *string `graphql:"firstName"`
-		LastName             *string `graphql:"lastName"`
-		FullName             *string `graphql:"fullName"`
-		MobilePhoneNumber    *string `graphql:"mobilePhoneNumber"`
-		BirthDate            *string `graphql:"birthDate"`
-		Status               *string `graphql:"status"`
-		IdentificationLevels *struct {
-			PVID   bool `graphql:"PVID"`
-			QES    bool `graphql:"QES"`
-			Expert bool `graphql:"expert"`
-		} `graphql:"identificationLevels"`
-		CreatedAt string `graphql:"createdAt"`
-	} `graphql:"user"`
+	User *userNode `graphql:"user"`
+}
+
+// projectInfoNode is the selection of Query.projectInfo.
+type projectInfoNode struct {
+	ID     string `graphql:"id"`
+	Name   string `graphql:"name"`
+	Type   string `graphql:"type"`
+	Status string `graphql:"status"`
+}
+
+func (n *projectInfoNode) projectInfo() *ProjectInfo {
+	return &ProjectInfo{ID: n.ID, Name: n.Name, Type: n.Type, Status: n.Status}
 }
 
 type projectInfoQuery struct {
-	ProjectInfo struct {
-		ID     string `graphql:"id"`
-		Name   string `graphql:"name"`
-		Type   string `graphql:"type"`
-		Status string `graphql:"status"`
-	} `graphql:"projectInfo"`
+	ProjectInfo projectInfoNode `graphql:"projectInfo"`
+}
+
+// accountsConnection is the selection of Query.accounts for a list.
+type accountsConnection struct {
+	TotalCount int        `graphql:"totalCount"`
+	PageInfo   pageInfoQL `graphql:"pageInfo"`
+	Edges      []struct {
+		Node accountListNode `graphql:"node"`
+	} `graphql:"edges"`
+}
+
+func (c *accountsConnection) page() *AccountsPage {
+	page := &AccountsPage{
+		Accounts:   make([]Account, 0, len(c.Edges)),
+		TotalCount: c.TotalCount,
+		PageInfo:   c.PageInfo.pageInfo(),
+	}
+	for i := range c.Edges {
+		page.Accounts = append(page.Accounts, c.Edges[i].Node.account())
+	}
+	return page
+}
+
+// The first screen of the app needs who is signed in and the first page of
+// accounts: one operation carries both, so launch costs one request.
+type homeUserQuery struct {
+	User     *userNode          `graphql:"user"`
+	Accounts accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+}
+
+type homeProjectQuery struct {
+	ProjectInfo projectInfoNode    `graphql:"projectInfo"`
+	Accounts    accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
 type transactionNode struct {
@@ -363,23 +421,43 @@ type simulateMutation struct {
 // Accounts fetches one page of Query.accounts. With a *GraphQLError the
 // page holds whatever partial data came with it (it may be nil).
 func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage, error) {
-	first := p.First
-	if first <= 0 || first > platform.PageMax {
-		first = c.pageSize
-	}
-	q, err := query[accountsQuery](ctx, c, OpAccounts, accountsVars(p, first, p.After))
+	q, err := query[accountsQuery](ctx, c, OpAccounts, accountsVars(p, c.first(p.First), p.After))
 	if q == nil {
 		return nil, err
 	}
-	page := &AccountsPage{
-		Accounts:   make([]Account, 0, len(q.Accounts.Edges)),
-		TotalCount: q.Accounts.TotalCount,
-		PageInfo:   q.Accounts.PageInfo.pageInfo(),
+	return q.Accounts.page(), err
+}
+
+// first is the page size to ask for: n when it is a valid page size, else
+// the client's own.
+func (c *Client) first(n int) int {
+	if n <= 0 || n > platform.PageMax {
+		return c.pageSize
 	}
-	for i := range q.Accounts.Edges {
-		page.Accounts = append(page.Accounts, q.Accounts.Edges[i].Node.account())
+	return n
+}
+
+// Home fetches what the first screen shows in one request: the first page
+// of accounts with p, and who the token belongs to — the signed-in user, or
+// with a project token (project true) the project.
+func (c *Client) Home(ctx context.Context, p AccountsParams, project bool) (*Home, error) {
+	vars := accountsVars(p, c.first(p.First), p.After)
+	if project {
+		q, err := query[homeProjectQuery](ctx, c, OpHomeProject, vars)
+		if q == nil {
+			return nil, err
+		}
+		return &Home{Project: q.ProjectInfo.projectInfo(), Accounts: q.Accounts.page()}, err
 	}
-	return page, err
+	q, err := query[homeUserQuery](ctx, c, OpHomeUser, vars)
+	if q == nil {
+		return nil, err
+	}
+	h := &Home{Accounts: q.Accounts.page()}
+	if q.User != nil {
+		h.User = q.User.user()
+	}
+	return h, err
 }
 
 // query runs the query named name, built from T's type, and returns the
@@ -466,21 +544,7 @@ func (c *Client) User(ctx context.Context) (*User, error) {
 		}
 		return nil, fmt.Errorf("the %s token has no user (a project token belongs to the project): %w", c.env, ErrNotFound)
 	}
-	n := q.User
-	u := &User{
-		ID:                n.ID,
-		FirstName:         deref(n.FirstName),
-		LastName:          deref(n.LastName),
-		FullName:          deref(n.FullName),
-		MobilePhoneNumber: deref(n.MobilePhoneNumber),
-		BirthDate:         deref(n.BirthDate),
-		Status:            deref(n.Status),
-		CreatedAt:         parseTime(n.CreatedAt),
-	}
-	if l := n.IdentificationLevels; l != nil {
-		u.IdentificationLevels = IdentificationLevels{PVID: l.PVID, QES: l.QES, Expert: l.Expert}
-	}
-	return u, err
+	return q.User.user(), err
 }
 
 // ProjectInfo fetches Query.projectInfo.
@@ -489,8 +553,7 @@ func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
 	if q == nil {
 		return nil, err
 	}
-	p := &ProjectInfo{ID: q.ProjectInfo.ID, Name: q.ProjectInfo.Name, Type: q.ProjectInfo.Type, Status: q.ProjectInfo.Status}
-	return p, err
+	return q.ProjectInfo.projectInfo(), err
 }
 
 // Transactions fetches one page of an account's transactions (newest first).

@@ -119,6 +119,15 @@ type ProjectInfo struct {
 	Status string `json:"status"`
 }
 
+// Home is what the app's first screen shows, fetched in one request: the
+// first page of accounts and who the token belongs to (User for a user
+// token, Project for a project token).
+type Home struct {
+	User     *User
+	Project  *ProjectInfo
+	Accounts *AccountsPage
+}
+
 // Transaction is one Transaction (interface fields; SEPA credit transfers and
 // others alike).
 type Transaction struct {
