@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // refreshRequests counts the token-endpoint requests with
@@ -52,7 +53,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
-	home := isolate(t)
+	home := testenv.Isolate(t)
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
 	reqlog, err := os.Create(logPath)
 	if err != nil {

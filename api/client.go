@@ -32,11 +32,14 @@ type Options struct {
 	// answered 401 to; the request is retried once if the token source then
 	// yields a different token (auth.Session.Rejected re-reads the store).
 	OnUnauthorized func(accessToken string)
-	PageSize       int              // default platform.PageMax
-	Budget         int              // requests per Window; default platform.RequestBudget
-	Window         time.Duration    // default platform.BudgetWindow
-	Timeout        time.Duration    // per request; default 30s
-	Now            func() time.Time // clock for tests; default time.Now
+	// ReadOnly refuses every mutation before anything is sent (the app's
+	// Live read-only policy).
+	ReadOnly bool
+	PageSize int              // default platform.PageMax
+	Budget   int              // requests per Window; default platform.RequestBudget
+	Window   time.Duration    // default platform.BudgetWindow
+	Timeout  time.Duration    // per request; default 30s
+	Now      func() time.Time // clock for tests; default time.Now
 	// Sleep waits for d or until ctx is done; tests inject a fake.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// MaxAttempts bounds the sends of one query when the server answers
@@ -55,6 +58,7 @@ const (
 // Client talks to one environment. It is safe for concurrent use.
 type Client struct {
 	env         string
+	readOnly    bool
 	pageSize    int
 	timeout     time.Duration
 	maxAttempts int
@@ -103,6 +107,7 @@ func New(opts Options) (*Client, error) {
 	}
 	c := &Client{
 		env:         opts.Env,
+		readOnly:    opts.ReadOnly,
 		pageSize:    opts.PageSize,
 		timeout:     opts.Timeout,
 		maxAttempts: opts.MaxAttempts,
@@ -314,6 +319,9 @@ func (c *Client) setRetryAt(t time.Time) {
 // twice). Every send goes through the whole transport stack, so retries
 // count against the budget and show in Status like any other request.
 func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.Context) error) error {
+	if mutation && c.readOnly {
+		return &ReadOnlyError{Env: c.env}
+	}
 	reauthed := false
 	for attempt := 1; ; {
 		cs := &callState{}

@@ -236,6 +236,23 @@ func TestSimulateOnLiveSendsNothing(t *testing.T) {
 	}
 }
 
+// TestReadOnlyRefusesMutationsBeforeSending: the read-only policy holds in
+// the client itself, whatever a surface offers.
+func TestReadOnlyRefusesMutationsBeforeSending(t *testing.T) {
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
+		o.ReadOnly = true
+	})
+	_, err := c.SimulateIncomingTransfer(context.Background(), IncomingTransfer{})
+	var ro *ReadOnlyError
+	if !errors.As(err, &ro) || !errors.Is(err, ErrReadOnly) || calls.Load() != 0 {
+		t.Errorf("err = %v, calls = %d", err, calls.Load())
+	}
+	if s := c.Status(); s.Used != 0 {
+		t.Errorf("a refused mutation counts against the budget: %+v", s)
+	}
+}
+
 // respond answers every request with status and body.
 func respond(status int, body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {

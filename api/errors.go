@@ -29,6 +29,8 @@ var (
 	ErrBadResponse = errors.New("bad response")
 	// ErrRejected matches a *RejectionError.
 	ErrRejected = errors.New("rejected")
+	// ErrReadOnly matches a *ReadOnlyError.
+	ErrReadOnly = errors.New("read-only environment")
 	// ErrPagerClosed is returned by Pager.Next after Close.
 	ErrPagerClosed = errors.New("the pager is closed")
 )
@@ -244,3 +246,15 @@ func (e *RejectionError) Error() string {
 }
 
 func (e *RejectionError) Is(target error) bool { return target == ErrRejected }
+
+// ReadOnlyError: a mutation was refused before it was sent, because the
+// environment is read-only (Live).
+type ReadOnlyError struct {
+	Env string
+}
+
+func (e *ReadOnlyError) Error() string {
+	return fmt.Sprintf("%s is read-only: no change is sent to it", envLabel(e.Env))
+}
+
+func (e *ReadOnlyError) Is(target error) bool { return target == ErrReadOnly }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/partnertui/partnertui"
+
+// TestPackageEdges guards the layout the README's code map describes: which
+// package may import which. Test files are not counted.
+func TestPackageEdges(t *testing.T) {
+	t.Parallel()
+	direct := moduleImports(t)
+	deps := func(pkg string) []string { return closure(direct, pkg) }
+
+	rules := []struct {
+		from, to   string
+		why        string
+		onlyDirect bool
+	}{
+		{"api", "auth", "the API client asks token errors for their behaviour instead", false},
+		{"auth", "api", "sign-in knows nothing of GraphQL", false},
+		{"api", "charm.land/bubbletea/v2", "the API client knows nothing of the terminal UI", false},
+		{"api", "ui", "the API client knows nothing of the terminal UI", false},
+		{"ui", "net/http", "the UI reaches the network only through its API interface", true},
+		{"ui", "internal/app", "the UI is given its environments; it does not build them", false},
+		{"ui", "internal/cli", "the UI is one surface, the command line another", false},
+		{"config", "auth", "the configuration is read before anything signs in", false},
+		{"config", "api", "the configuration is read before anything calls the API", false},
+	}
+	for _, leaf := range []string{"internal/safetext", "internal/iban", "internal/platform", "internal/paths"} {
+		for pkg := range direct {
+			rules = append(rules, struct {
+				from, to   string
+				why        string
+				onlyDirect bool
+			}{leaf, pkg, "leaf packages import no other package of the module", false})
+		}
+	}
+	for _, client := range []string{"api", "auth", "config", "ui", "internal/app", "internal/cli", "internal/safetext", "internal/iban", "internal/platform", "internal/paths"} {
+		for pkg := range direct {
+			if pkg == "emulator" || strings.HasPrefix(pkg, "emulator/") {
+				rules = append(rules, struct {
+					from, to   string
+					why        string
+					onlyDirect bool
+				}{pkg, client, "the emulator shares no code with the client, so a client bug cannot hide behind a matching emulator bug", false})
+			}
+		}
+	}
+	for _, r := range rules {
+		if r.from == r.to {
+			continue
+		}
+		if _, ok := direct[r.from]; !ok {
+			t.Fatalf("rule names package %q, which does not exist", r.from)
+		}
+		got := deps(r.from)
+		if r.onlyDirect {
+			got = direct[r.from]
+		}
+		if slices.Contains(got, r.to) {
+			t.Errorf("%s imports %s: %s", r.from, r.to, r.why)
+		}
+	}
+}
+
+// moduleImports maps each package of the module (relative path) to what
+// its non-test files import: module packages by relative path, others by
+// import path.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		for _, imp := range p.Imports {
+			if r, ok := strings.CutPrefix(imp, module+"/"); ok {
+				imp = r
+			}
+			out[rel] = append(out[rel], imp)
+		}
+		if _, ok := out[rel]; !ok {
+			out[rel] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// closure is everything pkg imports, directly or through other packages of
+// the module.
+func closure(direct map[string][]string, pkg string) []string {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(p string) {
+		for _, imp := range direct[p] {
+			if !seen[imp] {
+				seen[imp] = true
+				walk(imp)
+			}
+		}
+	}
+	walk(pkg)
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	return out
+}
+
+func TestClosureFollowsModulePackages(t *testing.T) {
+	t.Parallel()
+	direct := map[string][]string{"api": {"internal/x", "fmt"}, "internal/x": {"auth"}, "auth": {"net/http"}}
+	got := closure(direct, "api")
+	for _, want := range []string{"internal/x", "auth", "net/http", "fmt"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("closure(api) = %v lacks %s", got, want)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+// Package app builds what every surface (the command line, the terminal UI)
+// needs for each platform environment: the configuration, then a session
+// and an API client per environment; --demo's embedded emulator; the Live
+// read-only policy; the log path. The surfaces decide how to word and show
+// things; this package decides what is used.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/paths"
+)
+
+// Options are the choices the user made on the command line.
+type Options struct {
+	ConfigPath string // --config; "" means paths.ConfigFile()
+	Demo       bool   // --demo: the embedded emulator, nothing real read or written
+	Project    bool   // --project: API calls use a project token
+}
+
+// ReadOnly is the Live read-only policy, decided here and nowhere else: no
+// mutation (Testing API, webhook replays, subscriptions) is ever sent to
+// Live. The API client refuses them and the surfaces do not offer them.
+func ReadOnly(env config.EnvName) bool { return env == config.Live }
+
+// App holds the configuration and the environments built from it. Close it
+// when done: --demo's emulator and temporary token directory go with it.
+type App struct {
+	Config     *config.Config
+	ConfigFile string   // the file read ("" under --demo)
+	Warnings   []string // configuration problems that do not stop the program
+	StateDir   string   // token files and locks
+
+	project bool
+	demo    *demo // nil unless --demo
+
+	mu   sync.Mutex
+	envs map[config.EnvName]*Env
+}
+
+// Env is one environment, ready to use.
+type Env struct {
+	Name     config.EnvName
+	Config   *config.Environment
+	Session  *auth.Session
+	API      *api.Client
+	ReadOnly bool
+	// Project is true when API calls use a project token (token = "project"
+	// or --project): there is no user to sign in.
+	Project bool
+	// DemoApprove plays the browser on the emulator's sign-in forms as the
+	// environment's demo user (--demo only; nil otherwise).
+	DemoApprove func(ctx context.Context, url string) error
+}
+
+// New loads the configuration, or starts the embedded emulator for --demo.
+// A missing configuration file is not an error here: the defaults are used
+// and Env says what is missing when an environment is asked for.
+func New(ctx context.Context, opts Options) (*App, error) {
+	a := &App{project: opts.Project, envs: map[config.EnvName]*Env{}}
+	if opts.Demo {
+		d, err := startDemo(ctx)
+		if err != nil {
+			return nil, err
+		}
+		a.demo = d
+		a.Config = d.config()
+		a.StateDir = d.stateDir
+		return a, nil
+	}
+	a.ConfigFile = opts.ConfigPath
+	if a.ConfigFile == "" {
+		a.ConfigFile = paths.ConfigFile()
+	}
+	cfg, warnings, err := config.Load(a.ConfigFile)
+	if err != nil && !errors.Is(err, config.ErrNoConfig) {
+		return nil, err
+	}
+	if opts.ConfigPath != "" && errors.Is(err, config.ErrNoConfig) {
+		// A file named on the command line must exist; the default one
+		// may not, yet.
+		return nil, err
+	}
+	a.Config, a.Warnings = cfg, warnings
+	dir, err := paths.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	a.StateDir = dir
+	return a, nil
+}
+
+// Close stops --demo's emulator and removes its temporary token directory.
+func (a *App) Close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range a.envs {
+		e.API.Close()
+	}
+	if a.demo != nil {
+		a.demo.close()
+	}
+}
+
+// Demo reports whether the app runs on the embedded emulator.
+func (a *App) Demo() bool { return a.demo != nil }
+
+// EnvName is the environment to use: flag when given, else the
+// configuration's default_env, else Sandbox.
+func (a *App) EnvName(flag string) (config.EnvName, error) {
+	if flag != "" {
+		return config.ParseEnv(flag)
+	}
+	if a.Config != nil && a.Config.DefaultEnv != "" {
+		return a.Config.DefaultEnv, nil
+	}
+	return config.Sandbox, nil
+}
+
+// Env builds (once) the named environment's session and API client. An
+// environment without a client id or secret is a *config.NotConfiguredError.
+func (a *App) Env(name config.EnvName) (*Env, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e := a.envs[name]; e != nil {
+		return e, nil
+	}
+	ec := a.Config.Env(name)
+	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project})
+	if err != nil {
+		if errors.Is(err, config.ErrNotConfigured) && a.ConfigFile != "" {
+			return nil, &NotConfiguredError{File: a.ConfigFile, Err: err}
+		}
+		return nil, err
+	}
+	e := &Env{Name: name, Config: ec, Session: s, ReadOnly: ReadOnly(name), Project: s.UsesProjectToken()}
+	opts := api.Options{
+		Env: string(name), GraphQLURL: ec.GraphQLURL(), TestingURL: ec.TestingGraphQLURL(),
+		TokenSource: s.APITokenSource(), PageSize: ec.PageSize, ReadOnly: e.ReadOnly,
+	}
+	if !e.Project {
+		// Another process's refresh revokes the access token we hold: a 401
+		// re-reads the store once before anyone is sent back to sign in.
+		opts.OnUnauthorized = s.Rejected
+	}
+	if e.API, err = api.New(opts); err != nil {
+		return nil, err
+	}
+	if a.demo != nil {
+		e.DemoApprove = a.demo.approver(name)
+	}
+	a.envs[name] = e
+	return e, nil
+}
+
+// EnsureSignedIn signs the demo user in under --demo, so that one-shot
+// commands work without a browser. Anywhere else it does nothing: signing
+// in is the user's decision (`login`, or the terminal UI).
+func (a *App) EnsureSignedIn(ctx context.Context, e *Env) error {
+	if a.demo == nil || e.Project || e.Session.SignedIn() {
+		return nil
+	}
+	_, err := e.Session.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: e.DemoApprove, FailOnOpenError: true})
+	return err
+}
+
+// LogPath is the terminal UI's log file. Under --demo it is still the real
+// state directory's: a crash log must outlive the demo's temporary one.
+func (a *App) LogPath() (string, error) { return paths.LogFile() }
+
+// NotConfiguredError: an environment lacks its client settings in File.
+type NotConfiguredError struct {
+	File string
+	Err  error // a *config.NotConfiguredError
+}
+
+func (e *NotConfiguredError) Error() string { return fmt.Sprintf("%v in %s", e.Err, e.File) }
+func (e *NotConfiguredError) Unwrap() error { return e.Err }
+
+// demoHTTPTimeout bounds each request of the demo's form-filling browser.
+const demoHTTPTimeout = 30 * time.Second
+
+func demoHTTPClient() *http.Client { return &http.Client{Timeout: demoHTTPTimeout} }
+
+// errNoDemoUser: the emulator lists no demo user for an environment.
+var errNoDemoUser = errors.New("the embedded emulator has no demo user for this environment")
+
+func wrapDemo(err error) error { return fmt.Errorf("could not start the embedded emulator: %w", err) }

@@ -1,0 +1,70 @@
+// Package cli is partnertui's command line: one file per command, each an
+// options struct and a run function that tests call without a process
+// (gh's NewCmdX(f, runF) pattern); the exit codes and every error's wording
+// live in errors.go. It uses cobra's own help, which shows each flag's value
+// placeholder (`--search text`); fang's styled help cannot.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/term"
+)
+
+// IO is where a command reads and writes. Data goes to Out, everything
+// else (progress, waits, errors) to Err.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// System is the process's own standard streams.
+func System() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+
+// OutIsTerminal reports whether Out is a terminal (tables, not JSON).
+func (s IO) OutIsTerminal() bool { return isTerminal(s.Out) }
+
+// ErrIsTerminal reports whether Err is a terminal (live countdowns, styled
+// errors).
+func (s IO) ErrIsTerminal() bool { return isTerminal(s.Err) }
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// Run executes the command line args and returns the exit code.
+func Run(ctx context.Context, streams IO, args []string) int {
+	f := &Factory{IO: streams}
+	defer f.Close()
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(streams.In)
+	root.SetOut(streams.Out)
+	root.SetErr(streams.Err)
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		printError(streams, f.describe(err), err)
+	}
+	return exitCode(err)
+}
+
+// printError writes the error sentence on stderr: "Error:" in bold red on a
+// terminal, plain for scripts and logs.
+func printError(streams IO, msg string, err error) {
+	var silent *exitError
+	if errors.As(err, &silent) {
+		return
+	}
+	label := "Error:"
+	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
+		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
+	}
+	fmt.Fprintln(streams.Err, label, msg)
+}

@@ -1,0 +1,291 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code = Run(ctx, IO{In: strings.NewReader(""), Out: &out, Err: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "--help")
+	if code != ExitOK {
+		t.Fatalf("--help exited %d, stderr: %s", code, errOut)
+	}
+	for _, c := range []string{"login", "logout", "status", "accounts", "account", "config", "emulator", "version", "--env", "--demo", "--config"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("--help does not mention %q:\n%s", c, out)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	testenv.Isolate(t)
+	var outs []string
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != ExitOK || !strings.Contains(out, Version()) || Version() == "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0 and the version %s", args, code, out, errOut, Version())
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--version says %q but version says %q", outs[0], outs[1])
+	}
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	testenv.Isolate(t)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "unknown flag"},
+		{[]string{"nosuchcommand"}, "unknown command"},
+		{[]string{"account"}, "account ID"},
+		{[]string{"accounts", "--first", "0"}, "--first"},
+		{[]string{"--env", "staging", "status"}, "staging"},
+		{[]string{"status", "extra"}, "no arguments"},
+		{[]string{"emulator", "--accounts", "100001"}, "--accounts"},
+		{[]string{"emulator", "--token-ttl", "10ms"}, "at least 1s"},
+		{[]string{"emulator", "--rate-limit", "lots"}, "rate limit"},
+		// Built-in commands' mistakes are typed too, whatever their wording.
+		{[]string{"man", "extra"}, "no arguments"},
+		{[]string{"completion", "tcsh"}, "tcsh"},
+		{[]string{"config", "path", "extra"}, "no arguments"},
+		// A flag that does not apply to a command is not accepted there.
+		{[]string{"version", "--env", "live"}, "unknown flag: --env"},
+		{[]string{"emulator", "--demo"}, "unknown flag: --demo"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, c.args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, ExitUsage, errOut)
+		}
+		if !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: stderr %q does not mention %q", c.args, errOut, c.want)
+		}
+		if out != "" {
+			t.Errorf("%v: wrote %q to stdout; errors belong on stderr", c.args, out)
+		}
+	}
+}
+
+func TestConfigInitAndPath(t *testing.T) {
+	home := testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "config", "path")
+	want := filepath.Join(home, "config", "partnertui", "config.toml")
+	if code != ExitOK || strings.TrimSpace(out) != want {
+		t.Fatalf("config path: exit %d, %q (stderr %q); want %q", code, out, errOut, want)
+	}
+	p := filepath.Join(home, "custom.toml")
+	if code, _, errOut := runCLI(t, "--config", p, "config", "init"); code != ExitOK {
+		t.Fatalf("config init: exit %d: %s", code, errOut)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("template mode %v, want 0600", fi.Mode().Perm())
+	}
+	if code, _, _ := runCLI(t, "--config", p, "config", "init"); code == ExitOK {
+		t.Errorf("config init overwrote an existing file")
+	}
+}
+
+func TestNoConfigSaysWhatToDo(t *testing.T) {
+	testenv.Isolate(t)
+	code, _, errOut := runCLI(t, "accounts")
+	if code != ExitFailure {
+		t.Fatalf("exit %d, want %d", code, ExitFailure)
+	}
+	if !strings.Contains(errOut, "config init") || !strings.Contains(errOut, "--demo") {
+		t.Errorf("error %q should point at `config init` and --demo", errOut)
+	}
+}
+
+// TestDemoCommands runs the one-shot commands on the embedded emulator: the
+// whole stack (emulator, demo sign-in through the forms, token store, API
+// client, output) in one process.
+func TestDemoCommands(t *testing.T) {
+	home := testenv.Isolate(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+
+	code, out, errOut := runCLI(t, "--demo", "accounts", "--json", "--first", "5")
+	if code != ExitOK {
+		t.Fatalf("--demo accounts: exit %d: %s", code, errOut)
+	}
+	var accounts []map[string]any
+	if err := json.Unmarshal([]byte(out), &accounts); err != nil {
+		t.Fatalf("--json output is not one JSON array: %v\n%s", err, out)
+	}
+	if len(accounts) != 5 {
+		t.Fatalf("got %d accounts, want 5", len(accounts))
+	}
+	id, _ := accounts[0]["id"].(string)
+	if id == "" || accounts[0]["IBAN"] == nil {
+		t.Fatalf("account lacks the schema's id/IBAN fields: %v", accounts[0])
+	}
+
+	code, out, errOut = runCLI(t, "--demo", "account", id, "--json")
+	if code != ExitOK {
+		t.Fatalf("--demo account: exit %d: %s", code, errOut)
+	}
+	var one map[string]any
+	if err := json.Unmarshal([]byte(out), &one); err != nil || one["id"] != id {
+		t.Fatalf("account --json: %v %v\n%s", err, one["id"], out)
+	}
+
+	code, out, errOut = runCLI(t, "--demo", "--env", "live", "status", "--json")
+	if code != ExitOK {
+		t.Fatalf("--demo status: exit %d: %s", code, errOut)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st["signed_in"] != true || st["env"] != "live" {
+		t.Fatalf("status --json: %v\n%s", err, out)
+	}
+
+	// A demo leaves nothing behind: no token directory, no config.
+	left, _ := filepath.Glob(filepath.Join(tmp, "partnertui-demo-*"))
+	if len(left) > 0 {
+		t.Errorf("demo token directories left behind: %v", left)
+	}
+	if _, err := os.Stat(filepath.Join(home, "config", "partnertui")); err == nil {
+		t.Errorf("--demo created a real config directory")
+	}
+	if matches, _ := filepath.Glob(filepath.Join(home, "state", "partnertui", "*.json")); len(matches) > 0 {
+		t.Errorf("--demo wrote token files into the real state directory: %v", matches)
+	}
+}
+
+// TestEmulatorCommandPrintsOneJSONLine: `partnertui emulator --json` prints
+// exactly one JSON object on one line, serves until interrupted, then exits 0.
+func TestEmulatorCommandPrintsOneJSONLine(t *testing.T) {
+	testenv.Isolate(t)
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	var errb bytes.Buffer
+	go func() {
+		done <- Run(ctx, IO{In: strings.NewReader(""), Out: pw, Err: &errb}, []string{"emulator", "--json", "--accounts", "10", "--rate-limit", "50/1m"})
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the first line: %v (stderr %q)", err, errb.String())
+	}
+	var info struct {
+		APIURL       string `json:"api_url"`
+		AuthURL      string `json:"auth_url"`
+		Environments map[string]struct {
+			ClientID          string `json:"client_id"`
+			ClientSecret      string `json:"client_secret"`
+			RedirectURI       string `json:"redirect_uri"`
+			GraphQLURL        string `json:"graphql_url"`
+			TestingGraphQLURL string `json:"testing_graphql_url"`
+		} `json:"environments"`
+		DemoUsers []struct {
+			Phone string `json:"phone"`
+		} `json:"demo_users"`
+	}
+	if err := json.Unmarshal([]byte(line), &info); err != nil {
+		t.Fatalf("first line is not one JSON object: %v\n%s", err, line)
+	}
+	sb, lv := info.Environments["sandbox"], info.Environments["live"]
+	if !strings.HasPrefix(sb.ClientID, "SANDBOX_") || !strings.HasPrefix(lv.ClientID, "LIVE_") ||
+		!strings.HasSuffix(sb.GraphQLURL, "/sandbox-partner/graphql") || !strings.HasSuffix(lv.GraphQLURL, "/live-partner/graphql") ||
+		!strings.HasSuffix(sb.TestingGraphQLURL, "/sandbox-partner-admin/graphql") || lv.TestingGraphQLURL != "" ||
+		sb.ClientSecret == "" || sb.RedirectURI == "" || len(info.DemoUsers) == 0 || info.APIURL == "" || info.AuthURL == "" {
+		t.Fatalf("incomplete emulator info: %+v", info)
+	}
+	resp, err := http.Get(info.AuthURL + "/.well-known/openid-configuration")
+	if err != nil {
+		t.Fatalf("the emulator does not answer: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("discovery answered %d", resp.StatusCode)
+	}
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Fatalf("emulator exited %d after the interrupt: %s", code, errb.String())
+	}
+	if rest, _ := io.ReadAll(pr); len(bytes.TrimSpace(rest)) != 0 {
+		t.Errorf("more than one line on stdout: %q", rest)
+	}
+}
+
+// TestHelpShowsOnlyTheFlagsThatApply: each command lists its own flags with
+// value placeholders and examples, and not the flags of others.
+func TestHelpShowsOnlyTheFlagsThatApply(t *testing.T) {
+	testenv.Isolate(t)
+	cases := []struct {
+		args       []string
+		want, deny []string
+	}{
+		{[]string{"accounts", "--help"}, []string{"--search text", "--first N", "--env environment", "--project", "Examples:"}, nil},
+		{[]string{"login", "--help"}, []string{"--no-browser", "--env environment", "Examples:"}, []string{"--project"}},
+		{[]string{"version", "--help"}, []string{"Examples:"}, []string{"--env", "--demo", "--config", "--project"}},
+		{[]string{"emulator", "--help"}, []string{"--listen address", "--accounts N", "Examples:"}, []string{"--env", "--demo", "--project"}},
+		{[]string{"config", "path", "--help"}, []string{"--config file"}, []string{"--env", "--demo"}},
+		{[]string{"--help"}, []string{"login", "accounts", "emulator", "--demo", "Exit codes: 0 success, 1 failure, 2 usage error, 4 sign-in needed."}, nil},
+		{[]string{"status", "--help"}, []string{"4 a sign-in is needed", "--json"}, nil},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, c.args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: help lacks %q:\n%s", c.args, w, out)
+			}
+		}
+		for _, d := range c.deny {
+			if strings.Contains(out, d) {
+				t.Errorf("%v: help lists %q, which does not apply:\n%s", c.args, d, out)
+			}
+		}
+	}
+}
+
+// TestTUINeedsATerminal: with stdout redirected, the terminal UI says to use
+// a command with --json instead of drawing escape sequences into a file.
+func TestTUINeedsATerminal(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "--demo")
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "--json") || !strings.Contains(errOut, "not") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestEnvCompletes: --env completes in the shell.
+func TestEnvCompletes(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, _ := runCLI(t, "__complete", "accounts", "--env", "")
+	if code != ExitOK || !strings.Contains(out, "sandbox") || !strings.Contains(out, "live") {
+		t.Fatalf("exit %d, completions %q", code, out)
+	}
+}

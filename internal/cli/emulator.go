@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/emulator"
+)
+
+// EmulatorOptions are `partnertui emulator`'s.
+type EmulatorOptions struct {
+	IO         IO
+	Emulator   emulator.Options
+	RateLimit  string // "2000/5m"
+	RequestLog string // file
+	JSON       bool
+}
+
+// NewCmdEmulator runs the local platform emulator.
+func NewCmdEmulator(f *Factory, runF func(context.Context, *EmulatorOptions) error) *cobra.Command {
+	opts := &EmulatorOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "emulator",
+		Short: "Run a local emulation of the platform (OAuth server + GraphQL) until interrupted",
+		Long: "Serves /oauth2/*, /sandbox-partner/graphql, /sandbox-partner-admin/graphql and\n" +
+			"/live-partner/graphql on one loopback listener, with demo clients and users.",
+		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
+				return &UsageError{Err: err}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runEmulator(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Emulator.Listen, "listen", emulator.DefaultListen, "`address` to listen on (port 0 picks a free one)")
+	fl.IntVar(&opts.Emulator.Accounts, "accounts", emulator.DefaultAccounts, "`N` accounts to generate (up to 100000)")
+	fl.Int64Var(&opts.Emulator.Seed, "seed", emulator.DefaultSeed, "`seed` of the generated data")
+	fl.StringVar(&opts.RateLimit, "rate-limit", "2000/5m", "`requests/window` per client IP per endpoint")
+	fl.DurationVar(&opts.Emulator.TokenTTL, "token-ttl", time.Hour, "access-token `lifetime`")
+	fl.DurationVar(&opts.Emulator.CodeTTL, "code-ttl", 10*time.Minute, "authorization-code `lifetime`")
+	fl.StringVar(&opts.RequestLog, "request-log", "", "append one JSON line per request to `file` (no tokens)")
+	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
+	return cmd
+}
+
+func runEmulator(ctx context.Context, opts *EmulatorOptions) error {
+	if opts.RequestLog != "" {
+		f, err := os.OpenFile(opts.RequestLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("could not open the request log: %w", err)
+		}
+		defer f.Close()
+		opts.Emulator.RequestLog = f
+	}
+	srv, err := emulator.Start(ctx, opts.Emulator)
+	if errors.Is(err, emulator.ErrInvalidOptions) {
+		return &UsageError{Err: err}
+	}
+	if err != nil {
+		return err
+	}
+	if err := emulator.PrintInfo(opts.IO.Out, srv.Info(), opts.JSON); err != nil {
+		srv.Close()
+		return err
+	}
+	return srv.Run(ctx)
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/app"
+)
+
+// Factory is what every command is given: the streams, the session flags
+// and, for the commands that need one, the App built from them.
+type Factory struct {
+	IO      IO
+	Session SessionFlags
+
+	app *app.App
+}
+
+// SessionFlags are the flags of every command that talks to the platform.
+type SessionFlags struct {
+	Env     string // --env
+	Config  string // --config
+	Demo    bool   // --demo
+	Project bool   // --project
+}
+
+// needsSession is the annotation on commands that use the configuration and
+// a session; the root builds the App before they run.
+const needsSession = "partnertui/needs-session"
+
+// withSession declares that cmd needs a session and gives it the session
+// flags; project adds --project (not for sign-in and sign-out, which are
+// about the user).
+func (f *Factory) withSession(cmd *cobra.Command, project bool) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[needsSession] = "true"
+	fl := cmd.Flags()
+	fl.StringVar(&f.Session.Env, "env", "", "`environment`: sandbox or live (default: the config's default_env)")
+	fl.StringVar(&f.Session.Config, "config", "", "configuration `file` (default: $PARTNERTUI_CONFIG or $XDG_CONFIG_HOME/partnertui/config.toml)")
+	fl.BoolVar(&f.Session.Demo, "demo", false, "use the embedded emulator with demo credentials; nothing real is read or written")
+	if project {
+		fl.BoolVar(&f.Session.Project, "project", false, "call the API with a project token (client credentials) instead of your user token")
+	}
+	_ = cmd.RegisterFlagCompletionFunc("env", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"sandbox\tthe Sandbox environment", "live\tthe Live environment (read-only)"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// loadApp builds the App for a command annotated with needsSession.
+func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
+	if cmd.Annotations[needsSession] != "true" || f.app != nil {
+		return nil
+	}
+	if f.Session.Env != "" {
+		if _, err := config.ParseEnv(f.Session.Env); err != nil {
+			return &UsageError{Err: err}
+		}
+	}
+	a, err := app.New(ctx, app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project})
+	if err != nil {
+		return err
+	}
+	for _, w := range a.Warnings {
+		fmt.Fprintln(f.IO.Err, "warning:", w)
+	}
+	f.app = a
+	return nil
+}
+
+// App is the App built for the running command.
+func (f *Factory) App() *app.App { return f.app }
+
+// Env is the environment the flags select, with its session and client;
+// under --demo the demo user is signed in first.
+func (f *Factory) Env(ctx context.Context) (*app.Env, error) {
+	name, err := f.app.EnvName(f.Session.Env)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	e, err := f.app.Env(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.app.EnsureSignedIn(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// usesProjectToken reports whether the selected environment calls the API
+// with a project token (--project, or token = "project" in the config).
+func (f *Factory) usesProjectToken() bool {
+	if f.Session.Project {
+		return true
+	}
+	if f.app == nil {
+		return false
+	}
+	name, err := f.app.EnvName(f.Session.Env)
+	return err == nil && f.app.Config.Env(name).UsesProjectToken()
+}
+
+// Close releases the App (the demo's emulator and temporary directory).
+func (f *Factory) Close() {
+	if f.app != nil {
+		f.app.Close()
+	}
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/auth"
+)
+
+// LogoutOptions are `partnertui logout`'s.
+type LogoutOptions struct {
+	IO IO
+	F  *Factory
+}
+
+// NewCmdLogout revokes and forgets the session.
+func NewCmdLogout(f *Factory, runF func(context.Context, *LogoutOptions) error) *cobra.Command {
+	opts := &LogoutOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:     "logout",
+		Short:   "Revoke and forget this environment's session",
+		Long:    "Revokes the refresh token (when the server offers /oauth2/revoke), then deletes the stored session.",
+		Example: "  partnertui logout\n  partnertui logout --env live",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runLogout(cmd.Context(), opts)
+		},
+	}
+	return f.withSession(cmd, false)
+}
+
+func runLogout(ctx context.Context, opts *LogoutOptions) error {
+	a := opts.F.App()
+	name, err := a.EnvName(opts.F.Session.Env)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	e, err := a.Env(name)
+	if err != nil {
+		return err
+	}
+	if err := e.Session.Logout(ctx); err != nil {
+		if !errors.Is(err, auth.ErrRevocationFailed) {
+			return err
+		}
+		// The local session is gone either way; say what the server did
+		// not confirm.
+		fmt.Fprintln(opts.IO.Err, "warning:", err)
+	}
+	fmt.Fprintf(opts.IO.Err, "Signed out of %s.\n", name)
+	return nil
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+)
+
+// StatusOptions are `partnertui status`'s.
+type StatusOptions struct {
+	IO   IO
+	F    *Factory
+	JSON bool
+	// Timeout bounds the check against the platform.
+	Timeout time.Duration
+}
+
+// statusCheckTimeout bounds status's own request.
+const statusCheckTimeout = 30 * time.Second
+
+// NewCmdStatus reports whether the session works, end to end.
+func NewCmdStatus(f *Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{IO: f.IO, F: f, Timeout: statusCheckTimeout}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Check the session end to end: environment, user or project, token expiry",
+		Long: "Gets a token (refreshing it when needed) and asks the platform who it belongs to, then\n" +
+			"reports the state after that check.\n\n" +
+			"Exit codes: 0 the session works, 4 a sign-in is needed (`partnertui login`), 1 anything\n" +
+			"else (a rejected client secret, an unreachable platform), 2 usage error.",
+		Example: "  partnertui status\n  partnertui status --env live --json\n  partnertui status --project",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runStatus(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
+	return f.withSession(cmd, true)
+}
+
+// statusReport is status's output; --json writes it as is.
+type statusReport struct {
+	Env          string           `json:"env"`
+	ClientID     string           `json:"client_id"`
+	Token        string           `json:"token"` // "user" or "project"
+	Works        bool             `json:"works"`
+	SignedIn     bool             `json:"signed_in"`
+	Subject      string           `json:"subject,omitempty"`
+	User         *api.User        `json:"user,omitempty"`
+	Project      *api.ProjectInfo `json:"project,omitempty"`
+	AccessExpiry time.Time        `json:"access_token_expiry,omitzero"`
+	HasRefresh   bool             `json:"has_refresh_token"`
+	StorePath    string           `json:"store_path,omitempty"`
+	Problem      string           `json:"problem,omitempty"`
+}
+
+func runStatus(ctx context.Context, opts *StatusOptions) error {
+	a := opts.F.App()
+	name, err := a.EnvName(opts.F.Session.Env)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	e, err := a.Env(name)
+	if err != nil {
+		return err
+	}
+	if err := a.EnsureSignedIn(ctx, e); err != nil {
+		return err
+	}
+	rep := statusReport{Env: string(name), ClientID: e.Config.ClientID, Token: "user"}
+	if e.Project {
+		rep.Token = "project"
+	}
+	// The check comes first, so what is reported is the state after any
+	// refresh it caused.
+	cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	var check error
+	if e.Project {
+		rep.Project, check = e.API.ProjectInfo(cctx)
+	} else {
+		rep.User, check = e.API.User(cctx)
+	}
+	rep.Works = check == nil
+	if !e.Project {
+		st, err := e.Session.Status()
+		if err != nil && check == nil {
+			check = err
+		}
+		if st != nil {
+			rep.SignedIn, rep.Subject, rep.AccessExpiry, rep.HasRefresh, rep.StorePath =
+				st.SignedIn, st.Subject, st.AccessExpiry, st.HasRefresh, st.StorePath
+		}
+		if needsSignIn(check) {
+			rep.SignedIn = false
+		}
+	}
+	if check != nil {
+		rep.Problem = opts.F.describe(check)
+	}
+	if opts.JSON {
+		if err := writeJSON(opts.IO.Out, rep); err != nil {
+			return err
+		}
+	} else {
+		printStatus(opts.IO.Out, rep)
+	}
+	if check != nil {
+		if !opts.JSON {
+			fmt.Fprintln(opts.IO.Err, rep.Problem)
+		}
+		return &exitError{code: exitCode(check)}
+	}
+	return nil
+}
+
+func printStatus(w io.Writer, r statusReport) {
+	fmt.Fprintf(w, "Environment:  %s\n", r.Env)
+	fmt.Fprintf(w, "Client:       %s\n", r.ClientID)
+	switch {
+	case r.Token == "project" && r.Project != nil:
+		fmt.Fprintf(w, "Token:        project token of %s (%s, %s)\n", r.Project.Name, r.Project.ID, r.Project.Status)
+	case r.Token == "project":
+		fmt.Fprintf(w, "Token:        project token (client credentials)\n")
+	case !r.SignedIn:
+		fmt.Fprintf(w, "Signed in:    no\n")
+	default:
+		who := r.Subject
+		if r.User != nil {
+			who = fmt.Sprintf("%s (%s, %s)", r.User.FullName, r.User.MobilePhoneNumber, r.User.ID)
+		}
+		fmt.Fprintf(w, "Signed in:    yes, as %s\n", who)
+	}
+	if r.Token == "user" && r.SignedIn {
+		if !r.AccessExpiry.IsZero() {
+			left := time.Until(r.AccessExpiry).Round(time.Second)
+			if left > 0 {
+				fmt.Fprintf(w, "Access token: valid for %s (until %s)\n", left, r.AccessExpiry.Local().Format(time.DateTime))
+			} else {
+				fmt.Fprintf(w, "Access token: expired\n")
+			}
+		}
+		fmt.Fprintf(w, "Refresh:      %s\n", yesNo(r.HasRefresh))
+	}
+	if r.StorePath != "" {
+		fmt.Fprintf(w, "Token store:  %s\n", r.StorePath)
+	}
+	if r.Works {
+		fmt.Fprintf(w, "Works:        yes, the platform answered\n")
+	} else {
+		fmt.Fprintf(w, "Works:        no\n")
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/ui"
+)
+
+// TUIOptions are the terminal UI's.
+type TUIOptions struct {
+	IO IO
+	F  *Factory
+}
+
+// NewCmdTUI is the root command: with no subcommand partnertui is the
+// terminal UI.
+func NewCmdTUI(f *Factory, runF func(context.Context, *TUIOptions) error) *cobra.Command {
+	opts := &TUIOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:   "partnertui",
+		Short: "A terminal client for the banking platform's partner API",
+		Long: "partnertui signs you in through your browser, lists your accounts, shows IBANs, balances and\n" +
+			"transactions, and switches between Sandbox and Live with one key.\n\n" +
+			"Run it with no command for the terminal app. Try it with no credentials: partnertui --demo\n\n" +
+			exitCodesHelp,
+		Example: "  partnertui --demo\n  partnertui --env live\n  partnertui login --env sandbox\n  partnertui accounts --json --all",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runTUI(cmd.Context(), opts)
+		},
+	}
+	return f.withSession(cmd, true)
+}
+
+// errNotATerminal: the terminal UI would draw escape sequences into a file
+// or a pipe.
+var errNotATerminal = errors.New("the terminal UI needs a terminal, and standard output is not one: for scripts, use a command with --json, such as `partnertui accounts --json`")
+
+func runTUI(ctx context.Context, opts *TUIOptions) error {
+	if !opts.IO.OutIsTerminal() {
+		return &UsageError{Err: errNotATerminal}
+	}
+	a := opts.F.App()
+	start, err := a.EnvName(opts.F.Session.Env)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start}
+	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
+		e, err := a.Env(name)
+		if err != nil {
+			if name == start {
+				return err
+			}
+			continue // the other environment is simply not configured
+		}
+		uopts.Envs[name] = &ui.Environment{
+			Name: name, ClientID: e.Config.ClientID, API: e.API, Session: e.Session,
+			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
+			DemoApprove: e.DemoApprove,
+		}
+	}
+	if uopts.LogPath, err = a.LogPath(); err != nil {
+		return err
+	}
+	return ui.Run(ctx, uopts)
+}
