@@ -81,7 +81,7 @@ type amountQL struct {
 	Currency string `graphql:"currency"`
 }
 
-func (a amountQL) amount() Amount { return Amount{Value: a.Value, Currency: a.Currency} }
+func (a amountQL) amount() Amount { return Amount(a) }
 
 type pageInfoQL struct {
 	HasNextPage     *bool   `graphql:"hasNextPage"`
