@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
@@ -13,7 +14,7 @@ import (
 type AccountsOptions struct {
 	IO     IO
 	F      *Factory
-	JSON   bool
+	Output listFlags
 	All    bool
 	First  int
 	Search string
@@ -26,12 +27,17 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 		Use:   "accounts",
 		Short: "List accounts (one page, or --all)",
 		Long: "Lists the accounts the token can see: a user token sees the accounts the user is a member of,\n" +
-			"a project token (--project) every account of the project. A table on a terminal, JSON with --json.",
-		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n  partnertui accounts --project --all --json > accounts.json",
-		Args:    noArgs,
+			"a project token (--project) every account of the project. A table for people; --json writes one\n" +
+			"JSON array and --jsonl one object per line, each page as soon as it arrives.",
+		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n" +
+			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.First < 1 || opts.First > platform.PageMax {
 				return usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, opts.First)
+			}
+			if _, err := opts.Output.format(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -40,7 +46,7 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.JSON, "json", false, "print one JSON array of accounts on stdout")
+	opts.Output.register(cmd, "accounts")
 	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
 	fl.IntVar(&opts.First, "first", platform.PageMax, "accounts per page, `N` from 1 to 100")
 	fl.StringVar(&opts.Search, "search", "", "server-side search in holder, account name, number and id (`text`)")
@@ -52,21 +58,45 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	if err != nil {
 		return err
 	}
+	format, _ := opts.Output.format()
 	params := api.AccountsParams{First: opts.First, Search: opts.Search}
-	var accounts []api.Account
-	if opts.All {
-		if accounts, err = e.API.AllAccounts(ctx, params); err != nil {
-			return err
+	walk := func(ctx context.Context, each func([]api.Account, int) error) error {
+		if !opts.All {
+			page, err := e.API.Accounts(ctx, params)
+			if err != nil {
+				return err
+			}
+			return each(page.Accounts, page.TotalCount)
 		}
-	} else {
-		page, err := e.API.Accounts(ctx, params)
-		if err != nil {
-			return err
+		pg := e.API.NewPager(params)
+		defer pg.Close()
+		for {
+			page, ok, err := pg.Next(ctx)
+			if err != nil || !ok {
+				return err
+			}
+			if err := each(page.Accounts, page.TotalCount); err != nil {
+				return err
+			}
 		}
-		accounts = page.Accounts
 	}
-	if opts.JSON {
-		return WriteAccountsJSON(opts.IO.Out, accounts)
+	r := &listRun[api.Account]{io: opts.IO, format: format, noun: "accounts", cols: accountColumns(), screenful: screenful(opts.IO)}
+	return r.run(ctx, walk, newProgressLine(opts.IO))
+}
+
+// register adds --json and --jsonl for a list of noun.
+func (l *listFlags) register(cmd *cobra.Command, noun string) {
+	cmd.Flags().BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
+	cmd.Flags().BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+}
+
+// screenful is how many rows a table buffers to size its columns: the
+// terminal's height, else one full page.
+func screenful(s IO) int {
+	if f, ok := s.Out.(interface{ Fd() uintptr }); ok && s.OutIsTerminal() {
+		if _, h, err := term.GetSize(f.Fd()); err == nil && h > 2 {
+			return h - 2
+		}
 	}
-	return WriteAccountsTable(opts.IO.Out, accounts)
+	return platform.PageMax
 }

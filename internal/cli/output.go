@@ -7,20 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/iban"
 )
-
-// WriteAccountsJSON writes accounts as one JSON array with the schema's
-// field names, followed by a newline, and nothing else.
-func WriteAccountsJSON(w io.Writer, accounts []api.Account) error {
-	if accounts == nil {
-		accounts = []api.Account{}
-	}
-	return writeJSON(w, accounts)
-}
 
 // WriteAccountJSON writes one account as a JSON object with the schema's
 // field names, followed by a newline.
@@ -41,60 +30,16 @@ func writeJSON(w io.Writer, v any) error {
 	return nil
 }
 
-const (
-	maxNameCells   = 32
-	maxHolderCells = 28
-)
-
-// WriteAccountsTable writes an aligned table: name, IBAN in groups of four,
-// status, available balance with currency, holder. The API client has
-// already made every string safe for a terminal.
-func WriteAccountsTable(w io.Writer, accounts []api.Account) error {
-	rows := make([][5]string, 0, len(accounts)+1)
-	rows = append(rows, [5]string{"NAME", "IBAN", "STATUS", "AVAILABLE", "HOLDER"})
-	for i := range accounts {
-		a := &accounts[i]
-		ibanText := iban.Format(a.IBAN)
-		if ibanText == "" {
-			ibanText = "-"
-		}
-		rows = append(rows, [5]string{
-			ansi.Truncate(a.Name, maxNameCells, "…"),
-			ibanText,
-			a.StatusInfo.Status,
-			availableText(a.Balances),
-			ansi.Truncate(a.Holder.Info.Name, maxHolderCells, "…"),
-		})
+// accountColumns are the accounts table's: name, IBAN in groups of four,
+// status, available balance with currency, holder.
+func accountColumns() []column[api.Account] {
+	return []column[api.Account]{
+		{title: "NAME", max: 32, cell: func(a *api.Account) string { return a.Name }},
+		{title: "IBAN", cell: func(a *api.Account) string { return iban.Format(a.IBAN) }},
+		{title: "STATUS", cell: func(a *api.Account) string { return a.StatusInfo.Status }},
+		{title: "AVAILABLE", right: true, cell: func(a *api.Account) string { return availableText(a.Balances) }},
+		{title: "HOLDER", max: 28, cell: func(a *api.Account) string { return a.Holder.Info.Name }},
 	}
-	var widths [5]int
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], ansi.StringWidth(cell))
-		}
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		for i, cell := range r {
-			pad := widths[i] - ansi.StringWidth(cell)
-			switch {
-			case i == 3: // amounts align on the right
-				b.WriteString(strings.Repeat(" ", pad))
-				b.WriteString(cell)
-				b.WriteString("  ")
-			case i == len(r)-1:
-				b.WriteString(cell)
-			default:
-				b.WriteString(cell)
-				b.WriteString(strings.Repeat(" ", pad+2))
-			}
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	if err != nil {
-		return fmt.Errorf("could not write the accounts table: %w", err)
-	}
-	return nil
 }
 
 func availableText(b *api.Balances) string {

@@ -27,13 +27,25 @@ func sampleAccounts() []api.Account {
 	return accounts
 }
 
-func TestWriteAccountsJSON(t *testing.T) {
+// writeList writes items with the list writer for f, as one page.
+func writeList[T any](t *testing.T, f listFormat, cols []column[T], items []T) *bytes.Buffer {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteAccountsJSON(&buf, sampleAccounts()); err != nil {
+	w := newItemWriter(&buf, f, cols, 100)
+	if err := w.write(items); err != nil {
 		t.Fatal(err)
 	}
+	if err := w.close(); err != nil {
+		t.Fatal(err)
+	}
+	return &buf
+}
+
+func TestWriteAccountsJSON(t *testing.T) {
+	t.Parallel()
+	buf := writeList(t, formatJSON, accountColumns(), sampleAccounts())
 	var got []map[string]any
-	dec := json.NewDecoder(&buf)
+	dec := json.NewDecoder(buf)
 	if err := dec.Decode(&got); err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +70,8 @@ func TestWriteAccountsJSON(t *testing.T) {
 		t.Error("zero createdAt written")
 	}
 
-	buf.Reset()
-	if err := WriteAccountsJSON(&buf, nil); err != nil || strings.TrimSpace(buf.String()) != "[]" {
-		t.Errorf("empty list = %q, %v", buf.String(), err)
+	if empty := writeList(t, formatJSON, accountColumns(), nil); empty.String() != "[]\n" {
+		t.Errorf("empty list = %q", empty.String())
 	}
 }
 
@@ -85,11 +96,8 @@ func TestWriteAccountJSON(t *testing.T) {
 }
 
 func TestWriteAccountsTableIsAligned(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteAccountsTable(&buf, sampleAccounts()); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
+	t.Parallel()
+	out := writeList(t, formatTable, accountColumns(), sampleAccounts()).String()
 	if strings.ContainsRune(out, 0x1b) || strings.ContainsRune(out, 0x07) {
 		t.Fatalf("escape sequences reached the table: %q", out)
 	}

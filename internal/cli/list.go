@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// listFormat is how a list command writes its items.
+type listFormat int
+
+const (
+	formatTable listFormat = iota // aligned columns, for people
+	formatJSON                    // one JSON array, written as the pages arrive
+	formatJSONL                   // one JSON object per line, for pipelines
+)
+
+// listFlags are the output flags every list command has.
+type listFlags struct {
+	JSON, JSONL bool
+}
+
+func (l listFlags) format() (listFormat, error) {
+	switch {
+	case l.JSON && l.JSONL:
+		return 0, usageErrorf("--json and --jsonl cannot be used together")
+	case l.JSON:
+		return formatJSON, nil
+	case l.JSONL:
+		return formatJSONL, nil
+	}
+	return formatTable, nil
+}
+
+// column is one column of a list table.
+type column[T any] struct {
+	title string
+	cell  func(*T) string
+	right bool // amounts align on the right
+	max   int  // cells; 0 means no limit
+}
+
+// itemWriter writes a list one page at a time, so a long list never sits
+// in memory whole.
+type itemWriter[T any] interface {
+	write(items []T) error
+	// close ends the output; after a failure it is not called, so a JSON
+	// array stays unclosed and no script can take a partial list for a
+	// whole one.
+	close() error
+	// partial writes what is held back after a failure (a table's first
+	// screenful), so that what was counted as written was written.
+	partial() error
+}
+
+// newItemWriter picks the writer for f. screenful is how many rows a table
+// buffers to size its columns before it streams.
+func newItemWriter[T any](w io.Writer, f listFormat, cols []column[T], screenful int) itemWriter[T] {
+	switch f {
+	case formatJSON:
+		return &jsonArrayWriter[T]{w: w}
+	case formatJSONL:
+		return &jsonLinesWriter[T]{w: w}
+	}
+	return &tableWriter[T]{w: w, cols: cols, screenful: max(screenful, 1)}
+}
+
+// jsonArrayWriter writes exactly what encoding one []T with two-space
+// indentation would, element by element.
+type jsonArrayWriter[T any] struct {
+	w     io.Writer
+	n     int
+	buf   bytes.Buffer
+	enc   *json.Encoder
+	began bool
+}
+
+func (j *jsonArrayWriter[T]) write(items []T) error {
+	if len(items) == 0 {
+		return nil
+	}
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.buf)
+		j.enc.SetEscapeHTML(false)
+		// Elements of an indented array sit one level in.
+		j.enc.SetIndent("  ", "  ")
+	}
+	j.buf.Reset()
+	for i := range items {
+		if j.n == 0 {
+			j.buf.WriteString("[\n  ")
+		} else {
+			j.buf.WriteString(",\n  ")
+		}
+		if err := j.enc.Encode(&items[i]); err != nil {
+			return fmt.Errorf("could not encode the JSON output: %w", err)
+		}
+		j.buf.Truncate(j.buf.Len() - 1) // Encode's newline
+		j.n++
+	}
+	return writeAll(j.w, j.buf.Bytes())
+}
+
+func (j *jsonArrayWriter[T]) partial() error { return nil }
+
+func (j *jsonArrayWriter[T]) close() error {
+	if j.n == 0 {
+		return writeAll(j.w, []byte("[]\n"))
+	}
+	return writeAll(j.w, []byte("\n]\n"))
+}
+
+// jsonLinesWriter writes one compact JSON object per line.
+type jsonLinesWriter[T any] struct {
+	w   io.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func (j *jsonLinesWriter[T]) write(items []T) error {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.buf)
+		j.enc.SetEscapeHTML(false)
+	}
+	j.buf.Reset()
+	for i := range items {
+		if err := j.enc.Encode(&items[i]); err != nil {
+			return fmt.Errorf("could not encode the JSON output: %w", err)
+		}
+	}
+	return writeAll(j.w, j.buf.Bytes())
+}
+
+func (j *jsonLinesWriter[T]) close() error   { return nil }
+func (j *jsonLinesWriter[T]) partial() error { return nil }
+
+// tableWriter buffers the first screenful of rows to size the columns, then
+// streams every later row in those widths (cells cut with "…").
+type tableWriter[T any] struct {
+	w         io.Writer
+	cols      []column[T]
+	screenful int
+	pending   [][]string // rows held until the widths are known
+	widths    []int
+	buf       strings.Builder
+}
+
+func (t *tableWriter[T]) write(items []T) error {
+	for i := range items {
+		row := make([]string, len(t.cols))
+		for c, col := range t.cols {
+			cell := col.cell(&items[i])
+			if cell == "" {
+				cell = "-"
+			}
+			if col.max > 0 {
+				cell = ansi.Truncate(cell, col.max, "…")
+			}
+			row[c] = cell
+		}
+		if t.widths == nil {
+			t.pending = append(t.pending, row)
+			continue
+		}
+		t.line(row)
+	}
+	if t.widths == nil && len(t.pending) >= t.screenful {
+		t.flushPending()
+	}
+	return t.emit()
+}
+
+func (t *tableWriter[T]) close() error {
+	if t.widths == nil {
+		t.flushPending()
+	}
+	return t.emit()
+}
+
+func (t *tableWriter[T]) partial() error { return t.close() }
+
+// flushPending fixes the widths from the header and the buffered rows.
+func (t *tableWriter[T]) flushPending() {
+	t.widths = make([]int, len(t.cols))
+	header := make([]string, len(t.cols))
+	for c, col := range t.cols {
+		header[c] = col.title
+		t.widths[c] = ansi.StringWidth(col.title)
+	}
+	for _, row := range t.pending {
+		for c, cell := range row {
+			t.widths[c] = max(t.widths[c], ansi.StringWidth(cell))
+		}
+	}
+	t.line(header)
+	for _, row := range t.pending {
+		t.line(row)
+	}
+	t.pending = nil
+}
+
+func (t *tableWriter[T]) line(row []string) {
+	for c, cell := range row {
+		w := t.widths[c]
+		cell = ansi.Truncate(cell, w, "…")
+		pad := w - ansi.StringWidth(cell)
+		last := c == len(row)-1
+		switch {
+		case t.cols[c].right:
+			t.buf.WriteString(strings.Repeat(" ", pad))
+			t.buf.WriteString(cell)
+			if !last {
+				t.buf.WriteString("  ")
+			}
+		case last:
+			t.buf.WriteString(cell)
+		default:
+			t.buf.WriteString(cell)
+			t.buf.WriteString(strings.Repeat(" ", pad+2))
+		}
+	}
+	t.buf.WriteByte('\n')
+}
+
+func (t *tableWriter[T]) emit() error {
+	if t.buf.Len() == 0 {
+		return nil
+	}
+	err := writeAll(t.w, []byte(t.buf.String()))
+	t.buf.Reset()
+	return err
+}
+
+func writeAll(w io.Writer, b []byte) error {
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("could not write the output: %w", err)
+	}
+	return nil
+}
+
+// walkFunc walks a list page by page, calling each with every page's items
+// and the list's total count as soon as the page arrives (the walk
+// fetches the next page meanwhile).
+type walkFunc[T any] func(ctx context.Context, each func(items []T, total int) error) error
+
+// listRun is what one run of a list command needs.
+type listRun[T any] struct {
+	io        IO
+	format    listFormat
+	noun      string // "accounts", for messages
+	cols      []column[T]
+	screenful int
+}
+
+// PartialListError: a listing failed after some items were written.
+type PartialListError struct {
+	Noun    string
+	Written int
+	Format  listFormat
+	Err     error
+}
+
+func (e *PartialListError) Error() string {
+	what := fmt.Sprintf("%d %s had been written", e.Written, e.Noun)
+	if e.Format == formatJSON {
+		what += " and the JSON array is left unclosed"
+	}
+	return fmt.Sprintf("%v (%s)", e.Err, what)
+}
+
+func (e *PartialListError) Unwrap() error { return e.Err }
+
+// run writes everything walk yields, page by page, with progress on a
+// terminal's stderr.
+func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progressLine) error {
+	bw := bufio.NewWriterSize(r.io.Out, 64<<10)
+	out := newItemWriter(bw, r.format, r.cols, r.screenful)
+	written, pages := 0, 0
+	err := walk(ctx, func(items []T, total int) error {
+		if err := out.write(items); err != nil {
+			return err
+		}
+		// Each page reaches stdout as soon as it is written: a pipeline
+		// sees the first items while the next page is on the wire.
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("could not write the output: %w", err)
+		}
+		written += len(items)
+		pages++
+		progress.set(fmt.Sprintf("%d of %d %s · page %d", written, total, r.noun, pages))
+		return nil
+	})
+	progress.clear()
+	if err != nil {
+		_ = out.partial()
+		_ = bw.Flush() // every complete JSON line is kept
+		if written > 0 {
+			return &PartialListError{Noun: r.noun, Written: written, Format: r.format, Err: err}
+		}
+		return err
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
