@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// TestProcessBenchmark compares whole processes, as a user runs them:
+// `partnertui accounts --project --all --json` against the emulator, and a
+// plain net/http loop sending the same query with a token in hand
+// (testdata/plainloop), interleaved. It reports ratios, never asserts on
+// time. Run it with:
+//
+//	PARTNERTUI_PROCESS_BENCH=1 go test -run TestProcessBenchmark -v -timeout 30m .
+func TestProcessBenchmark(t *testing.T) {
+	if os.Getenv("PARTNERTUI_PROCESS_BENCH") == "" {
+		t.Skip("whole-process benchmark: set PARTNERTUI_PROCESS_BENCH=1 to run it")
+	}
+	home := testenv.Isolate(t)
+	bin := realBinary.get(t)
+	loop := filepath.Join(t.TempDir(), "plainloop")
+	build := exec.Command("go", "build", "-o", loop, "./testdata/plainloop")
+	build.Env = realBinary.env
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building plainloop: %v\n%s", err, out)
+	}
+	ops, err := api.Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var query string
+	for _, op := range ops {
+		if op.Name == api.OpAccounts {
+			query = op.Query
+		}
+	}
+	runs := 8
+	rss := map[int]int64{}
+	for _, accounts := range []int{10_000, 100_000} {
+		emu := startEmulatorProcess(t, bin, accounts)
+		cfg := filepath.Join(home, fmt.Sprintf("bench-%d.toml", accounts))
+		writeProjectConfig(t, cfg, emu)
+		cli := []string{bin, "--config", cfg, "accounts", "--project", "--all", "--json"}
+		plain := []string{loop, emu.graphqlURL, emu.tokenURL, emu.clientID, emu.secret, query}
+		if accounts == 10_000 {
+			var cliTimes, loopTimes, cliFirst, loopFirst []time.Duration
+			for i := range runs {
+				// Alternate which goes first, so neither always meets a
+				// warmer cache.
+				order := [][]string{cli, plain}
+				if i%2 == 1 {
+					order = [][]string{plain, cli}
+				}
+				for _, args := range order {
+					total, first, _ := timeProcess(t, args)
+					if args[0] == bin {
+						cliTimes, cliFirst = append(cliTimes, total), append(cliFirst, first)
+					} else {
+						loopTimes, loopFirst = append(loopTimes, total), append(loopFirst, first)
+					}
+				}
+			}
+			c, l := median(cliTimes), median(loopTimes)
+			t.Logf("10,000 accounts, median of %d interleaved runs: partnertui %v, plain loop %v, ratio %.2f", runs, c, l, float64(c)/float64(l))
+			t.Logf("time to the first account: partnertui %v, plain loop's first page %v, difference %v (one page round trip ≈ %v)",
+				median(cliFirst), median(loopFirst), median(cliFirst)-median(loopFirst), l/time.Duration(accounts/100))
+		}
+		var peaks []int64
+		for range 3 {
+			_, _, peak := timeProcess(t, cli)
+			peaks = append(peaks, peak)
+		}
+		slices.Sort(peaks)
+		rss[accounts] = peaks[1]
+		emu.stop()
+	}
+	t.Logf("peak RSS of accounts --all --json: %d KiB at 10,000, %d KiB at 100,000, ratio %.2f",
+		rss[10_000], rss[100_000], float64(rss[100_000])/float64(rss[10_000]))
+}
+
+type emulatorProcess struct {
+	cmd                                   *exec.Cmd
+	graphqlURL, tokenURL, apiURL, authURL string
+	clientID, secret                      string
+}
+
+func (e *emulatorProcess) stop() {
+	_ = e.cmd.Process.Signal(os.Interrupt)
+	_ = e.cmd.Wait()
+}
+
+func startEmulatorProcess(t *testing.T, bin string, accounts int) *emulatorProcess {
+	t.Helper()
+	cmd := exec.Command(bin, "emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", "1000000/1m")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("emulator: %v", err)
+	}
+	var info struct {
+		APIURL       string `json:"api_url"`
+		AuthURL      string `json:"auth_url"`
+		Environments map[string]struct {
+			ClientID     string `json:"client_id"`
+			ClientSecret string `json:"client_secret"`
+			GraphQLURL   string `json:"graphql_url"`
+		} `json:"environments"`
+	}
+	if err := json.Unmarshal([]byte(line), &info); err != nil {
+		t.Fatal(err)
+	}
+	sb := info.Environments["sandbox"]
+	return &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
+		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret}
+}
+
+func writeProjectConfig(t *testing.T, path string, e *emulatorProcess) {
+	t.Helper()
+	cfg := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\ntoken = \"project\"\n",
+		e.apiURL, e.authURL, e.clientID, e.secret)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// timeProcess runs args to completion with stdout read as it comes: the
+// total wall time, the time to the first account on stdout, and the peak
+// RSS in KiB.
+func timeProcess(t *testing.T, args []string) (total, first time.Duration, peakKiB int64) {
+	t.Helper()
+	cmd := exec.Command(args[0], args[1:]...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := out.Read(buf)
+		if first == 0 && n > 0 && (bytes.Contains(buf[:n], []byte(`"id"`)) || bytes.Contains(buf[:n], []byte("first"))) {
+			first = time.Since(start)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args[:2], " "), err, stderr.String())
+	}
+	total = time.Since(start)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peakKiB = ru.Maxrss
+	}
+	return total, first, peakKiB
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
