@@ -21,48 +21,32 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
-func TestParseRetryAfter(t *testing.T) {
+func TestParseRetryAfterAndReset(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
-		in   string
-		want time.Time
-		ok   bool
+		parse func(string, time.Time) (time.Time, bool)
+		in    string
+		want  time.Time
+		ok    bool
 	}{
-		{"7", now.Add(7 * time.Second), true},
-		{"0", now, true},
-		{now.Add(time.Hour).Format(http.TimeFormat), now.Add(time.Hour), true},
-		{now.Add(-time.Hour).Format(http.TimeFormat), now, true},
-		{"", time.Time{}, false},
-		{"-3", time.Time{}, false},
-		{"soon", time.Time{}, false},
+		{parseRetryAfter, "7", now.Add(7 * time.Second), true},
+		{parseRetryAfter, "0", now, true},
+		{parseRetryAfter, now.Add(time.Hour).Format(http.TimeFormat), now.Add(time.Hour), true},
+		{parseRetryAfter, now.Add(-time.Hour).Format(http.TimeFormat), now, true},
+		{parseRetryAfter, "", time.Time{}, false},
+		{parseRetryAfter, "-3", time.Time{}, false},
+		{parseRetryAfter, "soon", time.Time{}, false},
+		{parseReset, "120", now.Add(2 * time.Minute), true},
+		{parseReset, "1767225900", time.Unix(1767225900, 0), true}, // a timestamp, not seconds
+		{parseReset, now.Add(time.Minute).Format(http.TimeFormat), now.Add(time.Minute), true},
+		{parseReset, "", time.Time{}, false},
+		{parseReset, "later", time.Time{}, false},
 	}
-	for _, tc := range cases {
-		got, ok := parseRetryAfter(tc.in, now)
+	for i, tc := range cases {
+		got, ok := tc.parse(tc.in, now)
 		if ok != tc.ok || !got.Equal(tc.want) {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
-func TestParseReset(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	cases := []struct {
-		in   string
-		want time.Time
-		ok   bool
-	}{
-		{"120", now.Add(2 * time.Minute), true},
-		{"1767225900", time.Unix(1767225900, 0), true},
-		{now.Add(time.Minute).Format(http.TimeFormat), now.Add(time.Minute), true},
-		{"", time.Time{}, false},
-		{"later", time.Time{}, false},
-	}
-	for _, tc := range cases {
-		got, ok := parseReset(tc.in, now)
-		if ok != tc.ok || !got.Equal(tc.want) {
-			t.Errorf("parseReset(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+			t.Errorf("case %d: parse(%q) = %v, %v; want %v, %v", i, tc.in, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -284,6 +268,33 @@ func TestUnusableBudgetDir(t *testing.T) {
 	}
 }
 
+// TestBudgetFileTroubleSendsNothing: when the shared file cannot be used,
+// the request is not sent (it could not be counted) and the error names
+// the file.
+func TestBudgetFileTroubleSendsNothing(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		okAccounts(w)
+	}), func(o *Options) { o.BudgetDir = t.TempDir() })
+	path := c.budget.Path()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Accounts(context.Background(), AccountsParams{})
+	var fe *budget.FileError
+	if !errors.As(err, &fe) || fe.Path != path || !strings.HasPrefix(err.Error(), "the sandbox request was not sent: cannot use the request budget file "+path) {
+		t.Errorf("err = %v", err)
+	}
+	if calls.Load() != 0 {
+		t.Errorf("%d requests were sent without being counted", calls.Load())
+	}
+}
+
 // helperEnv carries a helperSpec to the test binary re-executed as
 // another partnertui process.
 const helperEnv = "PARTNERTUI_API_BUDGET_HELPER"
@@ -470,5 +481,70 @@ func TestNewProcessSeesEarlierCount(t *testing.T) {
 	defer later.Close()
 	if s := later.Status(); s.Used != 5 || s.Limit != 100 {
 		t.Errorf("a client started afterwards shows %d/%d, want 5/100", s.Used, s.Limit)
+	}
+}
+
+// TestWaitThatChangesIsTwoWaits: a request waiting for the budget that
+// then meets a 429's longer hold is in two waits, each reported whole.
+func TestWaitThatChangesIsTwoWaits(t *testing.T) {
+	t.Parallel()
+	var log waitLog
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), func(o *Options) {
+		o.Budget, o.Window, o.OnWait = 1, time.Minute, log.add
+	})
+	t0 := clk.Now()
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	clk.onWait = func(time.Duration) {
+		once.Do(func() {
+			// Another process's query is answered 429 while this one waits.
+			if err := c.budget.HoldUntil(budget.Hold{Reason: WaitRetryAfter, Until: t0.Add(90 * time.Second)}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []Wait{
+		{WaitBudget, t0.Add(time.Minute), false}, {WaitBudget, t0.Add(time.Minute), true},
+		{WaitRetryAfter, t0.Add(90 * time.Second), false}, {WaitRetryAfter, t0.Add(90 * time.Second), true},
+	}
+	if !log.heard(want...) {
+		t.Errorf("OnWait heard %v, want %v", log.get(), want)
+	}
+	if s := clk.Sleeps(); len(s) != 2 || s[0] != time.Minute || s[1] != 30*time.Second {
+		t.Errorf("sleeps = %v, want [1m 30s]", s)
+	}
+}
+
+// BenchmarkRequestBudget is one query through the whole client against a
+// local server, with the budget private to the process and shared through
+// a file: the difference is what sharing costs a request. The 200 ms
+// window keeps a realistic number of sends in the file (reported).
+func BenchmarkRequestBudget(b *testing.B) {
+	for _, mode := range []string{"private", "shared"} {
+		b.Run(mode, func(b *testing.B) {
+			srv := httptestServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }))
+			opts := Options{Env: "sandbox", GraphQLURL: srv + "/sandbox-partner/graphql", TokenSource: staticToken(),
+				Budget: budget.MaxSends, Window: 200 * time.Millisecond}
+			if mode == "shared" {
+				opts.BudgetDir = b.TempDir()
+			}
+			c, err := New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.Status().Used), "sends-in-window")
+		})
 	}
 }

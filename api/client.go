@@ -207,8 +207,12 @@ func (c *Client) Env() string { return c.env }
 // PageSize is the page size used when AccountsParams.First is 0.
 func (c *Client) PageSize() int { return c.pageSize }
 
-// Close releases idle connections. The Client must not be used afterwards.
-func (c *Client) Close() { c.base.CloseIdleConnections() }
+// Close releases idle connections and the budget's file. The Client must
+// not be used afterwards.
+func (c *Client) Close() {
+	c.base.CloseIdleConnections()
+	_ = c.budget.Close()
+}
 
 // Status is a snapshot for the footer. It is cheap enough to poll: the
 // shared budget's file is re-read at most a few times a second, and never
@@ -297,8 +301,8 @@ func (c *Client) end(sentAt time.Time, notSent bool, status int, h http.Header) 
 // A 429 puts a hold on the shared budget (its Retry-After, else a
 // backoff): every request of every process sharing it waits for the hold
 // before it is sent, and that is where a query's retry waits too. A
-// mutation's 429 is returned at once: it may have taken effect, so it is
-// never sent again.
+// mutation's 429 is returned at once: a mutation is sent once, and whether
+// to send it again is its caller's decision.
 func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.Context) error) error {
 	if mutation && c.readOnly {
 		return &ReadOnlyError{Env: c.env}

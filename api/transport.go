@@ -168,8 +168,9 @@ func newBaseTransport(timeout time.Duration) *http.Transport {
 }
 
 // observer is the outermost layer: it takes a slot from the request budget
-// (waiting while it is spent or a 429's hold lasts), applies the per-request timeout, and feeds
-// the counts, statuses and timings into Status.
+// (waiting while it is spent or a 429's hold lasts), applies the
+// per-request timeout, and feeds the counts, statuses and timings into
+// Status.
 type observer struct {
 	c    *Client
 	next http.RoundTripper

@@ -7,8 +7,8 @@
 // together and each shows the machine's real count. Without a directory
 // the budget counts for its own process only.
 //
-// The file, dir/budget-<host> (host escaped, see fileName), is binary,
-// little-endian, and always compact:
+// The file, dir/budget-<host> (host escaped, see fileName), is binary and
+// little-endian:
 //
 //	offset  size  field
 //	0       8     magic "PTUIBDG1"
@@ -23,9 +23,10 @@
 //	72      8n    send times, Unix ns, ascending
 //
 // Every write drops what the window no longer counts, so the file holds at
-// most MaxSends sends (128 KiB). A file that is not in this format, or is
-// larger, is treated as empty and overwritten: a damaged budget costs an
-// estimate, never a failure. dir/budget-<host>.lock is the lock file;
+// most MaxSends sends (128 KiB); bytes after the last send are ignored, and
+// truncated once there are more than truncSlack of them. A file that is
+// not in this format, or is larger, is treated as empty and overwritten: a
+// damaged budget costs an estimate, never a failure. dir/budget-<host>.lock is the lock file;
 // the data file is never locked itself, so the scheme works where locks
 // are mandatory (Windows). Processes sharing a file should use the same
 // window: the shortest one decides what is dropped.
@@ -123,8 +124,12 @@ type Budget struct {
 	path string       // "" when private
 	lock *flock.Flock // nil when private
 
-	io  sync.Mutex // serialises this process's use of the file (a Flock is not a mutex between goroutines)
-	buf []byte     // reused for reading and writing; guarded by io
+	// io serialises this process's use of the file (a Flock is not a
+	// mutex between goroutines) and guards the fields below.
+	io       sync.Mutex
+	data     *os.File    // the data file, kept open between operations
+	dataInfo os.FileInfo // what data was when opened, to notice a replaced file
+	buf      []byte      // reused for reading and writing
 
 	mu     sync.Mutex // guards st and readAt
 	st     state      // private: the state; shared: the last one read
@@ -278,12 +283,11 @@ func (b *Budget) refresh(now time.Time) {
 		return
 	}
 	defer func() { _ = b.lock.Unlock() }()
-	f, err := os.Open(b.path)
+	f, err := b.file()
 	if err != nil {
 		return
 	}
-	defer func() { _ = f.Close() }()
-	st := b.read(f)
+	st, _ := b.read(f)
 	st.prune(now.UnixNano(), b.window)
 	b.mu.Lock()
 	b.st, b.readAt = st, now
@@ -317,17 +321,16 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 		return &FileError{Path: b.path, Err: err}
 	}
 	defer func() { _ = b.lock.Unlock() }()
-	f, err := os.OpenFile(b.path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := b.file()
 	if err != nil {
 		return &FileError{Path: b.path, Err: err}
 	}
-	defer func() { _ = f.Close() }()
-	st := b.read(f)
+	st, size := b.read(f)
 	nowT := b.now()
 	now := nowT.UnixNano()
 	st.prune(now, b.window)
 	if fn(&st, now) {
-		if err := b.write(f, &st); err != nil {
+		if err := b.write(f, &st, size); err != nil {
 			return &FileError{Path: b.path, Err: err}
 		}
 	}
@@ -337,30 +340,75 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 	return nil
 }
 
-// read decodes f; anything unreadable is an empty budget. The caller holds
-// b.io.
-func (b *Budget) read(f *os.File) state {
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxFile {
-		return state{}
+// file is the open data file, opened again when its path no longer names
+// it (removed or replaced), so that every process works on the same file.
+// A stat costs a fifth of an open and a close. The caller holds b.io.
+func (b *Budget) file() (*os.File, error) {
+	fi, err := os.Stat(b.path)
+	if b.data != nil && err == nil && os.SameFile(fi, b.dataInfo) {
+		return b.data, nil
 	}
-	n := int(fi.Size())
-	b.buf = slices.Grow(b.buf[:0], n)[:n]
-	if _, err := f.ReadAt(b.buf, 0); err != nil && !errors.Is(err, io.EOF) {
-		return state{}
+	if b.data != nil {
+		_ = b.data.Close()
+		b.data = nil
 	}
-	st, _ := decode(b.buf)
-	return st
+	f, err := os.OpenFile(b.path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		_ = f.Close()
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		return nil, err
+	}
+	b.data, b.dataInfo = f, fi
+	return f, nil
 }
 
-// write replaces f's content with s. The caller holds b.io and the lock.
-func (b *Budget) write(f *os.File, s *state) error {
+// Close releases the data file. The budget reopens it if used again.
+func (b *Budget) Close() error {
+	b.io.Lock()
+	defer b.io.Unlock()
+	if b.data == nil {
+		return nil
+	}
+	err := b.data.Close()
+	b.data = nil
+	return err
+}
+
+// read decodes f and returns its size; anything unreadable is an empty
+// budget. One read of up to maxFile+1 bytes replaces a stat. The caller
+// holds b.io.
+func (b *Budget) read(f *os.File) (state, int) {
+	if cap(b.buf) < maxFile+1 {
+		b.buf = make([]byte, maxFile+1)
+	}
+	n, err := f.ReadAt(b.buf[:maxFile+1], 0)
+	if (err != nil && !errors.Is(err, io.EOF)) || n > maxFile {
+		return state{}, n
+	}
+	st, _ := decode(b.buf[:n])
+	return st, n
+}
+
+// truncSlack is how many stale bytes a file may keep after its last send
+// before it is truncated: decode ignores them, and a truncation costs as
+// much as the rest of a take.
+const truncSlack = 4096
+
+// write replaces f's content with s; size is f's size. The caller holds
+// b.io and the lock.
+func (b *Budget) write(f *os.File, s *state, size int) error {
 	b.buf = s.encode(b.buf[:0])
 	if _, err := f.WriteAt(b.buf, 0); err != nil {
 		return err
 	}
-	// The length written is in the header, so a crash before the
-	// truncation leaves a file that still decodes.
+	if size-len(b.buf) <= truncSlack {
+		return nil
+	}
 	return f.Truncate(int64(len(b.buf)))
 }
 

@@ -44,19 +44,26 @@ func open(t testing.TB, dir string, clk *clock, limit int, window time.Duration)
 	return b
 }
 
-// modes: each rule holds for a private budget and a shared one alike.
-var modes = []string{"private", "shared"}
-
-func newBudget(t *testing.T, mode string, clk *clock, limit int, window time.Duration) *Budget {
-	t.Helper()
-	if mode == "shared" {
-		return open(t, t.TempDir(), clk, limit, window)
+// eachMode runs check on a private budget and on a shared one: each rule
+// holds for both.
+func eachMode(t *testing.T, limit int, window time.Duration, check func(t *testing.T, b *Budget, clk *clock)) {
+	t.Parallel()
+	for _, mode := range []string{"private", "shared"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			clk := newClock()
+			var b *Budget
+			if mode == "shared" {
+				b = open(t, t.TempDir(), clk, limit, window)
+			} else {
+				var err error
+				if b, err = New(Config{Limit: limit, Window: window, Now: clk.Now}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check(t, b, clk)
+		})
 	}
-	b, err := New(Config{Limit: limit, Window: window, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func take(t *testing.T, b *Budget) (time.Time, Hold) {
@@ -69,110 +76,92 @@ func take(t *testing.T, b *Budget) (time.Time, Hold) {
 }
 
 func TestSlidingWindow(t *testing.T) {
-	t.Parallel()
-	for _, mode := range modes {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			clk := newClock()
-			t0 := clk.Now()
-			b := newBudget(t, mode, clk, 3, time.Minute)
-			for i := range 3 {
-				if i > 0 {
-					clk.Add(10 * time.Second)
-				}
-				if at, h := take(t, b); !h.IsZero() || !at.Equal(clk.Now()) {
-					t.Fatalf("take %d = %v, %+v", i, at, h)
-				}
+	eachMode(t, 3, time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+		t0 := clk.Now()
+		for i := range 3 {
+			if i > 0 {
+				clk.Add(10 * time.Second)
 			}
-			clk.Add(10 * time.Second)
-			if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(time.Minute)) {
-				t.Fatalf("4th take held %+v; want spent until %v", h, t0.Add(time.Minute))
+			if at, h := take(t, b); !h.IsZero() || !at.Equal(clk.Now()) {
+				t.Fatalf("take %d = %v, %+v", i, at, h)
 			}
-			clk.Add(29 * time.Second)
-			if u, l := b.Count(); u != 3 || l != 3 {
-				t.Errorf("count before expiry = %d/%d", u, l)
-			}
-			clk.Add(time.Second)
-			if u, _ := b.Count(); u != 2 {
-				t.Errorf("count at expiry of the first = %d", u)
-			}
-			at, h := take(t, b)
-			if !h.IsZero() {
-				t.Fatal("take refused once a slot freed")
-			}
-			if err := b.Release(at); err != nil {
-				t.Fatal(err)
-			}
-			if u, _ := b.Count(); u != 2 {
-				t.Errorf("count after release = %d", u)
-			}
-		})
-	}
+		}
+		clk.Add(10 * time.Second)
+		if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(time.Minute)) {
+			t.Fatalf("4th take held %+v; want spent until %v", h, t0.Add(time.Minute))
+		}
+		clk.Add(29 * time.Second)
+		if u, l := b.Count(); u != 3 || l != 3 {
+			t.Errorf("count before expiry = %d/%d", u, l)
+		}
+		clk.Add(time.Second)
+		if u, _ := b.Count(); u != 2 {
+			t.Errorf("count at expiry of the first = %d", u)
+		}
+		at, h := take(t, b)
+		if !h.IsZero() {
+			t.Fatal("take refused once a slot freed")
+		}
+		if err := b.Release(at); err != nil {
+			t.Fatal(err)
+		}
+		if u, _ := b.Count(); u != 2 {
+			t.Errorf("count after release = %d", u)
+		}
+	})
 }
 
 func TestServerCountOverrides(t *testing.T) {
-	t.Parallel()
-	for _, mode := range modes {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			clk := newClock()
-			t0 := clk.Now()
-			b := newBudget(t, mode, clk, 2000, 5*time.Minute)
-			if err := b.Observe(1000, 1, t0.Add(2*time.Minute)); err != nil {
-				t.Fatal(err)
-			}
-			if u, l := b.Count(); u != 999 || l != 1000 {
-				t.Fatalf("count = %d/%d, want 999/1000 from the server", u, l)
-			}
-			if _, h := take(t, b); !h.IsZero() {
-				t.Fatal("the server's last slot was refused")
-			}
-			clk.Add(time.Second)
-			if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(2*time.Minute)) {
-				t.Errorf("take after the server's last slot held %+v", h)
-			}
-			// After the server's reset, the machine's own count is what is left.
-			clk.Add(2 * time.Minute)
-			if u, l := b.Count(); u != 1 || l != 1000 {
-				t.Errorf("count after the reset = %d/%d", u, l)
-			}
-			if err := b.Observe(0, 0, t0); err == nil {
-				t.Error("a zero limit was accepted")
-			}
-		})
-	}
+	eachMode(t, 2000, 5*time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+		t0 := clk.Now()
+		if err := b.Observe(1000, 1, t0.Add(2*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if u, l := b.Count(); u != 999 || l != 1000 {
+			t.Fatalf("count = %d/%d, want 999/1000 from the server", u, l)
+		}
+		if _, h := take(t, b); !h.IsZero() {
+			t.Fatal("the server's last slot was refused")
+		}
+		clk.Add(time.Second)
+		if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(2*time.Minute)) {
+			t.Errorf("take after the server's last slot held %+v", h)
+		}
+		// After the server's reset, the machine's own count is what is left.
+		clk.Add(2 * time.Minute)
+		if u, l := b.Count(); u != 1 || l != 1000 {
+			t.Errorf("count after the reset = %d/%d", u, l)
+		}
+		if err := b.Observe(0, 0, t0); err == nil {
+			t.Error("a zero limit was accepted")
+		}
+	})
 }
 
 func TestHoldsFromA429(t *testing.T) {
-	t.Parallel()
-	for _, mode := range modes {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			clk := newClock()
-			t0 := clk.Now()
-			b := newBudget(t, mode, clk, 100, time.Minute)
-			if err := b.HoldUntil(Hold{Reason: RetryAfter, Until: t0.Add(7 * time.Second)}); err != nil {
-				t.Fatal(err)
-			}
-			// An earlier hold does not shorten a later one.
-			if err := b.HoldUntil(Hold{Reason: Backoff, Until: t0.Add(time.Second)}); err != nil {
-				t.Fatal(err)
-			}
-			if _, h := take(t, b); h.Reason != RetryAfter || !h.Until.Equal(t0.Add(7*time.Second)) {
-				t.Fatalf("take during Retry-After held %+v", h)
-			}
-			if u, _ := b.Count(); u != 0 {
-				t.Errorf("a held take was counted: %d", u)
-			}
-			clk.Add(7 * time.Second)
-			if _, h := take(t, b); !h.IsZero() {
-				t.Errorf("take after the hold held %+v", h)
-			}
-			if err := b.HoldUntil(Hold{Reason: Spent, Until: t0.Add(time.Hour)}); err == nil {
-				t.Error("a spent budget was accepted as a hold to record")
-			}
-		})
-	}
+	eachMode(t, 100, time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+		t0 := clk.Now()
+		if err := b.HoldUntil(Hold{Reason: RetryAfter, Until: t0.Add(7 * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		// An earlier hold does not shorten a later one.
+		if err := b.HoldUntil(Hold{Reason: Backoff, Until: t0.Add(time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, h := take(t, b); h.Reason != RetryAfter || !h.Until.Equal(t0.Add(7*time.Second)) {
+			t.Fatalf("take during Retry-After held %+v", h)
+		}
+		if u, _ := b.Count(); u != 0 {
+			t.Errorf("a held take was counted: %d", u)
+		}
+		clk.Add(7 * time.Second)
+		if _, h := take(t, b); !h.IsZero() {
+			t.Errorf("take after the hold held %+v", h)
+		}
+		if err := b.HoldUntil(Hold{Reason: Spent, Until: t0.Add(time.Hour)}); err == nil {
+			t.Error("a spent budget was accepted as a hold to record")
+		}
+	})
 }
 
 // TestSharedBetweenBudgets: two budgets on one directory (two processes,
@@ -208,6 +197,35 @@ func TestSharedBetweenBudgets(t *testing.T) {
 	}
 	if _, h := take(t, other); !h.IsZero() {
 		t.Errorf("another host shares the budget: %+v", h)
+	}
+}
+
+// TestRemovedFileIsReopened: a budget whose file was removed (or
+// replaced) under it works on the new one, as every other process does.
+func TestRemovedFileIsReopened(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	dir := t.TempDir()
+	a := open(t, dir, clk, 5, time.Minute)
+	take(t, a)
+	if err := os.Remove(a.Path()); err != nil {
+		t.Fatal(err)
+	}
+	b := open(t, dir, clk, 5, time.Minute)
+	take(t, b)
+	take(t, a)
+	clk.Add(time.Second) // past the read cache
+	for name, x := range map[string]*Budget{"a": a, "b": b} {
+		if u, _ := x.Count(); u != 2 {
+			t.Errorf("%s counts %d, want the 2 sends recorded since the removal", name, u)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	take(t, a) // a closed budget opens its file again
+	if u, _ := b.Count(); u != 2 {
+		t.Errorf("b counts %d before its cache expires, want 2", u)
 	}
 }
 
@@ -403,16 +421,35 @@ func BenchmarkTake(b *testing.B) {
 	}
 }
 
-// BenchmarkCount is the footer's poll: served from the read cache.
+// BenchmarkCount is the footer's poll of a window holding 2,000 sends:
+// served from the read cache, or (uncached) re-read from the file every
+// time, as when the polls are further apart than readTTL.
 func BenchmarkCount(b *testing.B) {
-	clk := newClock()
-	bg := open(b, b.TempDir(), clk, 2000, time.Minute)
-	for range 2000 {
-		if _, _, err := bg.Take(context.Background()); err != nil {
-			b.Fatal(err)
+	for _, uncached := range []bool{false, true} {
+		name := "cached"
+		if uncached {
+			name = "uncached"
 		}
-	}
-	for b.Loop() {
-		bg.Count()
+		b.Run(name, func(b *testing.B) {
+			clk := newClock()
+			bg := open(b, b.TempDir(), clk, 2000, time.Hour)
+			for range 2000 {
+				if _, _, err := bg.Take(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			step := readTTL
+			for b.Loop() {
+				if uncached {
+					// Back and forth: the cache is stale either way, and
+					// the sends stay in the window.
+					clk.Add(step)
+					step = -step
+				}
+				if u, _ := bg.Count(); u != 2000 {
+					b.Fatalf("count = %d", u)
+				}
+			}
+		})
 	}
 }
