@@ -26,10 +26,14 @@
 // most MaxSends sends (128 KiB); bytes after the last send are ignored, and
 // truncated once there are more than truncSlack of them. A file that is
 // not in this format, or is larger, is treated as empty and overwritten: a
-// damaged budget costs an estimate, never a failure. dir/budget-<host>.lock is the lock file;
-// the data file is never locked itself, so the scheme works where locks
-// are mandatory (Windows). Processes sharing a file should use the same
-// window: the shortest one decides what is dropped.
+// damaged budget costs an estimate, never a failure. Times more than an
+// hour ahead (maxHold) are dropped the same way: a clock set back must not
+// hold every process.
+//
+// dir/budget-<host>.lock is the lock file; the data file is never locked
+// itself, so the scheme also works where locks are mandatory (Windows).
+// Processes sharing a file should use the same window: the shortest one
+// decides what is dropped.
 package budget
 
 import (
@@ -162,7 +166,6 @@ func Open(dir, host string, cfg Config) (*Budget, error) {
 	if host == "" {
 		return nil, errors.New("budget: no host to key the shared budget by")
 	}
-	b.limit = min(b.limit, MaxSends)
 	b.path = filepath.Join(dir, fileName(host))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, &FileError{Path: b.path, Err: err}
