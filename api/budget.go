@@ -1,102 +1,173 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/partnertui/partnertui/internal/budget"
 )
 
-// budget is the sliding-window request count. It is not safe for concurrent
-// use on its own: the Client guards it with its mutex.
-type budget struct {
+// WaitReason says why requests wait instead of being sent.
+type WaitReason = budget.Reason
+
+// The reasons of a Wait.
+const (
+	// WaitBudget: the window's requests are spent, by this process or
+	// another one (or the server's X-RateLimit-Remaining says 0).
+	WaitBudget = budget.Spent
+	// WaitRetryAfter: an HTTP 429, of this process or another one, said
+	// when requests are accepted again.
+	WaitRetryAfter = budget.RetryAfter
+	// WaitBackoff: an HTTP 429 came without Retry-After; the client waits
+	// an exponential backoff.
+	WaitBackoff = budget.Backoff
+)
+
+// Wait is one wait of a client's requests, as Options.OnWait hears of it.
+//
+// Each wait is reported twice: with Done false when the first request
+// starts waiting, and with Done true when the last waiting request stops
+// (it is sent, or its context ends) or when the wait changes reason or end
+// time, in which case the new wait's start follows at once. Requests that
+// join a wait in progress add nothing: four requests held back together
+// make one start and one end.
+type Wait struct {
+	Reason WaitReason
+	Until  time.Time // when the waiting requests will be sent
+	Done   bool
+}
+
+// enterWait counts a request held back by h (joined: it was already
+// counted) and reports h when it is a new wait.
+func (c *Client) enterWait(h budget.Hold, retry, joined bool) {
+	c.mu.Lock()
+	if !joined {
+		c.waiters++
+		if retry {
+			c.retriers++
+		}
+	}
+	if c.wait.Reason != h.Reason || !c.wait.Until.Equal(h.Until) {
+		c.noteWaitLocked(true)
+		c.wait = h
+		c.noteWaitLocked(false)
+	}
+	c.publishLocked()
+	c.mu.Unlock()
+	c.deliverWaits()
+}
+
+// leaveWait uncounts a request that stopped waiting; the last one ends the
+// wait.
+func (c *Client) leaveWait(retry bool) {
+	c.mu.Lock()
+	c.waiters--
+	if retry {
+		c.retriers--
+	}
+	if c.waiters == 0 {
+		c.noteWaitLocked(true)
+		c.wait = budget.Hold{}
+	}
+	c.publishLocked()
+	c.mu.Unlock()
+	c.deliverWaits()
+}
+
+func (c *Client) noteWaitLocked(done bool) {
+	if c.onWait != nil && !c.wait.IsZero() {
+		c.pendingWaits = append(c.pendingWaits, Wait{Reason: c.wait.Reason, Until: c.wait.Until, Done: done})
+	}
+}
+
+// deliverWaits calls OnWait for the waits noted so far, in order and one at
+// a time, without holding c.mu: whoever finds nobody delivering delivers
+// for everyone, so OnWait may even call the client.
+func (c *Client) deliverWaits() {
+	c.mu.Lock()
+	if c.delivering {
+		c.mu.Unlock()
+		return
+	}
+	c.delivering = true
+	for len(c.pendingWaits) > 0 {
+		q := c.pendingWaits
+		c.pendingWaits = nil
+		c.mu.Unlock()
+		for _, w := range q {
+			c.onWait(w)
+		}
+		c.mu.Lock()
+	}
+	c.delivering = false
+	c.mu.Unlock()
+}
+
+// budgetWaitError: the request was never sent because its wait ended
+// first (context cancelled or deadline reached).
+type budgetWaitError struct {
+	wait   budget.Hold
 	limit  int
 	window time.Duration
-	sent   []time.Time // send times inside the window, oldest first
-
-	// The server's own view, from X-RateLimit-* headers; when known it
-	// overrides the local estimate until its reset time.
-	srvKnown     bool
-	srvLimit     int
-	srvRemaining int
-	srvReset     time.Time
-	srvTakes     int // b.takes when the headers were read
-
-	takes int // requests recorded since the start, minus releases
+	err    error
 }
 
-func (b *budget) prune(now time.Time) {
-	cut := now.Add(-b.window)
-	i := 0
-	for i < len(b.sent) && !b.sent[i].After(cut) {
-		i++
+func (e *budgetWaitError) Error() string {
+	at := e.wait.Until.Format("15:04:05")
+	switch e.wait.Reason {
+	case WaitRetryAfter:
+		return fmt.Sprintf("stopped waiting for %s, when the server accepts requests again (HTTP 429 Retry-After): %v", at, e.err)
+	case WaitBackoff:
+		return fmt.Sprintf("stopped waiting for %s, the end of the backoff after an HTTP 429: %v", at, e.err)
 	}
-	if i > 0 {
-		n := copy(b.sent, b.sent[i:])
-		b.sent = b.sent[:n]
-	}
+	return fmt.Sprintf("stopped waiting for the request budget (%d per %s) to free a request at %s: %v", e.limit, e.window, at, e.err)
 }
+func (e *budgetWaitError) Unwrap() error { return e.err }
 
-func (b *budget) serverActive(now time.Time) bool {
-	return b.srvKnown && now.Before(b.srvReset)
-}
-
-// capacity is the number of requests allowed per window.
-func (b *budget) capacity() int {
-	if b.srvKnown && b.srvLimit > 0 {
-		return b.srvLimit
-	}
-	return b.limit
-}
-
-// used is the number of requests counted against the current window.
-func (b *budget) used(now time.Time) int {
-	b.prune(now)
-	if !b.serverActive(now) {
-		return len(b.sent)
-	}
-	// The server counted everything up to srvAt; add what we sent since.
-	return b.srvLimit - b.srvRemaining + max(b.takes-b.srvTakes, 0)
-}
-
-// take records a request at now if the budget allows it; otherwise it
-// returns the earliest time at which one may be allowed.
-func (b *budget) take(now time.Time) (ok bool, wakeAt time.Time) {
-	used := b.used(now)
-	capacity := b.capacity()
-	if used < capacity {
-		b.sent = append(b.sent, now)
-		b.takes++
-		return true, time.Time{}
-	}
-	if b.serverActive(now) {
-		return false, b.srvReset
-	}
-	// The (used-capacity)th oldest request leaving the window frees a slot.
-	idx := used - capacity
-	if idx >= len(b.sent) {
-		idx = len(b.sent) - 1
-	}
-	if idx < 0 {
-		return false, now.Add(b.window)
-	}
-	return false, b.sent[idx].Add(b.window)
-}
-
-// release forgets a request recorded at t that was never sent (refused by
-// the guard or failed for want of a token).
-func (b *budget) release(t time.Time) {
-	for i := len(b.sent) - 1; i >= 0; i-- {
-		if b.sent[i].Equal(t) {
-			b.sent = append(b.sent[:i], b.sent[i+1:]...)
-			b.takes--
-			return
+// acquire records a send in the budget, first waiting while a hold is in
+// force: it never lets a request out that the budget or a 429 says would be
+// refused. retry marks the resend of a query the server answered 429.
+func (c *Client) acquire(ctx context.Context, retry bool) (time.Time, error) {
+	waiting := false
+	for {
+		sentAt, hold, err := c.budget.Take(ctx)
+		if err != nil || hold.IsZero() {
+			if waiting {
+				c.leaveWait(retry)
+			}
+			return sentAt, err
+		}
+		c.enterWait(hold, retry, waiting)
+		waiting = true
+		if err := c.sleep(ctx, hold.Until.Sub(c.now())); err != nil {
+			c.leaveWait(retry)
+			_, limit := c.budget.Count()
+			return time.Time{}, &budgetWaitError{wait: hold, limit: limit, window: c.budget.Window(), err: err}
 		}
 	}
 }
 
-// observe reads X-RateLimit-Limit/Remaining/Reset when present.
-func (b *budget) observe(h http.Header, now time.Time) {
+// holdAfter429 makes every request to the host, of every process sharing
+// the budget, wait until the server accepts requests again, and sets
+// rl.RetryAt to that time (a backoff when the server did not say). ok is
+// false when the hold could not be recorded: a retry would then go out
+// without its wait.
+func (c *Client) holdAfter429(rl *RateLimitedError, attempt int) (ok bool) {
+	h := budget.Hold{Reason: WaitRetryAfter, Until: rl.RetryAt}
+	if h.Until.IsZero() {
+		h = budget.Hold{Reason: WaitBackoff, Until: c.now().Add(backoff(attempt))}
+	}
+	rl.RetryAt = h.Until
+	return c.budget.HoldUntil(h) == nil
+}
+
+// observe hands the server's own count (X-RateLimit-Limit, -Remaining,
+// -Reset), when a response carries it, to the budget.
+func (c *Client) observe(h http.Header) {
 	ls, rs := h.Get("X-RateLimit-Limit"), h.Get("X-RateLimit-Remaining")
 	if ls == "" || rs == "" {
 		return
@@ -106,15 +177,14 @@ func (b *budget) observe(h http.Header, now time.Time) {
 	if err1 != nil || err2 != nil || limit <= 0 || remaining < 0 {
 		return
 	}
+	now := c.now()
 	reset, ok := parseReset(h.Get("X-RateLimit-Reset"), now)
 	if !ok {
-		reset = now.Add(b.window)
+		reset = now.Add(c.budget.Window())
 	}
-	b.srvKnown = true
-	b.srvLimit = limit
-	b.srvRemaining = min(remaining, limit)
-	b.srvReset = reset
-	b.srvTakes = b.takes
+	// Like a failed Release, a lost observation leaves the machine's own
+	// count in charge.
+	_ = c.budget.Observe(limit, remaining, reset)
 }
 
 // parseReset accepts seconds until the reset or a Unix timestamp (servers

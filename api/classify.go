@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	graphql "github.com/hasura/go-graphql-client"
+
+	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
@@ -139,6 +141,10 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		var bw *budgetWaitError
 		if errors.As(inner, &bw) {
 			return fmt.Errorf("the %s request was not sent: %w", c.env, bw)
+		}
+		var fe *budget.FileError
+		if errors.As(inner, &fe) {
+			return fmt.Errorf("the %s request was not sent: %w", c.env, fe)
 		}
 		if cs.host == "" {
 			// Failed before the transport (encoding, request building).

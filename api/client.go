@@ -15,6 +15,7 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 	"golang.org/x/oauth2"
 
+	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
@@ -39,12 +40,23 @@ type Options struct {
 	Budget   int              // requests per Window; default platform.RequestBudget
 	Window   time.Duration    // default platform.BudgetWindow
 	Timeout  time.Duration    // per request; default 30s
-	Now      func() time.Time // clock for tests; default time.Now
+	Now      func() time.Time // clock for tests (and the budget's records); default time.Now
 	// Sleep waits for d or until ctx is done; tests inject a fake.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// MaxAttempts bounds the sends of one query when the server answers
 	// 429; default 5. Mutations are always sent once.
 	MaxAttempts int
+	// BudgetDir holds the request budget shared by every process of the
+	// machine (the platform counts per IP address): one file per GraphQL
+	// host, dir/budget-<host>, see internal/budget. The app passes
+	// paths.StateDir(); --demo its temporary directory. Empty keeps the
+	// budget in this process only.
+	BudgetDir string
+	// OnWait, when set, hears of each wait of this client's requests (the
+	// budget spent, or a 429 of any process sharing the budget): once when
+	// it starts, once when it ends; see Wait. Calls come one at a time, in
+	// order, without the client's lock held; OnWait should return quickly.
+	OnWait func(Wait)
 }
 
 // Defaults of Options.
@@ -67,6 +79,8 @@ type Client struct {
 
 	src      oauth2.TokenSource
 	rejected func(accessToken string) // Options.OnUnauthorized; may be nil
+	onWait   func(Wait)               // Options.OnWait; may be nil
+	budget   *budget.Budget
 
 	base    *http.Transport
 	http    *http.Client // the full stack; tests drive the guard through it
@@ -76,12 +90,16 @@ type Client struct {
 	updates chan Status
 
 	mu          sync.Mutex // guards everything below
-	budget      budget
 	lastStatus  int
 	lastLatency time.Duration
 	inFlight    int
-	retryAt     time.Time
-	throttled   bool
+	waiters     int         // requests held back by wait
+	retriers    int         // of which resends after a 429
+	wait        budget.Hold // the wait they are in; zero when none
+	// pendingWaits are noted for OnWait and not yet delivered; delivering
+	// is true while a goroutine delivers them.
+	pendingWaits []Wait
+	delivering   bool
 }
 
 // New builds a Client whose transport stack is observer → environment guard
@@ -115,8 +133,8 @@ func New(opts Options) (*Client, error) {
 		sleep:       opts.Sleep,
 		src:         opts.TokenSource,
 		rejected:    opts.OnUnauthorized,
+		onWait:      opts.OnWait,
 		updates:     make(chan Status, 1),
-		budget:      budget{limit: opts.Budget, window: opts.Window},
 	}
 	if c.pageSize <= 0 || c.pageSize > platform.PageMax {
 		c.pageSize = platform.PageMax
@@ -133,11 +151,22 @@ func New(opts Options) (*Client, error) {
 	if c.sleep == nil {
 		c.sleep = sleepCtx
 	}
-	if c.budget.limit <= 0 {
-		c.budget.limit = platform.RequestBudget
+	cfg := budget.Config{Limit: opts.Budget, Window: opts.Window, Now: c.now}
+	if cfg.Limit <= 0 {
+		cfg.Limit = platform.RequestBudget
 	}
-	if c.budget.window <= 0 {
-		c.budget.window = platform.BudgetWindow
+	if cfg.Window <= 0 {
+		cfg.Window = platform.BudgetWindow
+	}
+	if opts.BudgetDir != "" {
+		// The platform counts per IP address: every environment and
+		// process that talks to this host spends the same budget.
+		c.budget, err = budget.Open(opts.BudgetDir, main.host, cfg)
+	} else {
+		c.budget, err = budget.New(cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("api: the %s request budget: %w", opts.Env, err)
 	}
 	c.base = newBaseTransport(c.timeout)
 	hc := &http.Client{
@@ -178,33 +207,43 @@ func (c *Client) Env() string { return c.env }
 // PageSize is the page size used when AccountsParams.First is 0.
 func (c *Client) PageSize() int { return c.pageSize }
 
-// Close releases idle connections. The Client must not be used afterwards.
-func (c *Client) Close() { c.base.CloseIdleConnections() }
+// Close releases idle connections and the budget's file. The Client must
+// not be used afterwards.
+func (c *Client) Close() {
+	c.base.CloseIdleConnections()
+	_ = c.budget.Close()
+}
 
-// Status is a snapshot for the footer.
+// Status is a snapshot for the footer. It is cheap enough to poll: the
+// shared budget's file is re-read at most a few times a second, and never
+// waited for.
 func (c *Client) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.snapshotLocked()
 }
 
-// Updates delivers a Status after every change (request sent, response,
-// 429, countdown start/end). The channel is buffered and lossy: a slow reader
-// sees the latest state, never blocks the client.
+// Updates delivers a Status after every change of this client (request
+// sent, response, wait start/end). The channel is buffered and lossy: a slow
+// reader sees the latest state, never blocks the client. Other processes'
+// requests change Status().Used without an update: poll Status for them.
 func (c *Client) Updates() <-chan Status { return c.updates }
 
 func (c *Client) snapshotLocked() Status {
-	now := c.now()
+	used, limit := c.budget.Count()
 	return Status{
 		Env:         c.env,
-		Used:        c.budget.used(now),
-		Limit:       c.budget.capacity(),
-		Window:      c.budget.window,
+		Used:        used,
+		Limit:       limit,
+		Window:      c.budget.Window(),
 		LastStatus:  c.lastStatus,
 		LastLatency: c.lastLatency,
 		InFlight:    c.inFlight,
-		RetryAt:     c.retryAt,
-		Throttled:   c.throttled,
+		Waiting:     c.waiters,
+		WaitReason:  c.wait.Reason,
+		RetryAt:     c.wait.Until,
+		Throttled:   c.wait.Reason == WaitBudget,
+		Retrying:    c.retriers > 0,
 	}
 }
 
@@ -227,54 +266,6 @@ func (c *Client) publishLocked() {
 	}
 }
 
-// acquire waits until the budget has room and records the send; it never
-// lets a request out that the window says would be refused.
-func (c *Client) acquire(ctx context.Context) (time.Time, error) {
-	for {
-		c.mu.Lock()
-		now := c.now()
-		ok, wakeAt := c.budget.take(now)
-		if ok {
-			if c.throttled {
-				c.throttled = false
-				c.retryAt = time.Time{}
-			}
-			c.mu.Unlock()
-			return now, nil
-		}
-		c.throttled = true
-		c.retryAt = wakeAt
-		c.publishLocked()
-		c.mu.Unlock()
-		if err := c.sleep(ctx, wakeAt.Sub(now)); err != nil {
-			c.mu.Lock()
-			if c.throttled && c.retryAt.Equal(wakeAt) {
-				c.throttled = false
-				c.retryAt = time.Time{}
-			}
-			c.publishLocked()
-			// capacity follows the server's headers, which other requests
-			// update: read it under the lock.
-			werr := &budgetWaitError{limit: c.budget.capacity(), window: c.budget.window, err: err}
-			c.mu.Unlock()
-			return time.Time{}, werr
-		}
-	}
-}
-
-// budgetWaitError: the request was never sent because the wait for the
-// budget ended (context cancelled or deadline reached).
-type budgetWaitError struct {
-	limit  int
-	window time.Duration
-	err    error
-}
-
-func (e *budgetWaitError) Error() string {
-	return fmt.Sprintf("stopped waiting for the request budget (%d per %s): %v", e.limit, e.window, e.err)
-}
-func (e *budgetWaitError) Unwrap() error { return e.err }
-
 func (c *Client) begin() {
 	c.mu.Lock()
 	c.inFlight++
@@ -284,33 +275,21 @@ func (c *Client) begin() {
 
 // end closes the accounting of one request. status 0 means no HTTP answer.
 func (c *Client) end(sentAt time.Time, notSent bool, status int, h http.Header) {
+	if notSent {
+		// A release that fails leaves a send counted that never left: the
+		// budget errs on the safe side.
+		_ = c.budget.Release(sentAt)
+	} else if h != nil {
+		c.observe(h)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
 	c.inFlight--
-	if notSent {
-		c.budget.release(sentAt)
-		c.publishLocked()
-		return
-	}
-	c.lastStatus = status
-	c.lastLatency = now.Sub(sentAt)
-	if h != nil {
-		c.budget.observe(h, now)
-	}
-	if status != 0 && status != http.StatusTooManyRequests && !c.throttled {
-		// The server answered: whatever 429 wait was shown is over.
-		c.retryAt = time.Time{}
+	if !notSent {
+		c.lastStatus = status
+		c.lastLatency = c.now().Sub(sentAt)
 	}
 	c.publishLocked()
-}
-
-func (c *Client) setRetryAt(t time.Time) {
-	c.mu.Lock()
-	c.retryAt = t
-	c.throttled = false
-	c.publishLocked()
-	c.mu.Unlock()
 }
 
 // run sends one operation, retrying queries on 429 and any operation once
@@ -318,13 +297,19 @@ func (c *Client) setRetryAt(t time.Time) {
 // struct on every invocation (the graphql client cannot decode into a struct
 // twice). Every send goes through the whole transport stack, so retries
 // count against the budget and show in Status like any other request.
+//
+// A 429 puts a hold on the shared budget (its Retry-After, else a
+// backoff): every request of every process sharing it waits for the hold
+// before it is sent, and that is where a query's retry waits too. A
+// mutation's 429 is returned at once: a mutation is sent once, and whether
+// to send it again is its caller's decision.
 func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.Context) error) error {
 	if mutation && c.readOnly {
 		return &ReadOnlyError{Env: c.env}
 	}
-	reauthed := false
+	reauthed, retry := false, false
 	for attempt := 1; ; {
-		cs := &callState{}
+		cs := &callState{retry: retry}
 		err := call(context.WithValue(ctx, callKey{}, cs))
 		if err == nil {
 			return nil
@@ -340,17 +325,11 @@ func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.C
 		if !errors.As(err, &rl) {
 			return err
 		}
-		if rl.RetryAt.IsZero() {
-			rl.RetryAt = c.now().Add(backoff(attempt))
-		}
-		c.setRetryAt(rl.RetryAt)
-		if mutation || attempt >= c.maxAttempts {
+		if !c.holdAfter429(rl, attempt) || mutation || attempt >= c.maxAttempts {
 			return err
 		}
-		if serr := c.sleep(ctx, rl.RetryAt.Sub(c.now())); serr != nil {
-			return fmt.Errorf("stopped waiting to retry the rate-limited %s request: %w", c.env, serr)
-		}
 		attempt++
+		retry = true
 	}
 }
 

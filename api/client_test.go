@@ -98,10 +98,11 @@ func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
 	if s := clk.Sleeps(); len(s) != 1 || s[0] != 7*time.Second {
 		t.Errorf("sleeps = %v, want [7s]", s)
 	}
-	if !during.RetryAt.Equal(start.Add(7*time.Second)) || during.Throttled || during.LastStatus != 429 {
+	if !during.RetryAt.Equal(start.Add(7*time.Second)) || during.Throttled || during.LastStatus != 429 ||
+		!during.Retrying || during.Waiting != 1 || during.WaitReason != WaitRetryAfter {
 		t.Errorf("status while waiting = %+v", during)
 	}
-	if s := c.Status(); !s.RetryAt.IsZero() || s.LastStatus != 200 || s.Used != 2 {
+	if s := c.Status(); !s.RetryAt.IsZero() || s.LastStatus != 200 || s.Used != 2 || s.Waiting != 0 || s.Retrying {
 		t.Errorf("status after success = %+v", s)
 	}
 }
@@ -164,8 +165,9 @@ func TestRetriesAreBounded(t *testing.T) {
 	if calls.Load() != DefaultMaxAttempts {
 		t.Errorf("requests = %d, want %d", calls.Load(), DefaultMaxAttempts)
 	}
-	if s := c.Status(); s.RetryAt.IsZero() {
-		t.Errorf("RetryAt cleared although no retry succeeded: %+v", s)
+	// Nothing will be retried, so nothing counts down to a retry.
+	if s := c.Status(); !s.RetryAt.IsZero() || s.Retrying || s.Waiting != 0 {
+		t.Errorf("status after the last attempt = %+v", s)
 	}
 }
 
@@ -183,8 +185,9 @@ func TestMutationIsNeverRetried(t *testing.T) {
 	if calls.Load() != 1 || len(clk.Sleeps()) != 0 {
 		t.Errorf("requests = %d, sleeps = %v: a mutation must be sent once", calls.Load(), clk.Sleeps())
 	}
-	if s := c.Status(); s.RetryAt.IsZero() {
-		t.Errorf("Status does not show the 429 countdown: %+v", s)
+	// The footer must not count down to a retry that never happens.
+	if s := c.Status(); !s.RetryAt.IsZero() || s.Retrying || s.Waiting != 0 || s.LastStatus != 429 {
+		t.Errorf("Status after a mutation's 429 = %+v", s)
 	}
 }
 

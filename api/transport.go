@@ -36,6 +36,9 @@ type callState struct {
 	// which one the server refused; it is never formatted anywhere.
 	token    string
 	timedOut bool
+	// retry marks the resend of a query the server answered 429, so a
+	// wait before it shows as a retry.
+	retry bool
 }
 
 type callKey struct{}
@@ -165,8 +168,9 @@ func newBaseTransport(timeout time.Duration) *http.Transport {
 }
 
 // observer is the outermost layer: it takes a slot from the request budget
-// (waiting when it is spent), applies the per-request timeout, and feeds
-// the counts, statuses and timings into Status.
+// (waiting while it is spent or a 429's hold lasts), applies the
+// per-request timeout, and feeds the counts, statuses and timings into
+// Status.
 type observer struct {
 	c    *Client
 	next http.RoundTripper
@@ -174,12 +178,12 @@ type observer struct {
 
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	sentAt, err := o.c.acquire(ctx)
+	cs := callFrom(ctx)
+	sentAt, err := o.c.acquire(ctx, cs != nil && cs.retry)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
-	cs := callFrom(ctx)
 	if cs != nil {
 		cs.host = req.URL.Host
 	}

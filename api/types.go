@@ -163,18 +163,28 @@ type IncomingTransfer struct {
 
 // Status is a snapshot of one environment client's traffic, for the footer.
 type Status struct {
-	Env         string        // "sandbox" | "live"
-	Used        int           // requests sent in the current window
-	Limit       int           // requests allowed per window (2000)
+	Env string // "sandbox" | "live"
+	// Used counts the requests sent to this client's API host in the
+	// current window by every process sharing Options.BudgetDir (by this
+	// process alone without it); while the server's X-RateLimit-* count
+	// holds, that count plus what was sent since.
+	Used        int
+	Limit       int           // requests allowed per Window (2000, or the server's X-RateLimit-Limit)
 	Window      time.Duration // 5 minutes
 	LastStatus  int           // last HTTP status; 0 before any response or after a network error
 	LastLatency time.Duration // duration of the last completed request
 	InFlight    int           // requests currently on the wire
-	// RetryAt is when a rate-limited (429) or budget-throttled request will
-	// next be sent; zero when nothing is waiting. It stays set until a retry
-	// succeeds.
-	RetryAt time.Time
-	// Throttled is true when the wait is the client's own budget (it never
-	// sends a request it knows would be refused), false when it is a 429.
+	// Waiting counts this client's requests held back, not sent, until
+	// RetryAt; WaitReason says why. All three are zero when none waits.
+	Waiting    int
+	WaitReason WaitReason
+	RetryAt    time.Time
+	// Throttled is WaitReason == WaitBudget: the wait is the budget, not a
+	// 429.
 	Throttled bool
+	// Retrying is true when a waiting request is a query the server
+	// answered 429, to be sent again at RetryAt; false when every waiting
+	// request is a first send. A mutation is never retried: its 429 is
+	// returned at once (a *RateLimitedError) and leaves nothing waiting.
+	Retrying bool
 }
