@@ -33,7 +33,7 @@ func TestPackageEdges(t *testing.T) {
 		{"config", "auth", "the configuration is read before anything signs in", false},
 		{"config", "api", "the configuration is read before anything calls the API", false},
 	}
-	for _, leaf := range []string{"internal/safetext", "internal/iban", "internal/platform", "internal/paths"} {
+	for _, leaf := range []string{"internal/safetext", "internal/iban", "internal/platform", "internal/paths", "internal/budget"} {
 		for pkg := range direct {
 			rules = append(rules, struct {
 				from, to   string

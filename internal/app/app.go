@@ -24,6 +24,9 @@ type Options struct {
 	ConfigPath string // --config; "" means paths.ConfigFile()
 	Demo       bool   // --demo: the embedded emulator, nothing real read or written
 	Project    bool   // --project: API calls use a project token
+	// OnWait hears every wait of every API client the app builds (a spent
+	// request budget, a 429): the command line prints it; nil ignores it.
+	OnWait func(api.Wait)
 }
 
 // ReadOnly is the Live read-only policy, decided here and nowhere else: no
@@ -40,6 +43,7 @@ type App struct {
 	StateDir   string   // token files and locks
 
 	project bool
+	onWait  func(api.Wait)
 	demo    *demo // nil unless --demo
 
 	mu   sync.Mutex
@@ -65,7 +69,7 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, envs: map[config.EnvName]*Env{}}
+	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{}}
 	if opts.Demo {
 		d, err := startDemo(ctx)
 		if err != nil {
@@ -145,6 +149,10 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 	opts := api.Options{
 		Env: string(name), GraphQLURL: ec.GraphQLURL(), TestingURL: ec.TestingGraphQLURL(),
 		TokenSource: s.APITokenSource(), PageSize: ec.PageSize, ReadOnly: e.ReadOnly,
+		// The platform counts requests per IP: every partnertui process on
+		// this machine shares one budget per API host, kept in the state
+		// directory (--demo's is temporary, like its tokens).
+		BudgetDir: a.StateDir, OnWait: a.onWait,
 	}
 	if !e.Project {
 		// Another process's refresh revokes the access token we hold: a 401

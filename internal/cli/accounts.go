@@ -81,7 +81,7 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 		}
 	}
 	r := &listRun[api.Account]{io: opts.IO, format: format, noun: "accounts", cols: accountColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walk, newProgressLine(opts.IO))
+	return r.run(ctx, walk, opts.F.progressLine())
 }
 
 // register adds --json and --jsonl for a list of noun.

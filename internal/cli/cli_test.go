@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -287,5 +290,55 @@ func TestEnvCompletes(t *testing.T) {
 	code, out, _ := runCLI(t, "__complete", "accounts", "--env", "")
 	if code != ExitOK || !strings.Contains(out, "sandbox") || !strings.Contains(out, "live") {
 		t.Fatalf("exit %d, completions %q", code, out)
+	}
+}
+
+// fakePlatform answers client-credentials token requests and, on the
+// GraphQL endpoint, first a 429 with Retry-After then accounts pages.
+func fakePlatform(t *testing.T, retryAfter string) (url string, graphqlCalls *atomic.Int32) {
+	t.Helper()
+	graphqlCalls = &atomic.Int32{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/oauth2/token":
+			_, _ = io.WriteString(w, `{"access_token":"tok","token_type":"bearer","expires_in":3600,"scope":""}`)
+		case "/sandbox-partner/graphql":
+			if graphqlCalls.Add(1) == 1 {
+				w.Header().Set("Retry-After", retryAfter)
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = io.WriteString(w, `{"errors":[{"message":"too many requests"}]}`)
+				return
+			}
+			_, _ = io.WriteString(w, `{"data":{"accounts":{"totalCount":1,"pageInfo":{"hasNextPage":false,"endCursor":"1"},`+
+				`"edges":[{"node":{"id":"acc-1","name":"Main","IBAN":"FR7630006000011234567890189","BIC":"SWNBFR22","currency":"EUR",`+
+				`"statusInfo":{"status":"Opened"},"holder":{"info":{"name":"Marie"}},"balances":{"available":{"value":"1.00","currency":"EUR"}}}}]}}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, graphqlCalls
+}
+
+// TestWaitIsSaidOnStderr: a 429 with Retry-After makes the command wait,
+// and stderr says for how long and why, while stdout carries only data.
+func TestWaitIsSaidOnStderr(t *testing.T) {
+	home := testenv.Isolate(t)
+	url, calls := fakePlatform(t, "2")
+	cfg := filepath.Join(home, "c.toml")
+	body := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = \"SANDBOX_test\"\nclient_secret = \"s\"\ntoken = \"project\"\n", url, url)
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "accounts", "--config", cfg, "--jsonl")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(errOut, "waiting 2s, until ") || !strings.Contains(errOut, "429 Too Many Requests") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr = %q, want one line saying how long and why it waits", errOut)
+	}
+	if strings.TrimSpace(out) == "" || strings.Contains(out, "waiting") || calls.Load() != 2 {
+		t.Errorf("stdout = %q after %d requests", out, calls.Load())
 	}
 }

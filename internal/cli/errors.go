@@ -11,6 +11,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/budget"
 )
 
 // Exit codes, as the README and --help document them.
@@ -81,6 +82,7 @@ func remedy(err error, project bool) string {
 		listenErr *auth.CallbackListenError
 		lockErr   *auth.LockTimeoutError
 		netErr    *api.NetworkError
+		budgetErr *budget.FileError
 	)
 	login := func(env string) string { return "`partnertui login --env " + env + "`" }
 	switch {
@@ -96,6 +98,11 @@ func remedy(err error, project bool) string {
 		return " Edit that file (`partnertui config init` writes a template when there is none), or try `partnertui --demo`, which needs no credentials."
 	case errors.As(err, &unsafe):
 		return fmt.Sprintf(" Run `chmod 600 %s`, and sign in again if others may have read it.", unsafe.Path)
+	case errors.As(err, &budgetErr):
+		if errors.Is(err, budget.ErrLocked) {
+			return " Another partnertui process holds it; wait for it to finish, or end it."
+		}
+		return " Make sure the state directory is writable; the file is rebuilt if you delete it."
 	case errors.As(err, &lockErr):
 		return " Wait for the other partnertui process to finish, or end it."
 	case errors.As(err, &ended):

@@ -16,7 +16,16 @@ type Factory struct {
 	IO      IO
 	Session SessionFlags
 
-	app *app.App
+	app      *app.App
+	progress *progressLine
+}
+
+// progressLine is the command's one line of stderr for progress and waits.
+func (f *Factory) progressLine() *progressLine {
+	if f.progress == nil {
+		f.progress = newProgressLine(f.IO)
+	}
+	return f.progress
 }
 
 // SessionFlags are the flags of every command that talks to the platform.
@@ -62,7 +71,8 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 			return &UsageError{Err: err}
 		}
 	}
-	a, err := app.New(ctx, app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project})
+	a, err := app.New(ctx, app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project,
+		OnWait: f.progressLine().onWait})
 	if err != nil {
 		return err
 	}

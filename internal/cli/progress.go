@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // progressLine is the one line of stderr where a command says what it is
@@ -49,7 +52,7 @@ func (p *progressLine) wait(reason string, until time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
-		fmt.Fprintf(p.io.Err, "waiting %s %s (until %s)\n", roundWait(until.Sub(p.now())), reason, until.Local().Format("15:04:05"))
+		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), until.Local().Format("15:04:05"), reason)
 		return
 	}
 	p.waitFor, p.until = reason, until
@@ -122,6 +125,44 @@ func (p *progressLine) drawLocked() {
 	}
 	fmt.Fprint(p.io.Err, "\r\x1b[K"+line)
 	p.shown = line != ""
+}
+
+// minWaitShown: waits shorter than this are not worth a line (a spent
+// budget frees a slot every few milliseconds while old requests leave the
+// window).
+const minWaitShown = time.Second
+
+// onWait shows an API client's waits: api.Options.OnWait.
+func (p *progressLine) onWait(w api.Wait) {
+	if w.Done {
+		p.waitDone()
+		return
+	}
+	if w.Until.Sub(p.now()) < minWaitShown {
+		return
+	}
+	p.wait(waitReason(w.Reason), w.Until)
+}
+
+// waitReason says why the command waits, for people.
+func waitReason(r api.WaitReason) string {
+	switch r {
+	case api.WaitBudget:
+		return fmt.Sprintf("for the request budget (%d requests per %s, shared by every partnertui on this machine)",
+			platform.RequestBudget, shortWindow(platform.BudgetWindow))
+	case api.WaitRetryAfter:
+		return "because the platform answered 429 Too Many Requests and said when to come back"
+	case api.WaitBackoff:
+		return "after a 429 Too Many Requests, before trying again"
+	}
+	return "for the platform"
+}
+
+func shortWindow(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%d minutes", int(d/time.Minute))
+	}
+	return d.String()
 }
 
 // roundWait shows a wait to the second, never below one.
