@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,21 +18,25 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // testNow is the fixed clock of the Update-level tests and goldens.
 var testNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 // fakeAPI serves accounts from memory with cursor paging, like the real
-// connection (cursor = index of the next row).
+// connection: the list order is newest first (accounts[0] first), a cursor
+// names an account, and Asc reads the same list from its end.
 type fakeAPI struct {
 	mu        sync.Mutex
 	accounts  []api.Account
-	pageSize  int
 	err       error // returned by every call when set
 	calls     []api.AccountsParams
+	homes     []bool // the project argument of each Home call
 	acctCalls int
+	txCalls   int
 	user      *api.User
+	project   *api.ProjectInfo
 	txs       map[string][]api.Transaction
 	simulated []api.IncomingTransfer
 	status    api.Status
@@ -38,9 +44,10 @@ type fakeAPI struct {
 }
 
 func newFakeAPI(n int) *fakeAPI {
-	f := &fakeAPI{pageSize: 100, txs: map[string][]api.Transaction{},
-		user:   &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
-		status: api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
+	f := &fakeAPI{txs: map[string][]api.Transaction{},
+		user:    &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
+		project: &api.ProjectInfo{ID: "project-1", Name: "Acme Payments", Type: "Partner", Status: "Enabled"},
+		status:  api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
 	f.accounts = makeAccounts(n)
 	return f
 }
@@ -62,10 +69,21 @@ func makeAccounts(n int) []api.Account {
 	return out
 }
 
+// requests is every request the UI sent.
+func (f *fakeAPI) requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls) + len(f.homes) + f.acctCalls + f.txCalls + len(f.simulated)
+}
+
 func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, p)
+	return f.page(ctx, p)
+}
+
+func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -74,19 +92,52 @@ func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.Acco
 	}
 	var rows []api.Account
 	for _, a := range f.accounts {
-		if p.Search == "" || strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)) {
+		switch {
+		case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
+		case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
+		default:
 			rows = append(rows, a)
 		}
 	}
+	if p.Direction == api.DirectionAsc {
+		slices.Reverse(rows)
+	}
 	start := 0
 	if p.After != "" {
-		start, _ = strconv.Atoi(p.After)
+		start = slices.IndexFunc(rows, func(a api.Account) bool { return a.ID == p.After })
+		if start < 0 {
+			return nil, fmt.Errorf("bad cursor %q", p.After)
+		}
+		start++
 	}
-	end := min(start+f.pageSize, len(rows))
+	first := p.First
+	if first <= 0 {
+		first = platform.PageMax
+	}
+	end := min(start+first, len(rows))
 	page := &api.AccountsPage{Accounts: append([]api.Account(nil), rows[start:end]...), TotalCount: len(rows)}
 	page.PageInfo.HasNextPage = end < len(rows)
-	page.PageInfo.EndCursor = strconv.Itoa(end)
+	if end > start {
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = rows[start].ID, rows[end-1].ID
+	}
 	return page, nil
+}
+
+func (f *fakeAPI) Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.homes = append(f.homes, project)
+	page, err := f.page(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	h := &api.Home{Accounts: page}
+	if project {
+		h.Project = f.project
+	} else {
+		h.User = f.user
+	}
+	return h, nil
 }
 
 func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) {
@@ -114,18 +165,10 @@ func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) 
 	return nil, fmt.Errorf("account %s: %w", id, api.ErrNotFound)
 }
 
-func (f *fakeAPI) User(ctx context.Context) (*api.User, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return nil, f.err
-	}
-	return f.user, nil
-}
-
 func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.txCalls++
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -137,7 +180,7 @@ func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int,
 	end := min(start+first, len(all))
 	p := &api.TransactionsPage{Transactions: append([]api.Transaction(nil), all[start:end]...), TotalCount: len(all)}
 	p.PageInfo.HasNextPage = end < len(all)
-	p.PageInfo.EndCursor = strconv.Itoa(end)
+	p.PageInfo.StartCursor, p.PageInfo.EndCursor = strconv.Itoa(start), strconv.Itoa(end)
 	return p, nil
 }
 
@@ -177,12 +220,17 @@ func makeTxs(n int) []api.Transaction {
 	return out
 }
 
-// fakeSession signs in through login (or succeeds when it is nil).
+// fakeSession signs in through login (or succeeds when it is nil). Its
+// store reads fail the test when they happen on the event loop: onLoop is
+// the driver's flag, set while Update runs.
 type fakeSession struct {
 	mu       sync.Mutex
+	t        testing.TB
+	onLoop   *atomic.Bool
 	signedIn bool
 	login    func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
 	logins   int
+	reads    int
 	expiry   time.Time
 }
 
@@ -209,15 +257,25 @@ func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.
 	return &auth.Identity{Subject: "user-1"}, nil
 }
 
+// read is one read of the token store.
+func (s *fakeSession) read(what string) {
+	if s.onLoop != nil && s.onLoop.Load() {
+		s.t.Errorf("Session.%s read the token store on the event loop", what)
+	}
+	s.reads++
+}
+
 func (s *fakeSession) SignedIn() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.read("SignedIn")
 	return s.signedIn
 }
 
 func (s *fakeSession) Status() (*auth.StatusInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.read("Status")
 	return &auth.StatusInfo{SignedIn: s.signedIn, AccessExpiry: s.expiry}, nil
 }
 
@@ -231,6 +289,7 @@ type pendingTick struct {
 // their messages back, and parks timers until the test fires them.
 type driver struct {
 	t      testing.TB
+	onLoop atomic.Bool
 	m      *Model
 	ticks  []pendingTick
 	copied []string
@@ -249,13 +308,14 @@ type fixture struct {
 	w, h       int
 	demo       bool
 	color      bool
+	project    bool // both environments use a project token
 }
 
 func newDriver(t testing.TB, fx fixture) *driver {
 	t.Helper()
-	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3),
-		sbxS:  &fakeSession{signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)},
-		liveS: &fakeSession{signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}}
+	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3)}
+	d.sbxS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)}
+	d.liveS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}
 	d.live.status.Env = "live"
 	for i := range d.live.accounts {
 		d.live.accounts[i].Name = fmt.Sprintf("Live account %d", i)
@@ -269,6 +329,10 @@ func newDriver(t testing.TB, fx fixture) *driver {
 	if !fx.noLive {
 		envs[config.Live] = &Environment{Name: config.Live, ClientID: "LIVE_test", API: d.live, Session: d.liveS, ReadOnly: true}
 	}
+	for _, e := range envs {
+		e.Project = fx.project
+	}
+	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
 		Envs: envs, Start: config.Sandbox, NoColor: !fx.color,
 		Now:       func() time.Time { return testNow },
@@ -281,7 +345,9 @@ func newDriver(t testing.TB, fx fixture) *driver {
 	if w == 0 {
 		w, h = 80, 24
 	}
-	d.run(d.m.Init())
+	cmd := d.m.Init()
+	d.onLoop.Store(false)
+	d.run(cmd)
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	d.send(tea.BackgroundColorMsg{}) // black: dark
 	return d
@@ -289,8 +355,7 @@ func newDriver(t testing.TB, fx fixture) *driver {
 
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
-	_, cmd := d.m.Update(msg)
-	d.run(cmd)
+	d.run(d.update(msg))
 	d.noCrash()
 }
 
@@ -301,8 +366,11 @@ func (d *driver) noCrash() {
 	}
 }
 
-// update sends msg without running the resulting command.
+// update sends msg without running the resulting command. onLoop is set
+// meanwhile: the fake session fails the test if Update reads its store.
 func (d *driver) update(msg tea.Msg) tea.Cmd {
+	d.onLoop.Store(true)
+	defer d.onLoop.Store(false)
 	_, cmd := d.m.Update(msg)
 	return cmd
 }
@@ -328,8 +396,7 @@ func (d *driver) run(cmd tea.Cmd) {
 		case tea.QuitMsg:
 			d.quit = true
 		default:
-			_, next := d.m.Update(msg)
-			queue = append(queue, next)
+			queue = append(queue, d.update(msg))
 		}
 	}
 }
@@ -384,8 +451,15 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r[0], Text: k}
 }
 
-// screen is what the terminal shows, without styling.
-func (d *driver) screen() string { return ansi.Strip(d.m.render()) }
+// screen is what the terminal shows, without styling or the spaces that
+// pad lines to the terminal's width.
+func (d *driver) screen() string {
+	lines := strings.Split(ansi.Strip(d.m.render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
 
 // topAs is the top screen, which must be an S.
 func topAs[S screen](d *driver) S {

@@ -173,8 +173,8 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	if !strings.Contains(screen, "/") {
 		t.Fatalf("no loaded/total on the list:\n%s", screen)
 	}
-	var user *userInfo
-	f.probe(func(m *Model) { user = m.c.env.user })
+	var user *owner
+	f.probe(func(m *Model) { user = m.env.owner })
 	if user == nil || user.name == "" {
 		t.Fatalf("no signed-in user after sign-in: %+v", user)
 	}
@@ -182,8 +182,10 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	// Open the first account, copy its IBAN.
 	var compact string
 	f.probe(func(m *Model) {
-		if a, ok := m.top().(*accountsScreen); ok && len(a.rows) > 0 {
-			compact = iban.Compact(a.rows[0].IBAN)
+		if a, ok := m.top().(*accountsScreen); ok {
+			if acct, ok := a.list.Selected(); ok {
+				compact = iban.Compact(acct.IBAN)
+			}
 		}
 	})
 	f.press("enter")
@@ -241,7 +243,7 @@ func TestFlowAgainstEmulator(t *testing.T) {
 		t.Fatalf("logout: %v", err)
 	}
 	f.press("r")
-	f.waitFor("Sign in to Sandbox", "no longer valid")
+	f.waitFor("Sign in to Sandbox", "The Sandbox session has ended", "Press enter to sign in again.")
 
 	f.press("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
@@ -266,7 +268,7 @@ func TestFlowRateLimitCountdown(t *testing.T) {
 			f.probe(func(m *Model) {
 				screen = ansi.Strip(m.render())
 				if a, ok := m.top().(*accountsScreen); ok {
-					refreshing = a.refreshing
+					refreshing = a.list.Refreshing()
 				}
 			})
 			if !refreshing || strings.Contains(screen, "429 · retrying in ") || !f.settle(deadline) {

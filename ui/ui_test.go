@@ -50,7 +50,7 @@ func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
 	}
 	d.run(cmd)
 	d.accounts()
-	if u := d.m.c.env.user; u == nil || u.name != "Jane Doe" {
+	if u := d.m.env.owner; u == nil || u.name != "Jane Doe" {
 		t.Fatalf("user after sign-in = %+v", u)
 	}
 	d.wantScreen("Signed in to Sandbox as Jane Doe")
@@ -92,10 +92,10 @@ func TestSignInErrorsComeWithRemedy(t *testing.T) {
 		err  error
 		want string
 	}{
-		{auth.ErrAccessDenied, "You pressed Deny"},
-		{auth.ErrCodeRejected, "new code"},
-		{auth.ErrInvalidClient, "Generate a new secret"},
-		{auth.ErrLoginTimeout, "10 minutes"},
+		{&auth.SignInError{Env: "sandbox", Reason: "the authorization server ended the sign-in", Code: "access_denied"}, "You pressed Deny"},
+		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 400, Code: "invalid_grant"}, "new code"},
+		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client"}, "Generate a new secret"},
+		{&auth.SignInError{Env: "sandbox", Reason: "the browser did not come back", Timeout: 10 * time.Minute}, "10 minutes"},
 		{errors.New("dial tcp: refused"), "Check the network"},
 	}
 	for _, c := range cases {
@@ -148,8 +148,8 @@ func TestSignInWarnsOnPhoneMismatch(t *testing.T) {
 func TestAccountsListPagingAndStatusLine(t *testing.T) {
 	d := newDriver(t, fixture{rows: 250, signedIn: true})
 	a := d.accounts()
-	if len(a.rows) != 100 || a.total != 250 {
-		t.Fatalf("loaded %d of %d", len(a.rows), a.total)
+	if a.list.Loaded() != 100 || a.list.Len() != 250 {
+		t.Fatalf("loaded %d of %d", a.list.Loaded(), a.list.Len())
 	}
 	d.wantScreen("row 1 of 100/250")
 	d.wantScreen("FR76 3000 6000 0112 3456 7890 189")
@@ -157,39 +157,48 @@ func TestAccountsListPagingAndStatusLine(t *testing.T) {
 	// Far from the end: no request.
 	calls := len(d.sbx.calls)
 	d.press("j", "j", "down")
-	if len(d.sbx.calls) != calls || a.cursor != 3 {
-		t.Fatalf("cursor %d, %d extra calls", a.cursor, len(d.sbx.calls)-calls)
+	if len(d.sbx.calls) != calls || a.list.Cursor() != 3 {
+		t.Fatalf("cursor %d, %d extra calls", a.list.Cursor(), len(d.sbx.calls)-calls)
 	}
 	d.wantScreen("row 4 of 100/250")
 	// About one screen before the end, the next page is requested once.
-	cmd := d.update(keyMsg("G"))
-	if !a.inFlight {
+	for a.list.Cursor() < 100-a.list.Rows()-2 {
+		d.press("j")
+	}
+	if len(d.sbx.calls) != calls {
+		t.Fatalf("a page was requested at row %d, more than a screen before the end", a.list.Cursor())
+	}
+	cmd := d.update(keyMsg("j"))
+	if !a.list.Busy() {
 		t.Fatal("no page requested near the end")
 	}
 	if d.update(keyMsg("k")) != nil && len(d.sbx.calls) != calls {
 		t.Fatal("a second page request went out while one was in flight")
 	}
 	d.run(cmd)
-	if len(a.rows) != 200 || d.sbx.calls[len(d.sbx.calls)-1].After != "100" {
-		t.Fatalf("after paging: %d rows, last call %+v", len(a.rows), d.sbx.calls[len(d.sbx.calls)-1])
+	if a.list.Loaded() != 200 || d.sbx.calls[len(d.sbx.calls)-1].After != "acc-99" {
+		t.Fatalf("after paging: %d rows, last call %+v", a.list.Loaded(), d.sbx.calls[len(d.sbx.calls)-1])
 	}
+	// G reads the last page as the first of the ascending order: the true
+	// last row at once.
 	d.press("G")
-	if len(a.rows) != 250 || a.hasNext {
-		t.Fatalf("after the last page: %d rows, hasNext %v", len(a.rows), a.hasNext)
+	last := d.sbx.calls[len(d.sbx.calls)-1]
+	if a.list.Loaded() != 250 || last.Direction != api.DirectionAsc || last.After != "" {
+		t.Fatalf("after G: %d rows, last call %+v", a.list.Loaded(), last)
 	}
-	d.press("G")
 	d.wantScreen("row 250 of 250/250")
+	d.wantScreen("Account 249")
 	d.press("g")
-	if a.cursor != 0 {
-		t.Fatalf("g: cursor %d", a.cursor)
+	if a.list.Cursor() != 0 {
+		t.Fatalf("g: cursor %d", a.list.Cursor())
 	}
 	d.press("pgdown")
-	if a.cursor != a.visible() {
-		t.Fatalf("pgdown: cursor %d, visible %d", a.cursor, a.visible())
+	if a.list.Cursor() != a.list.Rows() {
+		t.Fatalf("pgdown: cursor %d, rows on screen %d", a.list.Cursor(), a.list.Rows())
 	}
 	d.press("pgup", "up")
-	if a.cursor != 0 {
-		t.Fatalf("pgup: cursor %d", a.cursor)
+	if a.list.Cursor() != 0 {
+		t.Fatalf("pgup: cursor %d", a.list.Cursor())
 	}
 }
 
@@ -198,15 +207,15 @@ func TestAccountsRefreshKeepsRows(t *testing.T) {
 	a := d.accounts()
 	d.press("j", "j")
 	cmd := d.update(keyMsg("r"))
-	if len(a.rows) != 30 || !a.refreshing {
-		t.Fatalf("rows dropped during refresh: %d, refreshing %v", len(a.rows), a.refreshing)
+	if a.list.Loaded() != 30 || !a.list.Refreshing() {
+		t.Fatalf("rows dropped during refresh: %d, refreshing %v", a.list.Loaded(), a.list.Refreshing())
 	}
 	d.wantScreen("Account 2")
 	d.wantScreen("refreshing")
 	d.sbx.accounts[2].Name = "Renamed"
 	d.run(cmd)
-	if a.cursor != 2 || a.rows[2].Name != "Renamed" {
-		t.Fatalf("after refresh: cursor %d, row %q", a.cursor, a.rows[2].Name)
+	if sel, _ := a.list.Selected(); a.list.Cursor() != 2 || sel.Name != "Renamed" {
+		t.Fatalf("after refresh: cursor %d, row %q", a.list.Cursor(), sel.Name)
 	}
 }
 
@@ -250,8 +259,8 @@ func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 		t.Fatalf("calls after debounce: %+v", d.sbx.calls[calls:])
 	}
 	// 2, 12, 20..29 → 12 rows.
-	if a.total != 12 {
-		t.Fatalf("filtered total %d", a.total)
+	if a.list.Len() != 12 {
+		t.Fatalf("filtered total %d", a.list.Len())
 	}
 	d.press("enter")
 	if a.capturing() {
@@ -259,8 +268,8 @@ func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 	}
 	d.wantScreen("filter “2”")
 	d.press("esc")
-	if a.search != "" || a.total != 30 {
-		t.Fatalf("esc kept the filter: %q, total %d", a.search, a.total)
+	if a.query.search != "" || a.list.Len() != 30 {
+		t.Fatalf("esc kept the filter: %q, total %d", a.query.search, a.list.Len())
 	}
 }
 
@@ -279,17 +288,23 @@ func TestAccountsSortToggle(t *testing.T) {
 }
 
 func TestStaleResponsesDropped(t *testing.T) {
-	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
 	a := d.accounts()
-	old := a.gen
-	d.update(keyMsg("r")) // new generation; its answer is never delivered
-	d.send(accountsMsg{envTag{config.Sandbox}, old, "", &api.AccountsPage{Accounts: makeAccounts(1), TotalCount: 1}, nil})
-	if a.total != 3 {
-		t.Fatal("an answer to an older request was applied")
+	// A refresh whose answer comes after a newer query's.
+	old := d.update(keyMsg("r"))
+	d.sbx.accounts = makeAccounts(1)
+	d.press("o")
+	d.sbx.accounts = makeAccounts(5)
+	d.run(old)
+	if a.list.Len() != 1 {
+		t.Fatalf("an answer to an older request was applied: %d rows", a.list.Len())
 	}
-	d.send(accountsMsg{envTag{config.Live}, a.gen, "", &api.AccountsPage{Accounts: makeAccounts(1), TotalCount: 1}, nil})
-	if a.total != 3 {
-		t.Fatal("an answer from the other environment was applied")
+	// A Sandbox answer that arrives once Live is on screen.
+	old = d.update(keyMsg("r"))
+	d.press("e", "y")
+	d.run(old)
+	if l := d.accounts(); l.list.Len() != 3 || d.m.env.Name != config.Live {
+		t.Fatalf("an answer from the other environment was applied: %d rows", l.list.Len())
 	}
 }
 
@@ -302,7 +317,7 @@ func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
 	d.press("enter")
 	before := d.screen()
 	d.press("pgdown")
-	c := d.detail().txCursor
+	c := d.detail().tx.Cursor()
 	if !strings.Contains(before, fmt.Sprintf("Payment %d\n", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d\n", c)) {
 		t.Fatalf("pgdown put the cursor on transaction %d; the screen was:\n%s", c, before)
 	}
@@ -314,8 +329,8 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	d.press("j", "enter")
 	det := d.detail()
 	// 40 rows fit: the second page is fetched at once.
-	if !det.full || len(det.txs) != 40 || det.txTotal != 45 {
-		t.Fatalf("detail: full %v, %d of %d transactions", det.full, len(det.txs), det.txTotal)
+	if !det.full || det.tx.Loaded() != 40 || det.tx.Len() != 45 {
+		t.Fatalf("detail: full %v, %d of %d transactions", det.full, det.tx.Loaded(), det.tx.Len())
 	}
 	for _, want := range []string{"IBAN", "FR76 3000 6000 0112 3456 7890 189", "✓ valid", "SWNBFR22", "12345678901",
 		"Holder 1 (Individual)", "Opened", "Unlimited", "EUR", "101.50 EUR", "0.00 EUR", "2026-01-02 09:30 UTC",
@@ -333,8 +348,8 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	}
 	// Scrolling loads more transactions near the end.
 	d.press("G")
-	if len(det.txs) != 45 {
-		t.Fatalf("after G: %d transactions", len(det.txs))
+	if det.tx.Loaded() != 45 {
+		t.Fatalf("after G: %d transactions", det.tx.Loaded())
 	}
 	d.press("Q")
 	d.wantScreen("EPC payment QR")
@@ -384,16 +399,19 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	d.wantScreen("999.99 EUR") // the account was reloaded
 	// Live: the key does nothing and is not in the help.
 	d.press("esc", "e", "y", "enter", "s")
-	if d.m.c.env.Name != config.Live {
+	if d.m.env.Name != config.Live {
 		t.Fatal("not on Live")
 	}
 	if d.detail().prompting {
 		t.Fatal("s opened the prompt on Live")
 	}
 	for _, b := range d.detail().ShortHelp() {
-		if b.Help().Key == "s" {
+		if b.Enabled() && b.Help().Key == "s" {
 			t.Fatal("simulate is offered on Live")
 		}
+	}
+	if strings.Contains(d.screen(), "simulate") {
+		t.Fatalf("simulate is on the Live screen:\n%s", d.screen())
 	}
 }
 
@@ -403,25 +421,27 @@ func TestEnvSwitchConfirmCancelAndBack(t *testing.T) {
 	d.press("e")
 	d.wantScreen("Switch to LIVE?")
 	d.press("n")
-	if d.m.c.env.Name != config.Sandbox || d.m.confirm {
+	if d.m.env.Name != config.Sandbox || d.m.confirm {
 		t.Fatal("n switched")
 	}
 	d.wantScreen("Stayed in Sandbox")
 	detCtx := d.detail().ctx
 	d.press("e", "y")
-	if d.m.c.env.Name != config.Live || len(d.m.stack) != 1 {
-		t.Fatalf("env %s, stack %d", d.m.c.env.Name, len(d.m.stack))
+	if d.m.env.Name != config.Live || len(d.m.stack) != 1 {
+		t.Fatalf("env %s, stack %d", d.m.env.Name, len(d.m.stack))
 	}
 	if detCtx.Err() == nil {
 		t.Fatal("the Sandbox requests were not cancelled")
 	}
-	if a := d.accounts(); len(a.rows) != 3 || a.rows[0].Name != "Live account 0" {
-		t.Fatalf("Live rows: %+v", a.rows)
+	if a := d.accounts(); a.list.Loaded() != 3 {
+		t.Fatalf("Live rows: %d", a.list.Loaded())
+	} else if sel, _ := a.list.Selected(); sel.Name != "Live account 0" {
+		t.Fatalf("Live row: %+v", sel)
 	}
 	d.wantScreen("LIVE")
 	d.wantScreen("Live acco")
 	d.press("e") // back to Sandbox needs no confirmation
-	if d.m.c.env.Name != config.Sandbox {
+	if d.m.env.Name != config.Sandbox {
 		t.Fatal("e did not go back to Sandbox")
 	}
 	d.wantScreen("Account 0")
@@ -447,15 +467,31 @@ func TestEnvSwitchUnconfigured(t *testing.T) {
 }
 
 func TestUnauthorizedGoesToSignIn(t *testing.T) {
-	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("enter")
-	d.sbx.err = fmt.Errorf("sandbox API: %w", api.ErrUnauthorized)
+	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "token revoked"}
 	d.press("r")
 	s := d.signin()
-	if len(d.m.stack) != 1 || !strings.Contains(s.reason, "401") {
-		t.Fatalf("stack %d, reason %q", len(d.m.stack), s.reason)
+	if len(d.m.stack) != 1 || s.reason == nil {
+		t.Fatalf("stack %d, reason %v", len(d.m.stack), s.reason)
 	}
-	d.wantScreen("no longer valid")
+	d.wantScreen("The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
+}
+
+// A session that ended before any request was sent says so in one
+// sentence, with no HTTP status, and names the key.
+func TestEndedSessionGoesToSignInInOneSentence(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 160, h: 40})
+	ended := &auth.SessionEndedError{Env: "sandbox", Reason: "the refresh token was already used or revoked"}
+	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Err: ended}
+	d.press("r")
+	d.signin()
+	want := "The Sandbox session has ended: the refresh token was already used or revoked. Press enter to sign in again."
+	d.wantScreen(want)
+	screen := d.screen()
+	if strings.Contains(screen, "401") || strings.Count(strings.ToLower(screen), "sign in again") != 1 {
+		t.Fatalf("the reason repeats itself or names a status no request got:\n%s", screen)
+	}
 }
 
 func TestFooterCountdownAndToken(t *testing.T) {
@@ -525,7 +561,7 @@ func TestHelpListsScreenBindings(t *testing.T) {
 		d.wantScreen(want)
 	}
 	d.press("j") // ignored while help is shown
-	if d.accounts().cursor != 0 {
+	if d.accounts().list.Cursor() != 0 {
 		t.Fatal("a key went through the help")
 	}
 	d.press("?")
@@ -674,8 +710,8 @@ func TestAccountsFilterPasteIsDebounced(t *testing.T) {
 	if n := d.fire(func(m tea.Msg) bool { _, ok := m.(filterTickMsg); return ok }); n != 1 {
 		t.Fatalf("%d debounce ticks", n)
 	}
-	if a.search != "2" || len(d.sbx.calls) != calls+1 {
-		t.Fatalf("search %q after %d calls", a.search, len(d.sbx.calls)-calls)
+	if a.query.search != "2" || len(d.sbx.calls) != calls+1 {
+		t.Fatalf("search %q after %d calls", a.query.search, len(d.sbx.calls)-calls)
 	}
 }
 

@@ -506,6 +506,15 @@ func (m *Model[T]) bottom() int {
 	return m.lastSeg().end() - 1
 }
 
+// SetCursor puts the cursor on row i (clamped to the list), loading what
+// is around it.
+func (m *Model[T]) SetCursor(i int) tea.Cmd {
+	m.cursor = i
+	m.scroll()
+	m.prepare()
+	return m.more()
+}
+
 // Bindings are the navigation keys, for the screen's help.
 func (m *Model[T]) Bindings() []key.Binding {
 	k := m.o.Keys
@@ -546,6 +555,9 @@ func (m *Model[T]) Cursor() int { return m.cursor }
 
 // Len is the number of rows in the list, loaded or not.
 func (m *Model[T]) Len() int { return m.st.n }
+
+// Rows is the number of row lines on screen, what page keys move by.
+func (m *Model[T]) Rows() int { return m.r.visible() }
 
 // Loaded is the number of rows loaded.
 func (m *Model[T]) Loaded() int { return m.st.loaded }
