@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -119,6 +120,11 @@ type accountsScreen struct {
 	filter    textinput.Model
 	filtering bool
 	filterSeq int
+
+	// errLines is the list's error, wrapped above the status line (it
+	// takes rows from the list); shownErr is the error they say.
+	errLines []string
+	shownErr error
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
@@ -184,7 +190,27 @@ func (s *accountsScreen) setSize(w, h int) {
 	// The field scrolls within what the prompt and note leave (one cell
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterNote)-1, 8))
-	s.list.SetSize(w, max(h-1, 0))
+	s.shownErr, s.errLines = nil, nil
+	s.layout()
+}
+
+// maxErrLines bounds how much of the list an error may cover.
+const maxErrLines = 3
+
+// layout gives the list what the status line and the error leave.
+func (s *accountsScreen) layout() {
+	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
+		s.shownErr, s.errLines = err, nil
+		if err != nil {
+			text := s.c.styles.err.Render("✗ " + explain(err, s.where()))
+			s.errLines = strings.Split(lipgloss.NewStyle().Width(max(s.w, 1)).Render(text), "\n")
+			// The status line stays, whatever the height.
+			if n := min(maxErrLines, max(s.h-1, 0)); len(s.errLines) > n {
+				s.errLines = s.errLines[:n]
+			}
+		}
+	}
+	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
 }
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
@@ -203,8 +229,10 @@ func (s *accountsScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.list.Bindings(), {k.Open, k.Filter, k.Refresh, k.Sort, k.ClearFilter}}
 }
 
-// syncKeys enables the bindings that apply now.
+// syncKeys enables the bindings that apply now, and lays the screen out
+// again for an error that came or went.
 func (s *accountsScreen) syncKeys() {
+	s.layout()
 	_, selected := s.list.Selected()
 	k := &s.keys
 	k.Open.SetEnabled(selected && !s.filtering)
@@ -356,10 +384,21 @@ func (s *accountsScreen) view() string {
 		}
 		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
 	}
-	if s.list.Len() == 0 {
-		return fit(st.colHeader.Render(TextAccounts)+"\n"+s.emptyText(), s.w, s.h-1) + "\n" + s.statusLine()
+	var b strings.Builder
+	if listH := s.h - 1 - len(s.errLines); listH > 0 {
+		if s.list.Len() == 0 {
+			b.WriteString(fit(st.colHeader.Render(TextAccounts)+"\n"+s.emptyText(), s.w, listH))
+		} else {
+			b.WriteString(s.list.View())
+		}
+		b.WriteByte('\n')
 	}
-	return s.list.View() + "\n" + s.statusLine()
+	for _, l := range s.errLines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(s.statusLine())
+	return b.String()
 }
 
 func (s *accountsScreen) emptyText() string {
@@ -403,11 +442,7 @@ func (s *accountsScreen) statusLine() string {
 	case !s.list.Updated().IsZero():
 		b.WriteString(" · updated " + shortDuration(s.c.now().Sub(s.list.Updated())) + " ago")
 	}
-	line := st.dimP.Render(b.String())
-	if err := s.list.Err(); err != nil {
-		line += " " + st.err.Render("✗ "+explain(err, s.where()))
-	}
-	return trunc(line, s.w)
+	return trunc(st.dimP.Render(b.String()), s.w)
 }
 
 func ibanCell(s string) string {

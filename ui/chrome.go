@@ -214,17 +214,22 @@ func (m *Model) hintLine(binds []key.Binding) string {
 	return trunc(line, m.w)
 }
 
-// helpView is the ? help: the screen's bindings, then the global ones.
-func (m *Model) helpView() string {
+// helpGroups are the columns of the ? help: the screen's bindings, then
+// the global ones.
+func (m *Model) helpGroups() [][]key.Binding {
 	t := m.top()
-	w, h := m.bodySize()
 	globals := m.keys.full()
 	if uses(t.FullHelp(), "esc") {
 		globals = globals[1:] // the screen's esc says what esc does there
 	}
-	groups := append(t.FullHelp(), globals)
-	title := m.c.styles.title.Render("Help · "+t.title()) + m.c.styles.dim.Render("  ("+m.keys.CloseHelp.Help().Key+" to close)")
-	return fit(title+"\n\n"+m.help.FullHelpView(groups), w, h)
+	return append(t.FullHelp(), globals)
+}
+
+// helpView is the ? help.
+func (m *Model) helpView() string {
+	w, h := m.bodySize()
+	title := m.c.styles.title.Render("Help · "+m.top().title()) + m.c.styles.dim.Render("  ("+m.keys.CloseHelp.Help().Key+" to close)")
+	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
 }
 
 // footerView: badge · who · used/limit · status+latency · 429 countdown ·

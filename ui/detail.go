@@ -29,10 +29,10 @@ const simulatedDebtorIBAN = "DE89370400440532013000"
 var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
 type detailKeys struct {
-	nav                             pagedlist.KeyMap
-	Copy, QR, Simulate, Refresh     key.Binding
-	CloseQR                         key.Binding
-	Send, Cancel                    key.Binding // while the amount prompt is open
+	nav                         pagedlist.KeyMap
+	Copy, QR, Simulate, Refresh key.Binding
+	CloseQR                     key.Binding
+	Send, Cancel                key.Binding // while the amount prompt is open
 }
 
 func newDetailKeys() detailKeys {

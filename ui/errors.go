@@ -202,9 +202,9 @@ func advise(err error, at where) (facts, next string) {
 	case errors.As(err, &notConfig):
 		return fmt.Sprintf("%s is not configured: %s must be set under [%s] in the config file.", title(string(notConfig.Env)), notConfig.Keys, notConfig.Env), ""
 	case errors.Is(err, context.Canceled):
-		return "It was cancelled.", press("start again")
+		return sentence(err), press("start again")
 	case errors.Is(err, context.DeadlineExceeded):
-		return "It did not finish in time.", retry
+		return sentence(err), retry
 	}
 	return sentence(err), "Check the network and the environment's URLs in the config file, then " + lowerFirst(tryAgain)
 }

@@ -41,6 +41,10 @@ type fakeAPI struct {
 	simulated []api.IncomingTransfer
 	status    api.Status
 	updates   chan api.Status
+	// pos caches positions(); posLen and posFirst tell a replaced slice.
+	pos      map[string]int
+	posLen   int
+	posFirst *api.Account
 }
 
 func newFakeAPI(n int) *fakeAPI {
@@ -54,16 +58,19 @@ func newFakeAPI(n int) *fakeAPI {
 
 func makeAccounts(n int) []api.Account {
 	out := make([]api.Account, n)
+	balances := make([]api.Balances, n)
 	for i := range out {
+		num := strconv.Itoa(i)
+		balances[i].Available = api.Amount{Value: strconv.Itoa(100+i) + ".50", Currency: "EUR"}
 		out[i] = api.Account{
-			ID:         fmt.Sprintf("acc-%d", i),
-			Name:       fmt.Sprintf("Account %d", i),
+			ID:         "acc-" + num,
+			Name:       "Account " + num,
 			IBAN:       "FR7630006000011234567890189",
 			BIC:        "SWNBFR22",
 			Currency:   "EUR",
 			StatusInfo: api.StatusInfo{Status: "Opened"},
-			Holder:     api.Holder{Info: api.HolderInfo{Type: "Individual", Name: fmt.Sprintf("Holder %d", i)}},
-			Balances:   &api.Balances{Available: api.Amount{Value: fmt.Sprintf("%d.50", 100+i), Currency: "EUR"}},
+			Holder:     api.Holder{Info: api.HolderInfo{Type: "Individual", Name: "Holder " + num}},
+			Balances:   &balances[i],
 		}
 	}
 	return out
@@ -90,37 +97,72 @@ func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.Accounts
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var rows []api.Account
-	for _, a := range f.accounts {
-		switch {
-		case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
-		case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
-		default:
-			rows = append(rows, a)
+	rows := f.accounts
+	filtered := p.MainIBAN != "" || p.Search != ""
+	if filtered {
+		rows = nil
+		for _, a := range f.accounts {
+			switch {
+			case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
+			case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
+			default:
+				rows = append(rows, a)
+			}
 		}
 	}
+	n := len(rows)
+	// at is the i-th row in the order read: the list order, or from its
+	// end for Asc.
+	at := func(i int) *api.Account { return &rows[i] }
 	if p.Direction == api.DirectionAsc {
-		slices.Reverse(rows)
+		at = func(i int) *api.Account { return &rows[n-1-i] }
 	}
 	start := 0
 	if p.After != "" {
-		start = slices.IndexFunc(rows, func(a api.Account) bool { return a.ID == p.After })
-		if start < 0 {
+		pos := -1
+		if filtered {
+			pos = slices.IndexFunc(rows, func(a api.Account) bool { return a.ID == p.After })
+		} else if i, ok := f.positions()[p.After]; ok {
+			pos = i
+		}
+		if pos < 0 {
 			return nil, fmt.Errorf("bad cursor %q", p.After)
 		}
-		start++
+		start = pos + 1
+		if p.Direction == api.DirectionAsc {
+			start = n - pos
+		}
 	}
 	first := p.First
 	if first <= 0 {
 		first = platform.PageMax
 	}
-	end := min(start+first, len(rows))
-	page := &api.AccountsPage{Accounts: append([]api.Account(nil), rows[start:end]...), TotalCount: len(rows)}
-	page.PageInfo.HasNextPage = end < len(rows)
+	end := min(start+first, n)
+	page := &api.AccountsPage{TotalCount: n}
+	for i := start; i < end; i++ {
+		page.Accounts = append(page.Accounts, *at(i))
+	}
+	page.PageInfo.HasNextPage = end < n
 	if end > start {
-		page.PageInfo.StartCursor, page.PageInfo.EndCursor = rows[start].ID, rows[end-1].ID
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = at(start).ID, at(end-1).ID
 	}
 	return page, nil
+}
+
+// positions maps account ids to their rows, rebuilt when a test replaced
+// the accounts (so a cursor costs a lookup, not a scan of 80,000 rows).
+func (f *fakeAPI) positions() map[string]int {
+	if f.pos == nil || f.posLen != len(f.accounts) || (len(f.accounts) > 0 && f.posFirst != &f.accounts[0]) {
+		f.pos = make(map[string]int, len(f.accounts))
+		for i := range f.accounts {
+			f.pos[f.accounts[i].ID] = i
+		}
+		f.posLen = len(f.accounts)
+		if len(f.accounts) > 0 {
+			f.posFirst = &f.accounts[0]
+		}
+	}
+	return f.pos
 }
 
 func (f *fakeAPI) Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error) {
@@ -313,6 +355,12 @@ type fixture struct {
 
 func newDriver(t testing.TB, fx fixture) *driver {
 	t.Helper()
+	return newDriverWith(t, fx, nil)
+}
+
+// newDriverWith lets setup change the fakes before the program starts.
+func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
+	t.Helper()
 	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3)}
 	d.sbxS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)}
 	d.liveS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}
@@ -331,6 +379,9 @@ func newDriver(t testing.TB, fx fixture) *driver {
 	}
 	for _, e := range envs {
 		e.Project = fx.project
+	}
+	if setup != nil {
+		setup(d)
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
@@ -442,6 +493,10 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":

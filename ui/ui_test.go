@@ -22,6 +22,7 @@ import (
 // the placeholder for a missing IBAN. Server strings reach the UI already
 // stripped by the API client (api's TestEveryDecodedStringIsStripped).
 func TestIBANCell(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"fr76 3000 6000 0112 3456 7890 189", "FR76 3000 6000 0112 3456 7890 189"},
 		{"FR76\t30006000011234567890189", "FR76 3000 6000 0112 3456 7890 189"},
@@ -35,6 +36,7 @@ func TestIBANCell(t *testing.T) {
 }
 
 func TestStartsOnSignInWithoutSession(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	d.signin()
 	d.wantScreen("Sign in to Sandbox")
@@ -43,6 +45,7 @@ func TestStartsOnSignInWithoutSession(t *testing.T) {
 }
 
 func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	cmd := d.update(keyMsg("enter"))
 	if s := d.signin(); s.state != signinWaiting {
@@ -59,6 +62,7 @@ func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
 }
 
 func TestSignInWaitingShowsURLCopyAndEscCancels(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	started := make(chan struct{}, 1)
 	d.sbxS.login = func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error) {
@@ -88,6 +92,7 @@ func TestSignInWaitingShowsURLCopyAndEscCancels(t *testing.T) {
 }
 
 func TestSignInErrorsComeWithRemedy(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		err  error
 		want string
@@ -114,6 +119,7 @@ func TestSignInErrorsComeWithRemedy(t *testing.T) {
 }
 
 func TestDemoApproveUsesDemoApprover(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, demo: true})
 	d.wantScreen("approve as the demo user")
 	var opened bool
@@ -132,6 +138,7 @@ func TestDemoApproveUsesDemoApprover(t *testing.T) {
 }
 
 func TestSignInWarnsOnPhoneMismatch(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, w: 120, h: 40})
 	d.sbx.user = &api.User{FullName: "John Roe", MobilePhoneNumber: "+33700000000"}
 	d.press("enter")
@@ -146,6 +153,7 @@ func TestSignInWarnsOnPhoneMismatch(t *testing.T) {
 }
 
 func TestAccountsListPagingAndStatusLine(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 250, signedIn: true})
 	a := d.accounts()
 	if a.list.Loaded() != 100 || a.list.Len() != 250 {
@@ -203,6 +211,7 @@ func TestAccountsListPagingAndStatusLine(t *testing.T) {
 }
 
 func TestAccountsRefreshKeepsRows(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("j", "j")
@@ -222,6 +231,7 @@ func TestAccountsRefreshKeepsRows(t *testing.T) {
 // A space typed after the search changes the field but not the search: the
 // debounce tick must not send the same query again.
 func TestAccountsFilterTrailingSpaceSendsNoRequest(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	isTick := func(m tea.Msg) bool { _, ok := m.(filterTickMsg); return ok }
 	d.press("/", "2")
@@ -237,6 +247,7 @@ func TestAccountsFilterTrailingSpaceSendsNoRequest(t *testing.T) {
 }
 
 func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("/")
@@ -274,6 +285,7 @@ func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 }
 
 func TestAccountsSortToggle(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("o")
 	last := d.sbx.calls[len(d.sbx.calls)-1]
@@ -288,6 +300,7 @@ func TestAccountsSortToggle(t *testing.T) {
 }
 
 func TestStaleResponsesDropped(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
 	a := d.accounts()
 	// A refresh whose answer comes after a newer query's.
@@ -312,6 +325,7 @@ func TestStaleResponsesDropped(t *testing.T) {
 // account list: from the first row it lands on the first row below the
 // screen, not one further.
 func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 100, h: 30})
 	d.sbx.txs["acc-0"] = makeTxs(45)
 	d.press("enter")
@@ -324,6 +338,7 @@ func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
 }
 
 func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.sbx.txs["acc-1"] = makeTxs(45)
 	d.press("j", "enter")
@@ -363,12 +378,14 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 }
 
 func TestDetailQRTooSmall(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true, w: 40, h: 10})
 	d.press("enter", "Q")
 	d.wantScreen("too small")
 }
 
 func TestDetailInvalidIBANMarked(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.sbx.accounts[0].IBAN = "FR7630006000011234567890188"
 	d.press("enter")
@@ -376,6 +393,7 @@ func TestDetailInvalidIBANMarked(t *testing.T) {
 }
 
 func TestSimulateTransferSandboxOnly(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, signedIn: true, liveSigned: true})
 	d.press("enter", "s")
 	det := d.detail()
@@ -416,6 +434,7 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 }
 
 func TestEnvSwitchConfirmCancelAndBack(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
 	d.press("enter") // a detail screen: history to be cleared
 	d.press("e")
@@ -448,6 +467,7 @@ func TestEnvSwitchConfirmCancelAndBack(t *testing.T) {
 }
 
 func TestEnvSwitchToSignedOutLiveOpensSignIn(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("e", "y")
 	d.signin()
@@ -458,6 +478,7 @@ func TestEnvSwitchToSignedOutLiveOpensSignIn(t *testing.T) {
 }
 
 func TestEnvSwitchUnconfigured(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, noLive: true})
 	d.press("e")
 	if d.m.confirm {
@@ -467,6 +488,7 @@ func TestEnvSwitchUnconfigured(t *testing.T) {
 }
 
 func TestUnauthorizedGoesToSignIn(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("enter")
 	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "token revoked"}
@@ -481,6 +503,7 @@ func TestUnauthorizedGoesToSignIn(t *testing.T) {
 // A session that ended before any request was sent says so in one
 // sentence, with no HTTP status, and names the key.
 func TestEndedSessionGoesToSignInInOneSentence(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 160, h: 40})
 	ended := &auth.SessionEndedError{Env: "sandbox", Reason: "the refresh token was already used or revoked"}
 	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Err: ended}
@@ -495,6 +518,7 @@ func TestEndedSessionGoesToSignInInOneSentence(t *testing.T) {
 }
 
 func TestFooterCountdownAndToken(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.wantScreen("12/2000")
 	d.wantScreen("200 38ms")
@@ -524,6 +548,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 }
 
 func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 40, h: 10})
 	st := d.sbx.Status()
 	st.RetryAt = testNow.Add(12 * time.Second)
@@ -539,6 +564,7 @@ func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
 }
 
 func TestStatusListenerRearms(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	ch := make(chan api.Status, 1)
 	d.sbx.updates = ch
@@ -555,6 +581,7 @@ func TestStatusListenerRearms(t *testing.T) {
 }
 
 func TestHelpListsScreenBindings(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("?")
 	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort created/updated", "switch sandbox/live", "quit"} {
@@ -578,6 +605,7 @@ func TestHelpListsScreenBindings(t *testing.T) {
 }
 
 func TestQuitKeys(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.press("q")
 	if !d.quit {
@@ -591,6 +619,7 @@ func TestQuitKeys(t *testing.T) {
 }
 
 func TestSmallTerminalsDoNotGarble(t *testing.T) {
+	t.Parallel()
 	sizes := [][2]int{{40, 10}, {41, 11}, {50, 12}, {60, 15}, {80, 24}, {120, 40}, {200, 60}}
 	for _, sz := range sizes {
 		d := newDriver(t, fixture{rows: 300, signedIn: true, w: sz[0], h: sz[1]})
@@ -626,6 +655,7 @@ func TestSmallTerminalsDoNotGarble(t *testing.T) {
 }
 
 func TestNoColorHasNoColourCodes(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	if s := d.screen(); strings.Contains(s, "38;") || strings.Contains(s, "48;") {
 		t.Fatalf("colour codes with NoColor: %q", s)
@@ -633,6 +663,7 @@ func TestNoColorHasNoColourCodes(t *testing.T) {
 }
 
 func TestLightBackgroundRestyles(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, color: true})
 	dark := d.m.render()
 	d.send(tea.BackgroundColorMsg{Color: color.White})
@@ -645,6 +676,7 @@ func TestLightBackgroundRestyles(t *testing.T) {
 }
 
 func TestHelpWithoutColour(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("?")
 	if s := d.m.render(); strings.Contains(s, "38;") {
@@ -653,6 +685,7 @@ func TestHelpWithoutColour(t *testing.T) {
 }
 
 func TestPanicInViewIsContained(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.m.stack = append(d.m.stack, nil) // a broken stack makes rendering panic
 	v := d.m.View()
@@ -666,6 +699,7 @@ func TestPanicInViewIsContained(t *testing.T) {
 }
 
 func TestPanicInTaskBecomesCrash(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	cmd := d.m.c.task(func() tea.Msg { panic("boom") })
 	_, next := d.m.Update(cmd())
@@ -676,6 +710,7 @@ func TestPanicInTaskBecomesCrash(t *testing.T) {
 }
 
 func TestAmountPromptPasteAndCancel(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.press("enter", "s")
 	det := d.detail()
@@ -699,6 +734,7 @@ func TestAmountPromptPasteAndCancel(t *testing.T) {
 }
 
 func TestAccountsFilterPasteIsDebounced(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("/")
@@ -716,6 +752,7 @@ func TestAccountsFilterPasteIsDebounced(t *testing.T) {
 }
 
 func TestTextInputEditing(t *testing.T) {
+	t.Parallel()
 	in := newTextInput("> ", "", 5)
 	in.Focus()
 	for _, k := range []string{"a", "b", "c"} {
