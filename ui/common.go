@@ -16,7 +16,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
-	"github.com/partnertui/partnertui/ui/internal/sgr"
+	"github.com/partnertui/partnertui/ui/internal/termline"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -115,7 +115,7 @@ type styles struct {
 	footer, countdown                               lipgloss.Style
 	spinner                                         lipgloss.Style
 	// dimP is dim reduced to escapes, for lines redrawn on every key.
-	dimP sgr.Paint
+	dimP termline.Paint
 }
 
 func newStyles(isDark, noColor bool) styles {
@@ -141,7 +141,7 @@ func newStyles(isDark, noColor bool) styles {
 		liveBadge:    lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
 	}
 	if noColor {
-		s.dimP = sgr.New(s.dim)
+		s.dimP = termline.New(s.dim)
 		return s
 	}
 	ld := lipgloss.LightDark(isDark)
@@ -162,7 +162,7 @@ func newStyles(isDark, noColor bool) styles {
 	// Live is white on red whatever the background: it must never be missed.
 	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
 		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
-	s.dimP = sgr.New(s.dim)
+	s.dimP = termline.New(s.dim)
 	return s
 }
 
@@ -232,16 +232,7 @@ func envTitle(name config.EnvName) string {
 }
 
 // trunc cuts s to w cells with an ellipsis, never below zero width.
-func trunc(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	// A string is never wider than its byte length: skip the grapheme walk.
-	if len(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+func trunc(s string, w int) string { return termline.Trunc(s, w) }
 
 // fit truncates every line of s to w cells and pads or clips it to exactly h
 // lines, so that no screen can push the footer off or wrap a line.

@@ -22,12 +22,10 @@ type row struct {
 // conn is a connection of rows shown in index order, readable from either
 // end; a cursor names a row, so it stays valid when rows are inserted.
 type conn struct {
-	mu    sync.Mutex
-	rows  []row
-	reqs  []Request
-	err   error
-	page  int // rows per page; 0 means the request's First
-	delay chan struct{}
+	mu   sync.Mutex
+	rows []row
+	reqs []Request
+	err  error
 }
 
 func newConn(n int) *conn {
@@ -62,9 +60,6 @@ func (c *conn) fetch(ctx context.Context, r Request) (Page[row], error) {
 	}
 	n := len(c.rows)
 	first := r.First
-	if c.page > 0 {
-		first = c.page
-	}
 	pos := func(cur string) int {
 		for i := range c.rows {
 			if c.rows[i].id == cur {

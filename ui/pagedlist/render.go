@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/partnertui/partnertui/ui/internal/sgr"
+	"github.com/partnertui/partnertui/ui/internal/termline"
 )
 
 // renderer lays out the columns and keeps the window's lines formatted, so
@@ -22,7 +22,7 @@ type renderer[T any] struct {
 
 	header             string // styled
 	gapPlain, gapShown string // a row not loaded yet, plain and styled
-	sel                sgr.Paint
+	sel                termline.Paint
 
 	// The window: lines[i] is row start+i (plain, exactly w wide), with
 	// loaded[i] false for a placeholder. spare is the other buffer, so a
@@ -43,7 +43,7 @@ func (r *renderer[T]) init(cols []Column[T], s Styles, noHeader bool) {
 
 func (r *renderer[T]) restyle(s Styles) {
 	r.styles = s
-	r.sel = sgr.New(s.Selected)
+	r.sel = termline.New(s.Selected)
 	r.layout()
 }
 
@@ -175,16 +175,7 @@ func spaces(b *strings.Builder, n int) {
 }
 
 // trunc cuts s to w cells with an ellipsis.
-func trunc(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	// A string is never wider than its byte length: skip the grapheme walk.
-	if len(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+func trunc(s string, w int) string { return termline.Trunc(s, w) }
 
 func (r *renderer[T]) invalidate() { r.valid = false }
 

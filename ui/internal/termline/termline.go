@@ -1,7 +1,8 @@
-// Package sgr renders a lipgloss style as the two escape sequences around
-// a line, computed once: a hot path (a key press redrawing a list) pays a
-// concatenation instead of a lipgloss render per line.
-package sgr
+// Package termline draws single terminal lines cheaply: a lipgloss style
+// reduced to the two escape sequences around a line, computed once (a key
+// press redrawing a list pays a concatenation instead of a lipgloss render
+// per line), and cutting a line to a width.
+package termline
 
 import (
 	"strings"
@@ -49,4 +50,16 @@ func (p Paint) Write(b *strings.Builder, line string) {
 	b.WriteString(p.open)
 	b.WriteString(line)
 	b.WriteString(p.close)
+}
+
+// Trunc cuts s to w cells with an ellipsis, never below zero width.
+func Trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	// A string is never wider than its byte length: skip the grapheme walk.
+	if len(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
 }

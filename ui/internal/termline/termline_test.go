@@ -1,4 +1,4 @@
-package sgr
+package termline
 
 import (
 	"strings"
@@ -28,6 +28,28 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 			if got, want := b.String(), st.Render(line); got != want {
 				t.Errorf("%s: Write(%q) = %q, lipgloss gives %q", name, line, got, want)
 			}
+		}
+	}
+}
+
+func TestTrunc(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 4, "abc…"},
+		{"漢字漢字", 5, "漢字…"},
+		// Escape sequences take no width and stay.
+		{"\x1b[1mbold text\x1b[m", 6, "\x1b[1mbold …\x1b[m"},
+		{"abc", 0, ""},
+		{"abc", -1, ""},
+	}
+	for _, c := range cases {
+		if got := Trunc(c.in, c.w); got != c.want {
+			t.Errorf("Trunc(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
 		}
 	}
 }
