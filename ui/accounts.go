@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -257,6 +258,8 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 			keepErr(&s.homeErr, msg.err)
 		case msg.home != nil && msg.home.Accounts != nil:
 			return s.list.Seed(nil, accountsPage(msg.home.Accounts))
+		default:
+			s.homeErr = errors.New("the API answered without the accounts")
 		}
 	case listMsg:
 		return s.list.Update(msg.inner)

@@ -61,13 +61,14 @@ func (m *Model) signedIn(home *api.Home) tea.Cmd {
 		e.owner = o
 	}
 	acc := newAccountsScreen(m.c, e)
-	cmd := m.replace(acc)
+	var seeded tea.Cmd
 	if home != nil && home.Accounts != nil {
-		cmd = acc.seed(home.Accounts)
+		// Seeded first, the screen has nothing to ask for when it starts.
+		seeded = acc.seed(home.Accounts)
 	}
 	text := "Signed in to " + envTitle(e.Name)
 	if e.owner != nil && e.owner.name != "" {
 		text += " as " + e.owner.name
 	}
-	return tea.Batch(cmd, m.setFlash(text, false), m.tokenCmd(e))
+	return tea.Batch(m.replace(acc), seeded, m.setFlash(text, false), m.tokenCmd(e))
 }
