@@ -454,21 +454,29 @@ func (m *Model[T]) next() (want[T], bool) {
 		return want[T]{}, false
 	}
 	g := best
+	// A side can be read from only if the server named the row there.
+	var up, down string
+	if g.below != nil {
+		up = g.below.cursors[0]
+	}
+	if g.above != nil {
+		down = g.above.cursors[len(g.above.cursors)-1]
+	}
 	// Fill from the side nearer the cursor; from below only when the list
 	// reads in reverse.
-	fromBelow := m.o.Reversible && (m.cursor >= g.to || (m.cursor >= g.from && m.cursor-g.from >= g.to-m.cursor))
+	nearBottom := m.cursor >= g.to || (m.cursor >= g.from && m.cursor-g.from >= g.to-m.cursor)
+	fromBelow := m.o.Reversible && (g.below == nil || up != "") && (nearBottom || g.above == nil || down == "")
 	switch {
 	case fromBelow && g.below != nil:
-		return want[T]{req: m.req(g.below.cursors[0], true), seg: g.below, up: true}, true
+		return want[T]{req: m.req(up, true), seg: g.below, up: true}, true
 	case fromBelow:
 		return want[T]{req: m.req("", true), kind: placeBottom}, true
-	case g.above != nil:
-		return want[T]{req: m.req(g.above.cursors[len(g.above.cursors)-1], false), seg: g.above}, true
-	case m.o.Reversible && g.below != nil && m.cursor >= g.from:
-		return want[T]{req: m.req(g.below.cursors[0], true), seg: g.below, up: true}, true
-	default:
+	case g.above != nil && down != "":
+		return want[T]{req: m.req(down, false), seg: g.above}, true
+	case g.above == nil:
 		return want[T]{req: m.req("", false), kind: placeTop}, true
 	}
+	return want[T]{}, false
 }
 
 // HandleKey moves the cursor for a navigation key; handled is false for

@@ -491,3 +491,69 @@ func TestKeysOutsideTheMapAreNotHandled(t *testing.T) {
 		}
 	}
 }
+
+// A server that ignores the cursor and answers the same page again must
+// not make the list read it forever.
+func TestIgnoredCursorDoesNotLoop(t *testing.T) {
+	t.Parallel()
+	c := newConn(300)
+	stuck := func(ctx context.Context, r Request) (Page[row], error) {
+		r.After = ""
+		return c.fetch(ctx, r)
+	}
+	l := New(Options[row]{
+		Columns: []Column[row]{{Title: "Name", Width: 10, Flex: true, Cell: func(r *row) string { return r.name }}},
+		ID:      func(r *row) string { return r.id },
+		Fetch:   stuck, Reversible: true, Keys: DefaultKeyMap(),
+	})
+	l.SetSize(40, 21)
+	run(l, l.Query(nil))
+	for range 120 {
+		press(l, "j")
+	}
+	press(l, "G")
+	for range 300 {
+		press(l, "k")
+	}
+	if n := c.count(); n > 10 {
+		t.Fatalf("%d requests for a server that repeats itself", n)
+	}
+	checkOrder(t, l, c)
+}
+
+// When the server names no cursor for the top row of a page read from the
+// bottom, the rows above it cannot be read upwards; they load from above.
+func TestMissingCursorFallsBackToTheOtherSide(t *testing.T) {
+	t.Parallel()
+	c := newConn(450)
+	noStart := func(ctx context.Context, r Request) (Page[row], error) {
+		p, err := c.fetch(ctx, r)
+		if r.Reverse {
+			p.EndCursor = ""
+		}
+		return p, err
+	}
+	l := New(Options[row]{
+		Columns: []Column[row]{{Title: "Name", Width: 10, Flex: true, Cell: func(r *row) string { return r.name }}},
+		ID:      func(r *row) string { return r.id },
+		Fetch:   noStart, Reversible: true, Keys: DefaultKeyMap(),
+	})
+	l.SetSize(40, 21)
+	run(l, l.Query(nil))
+	press(l, "G")
+	for l.Cursor() > 0 {
+		press(l, "pgup")
+	}
+	for range 30 {
+		press(l, "pgdown")
+	}
+	if l.Loaded() != 450 {
+		t.Fatalf("%d of 450 loaded", l.Loaded())
+	}
+	for _, r := range c.reqs[2:] {
+		if r.Reverse {
+			t.Fatalf("read upwards without a cursor: %+v", c.reqs)
+		}
+	}
+	checkOrder(t, l, c)
+}

@@ -124,6 +124,12 @@ func (st *store[T]) extend(seg *segment[T], p Page[T], up bool) {
 	}
 	st.total = p.Total
 	more := newSegment(p, up)
+	if len(more.rows) > 0 && st.repeats(seg, more, up) {
+		// The read did not move past rows already here (a cursor the
+		// server did not honour): take that end as reached rather than
+		// read the same page again and again.
+		more.rows = nil
+	}
 	switch {
 	case up && len(more.rows) == 0:
 		seg.atTop = true
@@ -140,6 +146,28 @@ func (st *store[T]) extend(seg *segment[T], p Page[T], up bool) {
 		seg.atBottom = !p.HasNext
 	}
 	st.settle()
+}
+
+// repeats reports whether the read's first row, the one next to seg, is
+// already at that end of seg.
+func (st *store[T]) repeats(seg, more *segment[T], up bool) bool {
+	span := min(len(seg.rows), max(st.page, 1))
+	if up {
+		id := st.id(&more.rows[len(more.rows)-1])
+		for i := range span {
+			if st.id(&seg.rows[i]) == id {
+				return true
+			}
+		}
+		return false
+	}
+	id := st.id(&more.rows[0])
+	for i := len(seg.rows) - span; i < len(seg.rows); i++ {
+		if st.id(&seg.rows[i]) == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (st *store[T]) has(seg *segment[T]) bool {
