@@ -8,420 +8,342 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/table"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
-// filterHint follows the filter field in the status line.
-const filterHint = "  searches as you type · enter keep · esc clear"
+// filterNote follows the filter field on the status line.
+const filterNote = "  searches as you type"
 
-// column of the accounts table; min is the width below which it is dropped,
-// flex columns share the space left over.
-type column struct {
-	title string
-	min   int
-	flex  bool
-	prio  int // lower is kept longer on narrow terminals
-	cell  func(a *api.Account) string
+// accountsQuery is what the account list asks for; each change starts a new
+// query of the list.
+type accountsQuery struct {
+	search string // trimmed; text that looks like an IBAN searches by IBAN
+	order  string // api.OrderCreatedAt | api.OrderUpdatedAt, newest first
 }
 
-// accountsScreen is the windowed account list. bubbles' table renders the
-// rows it is given; the screen hands it only the visible window, so a key
-// press costs the same with 100 or 100,000 loaded rows.
+func defaultAccountsQuery() accountsQuery { return accountsQuery{order: api.OrderCreatedAt} }
+
+func (q accountsQuery) byIBAN() bool { return iban.LooksLike(q.search) }
+
+// params are the first page's arguments.
+func (q accountsQuery) params() api.AccountsParams {
+	p := api.AccountsParams{First: platform.PageMax, OrderBy: q.order, Direction: api.DirectionDesc}
+	if q.byIBAN() {
+		p.MainIBAN = iban.Compact(q.search)
+	} else {
+		p.Search = q.search
+	}
+	return p
+}
+
+// fetch reads pages of the query. The list is shown newest first, so its
+// reverse order (its end first) is the same order ascending.
+func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
+	base := q.params()
+	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Account], error) {
+		p := base
+		p.After, p.First = r.After, r.First
+		if r.Reverse {
+			p.Direction = api.DirectionAsc
+		}
+		page, err := a.Accounts(ctx, p)
+		if err != nil || page == nil {
+			return pagedlist.Page[api.Account]{}, err
+		}
+		return accountsPage(page), nil
+	}
+}
+
+func accountsPage(p *api.AccountsPage) pagedlist.Page[api.Account] {
+	return pagedlist.Page[api.Account]{
+		Rows: p.Accounts, Total: p.TotalCount,
+		StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
+		HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != "",
+	}
+}
+
+// accountColumns: the name and IBAN matter most; the holder goes first on
+// a narrow terminal.
+func accountColumns() []pagedlist.Column[api.Account] {
+	return []pagedlist.Column[api.Account]{
+		{Title: "Name", Width: 10, Flex: true, Drop: 0, Cell: func(a *api.Account) string { return a.Name }},
+		{Title: "IBAN", Width: 33, Drop: 1, Cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
+		{Title: "Status", Width: 9, Drop: 3, Cell: func(a *api.Account) string { return a.StatusInfo.Status }},
+		{Title: "Available", Width: 13, Drop: 2, Cell: availableCell},
+		{Title: "Holder", Width: 14, Flex: true, Drop: 4, Cell: func(a *api.Account) string { return a.Holder.Info.Name }},
+	}
+}
+
+type accountsKeys struct {
+	nav                                      pagedlist.KeyMap
+	Open, Filter, Refresh, Sort, ClearFilter key.Binding
+	// While the filter field has focus.
+	Keep, Clear key.Binding
+}
+
+func newAccountsKeys() accountsKeys {
+	return accountsKeys{
+		nav:         navKeys(),
+		Open:        openKey("open"),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Refresh:     refreshKey(),
+		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort created/updated")),
+		ClearFilter: escKey("clear filter"),
+		Keep:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Clear:       escKey("clear filter"),
+	}
+}
+
+// accountsScreen is the account list: the first page comes with who the
+// token belongs to (one request at launch), the rest as the cursor nears
+// it, from either end.
 type accountsScreen struct {
-	c   *common
-	env *envState
+	c      *common
+	env    *envState
+	ctx    context.Context
+	cancel context.CancelFunc
+	keys   accountsKeys
+	list   *pagedlist.Model[api.Account]
+	w, h   int
 
-	ctx       context.Context
-	cancel    context.CancelFunc
-	reqCtx    context.Context // the current query's requests
-	reqCancel context.CancelFunc
+	query   accountsQuery
+	homeID  int   // the Home request in flight, 0 when none
+	homeErr error // why the first page did not come
 
-	rows        []api.Account
-	total       int
-	endCursor   string
-	hasNext     bool
-	gen         int // id of the current query (refresh, filter or sort)
-	inFlight    bool
-	refreshing  bool
-	resetCursor bool
-	loaded      bool
-	err         error
-	updated     time.Time
-
-	cursor, offset int
-	winOffset      int // offset the table rows were built for; -1 forces a rebuild
-	tbl            table.Model
-	cols           []column
-	widths         []int
-	// lines caches formatted rows by index; rows only change identity
-	// when a query replaces them, which clears the cache.
-	lines map[int]string
-
-	search    string
 	filter    textinput.Model
 	filtering bool
 	filterSeq int
-	order     string
+
+	// errLines is the list's error, wrapped above the status line (it
+	// takes rows from the list); shownErr is the error they say.
+	errLines []string
+	shownErr error
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
-	s := &accountsScreen{c: c, env: env, ctx: ctx, cancel: cancel, order: api.OrderCreatedAt, winOffset: -1,
-		lines: map[int]string{}}
+	s := &accountsScreen{c: c, env: env, ctx: ctx, cancel: cancel, keys: newAccountsKeys(), query: defaultAccountsQuery()}
 	s.filter = newTextInput("/ ", "search name, IBAN or holder", 100)
-	s.tbl = table.New(table.WithFocused(true))
-	s.restyle()
-	s.layout()
+	s.filter.SetStyles(c.inputStyles())
+	s.list = pagedlist.New(pagedlist.Options[api.Account]{
+		Columns:    accountColumns(),
+		ID:         func(a *api.Account) string { return a.ID },
+		Fetch:      s.query.fetch(env.API),
+		Reversible: true,
+		Keys:       s.keys.nav,
+		Styles:     c.styles.list(),
+		Context:    ctx,
+		Run:        c.listRun(env.Name),
+		Now:        c.now,
+	})
+	s.syncKeys()
 	return s
 }
 
-func (s *accountsScreen) init() tea.Cmd { return s.reload(true) }
+// init asks for the home (first page and owner) unless it is here already.
+func (s *accountsScreen) init() tea.Cmd {
+	if s.list.Ready() || s.homeID != 0 {
+		return nil
+	}
+	return s.loadHome()
+}
+
+// loadHome checks the session (a file read, so here, off the event loop)
+// and fetches the first page with who the token belongs to.
+func (s *accountsScreen) loadHome() tea.Cmd {
+	s.homeID, s.homeErr = s.c.nextID(), nil
+	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
+	ctx, p := s.ctx, s.query.params()
+	return s.c.task(func() tea.Msg {
+		if !project && sess != nil && !sess.SignedIn() {
+			return homeMsg{envTag: envTag{env}, id: id, needSignIn: true}
+		}
+		h, err := a.Home(ctx, p, project)
+		return homeMsg{envTag: envTag{env}, id: id, home: h, err: err}
+	})
+}
+
+// seed shows a first page fetched elsewhere (with the sign-in's check).
+func (s *accountsScreen) seed(p *api.AccountsPage) tea.Cmd {
+	s.homeID = 0
+	cmd := s.list.Seed(s.query.fetch(s.env.API), accountsPage(p))
+	s.syncKeys()
+	return cmd
+}
+
 func (s *accountsScreen) title() string { return TextAccounts }
 func (s *accountsScreen) capturing() bool {
 	return s.filtering
 }
-func (s *accountsScreen) busy() bool { return s.inFlight }
+func (s *accountsScreen) busy() bool { return s.homeID != 0 || s.list.Busy() }
+func (s *accountsScreen) close()     { s.cancel(); s.list.Close() }
 
-func (s *accountsScreen) close() {
-	s.cancel()
+func (s *accountsScreen) setSize(w, h int) {
+	s.w, s.h = w, h
+	// The field scrolls within what the prompt and note leave (one cell
+	// goes to the cursor after the text) so the cursor stays on screen.
+	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterNote)-1, 8))
+	s.shownErr, s.errLines = nil, nil
+	s.layout()
+}
+
+// maxErrLines bounds how much of the list an error may cover.
+const maxErrLines = 3
+
+// layout gives the list what the status line and the error leave.
+func (s *accountsScreen) layout() {
+	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
+		s.shownErr, s.errLines = err, nil
+		if err != nil {
+			text := s.c.styles.err.Render("✗ " + explain(err, s.where()))
+			s.errLines = strings.Split(lipgloss.NewStyle().Width(max(s.w, 1)).Render(text), "\n")
+			// The status line stays, whatever the height.
+			if n := min(maxErrLines, max(s.h-1, 0)); len(s.errLines) > n {
+				s.errLines = s.errLines[:n]
+			}
+		}
+	}
+	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
 }
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
-	k := s.c.keys
+	k := s.keys
 	if s.filtering {
-		return []key.Binding{k.Submit, k.Cancel}
+		return []key.Binding{k.Keep, k.Clear}
 	}
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Refresh, k.Sort, k.Env, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Filter, k.Refresh, k.Sort, k.ClearFilter}
 }
 
 func (s *accountsScreen) FullHelp() [][]key.Binding {
-	k := s.c.keys
-	return [][]key.Binding{k.navigation(), {k.Open, k.Filter, k.Refresh, k.Sort, k.Back}}
+	k := s.keys
+	if s.filtering {
+		return [][]key.Binding{{k.Keep, k.Clear}}
+	}
+	return [][]key.Binding{s.list.Bindings(), {k.Open, k.Filter, k.Refresh, k.Sort, k.ClearFilter}}
 }
 
-func (s *accountsScreen) back() (bool, tea.Cmd) {
-	if s.search == "" {
-		return false, nil
-	}
-	s.filter.SetValue("")
-	return true, s.setSearch("")
-}
-
-// setSearch makes v (trimmed) the search and queries again, unless that is
-// already the search: "acme " after "acme" must not cost a request.
-func (s *accountsScreen) setSearch(v string) tea.Cmd {
-	v = strings.TrimSpace(v)
-	if v == s.search {
-		return nil
-	}
-	s.search = v
-	return s.reload(true)
-}
-
-// visible is the number of table rows on screen: the body minus the
-// column header and the status line.
-func (s *accountsScreen) visible() int {
-	return max(s.c.height-3-2, 1)
-}
-
-func (s *accountsScreen) restyle() {
-	st := s.c.styles
-	s.tbl.SetStyles(table.Styles{Header: st.colHeader, Cell: st.cell, Selected: st.selected})
-	s.filter.SetStyles(s.c.inputStyles())
-	s.invalidate()
-}
-
-// layout picks the columns that fit the width and sizes the table. The
-// bubbles table wraps rows wider than its viewport, so the widths must add
-// up to at most the terminal width.
-func (s *accountsScreen) layout() {
-	w := max(s.c.width, 1)
-	// The field scrolls within what the prompt and hint leave (one cell
-	// goes to the cursor after the text) so the cursor stays on screen.
-	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterHint)-1, 8))
-	all := []column{
-		{title: "Name", min: 10, flex: true, prio: 0, cell: func(a *api.Account) string { return a.Name }},
-		{title: "IBAN", min: 33, prio: 1, cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
-		{title: "Status", min: 9, prio: 3, cell: func(a *api.Account) string { return a.StatusInfo.Status }},
-		{title: "Available", min: 13, prio: 2, cell: func(a *api.Account) string { return availableCell(a) }},
-		{title: "Holder", min: 14, flex: true, prio: 4, cell: func(a *api.Account) string { return a.Holder.Info.Name }},
-	}
-	// Keep the most important columns that fit (each takes width+1 for
-	// the gap), then share what is left between the flexible ones.
-	keep := make([]bool, len(all))
-	used := 0
-	for p := 0; p <= 4; p++ {
-		for i, col := range all {
-			if col.prio == p && used+col.min+1 <= w {
-				keep[i] = true
-				used += col.min + 1
-			}
-		}
-	}
-	s.cols = s.cols[:0]
-	var widths []int
-	flex := 0
-	for i, col := range all {
-		if keep[i] {
-			s.cols = append(s.cols, col)
-			widths = append(widths, col.min)
-			if col.flex {
-				flex++
-			}
-		}
-	}
-	if len(s.cols) == 0 {
-		s.cols = append(s.cols, all[0])
-		widths = append(widths, max(w-1, 1))
-	}
-	if spare := w - used; spare > 0 && flex > 0 {
-		// The name gets the larger share: it is what people scan for.
-		first := true
-		for i, col := range s.cols {
-			if !col.flex {
-				continue
-			}
-			share := spare / flex
-			if first {
-				share += spare % flex
-				first = false
-			}
-			widths[i] += share
-		}
-	}
-	s.widths = widths
-	titles := make([]string, len(s.cols))
-	for i, col := range s.cols {
-		titles[i] = col.title
-	}
-	// The table gets one column holding the pre-formatted line: it keeps
-	// the windowing and the cursor styling, while each line is formatted
-	// once (and cached) instead of styling every cell on every key press.
-	// Rows built for the old column must go before the new one arrives:
-	// the table indexes columns by cell.
-	s.tbl.SetRows(nil)
-	s.tbl.SetColumns([]table.Column{{Title: s.formatCells(titles), Width: w}})
-	s.tbl.SetWidth(w)
-	s.tbl.SetHeight(s.visible() + 1)
-	s.invalidate()
-	s.sync()
-}
-
-// formatCells pads or truncates each cell to its column and joins them.
-func (s *accountsScreen) formatCells(cells []string) string {
-	var b strings.Builder
-	for i, c := range cells {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		w := s.widths[i]
-		c = trunc(c, w)
-		b.WriteString(c)
-		if pad := w - ansi.StringWidth(c); pad > 0 {
-			b.WriteString(strings.Repeat(" ", pad))
-		}
-	}
-	return b.String()
-}
-
-func (s *accountsScreen) line(i int) string {
-	if l, ok := s.lines[i]; ok {
-		return l
-	}
-	if len(s.lines) > 4096 {
-		clear(s.lines)
-	}
-	cells := make([]string, len(s.cols))
-	for j, col := range s.cols {
-		cells[j] = col.cell(&s.rows[i])
-	}
-	l := s.formatCells(cells)
-	s.lines[i] = l
-	return l
-}
-
-// sync keeps the cursor in view and hands the table the visible window.
-func (s *accountsScreen) sync() {
-	n := len(s.rows)
-	vis := s.visible()
-	s.cursor = clampInt(s.cursor, 0, max(n-1, 0))
-	switch {
-	case s.cursor < s.offset:
-		s.offset = s.cursor
-	case s.cursor >= s.offset+vis:
-		s.offset = s.cursor - vis + 1
-	}
-	s.offset = clampInt(s.offset, 0, max(n-vis, 0))
-	if s.offset != s.winOffset {
-		end := min(s.offset+vis, n)
-		win := make([]table.Row, 0, end-s.offset)
-		for i := s.offset; i < end; i++ {
-			win = append(win, table.Row{s.line(i)})
-		}
-		s.tbl.SetRows(win)
-		s.winOffset = s.offset
-	}
-	if rel := s.cursor - s.offset; s.tbl.Cursor() != rel {
-		s.tbl.SetCursor(rel)
-	}
-}
-
-// invalidate forces the next sync to rebuild the window and the lines.
-func (s *accountsScreen) invalidate() {
-	s.winOffset = -1
-	clear(s.lines)
-}
-
-// reload starts a new query from the first page. The rows on screen stay
-// until the answer replaces them (stale-while-revalidate).
-func (s *accountsScreen) reload(resetCursor bool) tea.Cmd {
-	if s.reqCancel != nil {
-		s.reqCancel()
-	}
-	s.reqCtx, s.reqCancel = context.WithCancel(s.ctx)
-	s.gen = s.c.nextID()
-	s.resetCursor = resetCursor
-	s.refreshing = true
-	s.err = nil
-	return s.fetch("")
-}
-
-func (s *accountsScreen) fetch(after string) tea.Cmd {
-	s.inFlight = true
-	p := api.AccountsParams{After: after, Search: s.search, OrderBy: s.order, Direction: api.DirectionDesc}
-	a, ctx, id, env := s.env.API, s.reqCtx, s.gen, s.env.Name
-	return s.c.task(func() tea.Msg {
-		page, err := a.Accounts(ctx, p)
-		return accountsMsg{envTag{env}, id, after, page, err}
-	})
-}
-
-// more requests the next page once the cursor is within one screen of the
-// last loaded row; inFlight makes sure only one page is on the wire.
-func (s *accountsScreen) more() tea.Cmd {
-	if !s.loaded || !s.hasNext || s.inFlight || s.refreshing {
-		return nil
-	}
-	if s.cursor < len(s.rows)-s.visible()-1 {
-		return nil
-	}
-	return s.fetch(s.endCursor)
+// syncKeys enables the bindings that apply now, and lays the screen out
+// again for an error that came or went.
+func (s *accountsScreen) syncKeys() {
+	s.layout()
+	_, selected := s.list.Selected()
+	k := &s.keys
+	k.Open.SetEnabled(selected && !s.filtering)
+	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering)
+	k.Keep.SetEnabled(s.filtering)
+	k.Clear.SetEnabled(s.filtering)
 }
 
 func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
+	defer s.syncKeys()
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		s.layout()
-		return nil
 	case tea.BackgroundColorMsg:
-		s.restyle()
-		s.sync()
-		return nil
-	case accountsMsg:
-		return s.onPage(msg)
-	case filterTickMsg:
-		if msg.seq != s.filterSeq {
+		s.list.SetStyles(s.c.styles.list())
+		s.filter.SetStyles(s.c.inputStyles())
+	case homeMsg:
+		if msg.id != s.homeID {
 			return nil
 		}
-		return s.setSearch(s.filter.Value())
-	case tea.KeyPressMsg:
-		if s.filtering {
-			return s.filterKey(msg)
+		s.homeID = 0
+		switch {
+		case msg.err != nil:
+			keepErr(&s.homeErr, msg.err)
+		case msg.home != nil && msg.home.Accounts != nil:
+			return s.list.Seed(nil, accountsPage(msg.home.Accounts))
+		default:
+			s.homeErr = errors.New("the API answered without the accounts")
 		}
-		return s.key(msg)
-	}
-	if s.filtering {
-		if _, ok := msg.(tea.PasteMsg); ok {
+	case listMsg:
+		return s.list.Update(msg.inner)
+	case filterTickMsg:
+		if msg.seq == s.filterSeq {
+			return s.setSearch(s.filter.Value())
+		}
+	case tea.PasteMsg:
+		if s.filtering {
 			return s.filterEdited(msg)
 		}
 	}
 	return nil
 }
 
-func (s *accountsScreen) onPage(msg accountsMsg) tea.Cmd {
-	if msg.id != s.gen {
-		return nil
+func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.syncKeys()
+	if s.filtering {
+		return s.filterKey(msg), true
 	}
-	s.inFlight = false
-	if msg.err != nil {
-		s.refreshing = false
-		keepErr(&s.err, msg.err)
-		return nil
+	if cmd, ok := s.list.HandleKey(msg); ok {
+		return cmd, true
 	}
-	if msg.page == nil {
-		s.refreshing = false
-		return nil
-	}
-	if msg.after == "" {
-		s.rows = append([]api.Account(nil), msg.page.Accounts...)
-		if s.resetCursor {
-			s.cursor, s.offset = 0, 0
-		}
-		s.refreshing = false
-		s.loaded = true
-	} else {
-		s.rows = append(s.rows, msg.page.Accounts...)
-	}
-	s.total = msg.page.TotalCount
-	s.endCursor = msg.page.PageInfo.EndCursor
-	s.hasNext = msg.page.PageInfo.HasNextPage && s.endCursor != ""
-	s.updated = s.c.now()
-	s.err = nil
-	if msg.after == "" {
-		s.invalidate()
-	} else {
-		s.winOffset = -1 // new rows may belong in the window
-	}
-	s.sync()
-	return s.more()
-}
-
-func (s *accountsScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := s.c.keys
-	vis := s.visible()
-	if c, ok := k.move(msg, s.cursor, vis, len(s.rows)); ok {
-		s.cursor = c
-		s.sync()
-		return s.more()
-	}
+	k := s.keys
 	switch {
 	case key.Matches(msg, k.Open):
-		if s.cursor < 0 || s.cursor >= len(s.rows) {
-			return nil
+		a, ok := s.list.Selected()
+		if !ok {
+			return nil, true
 		}
-		d := newDetailScreen(s.c, s.env, s.rows[s.cursor])
+		d := newDetailScreen(s.c, s.env, a)
 		env := s.env.Name
-		return func() tea.Msg { return pushMsg{envTag{env}, d} }
+		return func() tea.Msg { return pushMsg{envTag{env}, d} }, true
 	case key.Matches(msg, k.Filter):
 		s.filtering = true
-		s.filter.SetValue(s.search)
+		s.filter.SetValue(s.query.search)
 		s.filter.CursorEnd()
-		return s.filter.Focus()
+		return s.filter.Focus(), true
 	case key.Matches(msg, k.Refresh):
-		return s.reload(false)
-	case key.Matches(msg, k.Sort):
-		if s.order == api.OrderCreatedAt {
-			s.order = api.OrderUpdatedAt
-		} else {
-			s.order = api.OrderCreatedAt
+		if !s.list.Ready() {
+			return s.loadHome(), true
 		}
-		return s.reload(true)
+		return s.list.Refresh(), true
+	case key.Matches(msg, k.Sort):
+		q := s.query
+		q.order = api.OrderCreatedAt
+		if s.query.order == api.OrderCreatedAt {
+			q.order = api.OrderUpdatedAt
+		}
+		return s.run(q), true
+	case key.Matches(msg, k.ClearFilter):
+		s.filter.SetValue("")
+		return s.setSearch(""), true
 	}
-	return nil
+	return nil, false
+}
+
+// run makes q the query and reads its first page; the rows on screen stay
+// until it answers.
+func (s *accountsScreen) run(q accountsQuery) tea.Cmd {
+	s.query = q
+	s.homeID, s.homeErr = 0, nil
+	return s.list.Query(q.fetch(s.env.API))
+}
+
+// setSearch makes v (trimmed) the search, unless that is already the
+// search: "acme " after "acme" must not cost a request.
+func (s *accountsScreen) setSearch(v string) tea.Cmd {
+	v = strings.TrimSpace(v)
+	if v == s.query.search {
+		return nil
+	}
+	q := s.query
+	q.search = v
+	return s.run(q)
 }
 
 func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := s.c.keys
+	k := s.keys
 	switch {
-	case key.Matches(msg, k.Submit):
+	case key.Matches(msg, k.Keep):
 		s.closeFilter()
 		return s.setSearch(s.filter.Value())
-	case key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Clear):
 		s.closeFilter()
 		s.filter.SetValue("")
 		return s.setSearch("")
@@ -448,64 +370,89 @@ func (s *accountsScreen) filterEdited(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, s.c.tick(filterDebounce, func(time.Time) tea.Msg { return filterTickMsg{envTag{env}, seq} }))
 }
 
-func (s *accountsScreen) view(w, h int) string {
+func (s *accountsScreen) where() where { return where{retry: s.keys.Refresh, project: s.env.Project} }
+
+func (s *accountsScreen) view() string {
+	if s.h <= 0 {
+		return ""
+	}
 	st := s.c.styles
-	if !s.loaded {
-		if s.err != nil {
-			return st.err.Render("✗ Could not load the accounts: "+describe(s.err)) + "\n" + "Press r to retry."
+	if !s.list.Ready() {
+		err := s.homeErr
+		if err == nil {
+			err = s.list.Err()
 		}
-		return s.c.spinFrame + " Loading " + envTitle(s.env.Name) + " accounts…"
+		if err != nil {
+			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
+		}
+		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
 	}
 	var b strings.Builder
-	if len(s.rows) == 0 {
-		b.WriteString(st.colHeader.Render("Accounts") + "\n")
-		switch {
-		case s.search != "":
-			b.WriteString("No accounts match “" + s.search + "”. Press esc to clear the filter.")
-		default:
-			b.WriteString("No accounts in " + envTitle(s.env.Name) + " for this user yet.")
+	if listH := s.h - 1 - len(s.errLines); listH > 0 {
+		if s.list.Len() == 0 {
+			b.WriteString(fit(st.colHeader.Render(TextAccounts)+"\n"+s.emptyText(), s.w, listH))
+		} else {
+			b.WriteString(s.list.View())
 		}
-		body := fit(b.String(), w, max(h-1, 0))
-		return body + "\n" + s.statusLine(w)
+		b.WriteByte('\n')
 	}
-	b.WriteString(s.tbl.View())
-	return fit(b.String(), w, max(h-1, 0)) + "\n" + s.statusLine(w)
+	for _, l := range s.errLines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(s.statusLine())
+	return b.String()
 }
 
-func (s *accountsScreen) statusLine(w int) string {
+func (s *accountsScreen) emptyText() string {
+	clear := s.keys.ClearFilter.Help().Key
+	switch {
+	case s.query.byIBAN():
+		return "No account has the IBAN " + iban.Format(s.query.search) + ". Press " + clear + " to clear the filter."
+	case s.query.search != "":
+		return "No accounts match “" + s.query.search + "”. Press " + clear + " to clear the filter."
+	case s.env.Project:
+		return "No accounts in this " + envTitle(s.env.Name) + " project yet."
+	}
+	return "No accounts in " + envTitle(s.env.Name) + " for this user yet."
+}
+
+// statusLine: where the cursor is, the order, the filter, what is loading
+// or how old the rows are, and the last error.
+func (s *accountsScreen) statusLine() string {
 	st := s.c.styles
 	if s.filtering {
-		return trunc(s.filter.View()+st.dim.Render(filterHint), w)
+		return trunc(s.filter.View()+st.dim.Render(filterNote), s.w)
 	}
-	parts := []string{fmt.Sprintf("row %d of %d/%d", min(s.cursor+1, len(s.rows)), len(s.rows), s.total)}
-	if s.order == api.OrderUpdatedAt {
-		parts = append(parts, "by updated")
+	var b strings.Builder
+	fmt.Fprintf(&b, "row %d of %d/%d", min(s.list.Cursor()+1, s.list.Len()), s.list.Loaded(), s.list.Len())
+	if s.query.order == api.OrderUpdatedAt {
+		b.WriteString(" · by updated")
 	} else {
-		parts = append(parts, "by created")
-	}
-	if s.search != "" {
-		parts = append(parts, "filter “"+s.search+"”")
+		b.WriteString(" · by created")
 	}
 	switch {
-	case s.refreshing:
-		parts = append(parts, s.c.spinFrame+" refreshing")
-	case s.inFlight:
-		parts = append(parts, s.c.spinFrame+" loading more")
-	case !s.updated.IsZero():
-		parts = append(parts, "updated "+shortDuration(s.c.now().Sub(s.updated))+" ago")
+	case s.query.byIBAN():
+		b.WriteString(" · IBAN " + iban.Format(s.query.search))
+	case s.query.search != "":
+		b.WriteString(" · filter “" + s.query.search + "”")
 	}
-	line := st.dim.Render(strings.Join(parts, " · "))
-	if s.err != nil {
-		line += " " + st.err.Render("✗ "+describe(s.err))
+	switch {
+	case s.list.Refreshing():
+		b.WriteString(" · " + s.c.spinFrame + " refreshing")
+	case s.list.Busy():
+		b.WriteString(" · " + s.c.spinFrame + " loading more")
+	case !s.list.Updated().IsZero():
+		b.WriteString(" · updated " + shortDuration(s.c.now().Sub(s.list.Updated())) + " ago")
 	}
-	return trunc(line, w)
+	return trunc(st.dimP.Render(b.String()), s.w)
 }
 
 func ibanCell(s string) string {
 	if s == "" {
 		return "—"
 	}
-	return ibanText(s)
+	return iban.Format(s)
 }
 
 func availableCell(a *api.Account) string {
@@ -521,19 +468,4 @@ func amountText(am api.Amount) string {
 		return "—"
 	}
 	return v + " " + am.Currency
-}
-
-// keepErr stores a failed request's error for the screen to show, unless
-// the screen cancelled the request itself.
-func keepErr(dst *error, err error) {
-	if !errors.Is(err, context.Canceled) {
-		*dst = err
-	}
-}
-
-func clampInt(v, lo, hi int) int {
-	if hi < lo {
-		return lo
-	}
-	return min(max(v, lo), hi)
 }

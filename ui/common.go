@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"image/color"
 	"log/slog"
 	"strconv"
@@ -15,25 +16,26 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/ui/internal/termline"
+	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
-// common is what every screen shares: terminal size, styles, key map, the
-// active environment and the clock. It replaces package-level state so that
-// tests can run several models side by side.
+// common is what every screen shares: styles, the clock, the log and the
+// request ids. It replaces package-level state so that tests can run
+// several models side by side. It holds no size: each screen owns its own.
 type common struct {
-	width, height int
-	isDark        bool
-	noColor       bool
-	styles        styles
-	keys          keyMap
-	env           *envState
-	now           func() time.Time
-	log           *slog.Logger
-	clipboard     func(string) tea.Cmd
+	isDark    bool
+	noColor   bool
+	styles    styles
+	now       func() time.Time
+	log       *slog.Logger
+	clipboard func(string) tea.Cmd
 	// tick is tea.Tick; tests substitute one they fire by hand.
-	tick      func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-	reqSeq    int
-	spinFrame string // the root spinner's current frame, for screens
+	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+	reqSeq int
+	// spinFrame is the root spinner's current frame, set when it turns, for
+	// the screens that show what they wait for.
+	spinFrame string
 }
 
 // nextID hands out request ids. They increase across screens and
@@ -58,20 +60,50 @@ func (c *common) task(f func() tea.Msg) tea.Cmd {
 	}
 }
 
+// listRun runs a paged list's requests for env: as tasks, their answers
+// tagged with the environment so the root can tell a stale one.
+func (c *common) listRun(env config.EnvName) func(func() tea.Msg) tea.Cmd {
+	return func(f func() tea.Msg) tea.Cmd {
+		return c.task(func() tea.Msg { return listMsg{envTag{env}, f()} })
+	}
+}
+
 // envState is one configured environment plus what the UI has learnt about it.
 type envState struct {
 	*Environment
 	ctx    context.Context
 	cancel context.CancelFunc
 	status api.Status
-	user   *userInfo
+	owner  *owner
 	expiry time.Time
 }
 
-// userInfo is the signed-in user as shown in the footer and sign-in screen.
-type userInfo struct {
-	name  string
-	phone string
+// owner is who the token belongs to, as the footer and sign-in show it:
+// the signed-in user, or the project.
+type owner struct {
+	name    string
+	phone   string
+	project bool
+}
+
+func ownerOf(h *api.Home) *owner {
+	switch {
+	case h == nil:
+		return nil
+	case h.Project != nil:
+		return &owner{name: h.Project.Name, project: true}
+	case h.User != nil:
+		return userOwner(h.User)
+	}
+	return nil
+}
+
+func userOwner(u *api.User) *owner {
+	name := u.FullName
+	if name == "" {
+		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
+	}
+	return &owner{name: name, phone: u.MobilePhoneNumber}
 }
 
 // styles holds every lipgloss style; they are rebuilt when the terminal
@@ -82,6 +114,8 @@ type styles struct {
 	selected, cell, colHeader                       lipgloss.Style
 	footer, countdown                               lipgloss.Style
 	spinner                                         lipgloss.Style
+	// dimP is dim reduced to escapes, for lines redrawn on every key.
+	dimP termline.Paint
 }
 
 func newStyles(isDark, noColor bool) styles {
@@ -107,6 +141,7 @@ func newStyles(isDark, noColor bool) styles {
 		liveBadge:    lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
 	}
 	if noColor {
+		s.dimP = termline.New(s.dim)
 		return s
 	}
 	ld := lipgloss.LightDark(isDark)
@@ -127,7 +162,13 @@ func newStyles(isDark, noColor bool) styles {
 	// Live is white on red whatever the background: it must never be missed.
 	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
 		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
+	s.dimP = termline.New(s.dim)
 	return s
+}
+
+// listStyles are a paged list's styles.
+func (s styles) list() pagedlist.Styles {
+	return pagedlist.Styles{Header: s.colHeader, Selected: s.selected, Placeholder: s.dim}
 }
 
 // newTextInput is a one-line bubbles text field for the screens' prompts.
@@ -191,16 +232,7 @@ func envTitle(name config.EnvName) string {
 }
 
 // trunc cuts s to w cells with an ellipsis, never below zero width.
-func trunc(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	// A string is never wider than its byte length: skip the grapheme walk.
-	if len(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+func trunc(s string, w int) string { return termline.Trunc(s, w) }
 
 // fit truncates every line of s to w cells and pads or clips it to exactly h
 // lines, so that no screen can push the footer off or wrap a line.
@@ -250,4 +282,12 @@ func formatTime(t time.Time) string {
 		return "—"
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// keepErr stores a failed request's error for the screen to show, unless
+// the screen cancelled the request itself.
+func keepErr(dst *error, err error) {
+	if !errors.Is(err, context.Canceled) {
+		*dst = err
+	}
 }

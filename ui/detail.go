@@ -15,8 +15,11 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
+// txPageSize: transactions are read 20 at a time, as many as a detail
+// screen shows on a usual terminal.
 const txPageSize = 20
 
 // simulatedDebtorIBAN is a well-known valid test IBAN used as the sender of
@@ -25,12 +28,34 @@ const simulatedDebtorIBAN = "DE89370400440532013000"
 
 var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
+type detailKeys struct {
+	nav                         pagedlist.KeyMap
+	Copy, QR, Simulate, Refresh key.Binding
+	CloseQR                     key.Binding
+	Send, Cancel                key.Binding // while the amount prompt is open
+}
+
+func newDetailKeys() detailKeys {
+	return detailKeys{
+		nav:      navKeys(),
+		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
+		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
+		Simulate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "simulate transfer")),
+		Refresh:  refreshKey(),
+		CloseQR:  escKey("close QR code"),
+		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Cancel:   escKey("cancel"),
+	}
+}
+
 // detailScreen shows one account in full with its latest transactions.
 type detailScreen struct {
 	c      *common
 	env    *envState
 	ctx    context.Context
 	cancel context.CancelFunc
+	keys   detailKeys
+	w, h   int
 
 	acct    api.Account
 	full    bool
@@ -38,15 +63,7 @@ type detailScreen struct {
 	loading bool
 	err     error
 
-	txs       []api.Transaction
-	txTotal   int
-	txEnd     string
-	txHasNext bool
-	txGen     int
-	txBusy    bool
-	txErr     error
-	txCursor  int
-	txOffset  int
+	tx *pagedlist.Model[api.Transaction]
 
 	showQR bool
 
@@ -59,14 +76,68 @@ type detailScreen struct {
 
 func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
-	d := &detailScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a}
+	d := &detailScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newDetailKeys()}
 	d.prompt = newTextInput("Amount to receive: ", "100.00", 12)
 	d.prompt.SetStyles(c.inputStyles())
+	client, id := env.API, a.ID
+	d.tx = pagedlist.New(pagedlist.Options[api.Transaction]{
+		Columns:  txColumns(),
+		ID:       func(t *api.Transaction) string { return t.ID },
+		NoHeader: true,
+		PageSize: txPageSize,
+		Fetch: func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Transaction], error) {
+			p, err := client.Transactions(ctx, id, r.First, r.After)
+			if err != nil || p == nil {
+				return pagedlist.Page[api.Transaction]{}, err
+			}
+			return pagedlist.Page[api.Transaction]{Rows: p.Transactions, Total: p.TotalCount,
+				StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
+				HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != ""}, nil
+		},
+		Keys:    d.keys.nav,
+		Styles:  c.styles.list(),
+		Context: ctx,
+		Run:     c.listRun(env.Name),
+		Now:     c.now,
+	})
+	d.syncKeys()
 	return d
 }
 
+// txColumns reproduce a statement line: date, signed amount, status, who
+// and what.
+func txColumns() []pagedlist.Column[api.Transaction] {
+	return []pagedlist.Column[api.Transaction]{
+		{Title: "Date", Width: 10, Cell: func(t *api.Transaction) string {
+			if t.ExecutionDate.IsZero() {
+				return ""
+			}
+			return t.ExecutionDate.UTC().Format("2006-01-02")
+		}},
+		{Title: "Amount", Width: 16, Right: true, Cell: func(t *api.Transaction) string {
+			sign := ""
+			switch t.Side {
+			case "Debit":
+				sign = "-"
+			case "Credit":
+				sign = "+"
+			}
+			return sign + amountText(t.Amount)
+		}},
+		// One more cell than the status needs: the gap after the amount
+		// is two cells, as on a statement.
+		{Title: "Status", Width: 10, Drop: 1, Cell: func(t *api.Transaction) string { return " " + t.StatusInfo.Status }},
+		{Title: "Label", Width: 1, Flex: true, Drop: 2, Cell: func(t *api.Transaction) string {
+			if cp := t.Counterparty; cp != "" {
+				return cp + " · " + t.Label
+			}
+			return t.Label
+		}},
+	}
+}
+
 func (d *detailScreen) init() tea.Cmd {
-	return tea.Batch(d.loadAccount(), d.loadTx(""))
+	return tea.Batch(d.loadAccount(), d.tx.Query(nil))
 }
 
 func (d *detailScreen) title() string {
@@ -77,41 +148,62 @@ func (d *detailScreen) title() string {
 }
 
 func (d *detailScreen) capturing() bool { return d.prompting }
-func (d *detailScreen) busy() bool      { return d.loading || d.txBusy || d.simBusy }
-func (d *detailScreen) close()          { d.cancel() }
+func (d *detailScreen) busy() bool      { return d.loading || d.tx.Busy() || d.simBusy }
+func (d *detailScreen) close()          { d.cancel(); d.tx.Close() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
 func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly && d.env.Name != config.Live }
 
+func (d *detailScreen) syncKeys() {
+	k := &d.keys
+	k.Copy.SetEnabled(!d.prompting)
+	k.QR.SetEnabled(!d.prompting)
+	if d.showQR {
+		k.QR.SetHelp("Q", "close QR code")
+	} else {
+		k.QR.SetHelp("Q", "IBAN QR code")
+	}
+	k.CloseQR.SetEnabled(d.showQR && !d.prompting)
+	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting)
+	k.Refresh.SetEnabled(!d.prompting)
+	k.Send.SetEnabled(d.prompting)
+	k.Cancel.SetEnabled(d.prompting)
+}
+
 func (d *detailScreen) ShortHelp() []key.Binding {
-	k := d.c.keys
+	k := d.keys
 	if d.prompting {
-		return []key.Binding{k.Submit, k.Cancel}
+		return []key.Binding{k.Send, k.Cancel}
 	}
-	b := []key.Binding{k.Back, k.Copy, k.QR}
-	if d.canSimulate() {
-		b = append(b, k.Simulate)
-	}
-	return append(b, k.Refresh, k.Help)
+	// CloseQR is drawn only while the QR code is shown: first, then.
+	return []key.Binding{k.CloseQR, k.Copy, k.QR, k.Simulate, k.Refresh}
 }
 
 func (d *detailScreen) FullHelp() [][]key.Binding {
-	k := d.c.keys
-	acts := []key.Binding{k.Copy, k.QR}
-	if d.canSimulate() {
-		acts = append(acts, k.Simulate)
+	k := d.keys
+	if d.prompting {
+		return [][]key.Binding{{k.Send, k.Cancel}}
 	}
-	acts = append(acts, k.Refresh, k.Back)
-	return [][]key.Binding{k.navigation(), acts}
+	return [][]key.Binding{d.tx.Bindings(), {k.CloseQR, k.Copy, k.QR, k.Simulate, k.Refresh}}
 }
 
-func (d *detailScreen) back() (bool, tea.Cmd) {
-	if d.showQR {
-		d.showQR = false
-		return true, nil
+func (d *detailScreen) setSize(w, h int) {
+	d.w, d.h = w, h
+	d.layout()
+}
+
+// layout gives the transactions what the title, an error line, the
+// fields, a blank line, the heading and the prompt's line leave.
+func (d *detailScreen) layout() {
+	above := 1 + len(d.fieldLines()) + 2
+	if d.err != nil {
+		above++
 	}
-	return false, nil
+	if d.prompting || d.simBusy {
+		above++
+	}
+	d.tx.SetSize(d.w, max(d.h-above, 0))
 }
 
 func (d *detailScreen) loadAccount() tea.Cmd {
@@ -124,46 +216,13 @@ func (d *detailScreen) loadAccount() tea.Cmd {
 	})
 }
 
-func (d *detailScreen) loadTx(after string) tea.Cmd {
-	if after == "" {
-		d.txGen = d.c.nextID()
-	}
-	d.txBusy = true
-	a, ctx, id, env, accID := d.env.API, d.ctx, d.txGen, d.env.Name, d.acct.ID
-	return d.c.task(func() tea.Msg {
-		page, err := a.Transactions(ctx, accID, txPageSize, after)
-		return txMsg{envTag{env}, id, after, page, err}
-	})
-}
-
-// txVisible is how many transaction rows view draws in a body of w×h: what
-// the title, an error line, the fields, a blank line, the heading and the
-// status line leave. It must follow view's layout, or page keys would jump
-// past the rows on screen.
-func (d *detailScreen) txVisible(w, h int) int {
-	above := 1 + len(d.fieldLines(w)) + 2
-	if d.err != nil {
-		above++
-	}
-	return max(h-above-1, 0)
-}
-
-// txPage is the transaction rows of the current terminal, for the keys.
-func (d *detailScreen) txPage() int {
-	return max(d.txVisible(d.c.width, d.c.height-3), 1)
-}
-
-func (d *detailScreen) moreTx() tea.Cmd {
-	if !d.txHasNext || d.txBusy || d.txCursor < len(d.txs)-d.txPage()-1 {
-		return nil
-	}
-	return d.loadTx(d.txEnd)
-}
-
 func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
+	defer d.syncKeys()
+	defer d.layout()
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		d.prompt.SetStyles(d.c.inputStyles())
+		d.tx.SetStyles(d.c.styles.list())
 	case accountMsg:
 		if msg.id != d.acctID {
 			return nil
@@ -176,29 +235,8 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.acct != nil {
 			d.acct, d.full, d.err = *msg.acct, true, nil
 		}
-	case txMsg:
-		if msg.id != d.txGen {
-			return nil
-		}
-		d.txBusy = false
-		if msg.err != nil {
-			keepErr(&d.txErr, msg.err)
-			return nil
-		}
-		if msg.page == nil {
-			return nil
-		}
-		if msg.after == "" {
-			d.txs = append([]api.Transaction(nil), msg.page.Transactions...)
-			d.txCursor, d.txOffset = 0, 0
-		} else {
-			d.txs = append(d.txs, msg.page.Transactions...)
-		}
-		d.txTotal = msg.page.TotalCount
-		d.txEnd = msg.page.PageInfo.EndCursor
-		d.txHasNext = msg.page.PageInfo.HasNextPage && d.txEnd != ""
-		d.txErr = nil
-		return d.moreTx()
+	case listMsg:
+		return d.tx.Update(msg.inner)
 	case simulateMsg:
 		if msg.id != d.simID {
 			return nil
@@ -206,67 +244,64 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		d.simBusy = false
 		if msg.err != nil {
 			d.simErr = msg.err
-			return func() tea.Msg { return flashMsg{text: "Simulated transfer failed: " + describe(msg.err), bad: true} }
+			text := "The simulated transfer failed. " + explain(msg.err, where{retry: d.keys.Simulate})
+			return func() tea.Msg { return flashMsg{text: text, bad: true} }
 		}
 		d.simErr = nil
 		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
-		return tea.Batch(d.loadAccount(), d.loadTx(""), func() tea.Msg { return flashMsg{text: text} })
-	case tea.KeyPressMsg:
+		return tea.Batch(d.loadAccount(), d.tx.Query(nil), func() tea.Msg { return flashMsg{text: text} })
+	case tea.PasteMsg:
 		if d.prompting {
-			return d.promptKey(msg)
+			_, cmd := editInput(&d.prompt, msg)
+			return cmd
 		}
-		return d.key(msg)
-	}
-	if d.prompting {
-		_, cmd := editInput(&d.prompt, msg)
-		return cmd
 	}
 	return nil
 }
 
-func (d *detailScreen) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := d.c.keys
+func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer d.syncKeys()
+	defer d.layout()
+	if d.prompting {
+		return d.promptKey(msg), true
+	}
+	k := d.keys
 	switch {
 	case key.Matches(msg, k.Copy):
 		compact := iban.Compact(d.acct.IBAN)
 		if compact == "" {
-			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }
+			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }, true
 		}
-		return tea.Batch(d.c.clipboard(compact), func() tea.Msg { return flashMsg{text: "IBAN copied"} })
+		return tea.Batch(d.c.clipboard(compact), func() tea.Msg { return flashMsg{text: "IBAN copied"} }), true
 	case key.Matches(msg, k.QR):
 		if d.acct.IBAN == "" {
-			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to show as a QR code", bad: true} }
+			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to show as a QR code", bad: true} }, true
 		}
 		d.showQR = !d.showQR
-		return nil
-	case key.Matches(msg, k.Simulate) && d.canSimulate():
-		if d.simBusy {
-			return nil
-		}
+		return nil, true
+	case key.Matches(msg, k.CloseQR):
+		d.showQR = false
+		return nil, true
+	case key.Matches(msg, k.Simulate):
 		d.prompting = true
 		d.prompt.SetValue("")
 		d.simErr = nil
-		return d.prompt.Focus()
+		return d.prompt.Focus(), true
 	case key.Matches(msg, k.Refresh):
-		return tea.Batch(d.loadAccount(), d.loadTx(""))
+		return tea.Batch(d.loadAccount(), d.tx.Refresh()), true
 	}
-	c, ok := k.move(msg, d.txCursor, d.txPage(), len(d.txs))
-	if !ok {
-		return nil
-	}
-	d.txCursor = clampInt(c, 0, max(len(d.txs)-1, 0))
-	return d.moreTx()
+	return d.tx.HandleKey(msg)
 }
 
 func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := d.c.keys
+	k := d.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
 		d.prompting = false
 		d.prompt.Blur()
 		return nil
-	case key.Matches(msg, k.Submit):
+	case key.Matches(msg, k.Send):
 		v := strings.TrimSpace(strings.ReplaceAll(d.prompt.Value(), ",", "."))
 		if !amountRE.MatchString(v) || strings.Trim(v, "0.") == "" {
 			d.simErr = errors.New("enter a positive amount such as 100 or 12.50")
@@ -307,9 +342,10 @@ func (d *detailScreen) simulate(value string) tea.Cmd {
 }
 
 // fieldLines are the account's fields, two per line when there is room.
-func (d *detailScreen) fieldLines(w int) []string {
+func (d *detailScreen) fieldLines() []string {
 	st := d.c.styles
 	a := &d.acct
+	w := d.w
 	label := func(s string) string { return st.dim.Render(fmt.Sprintf("%-10s", s)) }
 	mark := ""
 	if a.IBAN != "" {
@@ -374,103 +410,79 @@ func timeOr(a *api.Account, created, full bool) string {
 	return formatTime(t)
 }
 
-func (d *detailScreen) view(w, h int) string {
+func (d *detailScreen) where() where { return where{retry: d.keys.Refresh} }
+
+func (d *detailScreen) view() string {
+	if d.h <= 0 {
+		return ""
+	}
 	st := d.c.styles
 	if d.showQR {
-		return d.qrView(w, h)
+		return fit(d.qrView(), d.w, d.h)
 	}
 	lines := []string{st.title.Render(d.acct.Name)}
 	if d.err != nil {
-		lines = append(lines, st.err.Render("✗ Could not load the account: "+describe(d.err)+" (r retries)"))
+		lines = append(lines, st.err.Render("✗ Could not load the account. ")+explain(d.err, d.where()))
 	}
-	lines = append(lines, d.fieldLines(w)...)
+	lines = append(lines, d.fieldLines()...)
 	lines = append(lines, "")
-	head := fmt.Sprintf("Transactions (%d of %d)", len(d.txs), d.txTotal)
+	head := fmt.Sprintf("Transactions (%d of %d)", d.tx.Loaded(), d.tx.Len())
 	switch {
-	case d.txBusy:
+	case d.tx.Busy():
 		head += " " + d.c.spinFrame
-	case d.txErr != nil:
-		head += " " + st.err.Render("✗ "+describe(d.txErr))
+	case d.tx.Err() != nil:
+		head += " " + st.err.Render("✗ "+explain(d.tx.Err(), d.where()))
 	}
 	lines = append(lines, st.bold.Render(head))
-	vis := max(h-len(lines)-1, 0) // txVisible counts the same lines
-	if vis > 0 {
-		switch {
-		case len(d.txs) == 0 && !d.txBusy && d.txErr == nil:
-			lines = append(lines, st.dim.Render("No transactions yet."))
-		default:
-			d.txOffset = clampInt(d.txOffset, max(d.txCursor-vis+1, 0), d.txCursor)
-			end := min(d.txOffset+vis, len(d.txs))
-			for i := d.txOffset; i < end; i++ {
-				row := txRow(&d.txs[i], w)
-				if i == d.txCursor {
-					row = st.selected.Render(row)
-				}
-				lines = append(lines, row)
-			}
-		}
+	above := strings.Join(lines, "\n")
+	rows := ""
+	switch {
+	case d.tx.Ready() && d.tx.Len() == 0 && d.tx.Err() == nil:
+		rows = st.dim.Render("No transactions yet.")
+	case d.tx.Ready():
+		rows = d.tx.View()
 	}
-	body := fit(strings.Join(lines, "\n"), w, max(h-1, 0))
-	return body + "\n" + d.statusLine(w)
+	body := above + "\n" + rows
+	if line := d.statusLine(); line != "" {
+		return fit(body, d.w, d.h-1) + "\n" + line
+	}
+	return fit(body, d.w, d.h)
 }
 
-func (d *detailScreen) statusLine(w int) string {
+// statusLine is the amount prompt, or the simulation waiting; empty
+// otherwise (the keys are on the hint line).
+func (d *detailScreen) statusLine() string {
 	st := d.c.styles
 	switch {
 	case d.prompting:
-		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency+" · enter send · esc cancel")
+		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency)
 		if d.simErr != nil {
 			line += " " + st.err.Render(d.simErr.Error())
 		}
-		return trunc(line, w)
+		return trunc(line, d.w)
 	case d.simBusy:
-		return trunc(d.c.spinFrame+" Simulating an incoming SEPA transfer…", w)
+		return trunc(d.c.spinFrame+" Simulating an incoming SEPA transfer…", d.w)
 	}
-	hints := []string{"y copy IBAN", "Q QR code"}
-	if d.canSimulate() {
-		hints = append(hints, "s simulate transfer")
-	}
-	hints = append(hints, "esc back")
-	return trunc(st.dim.Render(strings.Join(hints, " · ")), w)
-}
-
-func txRow(t *api.Transaction, w int) string {
-	sign := ""
-	switch t.Side {
-	case "Debit":
-		sign = "-"
-	case "Credit":
-		sign = "+"
-	}
-	date := "          "
-	if !t.ExecutionDate.IsZero() {
-		date = t.ExecutionDate.UTC().Format("2006-01-02")
-	}
-	amount := fmt.Sprintf("%16s", sign+amountText(t.Amount))
-	label := t.Label
-	if cp := t.Counterparty; cp != "" {
-		label = cp + " · " + label
-	}
-	row := fmt.Sprintf("%s %s  %-9s %s", date, amount, trunc(t.StatusInfo.Status, 9), label)
-	return trunc(row, w)
+	return ""
 }
 
 // qrView draws the EPC payment QR of the IBAN, or says why it cannot.
-func (d *detailScreen) qrView(w, h int) string {
+func (d *detailScreen) qrView() string {
 	st := d.c.styles
+	w, h := d.w, d.h
 	name := d.acct.Holder.Info.Name
 	if name == "" {
 		name = d.acct.Name
 	}
 	qr, err := iban.HalfBlocks(iban.EPCPayload(d.acct.BIC, name, d.acct.IBAN), d.c.isDark)
-	code, cw, ch := qr.Text, qr.Width, qr.Height
 	if err != nil {
 		return st.err.Render("✗ " + err.Error())
 	}
-	caption := "EPC payment QR · " + ibanText(d.acct.IBAN) + " · esc closes"
+	code, cw, ch := qr.Text, qr.Width, qr.Height
+	caption := "EPC payment QR · " + ibanText(d.acct.IBAN) + " · " + d.keys.CloseQR.Help().Key + " closes"
 	if cw > w || ch+1 > h {
 		return st.warn.Render(fmt.Sprintf("The terminal is too small for the QR code: it needs %d×%d, this is %d×%d.", cw, ch+1, w, h)) +
-			"\nEnlarge the window or press esc."
+			"\nEnlarge the window or press " + d.keys.CloseQR.Help().Key + "."
 	}
 	return lipgloss.PlaceHorizontal(w, lipgloss.Center, code) + "\n" + lipgloss.PlaceHorizontal(w, lipgloss.Center, trunc(caption, w))
 }

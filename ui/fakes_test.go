@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,77 +18,168 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // testNow is the fixed clock of the Update-level tests and goldens.
 var testNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 // fakeAPI serves accounts from memory with cursor paging, like the real
-// connection (cursor = index of the next row).
+// connection: the list order is newest first (accounts[0] first), a cursor
+// names an account, and Asc reads the same list from its end.
 type fakeAPI struct {
 	mu        sync.Mutex
 	accounts  []api.Account
-	pageSize  int
 	err       error // returned by every call when set
 	calls     []api.AccountsParams
+	homes     []bool // the project argument of each Home call
 	acctCalls int
+	txCalls   int
 	user      *api.User
+	project   *api.ProjectInfo
 	txs       map[string][]api.Transaction
 	simulated []api.IncomingTransfer
 	status    api.Status
 	updates   chan api.Status
+	// pos caches positions(); posLen and posFirst tell a replaced slice.
+	pos      map[string]int
+	posLen   int
+	posFirst *api.Account
 }
 
 func newFakeAPI(n int) *fakeAPI {
-	f := &fakeAPI{pageSize: 100, txs: map[string][]api.Transaction{},
-		user:   &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
-		status: api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
+	f := &fakeAPI{txs: map[string][]api.Transaction{},
+		user:    &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
+		project: &api.ProjectInfo{ID: "project-1", Name: "Acme Payments", Type: "Partner", Status: "Enabled"},
+		status:  api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
 	f.accounts = makeAccounts(n)
 	return f
 }
 
 func makeAccounts(n int) []api.Account {
 	out := make([]api.Account, n)
+	balances := make([]api.Balances, n)
 	for i := range out {
+		num := strconv.Itoa(i)
+		balances[i].Available = api.Amount{Value: strconv.Itoa(100+i) + ".50", Currency: "EUR"}
 		out[i] = api.Account{
-			ID:         fmt.Sprintf("acc-%d", i),
-			Name:       fmt.Sprintf("Account %d", i),
+			ID:         "acc-" + num,
+			Name:       "Account " + num,
 			IBAN:       "FR7630006000011234567890189",
 			BIC:        "SWNBFR22",
 			Currency:   "EUR",
 			StatusInfo: api.StatusInfo{Status: "Opened"},
-			Holder:     api.Holder{Info: api.HolderInfo{Type: "Individual", Name: fmt.Sprintf("Holder %d", i)}},
-			Balances:   &api.Balances{Available: api.Amount{Value: fmt.Sprintf("%d.50", 100+i), Currency: "EUR"}},
+			Holder:     api.Holder{Info: api.HolderInfo{Type: "Individual", Name: "Holder " + num}},
+			Balances:   &balances[i],
 		}
 	}
 	return out
+}
+
+// requests is every request the UI sent.
+func (f *fakeAPI) requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls) + len(f.homes) + f.acctCalls + f.txCalls + len(f.simulated)
 }
 
 func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, p)
+	return f.page(ctx, p)
+}
+
+func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var rows []api.Account
-	for _, a := range f.accounts {
-		if p.Search == "" || strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)) {
-			rows = append(rows, a)
+	rows := f.accounts
+	filtered := p.MainIBAN != "" || p.Search != ""
+	if filtered {
+		rows = nil
+		for _, a := range f.accounts {
+			switch {
+			case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
+			case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
+			default:
+				rows = append(rows, a)
+			}
 		}
+	}
+	n := len(rows)
+	// at is the i-th row in the order read: the list order, or from its
+	// end for Asc.
+	at := func(i int) *api.Account { return &rows[i] }
+	if p.Direction == api.DirectionAsc {
+		at = func(i int) *api.Account { return &rows[n-1-i] }
 	}
 	start := 0
 	if p.After != "" {
-		start, _ = strconv.Atoi(p.After)
+		pos := -1
+		if filtered {
+			pos = slices.IndexFunc(rows, func(a api.Account) bool { return a.ID == p.After })
+		} else if i, ok := f.positions()[p.After]; ok {
+			pos = i
+		}
+		if pos < 0 {
+			return nil, fmt.Errorf("bad cursor %q", p.After)
+		}
+		start = pos + 1
+		if p.Direction == api.DirectionAsc {
+			start = n - pos
+		}
 	}
-	end := min(start+f.pageSize, len(rows))
-	page := &api.AccountsPage{Accounts: append([]api.Account(nil), rows[start:end]...), TotalCount: len(rows)}
-	page.PageInfo.HasNextPage = end < len(rows)
-	page.PageInfo.EndCursor = strconv.Itoa(end)
+	first := p.First
+	if first <= 0 {
+		first = platform.PageMax
+	}
+	end := min(start+first, n)
+	page := &api.AccountsPage{TotalCount: n}
+	for i := start; i < end; i++ {
+		page.Accounts = append(page.Accounts, *at(i))
+	}
+	page.PageInfo.HasNextPage = end < n
+	if end > start {
+		page.PageInfo.StartCursor, page.PageInfo.EndCursor = at(start).ID, at(end-1).ID
+	}
 	return page, nil
+}
+
+// positions maps account ids to their rows, rebuilt when a test replaced
+// the accounts (so a cursor costs a lookup, not a scan of 80,000 rows).
+func (f *fakeAPI) positions() map[string]int {
+	if f.pos == nil || f.posLen != len(f.accounts) || (len(f.accounts) > 0 && f.posFirst != &f.accounts[0]) {
+		f.pos = make(map[string]int, len(f.accounts))
+		for i := range f.accounts {
+			f.pos[f.accounts[i].ID] = i
+		}
+		f.posLen = len(f.accounts)
+		if len(f.accounts) > 0 {
+			f.posFirst = &f.accounts[0]
+		}
+	}
+	return f.pos
+}
+
+func (f *fakeAPI) Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.homes = append(f.homes, project)
+	page, err := f.page(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	h := &api.Home{Accounts: page}
+	if project {
+		h.Project = f.project
+	} else {
+		h.User = f.user
+	}
+	return h, nil
 }
 
 func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) {
@@ -114,18 +207,10 @@ func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) 
 	return nil, fmt.Errorf("account %s: %w", id, api.ErrNotFound)
 }
 
-func (f *fakeAPI) User(ctx context.Context) (*api.User, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return nil, f.err
-	}
-	return f.user, nil
-}
-
 func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.txCalls++
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -137,7 +222,7 @@ func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int,
 	end := min(start+first, len(all))
 	p := &api.TransactionsPage{Transactions: append([]api.Transaction(nil), all[start:end]...), TotalCount: len(all)}
 	p.PageInfo.HasNextPage = end < len(all)
-	p.PageInfo.EndCursor = strconv.Itoa(end)
+	p.PageInfo.StartCursor, p.PageInfo.EndCursor = strconv.Itoa(start), strconv.Itoa(end)
 	return p, nil
 }
 
@@ -177,12 +262,17 @@ func makeTxs(n int) []api.Transaction {
 	return out
 }
 
-// fakeSession signs in through login (or succeeds when it is nil).
+// fakeSession signs in through login (or succeeds when it is nil). Its
+// store reads fail the test when they happen on the event loop: onLoop is
+// the driver's flag, set while Update runs.
 type fakeSession struct {
 	mu       sync.Mutex
+	t        testing.TB
+	onLoop   *atomic.Bool
 	signedIn bool
 	login    func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
 	logins   int
+	reads    int
 	expiry   time.Time
 }
 
@@ -209,15 +299,25 @@ func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.
 	return &auth.Identity{Subject: "user-1"}, nil
 }
 
+// read is one read of the token store.
+func (s *fakeSession) read(what string) {
+	if s.onLoop != nil && s.onLoop.Load() {
+		s.t.Errorf("Session.%s read the token store on the event loop", what)
+	}
+	s.reads++
+}
+
 func (s *fakeSession) SignedIn() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.read("SignedIn")
 	return s.signedIn
 }
 
 func (s *fakeSession) Status() (*auth.StatusInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.read("Status")
 	return &auth.StatusInfo{SignedIn: s.signedIn, AccessExpiry: s.expiry}, nil
 }
 
@@ -231,6 +331,7 @@ type pendingTick struct {
 // their messages back, and parks timers until the test fires them.
 type driver struct {
 	t      testing.TB
+	onLoop atomic.Bool
 	m      *Model
 	ticks  []pendingTick
 	copied []string
@@ -249,13 +350,20 @@ type fixture struct {
 	w, h       int
 	demo       bool
 	color      bool
+	project    bool // both environments use a project token
 }
 
 func newDriver(t testing.TB, fx fixture) *driver {
 	t.Helper()
-	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3),
-		sbxS:  &fakeSession{signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)},
-		liveS: &fakeSession{signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}}
+	return newDriverWith(t, fx, nil)
+}
+
+// newDriverWith lets setup change the fakes before the program starts.
+func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
+	t.Helper()
+	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3)}
+	d.sbxS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)}
+	d.liveS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}
 	d.live.status.Env = "live"
 	for i := range d.live.accounts {
 		d.live.accounts[i].Name = fmt.Sprintf("Live account %d", i)
@@ -269,6 +377,13 @@ func newDriver(t testing.TB, fx fixture) *driver {
 	if !fx.noLive {
 		envs[config.Live] = &Environment{Name: config.Live, ClientID: "LIVE_test", API: d.live, Session: d.liveS, ReadOnly: true}
 	}
+	for _, e := range envs {
+		e.Project = fx.project
+	}
+	if setup != nil {
+		setup(d)
+	}
+	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
 		Envs: envs, Start: config.Sandbox, NoColor: !fx.color,
 		Now:       func() time.Time { return testNow },
@@ -281,7 +396,9 @@ func newDriver(t testing.TB, fx fixture) *driver {
 	if w == 0 {
 		w, h = 80, 24
 	}
-	d.run(d.m.Init())
+	cmd := d.m.Init()
+	d.onLoop.Store(false)
+	d.run(cmd)
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	d.send(tea.BackgroundColorMsg{}) // black: dark
 	return d
@@ -289,8 +406,7 @@ func newDriver(t testing.TB, fx fixture) *driver {
 
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
-	_, cmd := d.m.Update(msg)
-	d.run(cmd)
+	d.run(d.update(msg))
 	d.noCrash()
 }
 
@@ -301,8 +417,11 @@ func (d *driver) noCrash() {
 	}
 }
 
-// update sends msg without running the resulting command.
+// update sends msg without running the resulting command. onLoop is set
+// meanwhile: the fake session fails the test if Update reads its store.
 func (d *driver) update(msg tea.Msg) tea.Cmd {
+	d.onLoop.Store(true)
+	defer d.onLoop.Store(false)
 	_, cmd := d.m.Update(msg)
 	return cmd
 }
@@ -328,8 +447,7 @@ func (d *driver) run(cmd tea.Cmd) {
 		case tea.QuitMsg:
 			d.quit = true
 		default:
-			_, next := d.m.Update(msg)
-			queue = append(queue, next)
+			queue = append(queue, d.update(msg))
 		}
 	}
 }
@@ -375,6 +493,10 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "pgup":
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":
@@ -384,8 +506,15 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r[0], Text: k}
 }
 
-// screen is what the terminal shows, without styling.
-func (d *driver) screen() string { return ansi.Strip(d.m.render()) }
+// screen is what the terminal shows, without styling or the spaces that
+// pad lines to the terminal's width.
+func (d *driver) screen() string {
+	lines := strings.Split(ansi.Strip(d.m.render()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
 
 // topAs is the top screen, which must be an S.
 func topAs[S screen](d *driver) S {

@@ -58,7 +58,11 @@ type flow struct {
 // newFlow starts the in-process emulator and the UI wired like --demo: real
 // api.Client and auth.Session (tokens in a temporary directory), and
 // DemoApprove driving the emulator's sign-in forms.
-func newFlow(t *testing.T, eo emulator.Options) *flow {
+func newFlow(t *testing.T, eo emulator.Options) *flow { return newFlowWith(t, eo, false) }
+
+// newFlowWith wires the UI with project tokens (client credentials) when
+// project is set, as --project does.
+func newFlowWith(t *testing.T, eo emulator.Options, project bool) *flow {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -75,7 +79,7 @@ func newFlow(t *testing.T, eo emulator.Options) *flow {
 		ei := info.Environments[string(name)]
 		ce := &config.Environment{Name: name, APIURL: info.APIURL, AuthURL: info.AuthURL,
 			ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
-		s, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: state})
+		s, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: state, Project: project})
 		if err != nil {
 			t.Fatalf("session %s: %v", name, err)
 		}
@@ -93,7 +97,7 @@ func newFlow(t *testing.T, eo emulator.Options) *flow {
 		}
 		f.sess[name] = s
 		envs[name] = &Environment{Name: name, ClientID: ei.ClientID, API: c, Session: s, ReadOnly: name == config.Live,
-			DemoApprove: auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false)}
+			DemoApprove: auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false), Project: project}
 	}
 	m := New(Options{Envs: envs, Start: config.Sandbox, LoginTimeout: 30 * time.Second,
 		Clipboard: func(s string) tea.Cmd {
@@ -161,6 +165,7 @@ func (f *flow) press(keys ...string) {
 }
 
 func TestFlowAgainstEmulator(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
@@ -173,8 +178,8 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	if !strings.Contains(screen, "/") {
 		t.Fatalf("no loaded/total on the list:\n%s", screen)
 	}
-	var user *userInfo
-	f.probe(func(m *Model) { user = m.c.env.user })
+	var user *owner
+	f.probe(func(m *Model) { user = m.env.owner })
 	if user == nil || user.name == "" {
 		t.Fatalf("no signed-in user after sign-in: %+v", user)
 	}
@@ -182,8 +187,10 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	// Open the first account, copy its IBAN.
 	var compact string
 	f.probe(func(m *Model) {
-		if a, ok := m.top().(*accountsScreen); ok && len(a.rows) > 0 {
-			compact = iban.Compact(a.rows[0].IBAN)
+		if a, ok := m.top().(*accountsScreen); ok {
+			if acct, ok := a.list.Selected(); ok {
+				compact = iban.Compact(acct.IBAN)
+			}
 		}
 	})
 	f.press("enter")
@@ -241,13 +248,14 @@ func TestFlowAgainstEmulator(t *testing.T) {
 		t.Fatalf("logout: %v", err)
 	}
 	f.press("r")
-	f.waitFor("Sign in to Sandbox", "no longer valid")
+	f.waitFor("Sign in to Sandbox", "The Sandbox session has ended", "Press enter to sign in again.")
 
 	f.press("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
 
 func TestFlowRateLimitCountdown(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
@@ -266,7 +274,7 @@ func TestFlowRateLimitCountdown(t *testing.T) {
 			f.probe(func(m *Model) {
 				screen = ansi.Strip(m.render())
 				if a, ok := m.top().(*accountsScreen); ok {
-					refreshing = a.refreshing
+					refreshing = a.list.Refreshing()
 				}
 			})
 			if !refreshing || strings.Contains(screen, "429 · retrying in ") || !f.settle(deadline) {
@@ -283,6 +291,31 @@ func TestFlowRateLimitCountdown(t *testing.T) {
 	if !fast {
 		t.Fatal("the clock does not tick every second during the countdown")
 	}
+	f.press("q")
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// With a project token the program opens on the project's accounts: no
+// sign-in, the footer names the project, and Live works the same way.
+func TestFlowProjectToken(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	f := newFlowWith(t, emulator.Options{Accounts: 120}, true)
+	screen := f.waitFor("row 1 of 100/", "project ")
+	if strings.Contains(screen, TextSignIn) {
+		t.Fatalf("the sign-in showed with a project token:\n%s", screen)
+	}
+	var o *owner
+	f.probe(func(m *Model) { o = m.env.owner })
+	if o == nil || !o.project || o.name == "" {
+		t.Fatalf("the footer's owner is %+v, want the project", o)
+	}
+	f.press("e")
+	f.waitFor("Switch to LIVE?")
+	f.press("y")
+	f.waitFor("LIVE", "row 1 of ", "project ")
 	f.press("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

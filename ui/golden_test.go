@@ -24,6 +24,7 @@ func asciiView(t *testing.T, d *driver) string {
 // TestGoldenViews snapshots every screen at 80×24 and 120×40. Refresh with
 // go test ./ui -run TestGoldenViews -update.
 func TestGoldenViews(t *testing.T) {
+	t.Parallel()
 	scenes := []struct {
 		name string
 		fx   fixture
@@ -42,6 +43,7 @@ func TestGoldenViews(t *testing.T) {
 	for _, sc := range scenes {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
+				t.Parallel()
 				fx := sc.fx
 				fx.w, fx.h, fx.color = sz[0], sz[1], true
 				d := newDriver(t, fx)

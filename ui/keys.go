@@ -2,78 +2,89 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
-// keyMap holds every binding. The same bindings handle input and build the
-// help, so the help can never disagree with what the keys do.
-type keyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Open, Back, Filter, Refresh, Sort       key.Binding
-	Env, Copy, QR, Simulate                 key.Binding
-	SignIn, Approve, CopyURL                key.Binding
-	Help, Quit, ForceQuit                   key.Binding
-	Confirm                                 key.Binding
-	Submit, Cancel                          key.Binding
+// Each screen owns its key map, built from the constructors below: what
+// one screen enables, disables or relabels changes no other. The hint line
+// and the ? help are drawn from the same bindings that handle the keys,
+// and a disabled binding is neither handled nor drawn.
+
+// globalKeys are the root's: they work on every screen that is not taking
+// text.
+type globalKeys struct {
+	Env, Help, Quit, ForceQuit key.Binding
+	// Back pops the screen; enabled only when there is one to go back to
+	// and the screen does not use esc itself.
+	Back key.Binding
+	// Confirm answers the question on the message line (switch to Live).
+	Confirm key.Binding
+	// CloseHelp leaves the help view.
+	CloseHelp key.Binding
 }
 
-func defaultKeys() keyMap {
-	return keyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Sort:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort created/updated")),
-		Env:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "switch sandbox/live")),
-		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
-		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
-		Simulate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "simulate transfer")),
-		SignIn:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "sign in")),
-		Approve:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve as demo user")),
-		CopyURL:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy URL")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Env:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "switch sandbox/live")),
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit: key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		// ctrl+c is matched before anything else, text inputs included.
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Confirm:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
-		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "submit")),
-		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc", "close help")),
 	}
 }
 
-// global bindings, shown in every screen's full help.
-func (k keyMap) global() []key.Binding {
-	return []key.Binding{k.Env, k.Help, k.Quit, k.ForceQuit}
+// short are the global keys worth a place on the hint line.
+func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, k.Quit} }
+
+// full are the global keys of the help view.
+func (k globalKeys) full() []key.Binding {
+	return []key.Binding{k.Back, k.Env, k.Help, k.Quit, k.ForceQuit}
 }
 
-// navigation bindings shared by the list and the transactions of the detail.
-func (k keyMap) navigation() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+// navKeys move a list's cursor.
+func navKeys() pagedlist.KeyMap { return pagedlist.DefaultKeyMap() }
+
+func refreshKey() key.Binding {
+	return key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh"))
 }
 
-// move applies a list-navigation key to cursor, where page is the number of
-// visible rows and n the number of rows; ok is false for any other key. The
-// caller clamps, since only it knows whether more rows are on their way.
-func (k keyMap) move(msg tea.KeyPressMsg, cursor, page, n int) (next int, ok bool) {
-	switch {
-	case key.Matches(msg, k.Up):
-		return cursor - 1, true
-	case key.Matches(msg, k.Down):
-		return cursor + 1, true
-	case key.Matches(msg, k.PageUp):
-		return cursor - page, true
-	case key.Matches(msg, k.PageDown):
-		return cursor + page, true
-	case key.Matches(msg, k.Top):
-		return 0, true
-	case key.Matches(msg, k.Bottom):
-		return n - 1, true
+func openKey(desc string) key.Binding {
+	return key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", desc))
+}
+
+func escKey(desc string) key.Binding {
+	return key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", desc))
+}
+
+// enabled keeps the bindings that are enabled (for a test, or to tell
+// whether a screen uses a key).
+func enabled(bs ...key.Binding) []key.Binding {
+	out := make([]key.Binding, 0, len(bs))
+	for _, b := range bs {
+		if b.Enabled() {
+			out = append(out, b)
+		}
 	}
-	return cursor, false
+	return out
+}
+
+// uses reports whether any enabled binding of groups answers to k.
+func uses(groups [][]key.Binding, k string) bool {
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() {
+				continue
+			}
+			for _, bk := range b.Keys() {
+				if bk == k {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

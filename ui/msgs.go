@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
@@ -16,7 +18,7 @@ type envMsg interface {
 }
 
 // errMsg is implemented by results that may carry an error, so the root can
-// turn any 401 into a trip back to the sign-in screen.
+// turn a refused session into a trip back to the sign-in screen.
 type errMsg interface {
 	msgErr() error
 }
@@ -25,15 +27,32 @@ type envTag struct{ env config.EnvName }
 
 func (t envTag) msgEnv() config.EnvName { return t.env }
 
-type accountsMsg struct {
+// listMsg carries a paged list's answer (ui/pagedlist) with its
+// environment.
+type listMsg struct {
 	envTag
-	id    int
-	after string
-	page  *api.AccountsPage
-	err   error
+	inner tea.Msg
 }
 
-func (m accountsMsg) msgErr() error { return m.err }
+func (m listMsg) msgErr() error {
+	if e, ok := m.inner.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
+}
+
+// homeMsg answers API.Home: the first page of accounts and who the token
+// belongs to. needSignIn is set, and nothing was sent, when the session
+// check found nobody signed in.
+type homeMsg struct {
+	envTag
+	id         int
+	home       *api.Home
+	err        error
+	needSignIn bool
+}
+
+func (m homeMsg) msgErr() error { return m.err }
 
 type accountMsg struct {
 	envTag
@@ -44,16 +63,6 @@ type accountMsg struct {
 
 func (m accountMsg) msgErr() error { return m.err }
 
-type txMsg struct {
-	envTag
-	id    int
-	after string
-	page  *api.TransactionsPage
-	err   error
-}
-
-func (m txMsg) msgErr() error { return m.err }
-
 type simulateMsg struct {
 	envTag
 	id     int
@@ -63,15 +72,6 @@ type simulateMsg struct {
 }
 
 func (m simulateMsg) msgErr() error { return m.err }
-
-type userMsg struct {
-	envTag
-	id   int
-	user *api.User
-	err  error
-}
-
-func (m userMsg) msgErr() error { return m.err }
 
 type loginURLMsg struct {
 	envTag
@@ -105,10 +105,11 @@ type tokenMsg struct {
 	expiry time.Time
 }
 
-// signedInMsg asks the root to leave the sign-in screen for the accounts.
+// signedInMsg asks the root to leave the sign-in screen for the accounts,
+// whose first page came with the check of who signed in.
 type signedInMsg struct {
 	envTag
-	user *userInfo
+	home *api.Home
 }
 
 // filterTickMsg fires after the debounce delay of the accounts filter.
@@ -127,6 +128,12 @@ type flashClearMsg struct{ id int }
 type flashMsg struct {
 	text string
 	bad  bool
+}
+
+// pushMsg asks the root to open a screen on top of the stack.
+type pushMsg struct {
+	envTag
+	s screen
 }
 
 // crashMsg reports a panic recovered in a background task.

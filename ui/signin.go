@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 )
 
@@ -24,29 +25,51 @@ const (
 	signinFailed
 )
 
+type signinKeys struct {
+	SignIn, Approve, CopyURL, Cancel, Continue key.Binding
+}
+
+func newSigninKeys() signinKeys {
+	return signinKeys{
+		SignIn:   openKey("sign in with the browser"),
+		Approve:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve as the demo user, no browser needed")),
+		CopyURL:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link")),
+		Cancel:   escKey("cancel"),
+		Continue: openKey("continue to the accounts"),
+	}
+}
+
 // signinScreen explains the sign-in, runs Session.Login and then checks
-// which user the token belongs to (spec 5.4).
+// which user the token belongs to, with the first page of accounts in the
+// same request.
 type signinScreen struct {
-	c        *common
-	env      *envState
-	state    signinState
-	reason   string
-	url      string
-	id       int
-	ctx      context.Context
-	cancel   context.CancelFunc
-	err      error
-	user     *userInfo
-	warnings []string
-	timeout  time.Duration
-	notes    chan string // warnings from the running Login
-	waitCtx  context.Context
+	c      *common
+	env    *envState
+	keys   signinKeys
+	w, h   int
+	state  signinState
+	reason error // why the session ended; nil on a first sign-in
+	url    string
+	id     int
+	ctx    context.Context
+	cancel context.CancelFunc
+	err    error
+	// checkFailed: the sign-in worked but asking who signed in did not.
+	checkFailed bool
+	user        *owner
+	home        *api.Home
+	warnings    []string
+	timeout     time.Duration
+	notes       chan string // warnings from the running Login
+	waitCtx     context.Context
 	// notesSeen are shown while waiting (a browser that failed to open).
 	notesSeen []string
 }
 
-func newSigninScreen(c *common, env *envState, reason string, timeout time.Duration) *signinScreen {
-	return &signinScreen{c: c, env: env, reason: reason, timeout: timeout}
+func newSigninScreen(c *common, env *envState, reason error, timeout time.Duration) *signinScreen {
+	s := &signinScreen{c: c, env: env, reason: reason, timeout: timeout, keys: newSigninKeys()}
+	s.syncKeys()
+	return s
 }
 
 func (s *signinScreen) init() tea.Cmd { return nil }
@@ -54,7 +77,8 @@ func (s *signinScreen) title() string { return TextSignIn }
 func (s *signinScreen) capturing() bool {
 	return false
 }
-func (s *signinScreen) busy() bool { return s.state == signinWaiting || s.state == signinChecking }
+func (s *signinScreen) busy() bool       { return s.state == signinWaiting || s.state == signinChecking }
+func (s *signinScreen) setSize(w, h int) { s.w, s.h = w, h }
 
 func (s *signinScreen) close() {
 	if s.cancel != nil {
@@ -62,66 +86,59 @@ func (s *signinScreen) close() {
 	}
 }
 
+// syncKeys enables the keys of the current state.
+func (s *signinScreen) syncKeys() {
+	k := &s.keys
+	idle := s.state == signinIdle || s.state == signinFailed
+	k.SignIn.SetEnabled(idle)
+	if s.state == signinFailed {
+		k.SignIn.SetHelp("enter", "try again")
+		k.Approve.SetHelp("a", "approve as the demo user")
+	} else {
+		k.SignIn.SetHelp("enter", "sign in with the browser")
+		k.Approve.SetHelp("a", "approve as the demo user, no browser needed")
+	}
+	k.Approve.SetEnabled(idle && s.env.DemoApprove != nil)
+	k.CopyURL.SetEnabled(s.state == signinWaiting && s.url != "")
+	k.Cancel.SetEnabled(s.state == signinWaiting)
+	k.Continue.SetEnabled(s.state == signinDone)
+}
+
 func (s *signinScreen) ShortHelp() []key.Binding {
-	k := s.c.keys
-	switch s.state {
-	case signinWaiting:
-		return []key.Binding{k.CopyURL, k.Cancel, k.Quit}
-	case signinDone:
-		return []key.Binding{k.Open, k.Env, k.Quit}
-	case signinChecking:
-		return []key.Binding{k.Quit}
-	}
-	b := []key.Binding{k.SignIn}
-	if s.env.DemoApprove != nil {
-		b = append(b, k.Approve)
-	}
-	return append(b, k.Env, k.Quit)
+	k := s.keys
+	return []key.Binding{k.SignIn, k.Approve, k.CopyURL, k.Cancel, k.Continue}
 }
 
 func (s *signinScreen) FullHelp() [][]key.Binding {
-	k := s.c.keys
-	b := []key.Binding{k.SignIn}
-	if s.env.DemoApprove != nil {
-		b = append(b, k.Approve)
-	}
-	return [][]key.Binding{b, {k.CopyURL, k.Cancel}}
+	return [][]key.Binding{s.ShortHelp()}
 }
 
-func (s *signinScreen) back() (bool, tea.Cmd) {
-	if s.state != signinWaiting {
-		return false, nil
+func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.syncKeys()
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.SignIn):
+		return s.start(false), true
+	case key.Matches(msg, k.Approve):
+		return s.start(true), true
+	case key.Matches(msg, k.CopyURL):
+		return tea.Batch(s.c.clipboard(s.url), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} }), true
+	case key.Matches(msg, k.Cancel):
+		s.cancel()
+		s.state = signinIdle
+		s.url = ""
+		s.id = s.c.nextID() // the cancelled login's answer is now stale
+		return func() tea.Msg { return flashMsg{text: "Sign-in cancelled"} }, true
+	case key.Matches(msg, k.Continue):
+		home, env := s.home, s.env.Name
+		return func() tea.Msg { return signedInMsg{envTag{env}, home} }, true
 	}
-	s.cancel()
-	s.state = signinIdle
-	s.url = ""
-	s.id = s.c.nextID() // the cancelled login's answer is now stale
-	return true, func() tea.Msg { return flashMsg{text: "Sign-in cancelled"} }
+	return nil, false
 }
 
 func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
-	k := s.c.keys
+	defer s.syncKeys()
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		switch s.state {
-		case signinIdle, signinFailed:
-			switch {
-			case key.Matches(msg, k.SignIn):
-				return s.start(false)
-			case key.Matches(msg, k.Approve) && s.env.DemoApprove != nil:
-				return s.start(true)
-			}
-		case signinWaiting:
-			if key.Matches(msg, k.CopyURL) && s.url != "" {
-				return tea.Batch(s.c.clipboard(s.url), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} })
-			}
-		case signinDone:
-			if key.Matches(msg, k.Open) {
-				u := s.user
-				env := s.env.Name
-				return func() tea.Msg { return signedInMsg{envTag{env}, u} }
-			}
-		}
 	case loginURLMsg:
 		if msg.id == s.id && s.state == signinWaiting {
 			s.url = msg.url
@@ -145,31 +162,36 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		s.state = signinChecking
 		if msg.ident != nil {
-			for _, w := range msg.ident.Warnings {
-				s.warnings = append(s.warnings, w)
-			}
+			s.warnings = append(s.warnings, msg.ident.Warnings...)
 		}
 		return s.checkUser()
-	case userMsg:
+	case homeMsg:
 		if msg.id != s.id || s.state != signinChecking {
 			return nil
 		}
 		s.cancel()
-		if msg.err != nil {
-			s.state = signinFailed
-			s.err = errors.Join(errors.New("signed in, but asking the API who signed in failed"), msg.err)
+		var u *api.User
+		if msg.home != nil {
+			u = msg.home.User
+		}
+		switch {
+		case msg.err != nil:
+			s.state, s.err, s.checkFailed = signinFailed, msg.err, true
+			return nil
+		case u == nil:
+			s.state, s.checkFailed = signinFailed, true
+			s.err = errors.New("the API did not say which user the token belongs to")
 			return nil
 		}
-		s.user = userFromAPI(msg.user)
+		s.user, s.home = userOwner(u), msg.home
 		if w := phoneMismatch(s.env.PrefilledPhone, s.user.phone); w != "" && !containsFold(s.warnings, "phone") {
 			s.warnings = append(s.warnings, w)
 		}
 		if len(s.warnings) == 0 {
-			u, env := s.user, s.env.Name
-			return func() tea.Msg { return signedInMsg{envTag{env}, u} }
+			home, env := s.home, s.env.Name
+			return func() tea.Msg { return signedInMsg{envTag{env}, home} }
 		}
 		s.state = signinDone
-		s.env.user = s.user
 	}
 	return nil
 }
@@ -177,8 +199,8 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 func (s *signinScreen) start(demo bool) tea.Cmd {
 	s.id = s.c.nextID()
 	s.ctx, s.cancel = context.WithCancel(s.env.ctx)
-	s.state, s.err, s.url, s.warnings, s.user, s.reason = signinWaiting, nil, "", nil, nil, ""
-	s.notesSeen = nil
+	s.state, s.err, s.url, s.warnings, s.user, s.reason = signinWaiting, nil, "", nil, nil, nil
+	s.notesSeen, s.home, s.checkFailed = nil, nil, false
 	urls := make(chan string, 1)
 	notes := make(chan string, 8)
 	opts := auth.LoginOptions{
@@ -236,25 +258,29 @@ func (s *signinScreen) waitNote() tea.Cmd {
 	})
 }
 
+// checkUser asks who signed in, with the first page of accounts the list
+// will show: one request.
 func (s *signinScreen) checkUser() tea.Cmd {
-	a, ctx, id, env := s.env.API, s.ctx, s.id, s.env.Name
+	a, ctx, id, env, p := s.env.API, s.ctx, s.id, s.env.Name, defaultAccountsQuery().params()
 	return s.c.task(func() tea.Msg {
-		u, err := a.User(ctx)
-		return userMsg{envTag{env}, id, u, err}
+		h, err := a.Home(ctx, p, false)
+		return homeMsg{envTag: envTag{env}, id: id, home: h, err: err}
 	})
 }
 
-func (s *signinScreen) view(w, h int) string {
+func (s *signinScreen) view() string {
 	st := s.c.styles
+	w := s.w
 	wrap := lipgloss.NewStyle().Width(max(w, 1))
+	at := where{retry: s.keys.SignIn}
 	var b strings.Builder
 	line := func(parts ...string) {
 		b.WriteString(strings.Join(parts, ""))
 		b.WriteByte('\n')
 	}
 	line(st.title.Render(TextSignIn + " to " + envTitle(s.env.Name)))
-	if s.reason != "" {
-		line(wrap.Render(st.warn.Render("⚠ " + s.reason)))
+	if s.reason != nil {
+		line(wrap.Render(st.warn.Render("⚠ " + explain(s.reason, at))))
 	}
 	line()
 	line(st.dim.Render("Environment  "), envTitle(s.env.Name))
@@ -266,24 +292,17 @@ func (s *signinScreen) view(w, h int) string {
 		line(wrap.Render("1. Your browser opens the platform's sign-in page; the link is shown here too."))
 		line(wrap.Render("2. Enter your phone number and the 6-digit code, then approve access."))
 		line(wrap.Render("3. The browser returns to partnertui on 127.0.0.1; the tokens are stored for " + envTitle(s.env.Name) + " only."))
-		line()
-		line(st.accent.Render("enter"), " sign in with the browser")
-		if s.env.DemoApprove != nil {
-			line(st.accent.Render("a"), "     approve as the demo user, no browser needed")
-		}
 	case signinWaiting:
 		line(s.c.spinFrame, " Waiting for the sign-in to finish in the browser…")
 		if s.url == "" {
 			line(st.dim.Render("Preparing the sign-in link…"))
 		} else {
-			line(st.dim.Render("If no browser opened, open this link (c copies it):"))
+			line(st.dim.Render("If no browser opened, open this link:"))
 			line(ansi.Hardwrap(s.url, max(w, 1), false))
 		}
 		for _, n := range s.notesSeen {
 			line(wrap.Render(st.warn.Render("⚠ " + n)))
 		}
-		line()
-		line(st.accent.Render("c"), " copy link  ", st.accent.Render("esc"), " cancel")
 	case signinChecking:
 		line(s.c.spinFrame, " Signed in; checking which user the token belongs to…")
 	case signinDone:
@@ -291,41 +310,18 @@ func (s *signinScreen) view(w, h int) string {
 		for _, w := range s.warnings {
 			line(wrap.Render(st.warn.Render("⚠ " + w)))
 		}
-		line()
-		line(st.accent.Render("enter"), " continue to the accounts")
 	case signinFailed:
-		line(wrap.Render(st.err.Render("✗ Sign-in failed: " + s.err.Error())))
-		line(wrap.Render(remedy(s.err)))
-		line()
-		line(st.accent.Render("enter"), " try again")
-		if s.env.DemoApprove != nil {
-			line(st.accent.Render("a"), "     approve as the demo user")
+		what := "✗ Sign-in failed. "
+		if s.checkFailed {
+			what = "✗ Signed in, but asking the API who signed in failed. "
 		}
+		line(wrap.Render(st.err.Render(what) + explain(s.err, at)))
 	}
-	return b.String()
-}
-
-// remedy is the next step for a sign-in error (spec 5.5 and 5.6).
-func remedy(err error) string {
-	switch {
-	case errors.Is(err, auth.ErrAccessDenied):
-		return "You pressed Deny on the sign-in page. Press enter to start again and approve access."
-	case errors.Is(err, auth.ErrCodeRejected):
-		return "The authorization code expired or was already used. Press enter to start a new sign-in with a new code."
-	case errors.Is(err, auth.ErrInvalidClient):
-		return "The client secret was rejected. Generate a new secret in the dashboard, update the config (client_secret, client_secret_env or client_secret_command), then sign in again."
-	case errors.Is(err, auth.ErrLoginTimeout):
-		return "The browser did not come back in time (the code lives 10 minutes). Press enter to try again."
-	case errors.Is(err, auth.ErrSignInRequired):
-		return "The session has ended: the refresh token was used or revoked. Press enter to sign in again."
-	case errors.Is(err, context.Canceled):
-		return "The sign-in was cancelled. Press enter to start again."
-	}
-	return "Check the network and the environment's URLs in the config, then press enter to try again."
+	return fit(strings.TrimSuffix(b.String(), "\n"), w, s.h)
 }
 
 // phoneMismatch warns when the prefilled phone number is not the signed-in
-// user's: a prefilled number proves nothing about who signed in (spec 5.4).
+// user's: a prefilled number proves nothing about who signed in.
 func phoneMismatch(prefilled, actual string) string {
 	if !auth.PhoneMismatch(prefilled, actual) {
 		return ""

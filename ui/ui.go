@@ -1,8 +1,13 @@
-// Package ui is partnertui's terminal interface: Bubble Tea v2 models for
-// the sign-in screen, the account list, the account detail and the help,
-// routed by a root model that owns the Sandbox/Live switch, the header and
-// the footer. It makes no HTTP calls itself: everything goes through the API
-// and Session interfaces, which *api.Client and *auth.Session satisfy.
+// Package ui is partnertui's terminal interface: Bubble Tea v2 screens (the
+// sign-in, the account list, the account detail) under a root model that
+// routes messages and keys (root.go), draws the chrome around the screens
+// (chrome.go) and switches between Sandbox and Live (envswitch.go). Errors
+// are worded for the screen in one place (errors.go). Lists are
+// ui/pagedlist lists.
+//
+// It makes no HTTP calls and reads no files itself: everything goes through
+// the API and Session interfaces (which *api.Client and *auth.Session
+// satisfy), and only inside commands, never on the event loop.
 package ui
 
 import (
@@ -36,9 +41,11 @@ const (
 // API is what the UI needs from one environment's GraphQL client.
 // *api.Client satisfies it.
 type API interface {
+	// Home is the first page of accounts with who the token belongs to, in
+	// one request: what launch and sign-in need.
+	Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error)
 	Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error)
 	Account(ctx context.Context, id string) (*api.Account, error)
-	User(ctx context.Context) (*api.User, error)
 	Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error)
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
 	Status() api.Status
@@ -46,7 +53,8 @@ type API interface {
 }
 
 // Session is what the UI needs from one environment's sign-in state.
-// *auth.Session satisfies it.
+// *auth.Session satisfies it. SignedIn and Status read the token store:
+// the UI calls them only inside commands.
 type Session interface {
 	Login(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
 	SignedIn() bool
@@ -68,6 +76,11 @@ type Environment struct {
 	PrefilledPhone string
 	// ReadOnly hides Testing-API actions (always true for Live).
 	ReadOnly bool
+	// Project: the API is called with a project token (client
+	// credentials). There is no sign-in: the home screen is the project's
+	// accounts, the footer names the project, and a refused token is an
+	// error on screen with its remedy. Session is not used.
+	Project bool
 }
 
 // Options configure the UI.

@@ -22,6 +22,7 @@ import (
 // the placeholder for a missing IBAN. Server strings reach the UI already
 // stripped by the API client (api's TestEveryDecodedStringIsStripped).
 func TestIBANCell(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ in, want string }{
 		{"fr76 3000 6000 0112 3456 7890 189", "FR76 3000 6000 0112 3456 7890 189"},
 		{"FR76\t30006000011234567890189", "FR76 3000 6000 0112 3456 7890 189"},
@@ -35,6 +36,7 @@ func TestIBANCell(t *testing.T) {
 }
 
 func TestStartsOnSignInWithoutSession(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	d.signin()
 	d.wantScreen("Sign in to Sandbox")
@@ -43,6 +45,7 @@ func TestStartsOnSignInWithoutSession(t *testing.T) {
 }
 
 func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	cmd := d.update(keyMsg("enter"))
 	if s := d.signin(); s.state != signinWaiting {
@@ -50,7 +53,7 @@ func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
 	}
 	d.run(cmd)
 	d.accounts()
-	if u := d.m.c.env.user; u == nil || u.name != "Jane Doe" {
+	if u := d.m.env.owner; u == nil || u.name != "Jane Doe" {
 		t.Fatalf("user after sign-in = %+v", u)
 	}
 	d.wantScreen("Signed in to Sandbox as Jane Doe")
@@ -59,6 +62,7 @@ func TestSignInFlowShowsURLAndGoesToAccounts(t *testing.T) {
 }
 
 func TestSignInWaitingShowsURLCopyAndEscCancels(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 5})
 	started := make(chan struct{}, 1)
 	d.sbxS.login = func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error) {
@@ -88,14 +92,15 @@ func TestSignInWaitingShowsURLCopyAndEscCancels(t *testing.T) {
 }
 
 func TestSignInErrorsComeWithRemedy(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		err  error
 		want string
 	}{
-		{auth.ErrAccessDenied, "You pressed Deny"},
-		{auth.ErrCodeRejected, "new code"},
-		{auth.ErrInvalidClient, "Generate a new secret"},
-		{auth.ErrLoginTimeout, "10 minutes"},
+		{&auth.SignInError{Env: "sandbox", Reason: "the authorization server ended the sign-in", Code: "access_denied"}, "You pressed Deny"},
+		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 400, Code: "invalid_grant"}, "new code"},
+		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client"}, "Generate a new secret"},
+		{&auth.SignInError{Env: "sandbox", Reason: "the browser did not come back", Timeout: 10 * time.Minute}, "10 minutes"},
 		{errors.New("dial tcp: refused"), "Check the network"},
 	}
 	for _, c := range cases {
@@ -114,6 +119,7 @@ func TestSignInErrorsComeWithRemedy(t *testing.T) {
 }
 
 func TestDemoApproveUsesDemoApprover(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, demo: true})
 	d.wantScreen("approve as the demo user")
 	var opened bool
@@ -132,6 +138,7 @@ func TestDemoApproveUsesDemoApprover(t *testing.T) {
 }
 
 func TestSignInWarnsOnPhoneMismatch(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, w: 120, h: 40})
 	d.sbx.user = &api.User{FullName: "John Roe", MobilePhoneNumber: "+33700000000"}
 	d.press("enter")
@@ -146,10 +153,11 @@ func TestSignInWarnsOnPhoneMismatch(t *testing.T) {
 }
 
 func TestAccountsListPagingAndStatusLine(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 250, signedIn: true})
 	a := d.accounts()
-	if len(a.rows) != 100 || a.total != 250 {
-		t.Fatalf("loaded %d of %d", len(a.rows), a.total)
+	if a.list.Loaded() != 100 || a.list.Len() != 250 {
+		t.Fatalf("loaded %d of %d", a.list.Loaded(), a.list.Len())
 	}
 	d.wantScreen("row 1 of 100/250")
 	d.wantScreen("FR76 3000 6000 0112 3456 7890 189")
@@ -157,62 +165,73 @@ func TestAccountsListPagingAndStatusLine(t *testing.T) {
 	// Far from the end: no request.
 	calls := len(d.sbx.calls)
 	d.press("j", "j", "down")
-	if len(d.sbx.calls) != calls || a.cursor != 3 {
-		t.Fatalf("cursor %d, %d extra calls", a.cursor, len(d.sbx.calls)-calls)
+	if len(d.sbx.calls) != calls || a.list.Cursor() != 3 {
+		t.Fatalf("cursor %d, %d extra calls", a.list.Cursor(), len(d.sbx.calls)-calls)
 	}
 	d.wantScreen("row 4 of 100/250")
 	// About one screen before the end, the next page is requested once.
-	cmd := d.update(keyMsg("G"))
-	if !a.inFlight {
+	for a.list.Cursor() < 100-a.list.Rows()-2 {
+		d.press("j")
+	}
+	if len(d.sbx.calls) != calls {
+		t.Fatalf("a page was requested at row %d, more than a screen before the end", a.list.Cursor())
+	}
+	cmd := d.update(keyMsg("j"))
+	if !a.list.Busy() {
 		t.Fatal("no page requested near the end")
 	}
 	if d.update(keyMsg("k")) != nil && len(d.sbx.calls) != calls {
 		t.Fatal("a second page request went out while one was in flight")
 	}
 	d.run(cmd)
-	if len(a.rows) != 200 || d.sbx.calls[len(d.sbx.calls)-1].After != "100" {
-		t.Fatalf("after paging: %d rows, last call %+v", len(a.rows), d.sbx.calls[len(d.sbx.calls)-1])
+	if a.list.Loaded() != 200 || d.sbx.calls[len(d.sbx.calls)-1].After != "acc-99" {
+		t.Fatalf("after paging: %d rows, last call %+v", a.list.Loaded(), d.sbx.calls[len(d.sbx.calls)-1])
 	}
+	// G reads the last page as the first of the ascending order: the true
+	// last row at once.
 	d.press("G")
-	if len(a.rows) != 250 || a.hasNext {
-		t.Fatalf("after the last page: %d rows, hasNext %v", len(a.rows), a.hasNext)
+	last := d.sbx.calls[len(d.sbx.calls)-1]
+	if a.list.Loaded() != 250 || last.Direction != api.DirectionAsc || last.After != "" {
+		t.Fatalf("after G: %d rows, last call %+v", a.list.Loaded(), last)
 	}
-	d.press("G")
 	d.wantScreen("row 250 of 250/250")
+	d.wantScreen("Account 249")
 	d.press("g")
-	if a.cursor != 0 {
-		t.Fatalf("g: cursor %d", a.cursor)
+	if a.list.Cursor() != 0 {
+		t.Fatalf("g: cursor %d", a.list.Cursor())
 	}
 	d.press("pgdown")
-	if a.cursor != a.visible() {
-		t.Fatalf("pgdown: cursor %d, visible %d", a.cursor, a.visible())
+	if a.list.Cursor() != a.list.Rows() {
+		t.Fatalf("pgdown: cursor %d, rows on screen %d", a.list.Cursor(), a.list.Rows())
 	}
 	d.press("pgup", "up")
-	if a.cursor != 0 {
-		t.Fatalf("pgup: cursor %d", a.cursor)
+	if a.list.Cursor() != 0 {
+		t.Fatalf("pgup: cursor %d", a.list.Cursor())
 	}
 }
 
 func TestAccountsRefreshKeepsRows(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("j", "j")
 	cmd := d.update(keyMsg("r"))
-	if len(a.rows) != 30 || !a.refreshing {
-		t.Fatalf("rows dropped during refresh: %d, refreshing %v", len(a.rows), a.refreshing)
+	if a.list.Loaded() != 30 || !a.list.Refreshing() {
+		t.Fatalf("rows dropped during refresh: %d, refreshing %v", a.list.Loaded(), a.list.Refreshing())
 	}
 	d.wantScreen("Account 2")
 	d.wantScreen("refreshing")
 	d.sbx.accounts[2].Name = "Renamed"
 	d.run(cmd)
-	if a.cursor != 2 || a.rows[2].Name != "Renamed" {
-		t.Fatalf("after refresh: cursor %d, row %q", a.cursor, a.rows[2].Name)
+	if sel, _ := a.list.Selected(); a.list.Cursor() != 2 || sel.Name != "Renamed" {
+		t.Fatalf("after refresh: cursor %d, row %q", a.list.Cursor(), sel.Name)
 	}
 }
 
 // A space typed after the search changes the field but not the search: the
 // debounce tick must not send the same query again.
 func TestAccountsFilterTrailingSpaceSendsNoRequest(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	isTick := func(m tea.Msg) bool { _, ok := m.(filterTickMsg); return ok }
 	d.press("/", "2")
@@ -228,6 +247,7 @@ func TestAccountsFilterTrailingSpaceSendsNoRequest(t *testing.T) {
 }
 
 func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("/")
@@ -250,8 +270,8 @@ func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 		t.Fatalf("calls after debounce: %+v", d.sbx.calls[calls:])
 	}
 	// 2, 12, 20..29 → 12 rows.
-	if a.total != 12 {
-		t.Fatalf("filtered total %d", a.total)
+	if a.list.Len() != 12 {
+		t.Fatalf("filtered total %d", a.list.Len())
 	}
 	d.press("enter")
 	if a.capturing() {
@@ -259,12 +279,13 @@ func TestAccountsFilterIsDebouncedAndServerSide(t *testing.T) {
 	}
 	d.wantScreen("filter “2”")
 	d.press("esc")
-	if a.search != "" || a.total != 30 {
-		t.Fatalf("esc kept the filter: %q, total %d", a.search, a.total)
+	if a.query.search != "" || a.list.Len() != 30 {
+		t.Fatalf("esc kept the filter: %q, total %d", a.query.search, a.list.Len())
 	}
 }
 
 func TestAccountsSortToggle(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("o")
 	last := d.sbx.calls[len(d.sbx.calls)-1]
@@ -279,17 +300,24 @@ func TestAccountsSortToggle(t *testing.T) {
 }
 
 func TestStaleResponsesDropped(t *testing.T) {
-	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
 	a := d.accounts()
-	old := a.gen
-	d.update(keyMsg("r")) // new generation; its answer is never delivered
-	d.send(accountsMsg{envTag{config.Sandbox}, old, "", &api.AccountsPage{Accounts: makeAccounts(1), TotalCount: 1}, nil})
-	if a.total != 3 {
-		t.Fatal("an answer to an older request was applied")
+	// A refresh whose answer comes after a newer query's.
+	old := d.update(keyMsg("r"))
+	d.sbx.accounts = makeAccounts(1)
+	d.press("o")
+	d.sbx.accounts = makeAccounts(5)
+	d.run(old)
+	if a.list.Len() != 1 {
+		t.Fatalf("an answer to an older request was applied: %d rows", a.list.Len())
 	}
-	d.send(accountsMsg{envTag{config.Live}, a.gen, "", &api.AccountsPage{Accounts: makeAccounts(1), TotalCount: 1}, nil})
-	if a.total != 3 {
-		t.Fatal("an answer from the other environment was applied")
+	// A Sandbox answer that arrives once Live is on screen.
+	old = d.update(keyMsg("r"))
+	d.press("e", "y")
+	d.run(old)
+	if l := d.accounts(); l.list.Len() != 3 || d.m.env.Name != config.Live {
+		t.Fatalf("an answer from the other environment was applied: %d rows", l.list.Len())
 	}
 }
 
@@ -297,25 +325,27 @@ func TestStaleResponsesDropped(t *testing.T) {
 // account list: from the first row it lands on the first row below the
 // screen, not one further.
 func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 100, h: 30})
 	d.sbx.txs["acc-0"] = makeTxs(45)
 	d.press("enter")
 	before := d.screen()
 	d.press("pgdown")
-	c := d.detail().txCursor
+	c := d.detail().tx.Cursor()
 	if !strings.Contains(before, fmt.Sprintf("Payment %d\n", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d\n", c)) {
 		t.Fatalf("pgdown put the cursor on transaction %d; the screen was:\n%s", c, before)
 	}
 }
 
 func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.sbx.txs["acc-1"] = makeTxs(45)
 	d.press("j", "enter")
 	det := d.detail()
 	// 40 rows fit: the second page is fetched at once.
-	if !det.full || len(det.txs) != 40 || det.txTotal != 45 {
-		t.Fatalf("detail: full %v, %d of %d transactions", det.full, len(det.txs), det.txTotal)
+	if !det.full || det.tx.Loaded() != 40 || det.tx.Len() != 45 {
+		t.Fatalf("detail: full %v, %d of %d transactions", det.full, det.tx.Loaded(), det.tx.Len())
 	}
 	for _, want := range []string{"IBAN", "FR76 3000 6000 0112 3456 7890 189", "✓ valid", "SWNBFR22", "12345678901",
 		"Holder 1 (Individual)", "Opened", "Unlimited", "EUR", "101.50 EUR", "0.00 EUR", "2026-01-02 09:30 UTC",
@@ -333,8 +363,8 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	}
 	// Scrolling loads more transactions near the end.
 	d.press("G")
-	if len(det.txs) != 45 {
-		t.Fatalf("after G: %d transactions", len(det.txs))
+	if det.tx.Loaded() != 45 {
+		t.Fatalf("after G: %d transactions", det.tx.Loaded())
 	}
 	d.press("Q")
 	d.wantScreen("EPC payment QR")
@@ -348,12 +378,14 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 }
 
 func TestDetailQRTooSmall(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true, w: 40, h: 10})
 	d.press("enter", "Q")
 	d.wantScreen("too small")
 }
 
 func TestDetailInvalidIBANMarked(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.sbx.accounts[0].IBAN = "FR7630006000011234567890188"
 	d.press("enter")
@@ -361,6 +393,7 @@ func TestDetailInvalidIBANMarked(t *testing.T) {
 }
 
 func TestSimulateTransferSandboxOnly(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, signedIn: true, liveSigned: true})
 	d.press("enter", "s")
 	det := d.detail()
@@ -384,50 +417,57 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	d.wantScreen("999.99 EUR") // the account was reloaded
 	// Live: the key does nothing and is not in the help.
 	d.press("esc", "e", "y", "enter", "s")
-	if d.m.c.env.Name != config.Live {
+	if d.m.env.Name != config.Live {
 		t.Fatal("not on Live")
 	}
 	if d.detail().prompting {
 		t.Fatal("s opened the prompt on Live")
 	}
 	for _, b := range d.detail().ShortHelp() {
-		if b.Help().Key == "s" {
+		if b.Enabled() && b.Help().Key == "s" {
 			t.Fatal("simulate is offered on Live")
 		}
+	}
+	if strings.Contains(d.screen(), "simulate") {
+		t.Fatalf("simulate is on the Live screen:\n%s", d.screen())
 	}
 }
 
 func TestEnvSwitchConfirmCancelAndBack(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
 	d.press("enter") // a detail screen: history to be cleared
 	d.press("e")
 	d.wantScreen("Switch to LIVE?")
 	d.press("n")
-	if d.m.c.env.Name != config.Sandbox || d.m.confirm {
+	if d.m.env.Name != config.Sandbox || d.m.confirm {
 		t.Fatal("n switched")
 	}
 	d.wantScreen("Stayed in Sandbox")
 	detCtx := d.detail().ctx
 	d.press("e", "y")
-	if d.m.c.env.Name != config.Live || len(d.m.stack) != 1 {
-		t.Fatalf("env %s, stack %d", d.m.c.env.Name, len(d.m.stack))
+	if d.m.env.Name != config.Live || len(d.m.stack) != 1 {
+		t.Fatalf("env %s, stack %d", d.m.env.Name, len(d.m.stack))
 	}
 	if detCtx.Err() == nil {
 		t.Fatal("the Sandbox requests were not cancelled")
 	}
-	if a := d.accounts(); len(a.rows) != 3 || a.rows[0].Name != "Live account 0" {
-		t.Fatalf("Live rows: %+v", a.rows)
+	if a := d.accounts(); a.list.Loaded() != 3 {
+		t.Fatalf("Live rows: %d", a.list.Loaded())
+	} else if sel, _ := a.list.Selected(); sel.Name != "Live account 0" {
+		t.Fatalf("Live row: %+v", sel)
 	}
 	d.wantScreen("LIVE")
 	d.wantScreen("Live acco")
 	d.press("e") // back to Sandbox needs no confirmation
-	if d.m.c.env.Name != config.Sandbox {
+	if d.m.env.Name != config.Sandbox {
 		t.Fatal("e did not go back to Sandbox")
 	}
 	d.wantScreen("Account 0")
 }
 
 func TestEnvSwitchToSignedOutLiveOpensSignIn(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("e", "y")
 	d.signin()
@@ -438,6 +478,7 @@ func TestEnvSwitchToSignedOutLiveOpensSignIn(t *testing.T) {
 }
 
 func TestEnvSwitchUnconfigured(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, noLive: true})
 	d.press("e")
 	if d.m.confirm {
@@ -447,18 +488,37 @@ func TestEnvSwitchUnconfigured(t *testing.T) {
 }
 
 func TestUnauthorizedGoesToSignIn(t *testing.T) {
-	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("enter")
-	d.sbx.err = fmt.Errorf("sandbox API: %w", api.ErrUnauthorized)
+	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "token revoked"}
 	d.press("r")
 	s := d.signin()
-	if len(d.m.stack) != 1 || !strings.Contains(s.reason, "401") {
-		t.Fatalf("stack %d, reason %q", len(d.m.stack), s.reason)
+	if len(d.m.stack) != 1 || s.reason == nil {
+		t.Fatalf("stack %d, reason %v", len(d.m.stack), s.reason)
 	}
-	d.wantScreen("no longer valid")
+	d.wantScreen("The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
+}
+
+// A session that ended before any request was sent says so in one
+// sentence, with no HTTP status, and names the key.
+func TestEndedSessionGoesToSignInInOneSentence(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 160, h: 40})
+	ended := &auth.SessionEndedError{Env: "sandbox", Reason: "the refresh token was already used or revoked"}
+	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Err: ended}
+	d.press("r")
+	d.signin()
+	want := "The Sandbox session has ended: the refresh token was already used or revoked. Press enter to sign in again."
+	d.wantScreen(want)
+	screen := d.screen()
+	if strings.Contains(screen, "401") || strings.Count(strings.ToLower(screen), "sign in again") != 1 {
+		t.Fatalf("the reason repeats itself or names a status no request got:\n%s", screen)
+	}
 }
 
 func TestFooterCountdownAndToken(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.wantScreen("12/2000")
 	d.wantScreen("200 38ms")
@@ -488,6 +548,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 }
 
 func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 40, h: 10})
 	st := d.sbx.Status()
 	st.RetryAt = testNow.Add(12 * time.Second)
@@ -503,6 +564,7 @@ func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
 }
 
 func TestStatusListenerRearms(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	ch := make(chan api.Status, 1)
 	d.sbx.updates = ch
@@ -519,13 +581,14 @@ func TestStatusListenerRearms(t *testing.T) {
 }
 
 func TestHelpListsScreenBindings(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("?")
 	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort created/updated", "switch sandbox/live", "quit"} {
 		d.wantScreen(want)
 	}
 	d.press("j") // ignored while help is shown
-	if d.accounts().cursor != 0 {
+	if d.accounts().list.Cursor() != 0 {
 		t.Fatal("a key went through the help")
 	}
 	d.press("?")
@@ -542,6 +605,7 @@ func TestHelpListsScreenBindings(t *testing.T) {
 }
 
 func TestQuitKeys(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.press("q")
 	if !d.quit {
@@ -555,6 +619,7 @@ func TestQuitKeys(t *testing.T) {
 }
 
 func TestSmallTerminalsDoNotGarble(t *testing.T) {
+	t.Parallel()
 	sizes := [][2]int{{40, 10}, {41, 11}, {50, 12}, {60, 15}, {80, 24}, {120, 40}, {200, 60}}
 	for _, sz := range sizes {
 		d := newDriver(t, fixture{rows: 300, signedIn: true, w: sz[0], h: sz[1]})
@@ -590,6 +655,7 @@ func TestSmallTerminalsDoNotGarble(t *testing.T) {
 }
 
 func TestNoColorHasNoColourCodes(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	if s := d.screen(); strings.Contains(s, "38;") || strings.Contains(s, "48;") {
 		t.Fatalf("colour codes with NoColor: %q", s)
@@ -597,6 +663,7 @@ func TestNoColorHasNoColourCodes(t *testing.T) {
 }
 
 func TestLightBackgroundRestyles(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, color: true})
 	dark := d.m.render()
 	d.send(tea.BackgroundColorMsg{Color: color.White})
@@ -609,6 +676,7 @@ func TestLightBackgroundRestyles(t *testing.T) {
 }
 
 func TestHelpWithoutColour(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.press("?")
 	if s := d.m.render(); strings.Contains(s, "38;") {
@@ -617,6 +685,7 @@ func TestHelpWithoutColour(t *testing.T) {
 }
 
 func TestPanicInViewIsContained(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.m.stack = append(d.m.stack, nil) // a broken stack makes rendering panic
 	v := d.m.View()
@@ -630,6 +699,7 @@ func TestPanicInViewIsContained(t *testing.T) {
 }
 
 func TestPanicInTaskBecomesCrash(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	cmd := d.m.c.task(func() tea.Msg { panic("boom") })
 	_, next := d.m.Update(cmd())
@@ -640,6 +710,7 @@ func TestPanicInTaskBecomesCrash(t *testing.T) {
 }
 
 func TestAmountPromptPasteAndCancel(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.press("enter", "s")
 	det := d.detail()
@@ -663,6 +734,7 @@ func TestAmountPromptPasteAndCancel(t *testing.T) {
 }
 
 func TestAccountsFilterPasteIsDebounced(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 30, signedIn: true})
 	a := d.accounts()
 	d.press("/")
@@ -674,12 +746,13 @@ func TestAccountsFilterPasteIsDebounced(t *testing.T) {
 	if n := d.fire(func(m tea.Msg) bool { _, ok := m.(filterTickMsg); return ok }); n != 1 {
 		t.Fatalf("%d debounce ticks", n)
 	}
-	if a.search != "2" || len(d.sbx.calls) != calls+1 {
-		t.Fatalf("search %q after %d calls", a.search, len(d.sbx.calls)-calls)
+	if a.query.search != "2" || len(d.sbx.calls) != calls+1 {
+		t.Fatalf("search %q after %d calls", a.query.search, len(d.sbx.calls)-calls)
 	}
 }
 
 func TestTextInputEditing(t *testing.T) {
+	t.Parallel()
 	in := newTextInput("> ", "", 5)
 	in.Focus()
 	for _, k := range []string{"a", "b", "c"} {

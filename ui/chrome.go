@@ -1,0 +1,328 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// The chrome is the three lines around the screens: the header (badge,
+// breadcrumbs), the hint line (a question, a flash, or the keys of the
+// screen) and the footer (badge, who, budget, status, countdowns, spinner).
+// Its lines are rebuilt after an update only when what they show changed,
+// so a key press that moves a cursor redraws none of them.
+const chromeLines = 3
+
+// bodySize is what the chrome leaves for the screens.
+func (m *Model) bodySize() (w, h int) { return max(m.w, 0), max(m.h-chromeLines, 0) }
+
+// chrome caches the rendered chrome lines with what they were drawn from.
+type chrome struct {
+	header, hints, footer string
+
+	headerKey headerKey
+	titles    []string
+	hintKey   hintKey
+	hintBinds []key.Help
+	footerKey footerKey
+	styleGen  int
+}
+
+type headerKey struct {
+	w        int
+	env      config.EnvName
+	help, ro bool
+	styleGen int
+}
+
+type hintKey struct {
+	w        int
+	confirm  bool
+	flash    string
+	bad      bool
+	styleGen int
+}
+
+type footerKey struct {
+	w        int
+	env      config.EnvName
+	owner    *owner
+	status   api.Status
+	expiry   time.Time
+	nowSec   int64
+	busy     bool
+	spin     string
+	styleGen int
+}
+
+// restyled forces every line to be drawn again with the new styles.
+func (c *chrome) restyled() { c.styleGen++ }
+
+// refresh brings the global keys and the chrome up to date after an update.
+func (m *Model) refresh() {
+	if m.env == nil {
+		return
+	}
+	t := m.top()
+	m.keys.Back.SetEnabled(len(m.stack) > 1 && !uses(t.FullHelp(), "esc"))
+	c := &m.chrome
+
+	hk := headerKey{w: m.w, env: m.env.Name, help: m.showHelp, ro: m.env.ReadOnly || m.env.Name == config.Live, styleGen: c.styleGen}
+	if hk != c.headerKey || !sameTitles(c.titles, m.stack) {
+		c.headerKey = hk
+		c.titles = c.titles[:0]
+		for _, s := range m.stack {
+			c.titles = append(c.titles, s.title())
+		}
+		c.header = m.headerView()
+	}
+
+	ik := hintKey{w: m.w, confirm: m.confirm, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
+	binds := m.hintBindings()
+	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
+		c.hintKey = ik
+		c.hintBinds = c.hintBinds[:0]
+		for _, b := range binds {
+			c.hintBinds = append(c.hintBinds, b.Help())
+		}
+		c.hints = m.hintLine(binds)
+	}
+
+	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.status, expiry: m.env.expiry,
+		busy: m.busy(), spin: m.c.spinFrame, styleGen: c.styleGen}
+	if !fk.status.RetryAt.IsZero() || !fk.expiry.IsZero() {
+		// Countdowns change with the clock, by the second at most.
+		fk.nowSec = m.c.now().Unix()
+	}
+	if fk != c.footerKey {
+		c.footerKey = fk
+		c.footer = m.footerView()
+	}
+}
+
+func sameTitles(titles []string, stack []screen) bool {
+	if len(titles) != len(stack) {
+		return false
+	}
+	for i, s := range stack {
+		if titles[i] != s.title() {
+			return false
+		}
+	}
+	return true
+}
+
+func sameHelp(drawn []key.Help, binds []key.Binding) bool {
+	if len(drawn) != len(binds) {
+		return false
+	}
+	for i, b := range binds {
+		if drawn[i] != b.Help() {
+			return false
+		}
+	}
+	return true
+}
+
+// render assembles the screen: header, body, hint line, footer.
+func (m *Model) render() string {
+	w, h := m.w, m.h
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if m.env == nil {
+		return fit("No environment is configured: add a [sandbox] or [live] table to the config file. Press q to quit.", w, h)
+	}
+	if h < chromeLines {
+		return fit(m.chrome.footer, w, h)
+	}
+	body := ""
+	if m.showHelp {
+		body = m.helpView()
+	} else {
+		body = m.top().view()
+	}
+	var b strings.Builder
+	b.Grow(len(m.chrome.header) + len(body) + len(m.chrome.hints) + len(m.chrome.footer) + 3)
+	b.WriteString(m.chrome.header)
+	b.WriteByte('\n')
+	if h > chromeLines {
+		b.WriteString(body)
+		b.WriteByte('\n')
+	}
+	b.WriteString(m.chrome.hints)
+	b.WriteByte('\n')
+	b.WriteString(m.chrome.footer)
+	return b.String()
+}
+
+func (m *Model) headerView() string {
+	parts := []string{m.c.badge(m.env.Name), m.c.styles.title.Render("partnertui")}
+	crumbs := make([]string, 0, len(m.stack)+1)
+	for _, s := range m.stack {
+		crumbs = append(crumbs, s.title())
+	}
+	if m.showHelp {
+		crumbs = append(crumbs, "Help")
+	}
+	line := strings.Join(parts, " ") + " " + strings.Join(crumbs, " › ")
+	if m.env.ReadOnly || m.env.Name == config.Live {
+		line += m.c.styles.dim.Render("  read-only")
+	}
+	return trunc(line, m.w)
+}
+
+// hintBindings are the keys the hint line shows: the help's own while it is
+// open, the screen's alone while it takes text (where e and q are letters),
+// else the screen's and the global ones.
+func (m *Model) hintBindings() []key.Binding {
+	t := m.top()
+	switch {
+	case m.showHelp:
+		return []key.Binding{m.keys.CloseHelp}
+	case t.capturing():
+		return t.ShortHelp()
+	}
+	return append(t.ShortHelp(), m.keys.short()...)
+}
+
+// hintLine is the line above the footer: the Live question, a flash, or the
+// keys of the screen.
+func (m *Model) hintLine(binds []key.Binding) string {
+	s := m.c.styles
+	var line string
+	switch {
+	case m.confirm:
+		line = s.warn.Render(TextConfirmLive + " Real accounts, real money. " + m.keys.Confirm.Help().Key + " confirms, any other key stays.")
+	case m.flash != "" && m.flashBad:
+		line = s.err.Render("✗ " + m.flash)
+	case m.flash != "":
+		line = s.ok.Render("✓ " + m.flash)
+	default:
+		// The help cuts the line at its width only when an ellipsis still
+		// fits, so cut it here as well.
+		line = m.help.ShortHelpView(binds)
+	}
+	return trunc(line, m.w)
+}
+
+// helpGroups are the columns of the ? help: the screen's bindings, then
+// the global ones.
+func (m *Model) helpGroups() [][]key.Binding {
+	t := m.top()
+	globals := m.keys.full()
+	if uses(t.FullHelp(), "esc") {
+		globals = globals[1:] // the screen's esc says what esc does there
+	}
+	return append(t.FullHelp(), globals)
+}
+
+// helpView is the ? help.
+func (m *Model) helpView() string {
+	w, h := m.bodySize()
+	title := m.c.styles.title.Render("Help · "+m.top().title()) + m.c.styles.dim.Render("  ("+m.keys.CloseHelp.Help().Key+" to close)")
+	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
+}
+
+// footerView: badge · who · used/limit · status+latency · 429 countdown ·
+// token time left · spinner · ? help. Lower-priority parts are dropped
+// first when the terminal is narrow.
+func (m *Model) footerView() string {
+	e := m.env
+	s := m.c.styles
+	now := m.c.now()
+	type part struct {
+		text string
+		prio int // lower is kept longer
+	}
+	parts := []part{{m.c.badge(e.Name), 0}}
+	if o := e.owner; o != nil {
+		name := o.name
+		if name == "" {
+			name = o.phone
+		}
+		if o.project {
+			name = "project " + name
+		}
+		parts = append(parts, part{s.footer.Render(trunc(name, 28)), 5})
+	}
+	st := e.status
+	limit := st.Limit
+	if limit == 0 {
+		limit = platform.RequestBudget
+	}
+	parts = append(parts, part{s.footer.Render(fmt.Sprintf("%d/%d", st.Used, limit)), 4})
+	if st.LastStatus != 0 {
+		parts = append(parts, part{s.footer.Render(fmt.Sprintf("%d %s", st.LastStatus, latency(st.LastLatency))), 6})
+	}
+	if !st.RetryAt.IsZero() {
+		what := "429"
+		if st.Throttled {
+			what = "budget"
+		}
+		left := st.RetryAt.Sub(now)
+		text := what + " · retrying now"
+		if left > 0 {
+			text = fmt.Sprintf("%s · retrying in %s", what, shortDuration(left.Round(time.Second)))
+		}
+		parts = append(parts, part{s.countdown.Render(text), 1})
+	}
+	if !e.expiry.IsZero() {
+		left := e.expiry.Sub(now)
+		text := "token " + shortDuration(left)
+		if left <= 0 {
+			text = "token expired"
+		}
+		parts = append(parts, part{s.footer.Render(text), 7})
+	}
+	if m.busy() {
+		parts = append(parts, part{m.c.spinFrame, 3})
+	}
+	hk := m.keys.Help.Help()
+	parts = append(parts, part{s.dim.Render(hk.Key + " " + hk.Desc), 2})
+	sep := s.dim.Render(" · ")
+	join := func(ps []part) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p.text
+		}
+		return strings.Join(out, sep)
+	}
+	for lipgloss.Width(join(parts)) > m.w {
+		worst := -1
+		for i, p := range parts {
+			if p.prio > 0 && (worst < 0 || p.prio > parts[worst].prio) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		parts = append(parts[:worst], parts[worst+1:]...)
+	}
+	return trunc(join(parts), m.w)
+}
+
+// helpStyles are bubbles' help styles, or plain ones without colour.
+func helpStyles(c *common) help.Styles {
+	if c.noColor {
+		bold := lipgloss.NewStyle().Bold(true)
+		return help.Styles{ShortKey: bold, FullKey: bold}
+	}
+	return help.DefaultStyles(c.isDark)
+}
+
+func latency(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+)
+
+// keyScene puts a fresh program in one state.
+type keyScene struct {
+	name string
+	fx   fixture
+	// setup brings the program to the state; it may change the fakes.
+	setup func(d *driver)
+	// takesAll: every key is handled there (text input, the help view).
+	takesAll bool
+}
+
+func keyScenes() []keyScene {
+	blockLogin := func(d *driver) {
+		d.sbxS.login = func(ctx context.Context, _ auth.LoginOptions) (*auth.Identity, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		d.update(keyMsg("enter")) // Login runs in a command never run here
+		s := d.signin()
+		s.update(loginURLMsg{envTag{config.Sandbox}, s.id, "http://127.0.0.1:1/x"})
+	}
+	return []keyScene{
+		{name: "accounts", fx: fixture{rows: 30, signedIn: true}},
+		{name: "accounts filtered", fx: fixture{rows: 30, signedIn: true}, setup: func(d *driver) { d.press("/", "2", "enter") }},
+		{name: "accounts filter field", fx: fixture{rows: 30, signedIn: true}, setup: func(d *driver) { d.press("/") }, takesAll: true},
+		{name: "detail", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter") }},
+		{name: "detail QR", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "Q") }},
+		{name: "detail amount prompt", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "s") }, takesAll: true},
+		{name: "detail on Live", fx: fixture{rows: 3, signedIn: true, liveSigned: true}, setup: func(d *driver) { d.press("e", "y", "enter") }},
+		{name: "project accounts", fx: fixture{rows: 3, project: true}},
+		{name: "sign-in", fx: fixture{rows: 3}},
+		{name: "sign-in with demo", fx: fixture{rows: 3, demo: true}},
+		{name: "sign-in waiting", fx: fixture{rows: 3}, setup: blockLogin},
+		{name: "sign-in failed", fx: fixture{rows: 3, demo: true}, setup: func(d *driver) {
+			d.sbxS.login = func(context.Context, auth.LoginOptions) (*auth.Identity, error) { return nil, errors.New("boom") }
+			d.press("enter")
+		}},
+		{name: "sign-in warnings", fx: fixture{rows: 3}, setup: func(d *driver) {
+			d.sbx.user = &api.User{FullName: "John Roe", MobilePhoneNumber: "+33700000000"}
+			d.press("enter")
+		}},
+		{name: "help", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("?") }, takesAll: true},
+	}
+}
+
+func (sc keyScene) start(t *testing.T) *driver {
+	t.Helper()
+	d := newDriver(t, sc.fx)
+	if sc.setup != nil {
+		sc.setup(d)
+	}
+	return d
+}
+
+// shown is every binding the hint line and the ? help draw.
+func shown(d *driver) []key.Binding {
+	out := enabled(d.m.hintBindings()...)
+	for _, g := range d.m.helpGroups() {
+		out = append(out, enabled(g...)...)
+	}
+	return out
+}
+
+// The hint line and the ? help are drawn from the bindings that handle
+// the keys: every key they show is handled, and no other key is.
+func TestShownKeysAreExactlyTheHandledKeys(t *testing.T) {
+	t.Parallel()
+	probes := []string{"a", "b", "c", "e", "g", "G", "j", "k", "o", "q", "Q", "r", "s", "x", "y", "z", "/", "?",
+		"enter", "esc", "up", "down", "pgup", "pgdown", "home", "end"}
+	for _, sc := range keyScenes() {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			keys := map[string]bool{}
+			for _, b := range shown(sc.start(t)) {
+				for _, k := range b.Keys() {
+					keys[k] = true
+					if _, handled := sc.start(t).m.key(keyMsg(k)); !handled {
+						t.Errorf("%q (%s) is shown but not handled", k, b.Help().Desc)
+					}
+				}
+			}
+			if len(keys) == 0 {
+				t.Fatal("no keys shown")
+			}
+			if sc.takesAll {
+				return
+			}
+			for _, k := range probes {
+				if keys[k] {
+					continue
+				}
+				if _, handled := sc.start(t).m.key(keyMsg(k)); handled {
+					t.Errorf("%q is handled but shown nowhere", k)
+				}
+			}
+		})
+	}
+}
+
+// Keys that do not apply are not shown: simulate on Live, the demo
+// approval without a demo, back on the first screen.
+func TestInapplicableKeysAreNotShown(t *testing.T) {
+	t.Parallel()
+	has := func(d *driver, k string) bool {
+		for _, b := range shown(d) {
+			for _, bk := range b.Keys() {
+				if bk == k {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	live := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
+	live.press("e", "y", "enter")
+	if has(live, "s") {
+		t.Error("simulate is shown on Live")
+	}
+	signin := newDriver(t, fixture{rows: 3})
+	if has(signin, "a") {
+		t.Error("the demo approval is shown without a demo")
+	}
+	accounts := newDriver(t, fixture{rows: 3, signedIn: true})
+	if has(accounts, "esc") {
+		t.Error("esc is shown on the first screen with no filter to clear")
+	}
+}
