@@ -69,7 +69,7 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 		uopts.Envs[name] = &ui.Environment{
 			Name: name, ClientID: e.Config.ClientID, API: e.API, Session: e.Session,
 			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
-			DemoApprove: e.DemoApprove,
+			DemoApprove: e.DemoApprove, Project: e.Project,
 		}
 	}
 	if uopts.LogPath, err = a.LogPath(); err != nil {
