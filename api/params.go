@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -60,16 +59,18 @@ func checkOrder(fields []string, field, direction string) error {
 	return nil
 }
 
-// amountValue is the schema's AmountValue: a decimal with a dot, signed
-// when negative.
-var amountValue = regexp.MustCompile(`^-?[0-9]{1,14}(\.[0-9]{1,14})?$`)
-
+// checkAmount refuses what is not of the form of the schema's AmountValue:
+// a decimal with a dot, signed when negative (its precision is left to the
+// server).
 func checkAmount(param, v string) error {
-	if v == "" || amountValue.MatchString(v) {
+	whole, frac, dot := strings.Cut(strings.TrimPrefix(v, "-"), ".")
+	if v == "" || (digits(whole) && (!dot || digits(frac))) {
 		return nil
 	}
 	return paramError(param, v, "is not an amount (digits with an optional decimal dot, such as 12.50)", nil)
 }
+
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // The schema's enum values that parameters take, for validation and for
 // the surfaces' completions. Each call returns a fresh slice.

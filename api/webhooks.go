@@ -598,12 +598,22 @@ func (c *Client) ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID
 	}
 }
 
-// redact hides secret wherever a server echoed it.
+// redact hides secret wherever a server echoed it, including its start
+// at the end of a truncated snippet.
 func redact(s string, secret Secret) string {
-	if secret == "" {
+	sec := secret.Reveal()
+	if sec == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, secret.Reveal(), hidden)
+	s = strings.ReplaceAll(s, sec, hidden)
+	// A snippet cut in the middle of the secret ends with its first bytes;
+	// three are already worth hiding.
+	for k := len(sec) - 1; k >= min(3, len(sec)); k-- {
+		if strings.HasSuffix(s, sec[:k]) {
+			return s[:len(s)-k] + hidden
+		}
+	}
+	return s
 }
 
 // redactErr hides secret in the server text that err carries.
