@@ -65,7 +65,8 @@ type CardsParams struct {
 	Direction    string   // DirectionAsc | DirectionDesc | ""
 }
 
-func (p CardsParams) withAfter(after string) CardsParams { p.After = after; return p }
+// WithAfter returns p asking for the page after cursor after.
+func (p CardsParams) WithAfter(after string) CardsParams { p.After = after; return p }
 
 func (p CardsParams) check() error {
 	if err := checkEnum("filters.statuses", CardStatuses(), p.Statuses...); err != nil {

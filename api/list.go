@@ -74,15 +74,5 @@ func (a *accountRefQL) ref() *AccountRef {
 	return &AccountRef{ID: a.ID, Name: a.Name}
 }
 
-func amountPtr(a *amountQL) *Amount {
-	if a == nil {
-		return nil
-	}
-	v := a.amount()
-	return &v
-}
-
-func derefBool(b *bool) bool { return b != nil && *b }
-
 // parseTimePtr reads a nullable DateTime.
 func parseTimePtr(s *string) time.Time { return parseTime(deref(s)) }

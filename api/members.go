@@ -98,7 +98,8 @@ type MembershipsParams struct {
 	Direction                  string // DirectionAsc | DirectionDesc | ""
 }
 
-func (p MembershipsParams) withAfter(after string) MembershipsParams { p.After = after; return p }
+// WithAfter returns p asking for the page after cursor after.
+func (p MembershipsParams) WithAfter(after string) MembershipsParams { p.After = after; return p }
 
 func (p MembershipsParams) check() error {
 	if p.UserID != "" && p.AccountID == "" {

@@ -148,12 +148,13 @@ func (f *inflight[T]) stop() {
 }
 
 // Pages turns a one-page method into the Fetch that Walk calls: each call
-// sends p with its After replaced by the cursor.
+// sends p.WithAfter(cursor). Every …Params type of this package has
+// WithAfter.
 //
 //	err := api.Walk(ctx, api.Pages(c.Cards, api.CardsParams{Statuses: []string{"Enabled"}}), write)
-func Pages[P interface{ withAfter(string) P }, T any](get func(context.Context, P) (*Page[T], error), p P) Fetch[T] {
+func Pages[P interface{ WithAfter(after string) P }, T any](get func(context.Context, P) (*Page[T], error), p P) Fetch[T] {
 	return func(ctx context.Context, after string) (*Page[T], error) {
-		return get(ctx, p.withAfter(after))
+		return get(ctx, p.WithAfter(after))
 	}
 }
 

@@ -127,4 +127,5 @@ func (c *Client) AccountList(ctx context.Context, p AccountsParams) (*Page[Accou
 	return &Page[Account]{Items: ap.Accounts, TotalCount: ap.TotalCount, PageInfo: ap.PageInfo}, err
 }
 
-func (p AccountsParams) withAfter(after string) AccountsParams { p.After = after; return p }
+// WithAfter returns p asking for the page after cursor after.
+func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after; return p }

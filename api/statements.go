@@ -47,7 +47,8 @@ type StatementsParams struct {
 	Direction         string // DirectionAsc | DirectionDesc | ""
 }
 
-func (p StatementsParams) withAfter(after string) StatementsParams { p.After = after; return p }
+// WithAfter returns p asking for the page after cursor after.
+func (p StatementsParams) WithAfter(after string) StatementsParams { p.After = after; return p }
 
 func (p StatementsParams) check() error {
 	if p.AccountID == "" {

@@ -122,7 +122,8 @@ type TransactionsParams struct {
 	Direction string // DirectionAsc | DirectionDesc | ""
 }
 
-func (p TransactionsParams) withAfter(after string) TransactionsParams { p.After = after; return p }
+// WithAfter returns p asking for the page after cursor after.
+func (p TransactionsParams) WithAfter(after string) TransactionsParams { p.After = after; return p }
 
 func (p TransactionsParams) check() error {
 	if err := checkEnum("filters.status", TransactionStatuses(), p.Status...); err != nil {

@@ -104,7 +104,8 @@ type WebhookEventLogsParams struct {
 	EndDate               time.Time
 }
 
-func (p WebhookEventLogsParams) withAfter(after string) WebhookEventLogsParams {
+// WithAfter returns p asking for the page after cursor after.
+func (p WebhookEventLogsParams) WithAfter(after string) WebhookEventLogsParams {
 	p.After = after
 	return p
 }
@@ -158,7 +159,8 @@ type WebhookSubscriptionsParams struct {
 	After string // cursor; "" for the first page
 }
 
-func (p WebhookSubscriptionsParams) withAfter(after string) WebhookSubscriptionsParams {
+// WithAfter returns p asking for the page after cursor after.
+func (p WebhookSubscriptionsParams) WithAfter(after string) WebhookSubscriptionsParams {
 	p.After = after
 	return p
 }
