@@ -310,7 +310,7 @@ func (c *Client) AccountMemberships(ctx context.Context, p MembershipsParams) (*
 			func(q *membershipsQuery) (*connectionQL[membershipNode], bool) { return &q.AccountMemberships, true },
 			(*membershipNode).membership, nil)
 	}
-	return listPage(ctx, c, OpAccountMemberships, vars,
+	return listPage(ctx, c, OpAccountMembers, vars,
 		func(q *accountMembershipsQuery) (*connectionQL[membershipNode], bool) {
 			if q.Account == nil {
 				return nil, false

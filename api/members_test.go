@@ -94,7 +94,7 @@ func TestAccountMembershipsDecodesEveryStatusType(t *testing.T) {
 func TestAccountMembersOfOneAccount(t *testing.T) {
 	t.Parallel()
 	srv := newOpServer(t, map[string]func(gqlRequest) any{
-		OpAccountMemberships: func(q gqlRequest) any {
+		OpAccountMembers: func(q gqlRequest) any {
 			if q.Variables["accountId"] == "missing" {
 				return map[string]any{"account": nil}
 			}

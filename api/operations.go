@@ -30,7 +30,7 @@ const (
 	OpAccountDetail             = "AccountDetail"
 	OpAccountDetailUser         = "AccountDetailWithMembership"
 	OpMemberships               = "AccountMemberships"
-	OpAccountMemberships        = "AccountMembers"
+	OpAccountMembers            = "AccountMembers"
 	OpMembership                = "AccountMembership"
 	OpCards                     = "Cards"
 	OpMembershipCards           = "MembershipCards"
@@ -80,7 +80,7 @@ func Operations() ([]Operation, error) {
 		{OpAccountDetail, false, false, &accountDetailQuery{}, map[string]any{"accountId": graphql.ID("")}},
 		{OpAccountDetailUser, false, false, &accountDetailUserQuery{}, map[string]any{"accountId": graphql.ID("")}},
 		{OpMemberships, false, false, &membershipsQuery{}, MembershipsParams{}.vars(platform.PageMax)},
-		{OpAccountMemberships, false, false, &accountMembershipsQuery{}, MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{OpAccountMembers, false, false, &accountMembershipsQuery{}, MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
 		{OpMembership, false, false, &membershipQuery{}, map[string]any{"id": graphql.ID("")}},
 		{OpCards, false, false, &cardsQuery{}, CardsParams{}.vars(platform.PageMax)},
 		{OpMembershipCards, false, false, &membershipCardsQuery{}, CardsParams{MembershipID: "x"}.vars(platform.PageMax)},

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -71,8 +72,8 @@ func TestParamErrorsAreBoundedFacts(t *testing.T) {
 // do not: nothing reaches the server.
 func TestListParamsAreCheckedBeforeSending(t *testing.T) {
 	t.Parallel()
-	calls := 0
-	c, _, _ := newTestClient(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { calls++ }), nil)
+	var calls atomic.Int32
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { calls.Add(1) }), nil)
 	ctx := context.Background()
 	for name, err := range map[string]error{
 		"statement period":  second(c.Statements(ctx, StatementsParams{AccountID: "a", Period: "Yearly"})),
@@ -87,8 +88,8 @@ func TestListParamsAreCheckedBeforeSending(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalidParam", name, err)
 		}
 	}
-	if calls != 0 {
-		t.Errorf("%d requests sent for invalid parameters", calls)
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d requests sent for invalid parameters", n)
 	}
 }
 

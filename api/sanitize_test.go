@@ -141,7 +141,7 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpHomeUser: &homeUserQuery{}, OpHomeProject: &homeProjectQuery{},
 		OpProjectInfo: &projectInfoQuery{}, OpAccountTransactions: &transactionsQuery{}, OpSimulateTransfer: &simulateMutation{},
 		OpAccountDetail: &accountDetailQuery{}, OpAccountDetailUser: &accountDetailUserQuery{},
-		OpMemberships: &membershipsQuery{}, OpAccountMemberships: &accountMembershipsQuery{}, OpMembership: &membershipQuery{},
+		OpMemberships: &membershipsQuery{}, OpAccountMembers: &accountMembershipsQuery{}, OpMembership: &membershipQuery{},
 		OpCards: &cardsQuery{}, OpMembershipCards: &membershipCardsQuery{}, OpCard: &cardQuery{},
 		OpProjectTransactions: &projectTransactionsQuery{}, OpAccountTransactionList: &accountTransactionListQuery{},
 		OpTransaction: &transactionQuery{}, OpStatements: &statementsQuery{},
@@ -192,6 +192,7 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 // that puts escape sequences in every string and checks that no string of
 // any result the client hands out keeps one.
 func TestEveryDecodedStringIsStripped(t *testing.T) {
+	t.Parallel()
 	var seen sync.Map
 	c, _, _ := newTestClient(t, hostileServer(t, &seen), nil)
 	ctx := context.Background()
