@@ -81,7 +81,7 @@ func pageOf[N any](t *testing.T, q gqlRequest, total int, node func(i int) N) ma
 	return connection(from, min(from+first, total), total, node)
 }
 
-// vars re-encodes a request variable for comparison with a JSON literal.
+// varJSON re-encodes a request variable for comparison with a JSON literal.
 func varJSON(t *testing.T, q gqlRequest, name string) string {
 	t.Helper()
 	b, err := json.Marshal(q.Variables[name])
@@ -91,7 +91,7 @@ func varJSON(t *testing.T, q gqlRequest, name string) string {
 	return string(b)
 }
 
-// jsonKeys marshals v and returns its top-level object.
+// jsonObject marshals v and returns its top-level object.
 func jsonObject(t *testing.T, v any) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(v)

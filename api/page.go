@@ -167,7 +167,7 @@ type connectionQL[N any] struct {
 	} `graphql:"edges"`
 }
 
-// page converts the connection with conv; a nil connection (the schema
+// convertPage converts the connection with conv; a nil connection (the schema
 // makes some nullable) is an empty page.
 func convertPage[N, T any](c *connectionQL[N], conv func(*N) T) *Page[T] {
 	p := &Page[T]{Items: []T{}}

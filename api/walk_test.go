@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// intPages serves the integers [0, total) in pages of size, the cursor
+// intPage serves the integers [0, total) in pages of size, the cursor
 // being the decimal index of the next item.
 func intPage(after string, size, total int) (*Page[int], error) {
 	from := 0
