@@ -9,6 +9,7 @@ import (
 
 	graphql "github.com/hasura/go-graphql-client"
 
+	"github.com/partnertui/partnertui/api/internal/fragments"
 	"github.com/partnertui/partnertui/internal/iban"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
@@ -25,6 +26,28 @@ const (
 	OpHomeUser            = "Home"
 	OpHomeProject         = "ProjectHome"
 	OpSimulateTransfer    = "SimulateIncomingSepaCreditTransferReception"
+
+	OpAccountDetail             = "AccountDetail"
+	OpAccountDetailUser         = "AccountDetailWithMembership"
+	OpMemberships               = "AccountMemberships"
+	OpAccountMembers            = "AccountMembers"
+	OpMembership                = "AccountMembership"
+	OpCards                     = "Cards"
+	OpMembershipCards           = "MembershipCards"
+	OpCard                      = "Card"
+	OpProjectTransactions       = "ProjectTransactions"
+	OpAccountTransactionList    = "AccountTransactionList"
+	OpTransaction               = "Transaction"
+	OpStatements                = "AccountStatements"
+	OpWebhookEventLogs          = "WebhookEventLogs"
+	OpWebhookEventLog           = "WebhookEventLog"
+	OpWebhookSubscriptions      = "WebhookSubscriptions"
+	OpWebhookSubscription       = "WebhookSubscription"
+	OpWebhookEventTypes         = "WebhookEventTypes"
+	OpAddWebhookSubscription    = "AddWebhookSubscription"
+	OpUpdateWebhookSubscription = "UpdateWebhookSubscription"
+	OpRemoveWebhookSubscription = "RemoveWebhookSubscription"
+	OpReplayWebhookEvent        = "ReplayWebhookEvent"
 )
 
 // Operation is one GraphQL document this package sends.
@@ -54,6 +77,27 @@ func Operations() ([]Operation, error) {
 		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
 		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", platform.PageMax, "")},
 		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
+		{OpAccountDetail, false, false, &accountDetailQuery{}, map[string]any{"accountId": graphql.ID("")}},
+		{OpAccountDetailUser, false, false, &accountDetailUserQuery{}, map[string]any{"accountId": graphql.ID("")}},
+		{OpMemberships, false, false, &membershipsQuery{}, MembershipsParams{}.vars(platform.PageMax)},
+		{OpAccountMembers, false, false, &accountMembershipsQuery{}, MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{OpMembership, false, false, &membershipQuery{}, map[string]any{"id": graphql.ID("")}},
+		{OpCards, false, false, &cardsQuery{}, CardsParams{}.vars(platform.PageMax)},
+		{OpMembershipCards, false, false, &membershipCardsQuery{}, CardsParams{MembershipID: "x"}.vars(platform.PageMax)},
+		{OpCard, false, false, &cardQuery{}, map[string]any{"cardId": graphql.ID("")}},
+		{OpProjectTransactions, false, false, &projectTransactionsQuery{}, TransactionsParams{}.vars(platform.PageMax)},
+		{OpAccountTransactionList, false, false, &accountTransactionListQuery{}, TransactionsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{OpTransaction, false, false, &transactionQuery{}, map[string]any{"id": graphql.ID("")}},
+		{OpStatements, false, false, &statementsQuery{}, StatementsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{OpWebhookEventLogs, false, false, &webhookEventLogsQuery{}, WebhookEventLogsParams{}.vars(platform.PageMax)},
+		{OpWebhookEventLog, false, false, &webhookEventLogQuery{}, map[string]any{"id": graphql.ID("")}},
+		{OpWebhookSubscriptions, false, false, &webhookSubscriptionsQuery{}, map[string]any{"first": platform.PageMax, "after": cursorVar("")}},
+		{OpWebhookSubscription, false, false, &webhookSubscriptionQuery{}, map[string]any{"id": graphql.ID("")}},
+		{OpWebhookEventTypes, false, false, &webhookEventTypesQuery{}, nil},
+		{OpAddWebhookSubscription, false, true, &addWebhookSubscriptionMutation{}, WebhookSubscriptionInput{}.vars("")},
+		{OpUpdateWebhookSubscription, false, true, &updateWebhookSubscriptionMutation{}, WebhookSubscriptionInput{}.vars("x")},
+		{OpRemoveWebhookSubscription, false, true, &removeWebhookSubscriptionMutation{}, map[string]any{"input": webhookSubscriptionIDInput{}}},
+		{OpReplayWebhookEvent, false, true, &replayWebhookEventMutation{}, map[string]any{"input": replayWebhookEventInput{}}},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {
@@ -187,18 +231,9 @@ func accountsVars(p AccountsParams, first int, after string) map[string]any {
 }
 
 type accountFullNode struct {
-	ID                 string   `graphql:"id"`
-	Number             string   `graphql:"number"`
-	Name               string   `graphql:"name"`
-	IBAN               *string  `graphql:"IBAN"`
-	BIC                string   `graphql:"BIC"`
-	Currency           string   `graphql:"currency"`
-	Country            string   `graphql:"country"`
-	Language           string   `graphql:"language"`
-	PaymentLevel       string   `graphql:"paymentLevel"`
-	PaymentAccountType string   `graphql:"paymentAccountType"`
-	StatusInfo         statusQL `graphql:"statusInfo"`
-	Holder             struct {
+	fragments.AccountFields
+	StatusInfo statusQL `graphql:"statusInfo"`
+	Holder     struct {
 		ID                 string `graphql:"id"`
 		VerificationStatus string `graphql:"verificationStatus"`
 		Info               struct {
@@ -206,43 +241,42 @@ type accountFullNode struct {
 			Name string `graphql:"name"`
 		} `graphql:"info"`
 	} `graphql:"holder"`
-	Balances *struct {
-		Available amountQL `graphql:"available"`
-		Booked    amountQL `graphql:"booked"`
-		Pending   amountQL `graphql:"pending"`
-		Reserved  amountQL `graphql:"reserved"`
-	} `graphql:"balances"`
-	CreatedAt string `graphql:"createdAt"`
-	UpdatedAt string `graphql:"updatedAt"`
 }
 
 func (n *accountFullNode) account() *Account {
-	a := &Account{
-		ID:                 n.ID,
-		Number:             n.Number,
-		Name:               n.Name,
-		IBAN:               deref(n.IBAN),
-		BIC:                n.BIC,
-		Currency:           n.Currency,
-		Country:            n.Country,
-		Language:           n.Language,
-		PaymentLevel:       n.PaymentLevel,
-		PaymentAccountType: n.PaymentAccountType,
-		StatusInfo:         StatusInfo{Status: n.StatusInfo.Status},
-		Holder: Holder{
-			ID:                 n.Holder.ID,
-			VerificationStatus: n.Holder.VerificationStatus,
-			Info:               HolderInfo{Type: n.Holder.Info.Type, Name: n.Holder.Info.Name},
-		},
-		CreatedAt: parseTime(n.CreatedAt),
-		UpdatedAt: parseTime(n.UpdatedAt),
+	a := accountFromFields(&n.AccountFields)
+	a.StatusInfo = StatusInfo{Status: n.StatusInfo.Status}
+	a.Holder = Holder{
+		ID:                 n.Holder.ID,
+		VerificationStatus: n.Holder.VerificationStatus,
+		Info:               HolderInfo{Type: n.Holder.Info.Type, Name: n.Holder.Info.Name},
 	}
-	if b := n.Balances; b != nil {
+	return a
+}
+
+// accountFromFields converts the fields Account(id) and the account detail
+// share.
+func accountFromFields(f *fragments.AccountFields) *Account {
+	a := &Account{
+		ID:                 f.ID,
+		Number:             f.Number,
+		Name:               f.Name,
+		IBAN:               deref(f.IBAN),
+		BIC:                f.BIC,
+		Currency:           f.Currency,
+		Country:            f.Country,
+		Language:           f.Language,
+		PaymentLevel:       f.PaymentLevel,
+		PaymentAccountType: f.PaymentAccountType,
+		CreatedAt:          parseTime(f.CreatedAt),
+		UpdatedAt:          parseTime(f.UpdatedAt),
+	}
+	if b := f.Balances; b != nil {
 		a.Balances = &Balances{
-			Available: b.Available.amount(),
-			Booked:    b.Booked.amount(),
-			Pending:   b.Pending.amount(),
-			Reserved:  b.Reserved.amount(),
+			Available: Amount(b.Available),
+			Booked:    Amount(b.Booked),
+			Pending:   Amount(b.Pending),
+			Reserved:  Amount(b.Reserved),
 		}
 	}
 	return a

@@ -13,19 +13,12 @@ type Pager struct {
 	c      *Client
 	params AccountsParams
 
-	mu      sync.Mutex
-	after   string // cursor of the next page to hand out
-	done    bool
-	closed  bool
-	pending *prefetch
-}
-
-type prefetch struct {
-	after  string
-	cancel context.CancelFunc
-	done   chan struct{} // closed when page/err are set
-	page   *AccountsPage
-	err    error
+	mu           sync.Mutex
+	after        string // cursor of the next page to hand out
+	done         bool
+	closed       bool
+	pending      *inflight[AccountsPage]
+	pendingAfter string // the cursor pending was started for
 }
 
 // NewPager starts a pager over the accounts connection with params p
@@ -46,28 +39,23 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 		pg.mu.Unlock()
 		return nil, false, nil
 	}
-	pf := pg.pending
+	pf, pfAfter := pg.pending, pg.pendingAfter
 	pg.pending = nil
 	after := pg.after
 	pg.mu.Unlock()
 
-	if pf != nil && pf.after == after {
+	if pf != nil && pfAfter == after {
 		select {
 		case <-pf.done:
-			page, err = pf.page, pf.err
-			pf.cancel()
+			page, err = pf.wait()
 		case <-ctx.Done():
 			// The caller gave up: a result nobody will read is not worth
 			// the request budget.
-			pf.cancel()
-			<-pf.done
+			pf.stop()
 			return nil, false, ctx.Err()
 		}
 	} else {
-		if pf != nil {
-			pf.cancel()
-			<-pf.done
-		}
+		pf.stop()
 		page, err = pg.fetch(ctx, after)
 	}
 	if page == nil {
@@ -89,7 +77,10 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 		return page, true, nil
 	}
 	pg.after = next
-	pg.pending = pg.startPrefetch(next)
+	// The prefetch runs with its own context: the ctx of this Next call
+	// typically ends as soon as Next returns.
+	pg.pending = goFetch(context.Background(), func(ctx context.Context) (*AccountsPage, error) { return pg.fetch(ctx, next) })
+	pg.pendingAfter = next
 	return page, true, nil
 }
 
@@ -99,18 +90,6 @@ func (pg *Pager) fetch(ctx context.Context, after string) (*AccountsPage, error)
 	return pg.c.Accounts(ctx, p)
 }
 
-// startPrefetch runs with its own context: the ctx of the Next call that
-// triggered it typically ends as soon as Next returns.
-func (pg *Pager) startPrefetch(after string) *prefetch {
-	ctx, cancel := context.WithCancel(context.Background())
-	pf := &prefetch{after: after, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(pf.done)
-		pf.page, pf.err = pg.fetch(ctx, after)
-	}()
-	return pf
-}
-
 // Close stops any prefetch in flight and waits for it to end.
 func (pg *Pager) Close() {
 	pg.mu.Lock()
@@ -118,31 +97,35 @@ func (pg *Pager) Close() {
 	pg.pending = nil
 	pg.closed = true
 	pg.mu.Unlock()
-	if pf != nil {
-		pf.cancel()
-		<-pf.done
-	}
+	pf.stop()
 }
 
-// AllAccounts loads every account matching p through a Pager (for
-// `accounts --all`): ceil(N/page size) requests.
+// AllAccounts loads every account matching p through Walk (for
+// `accounts --all`): ceil(N/page size) requests, all held in memory. To
+// write a long list as it arrives, Walk over Pages(c.AccountList, p)
+// instead.
 func (c *Client) AllAccounts(ctx context.Context, p AccountsParams) ([]Account, error) {
-	pg := c.NewPager(p)
-	defer pg.Close()
 	var all []Account
-	for {
-		page, ok, err := pg.Next(ctx)
-		if err != nil {
-			return all, err
-		}
-		if !ok {
-			return all, nil
-		}
+	err := Walk(ctx, Pages(c.AccountList, p), func(page *Page[Account]) error {
 		if all == nil {
 			// totalCount comes from the server: trust it for capacity only
 			// within reason.
-			all = make([]Account, 0, min(max(page.TotalCount, len(page.Accounts)), 100_000))
+			all = make([]Account, 0, min(max(page.TotalCount, len(page.Items)), 100_000))
 		}
-		all = append(all, page.Accounts...)
-	}
+		all = append(all, page.Items...)
+		return nil
+	})
+	return all, err
 }
+
+// AccountList is Accounts as a Page, for Walk and Pages.
+func (c *Client) AccountList(ctx context.Context, p AccountsParams) (*Page[Account], error) {
+	ap, err := c.Accounts(ctx, p)
+	if ap == nil {
+		return nil, err
+	}
+	return &Page[Account]{Items: ap.Accounts, TotalCount: ap.TotalCount, PageInfo: ap.PageInfo}, err
+}
+
+// WithAfter returns p asking for the page after cursor after.
+func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after; return p }

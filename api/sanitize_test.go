@@ -2,10 +2,14 @@ package api
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"net/http"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 const hostile = "\x1b]0;pwn\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\u009b1;1H\x1bPdcs\x1b\\\x1b_apc\x1b\\\tname\x7f\x00\u202e"
@@ -69,17 +73,99 @@ func checkStrings(t *testing.T, path string, v reflect.Value) int {
 	return n
 }
 
+// gqlJSON renders v (a filled query shape) as a GraphQL server would: keys
+// are the response names of the graphql tags (aliases included), and the
+// fields of fragments and embedded structs merge into their object. A
+// fragment on a type that only does not allow is left out, as a server
+// leaves out every union member but the one it returns.
+func gqlJSON(v reflect.Value, only func(typeName string) bool) any {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return gqlJSON(v.Elem(), only)
+	case reflect.Struct:
+		m := map[string]any{}
+		gqlFields(v, m, only)
+		return m
+	case reflect.Slice:
+		l := make([]any, v.Len())
+		for i := range v.Len() {
+			l[i] = gqlJSON(v.Index(i), only)
+		}
+		return l
+	default:
+		return v.Interface()
+	}
+}
+
+func gqlFields(v reflect.Value, m map[string]any, only func(string) bool) {
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		tag, tagged := f.Tag.Lookup("graphql")
+		if typeName, ok := strings.CutPrefix(tag, "... on "); ok {
+			if only == nil || only(typeName) {
+				gqlFields(v.Field(i), m, only)
+			}
+			continue
+		}
+		if f.Anonymous && !tagged {
+			gqlFields(v.Field(i), m, only)
+			continue
+		}
+		name, _, _ := strings.Cut(tag, "(")
+		if alias, _, ok := strings.Cut(name, ":"); ok {
+			name = alias
+		}
+		m[strings.TrimSpace(name)] = gqlJSON(v.Field(i), only)
+	}
+}
+
 // hostileServer answers every operation with data of the operation's own
 // shape in which every string is hostile: whatever field a response type
-// gains later, the test covers it.
-func hostileServer(t *testing.T) http.Handler {
+// gains later, the test covers it. It also checks that each operation is
+// sent with exactly the text Operations() lists, and records which were.
+func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 	t.Helper()
+	ops, err := Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{}
+	for _, o := range ops {
+		texts[o.Name] = o.Query
+	}
 	shapes := map[string]any{
 		OpAccounts: &accountsQuery{}, OpAccount: &accountQuery{}, OpUser: &userQuery{},
+		OpHomeUser: &homeUserQuery{}, OpHomeProject: &homeProjectQuery{},
 		OpProjectInfo: &projectInfoQuery{}, OpAccountTransactions: &transactionsQuery{}, OpSimulateTransfer: &simulateMutation{},
+		OpAccountDetail: &accountDetailQuery{}, OpAccountDetailUser: &accountDetailUserQuery{},
+		OpMemberships: &membershipsQuery{}, OpAccountMembers: &accountMembershipsQuery{}, OpMembership: &membershipQuery{},
+		OpCards: &cardsQuery{}, OpMembershipCards: &membershipCardsQuery{}, OpCard: &cardQuery{},
+		OpProjectTransactions: &projectTransactionsQuery{}, OpAccountTransactionList: &accountTransactionListQuery{},
+		OpTransaction: &transactionQuery{}, OpStatements: &statementsQuery{},
+		OpWebhookEventLogs: &webhookEventLogsQuery{}, OpWebhookEventLog: &webhookEventLogQuery{},
+		OpWebhookSubscriptions: &webhookSubscriptionsQuery{}, OpWebhookSubscription: &webhookSubscriptionQuery{},
+		OpWebhookEventTypes:      &webhookEventTypesQuery{},
+		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
+		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
+	}
+	// The union member each mutation answers with: a success payload full
+	// of strings, or a rejection that carries some.
+	members := map[string]string{
+		OpSimulateTransfer:          "ForbiddenRejection",
+		OpAddWebhookSubscription:    "WebhookSubscriptionSuccessPayload",
+		OpUpdateWebhookSubscription: "InvalidArgumentRejection",
+		OpRemoveWebhookSubscription: "InternalErrorRejection",
+		OpReplayWebhookEvent:        "ReplayWebhookEventSuccessPayload",
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := decodeReq(t, r)
+		seen.Store(q.OperationName, true)
+		if q.Query != texts[q.OperationName] {
+			t.Errorf("%s was sent as\n%s\nbut Operations() lists\n%s", q.OperationName, q.Query, texts[q.OperationName])
+		}
 		shape, ok := shapes[q.OperationName]
 		if !ok {
 			t.Errorf("no hostile shape for %s", q.OperationName)
@@ -87,13 +173,18 @@ func hostileServer(t *testing.T) http.Handler {
 		}
 		v := reflect.New(reflect.TypeOf(shape).Elem())
 		fillStrings(v, hostile)
-		data, _ := json.Marshal(v.Interface())
-		if _, ok := v.Interface().(*simulateMutation); ok {
-			// A union member comes back flattened, as GraphQL sends it.
-			data, _ = json.Marshal(map[string]any{"simulateIncomingSepaCreditTransferReception": map[string]any{
-				"__typename": "ForbiddenRejection", "message": hostile}})
+		member, isMutation := members[q.OperationName]
+		var only func(string) bool
+		if isMutation {
+			only = func(typeName string) bool { return typeName == member }
 		}
-		writeJSON200(w, map[string]json.RawMessage{"data": data})
+		data := gqlJSON(v, only).(map[string]any)
+		if isMutation {
+			for _, payload := range data {
+				payload.(map[string]any)["__typename"] = member
+			}
+		}
+		writeJSON200(w, map[string]any{"data": data})
 	})
 }
 
@@ -101,49 +192,97 @@ func hostileServer(t *testing.T) http.Handler {
 // that puts escape sequences in every string and checks that no string of
 // any result the client hands out keeps one.
 func TestEveryDecodedStringIsStripped(t *testing.T) {
-	c, _, _ := newTestClient(t, hostileServer(t), nil)
+	t.Parallel()
+	var seen sync.Map
+	c, _, _ := newTestClient(t, hostileServer(t, &seen), nil)
 	ctx := context.Background()
 	total := 0
+	check := func(name string, v any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			return
+		}
+		total += checkStrings(t, name, reflect.ValueOf(v))
+	}
 	page, err := c.Accounts(ctx, AccountsParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	total += checkStrings(t, "AccountsPage", reflect.ValueOf(page))
+	check("AccountsPage", page, err)
 	acct, err := c.Account(ctx, "acc-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	total += checkStrings(t, "Account", reflect.ValueOf(acct))
+	check("Account", acct, err)
 	u, err := c.User(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total += checkStrings(t, "User", reflect.ValueOf(u))
+	check("User", u, err)
+	home, err := c.Home(ctx, AccountsParams{}, false)
+	check("Home", home, err)
+	phome, err := c.Home(ctx, AccountsParams{}, true)
+	check("ProjectHome", phome, err)
 	p, err := c.ProjectInfo(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total += checkStrings(t, "ProjectInfo", reflect.ValueOf(p))
+	check("ProjectInfo", p, err)
 	txs, err := c.Transactions(ctx, "acc-1", 10, "")
-	if err != nil {
-		t.Fatal(err)
+	check("TransactionsPage", txs, err)
+	d, err := c.AccountDetail(ctx, "acc-1", true)
+	check("AccountDetail", d, err)
+	du, err := c.AccountDetail(ctx, "acc-1", false)
+	check("AccountDetail (user)", du, err)
+	ms, err := c.AccountMemberships(ctx, MembershipsParams{})
+	check("AccountMemberships", ms, err)
+	am, err := c.AccountMemberships(ctx, MembershipsParams{AccountID: "acc-1"})
+	check("AccountMembers", am, err)
+	m, err := c.AccountMembership(ctx, "m")
+	check("AccountMembership", m, err)
+	cards, err := c.Cards(ctx, CardsParams{})
+	check("Cards", cards, err)
+	mcards, err := c.Cards(ctx, CardsParams{MembershipID: "m"})
+	check("MembershipCards", mcards, err)
+	card, err := c.Card(ctx, "c")
+	check("Card", card, err)
+	ptx, err := c.TransactionList(ctx, TransactionsParams{})
+	check("ProjectTransactions", ptx, err)
+	atx, err := c.TransactionList(ctx, TransactionsParams{AccountID: "acc-1"})
+	check("AccountTransactionList", atx, err)
+	tx, err := c.Transaction(ctx, "t")
+	check("Transaction", tx, err)
+	st, err := c.Statements(ctx, StatementsParams{AccountID: "acc-1"})
+	check("Statements", st, err)
+	logs, err := c.WebhookEventLogs(ctx, WebhookEventLogsParams{})
+	check("WebhookEventLogs", logs, err)
+	log1, err := c.WebhookEventLog(ctx, "l")
+	check("WebhookEventLog", log1, err)
+	subs, err := c.WebhookSubscriptions(ctx, WebhookSubscriptionsParams{})
+	check("WebhookSubscriptions", subs, err)
+	sub, err := c.WebhookSubscription(ctx, "s")
+	check("WebhookSubscription", sub, err)
+	types, err := c.WebhookEventTypes(ctx)
+	check("WebhookEventTypes", types, err)
+	in := WebhookSubscriptionInput{Label: "l", Endpoint: "e"}
+	added, err := c.AddWebhookSubscription(ctx, in)
+	check("AddWebhookSubscription", added, err)
+	replay, err := c.ReplayWebhookEvent(ctx, "e", "")
+	check("ReplayWebhookEvent", replay, err)
+	for name, err := range map[string]error{
+		"SimulateIncomingTransfer":  second(c.SimulateIncomingTransfer(ctx, IncomingTransfer{})),
+		"UpdateWebhookSubscription": second(c.UpdateWebhookSubscription(ctx, "s", in)),
+		"RemoveWebhookSubscription": c.RemoveWebhookSubscription(ctx, "s"),
+	} {
+		var rej *RejectionError
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: err = %v, want a rejection", name, err)
+			continue
+		}
+		if !strings.Contains(rej.Message, " name") || rej.Message != safetext.Strip(rej.Message) || strings.ContainsAny(rej.Message, "\x1b\x07\t") {
+			t.Errorf("%s: rejection message %q kept something a terminal would act on", name, rej.Message)
+		}
+		total++
 	}
-	total += checkStrings(t, "TransactionsPage", reflect.ValueOf(txs))
-	_, err = c.SimulateIncomingTransfer(ctx, IncomingTransfer{})
-	var rej *RejectionError
-	if !asRejection(err, &rej) {
-		t.Fatalf("simulate err = %v", err)
+	ops, _ := Operations()
+	for _, o := range ops {
+		if _, ok := seen.Load(o.Name); !ok {
+			t.Errorf("%s is not exercised against the hostile server", o.Name)
+		}
 	}
-	total += checkStrings(t, "RejectionError", reflect.ValueOf(rej).Elem().FieldByName("Message"))
-	if total < 40 {
+	t.Logf("%d strings checked", total)
+	if total < 400 {
 		t.Errorf("only %d strings were checked: the hostile server did not fill the responses", total)
 	}
 }
 
-func asRejection(err error, dst **RejectionError) bool {
-	r, ok := err.(*RejectionError)
-	if ok {
-		*dst = r
-	}
-	return ok
-}
+func second[T any](_ T, err error) error { return err }

@@ -8,25 +8,26 @@ type Amount struct {
 	Currency string `json:"currency"`
 }
 
-// Balances is the schema's AccountBalances.
+// Balances is the schema's AccountBalances. A balance the operation did
+// not fetch (the lists fetch available only) is left out of the JSON.
 type Balances struct {
-	Available Amount `json:"available"`
-	Booked    Amount `json:"booked"`
-	Pending   Amount `json:"pending"`
-	Reserved  Amount `json:"reserved"`
+	Available Amount `json:"available,omitzero"`
+	Booked    Amount `json:"booked,omitzero"`
+	Pending   Amount `json:"pending,omitzero"`
+	Reserved  Amount `json:"reserved,omitzero"`
 }
 
 // HolderInfo is AccountHolder.info (AccountHolderInfo interface fields).
 type HolderInfo struct {
-	Type string `json:"type"` // Individual | Company
-	Name string `json:"name"`
+	Type string `json:"type,omitempty"` // Individual | Company
+	Name string `json:"name,omitempty"`
 }
 
 // Holder is the schema's AccountHolder (the fields we read).
 type Holder struct {
 	ID                 string     `json:"id,omitempty"`
 	VerificationStatus string     `json:"verificationStatus,omitempty"`
-	Info               HolderInfo `json:"info"`
+	Info               HolderInfo `json:"info,omitzero"`
 }
 
 // StatusInfo is Account.statusInfo (AccountStatusInfo interface).
@@ -37,21 +38,22 @@ type StatusInfo struct {
 // Account is an account as the UI and the --json output see it. Field names
 // and JSON names are the schema's. List queries fill the list fields only
 // (id, name, IBAN, BIC, currency, statusInfo, holder.info.name,
-// balances.available); Account(id) fills everything.
+// balances.available); Account(id) fills everything. The JSON leaves out
+// what was not fetched, and a null IBAN or balances.
 type Account struct {
 	ID                 string     `json:"id"`
 	Number             string     `json:"number,omitempty"`
 	Name               string     `json:"name"`
-	IBAN               string     `json:"IBAN"` // may be empty: IBAN is nullable in the schema
-	BIC                string     `json:"BIC"`
-	Currency           string     `json:"currency"`
+	IBAN               string     `json:"IBAN,omitempty"` // may be empty: IBAN is nullable in the schema
+	BIC                string     `json:"BIC,omitempty"`
+	Currency           string     `json:"currency,omitempty"`
 	Country            string     `json:"country,omitempty"`
 	Language           string     `json:"language,omitempty"`
 	PaymentLevel       string     `json:"paymentLevel,omitempty"`
 	PaymentAccountType string     `json:"paymentAccountType,omitempty"`
-	StatusInfo         StatusInfo `json:"statusInfo"`
-	Holder             Holder     `json:"holder"`
-	Balances           *Balances  `json:"balances"` // nullable in the schema
+	StatusInfo         StatusInfo `json:"statusInfo,omitzero"`
+	Holder             Holder     `json:"holder,omitzero"`
+	Balances           *Balances  `json:"balances,omitempty"` // nullable in the schema
 	CreatedAt          time.Time  `json:"createdAt,omitzero"`
 	UpdatedAt          time.Time  `json:"updatedAt,omitzero"`
 }

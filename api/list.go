@@ -1,0 +1,78 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/partnertui/partnertui/internal/safetext"
+)
+
+// listPage runs the list query name and converts the connection conn finds
+// in its result. conn reports false when the connection's parent (an
+// account, a membership) came back null: that is notFound, unless the
+// server also sent errors, which then say more.
+func listPage[Q, N, T any](ctx context.Context, c *Client, name string, vars map[string]any,
+	conn func(*Q) (*connectionQL[N], bool), conv func(*N) T, notFound func() error) (*Page[T], error) {
+	q, err := query[Q](ctx, c, name, vars)
+	if q == nil {
+		return nil, err
+	}
+	cn, ok := conn(q)
+	if !ok {
+		if err != nil {
+			return nil, err
+		}
+		return nil, notFound()
+	}
+	return convertPage(cn, conv), err
+}
+
+// one runs the query name for a single node that item finds in its
+// result; a null node is notFound (unless the server sent errors).
+func one[Q, N, T any](ctx context.Context, c *Client, name string, vars map[string]any,
+	item func(*Q) *N, conv func(*N) T, notFound func() error) (*T, error) {
+	q, err := query[Q](ctx, c, name, vars)
+	if q == nil {
+		return nil, err
+	}
+	n := item(q)
+	if n == nil {
+		if err != nil {
+			return nil, err
+		}
+		return nil, notFound()
+	}
+	v := conv(n)
+	return &v, err
+}
+
+// notFound says that the server has no what with that id (or does not
+// show it to this token).
+func (c *Client) notFound(what, id string) func() error {
+	return func() error {
+		return fmt.Errorf("%s %q was not found in %s: %w", what, safetext.Truncate(id, 80), c.env, ErrNotFound)
+	}
+}
+
+// accountRefQL is the selection of an item's account.
+type accountRefQL struct {
+	ID   string `graphql:"id"`
+	Name string `graphql:"name"`
+}
+
+// AccountRef names the account an item belongs to.
+type AccountRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+func (a *accountRefQL) ref() *AccountRef {
+	if a == nil {
+		return nil
+	}
+	return &AccountRef{ID: a.ID, Name: a.Name}
+}
+
+// parseTimePtr reads a nullable DateTime.
+func parseTimePtr(s *string) time.Time { return parseTime(deref(s)) }

@@ -1,0 +1,241 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// intPage serves the integers [0, total) in pages of size, the cursor
+// being the decimal index of the next item.
+func intPage(after string, size, total int) (*Page[int], error) {
+	from := 0
+	if after != "" {
+		n, err := strconv.Atoi(after)
+		if err != nil {
+			return nil, fmt.Errorf("bad cursor %q", after)
+		}
+		from = n
+	}
+	to := min(from+size, total)
+	p := &Page[int]{TotalCount: total, PageInfo: PageInfo{HasNextPage: to < total, EndCursor: strconv.Itoa(to)}}
+	for i := from; i < to; i++ {
+		p.Items = append(p.Items, i)
+	}
+	return p, nil
+}
+
+func TestWalkHandsOutEveryPageInOrderWhileTheNextIsFetched(t *testing.T) {
+	t.Parallel()
+	const total, size = 1050, 100
+	var (
+		inFlight, maxInFlight atomic.Int32
+		mu                    sync.Mutex
+		started               = map[string]chan struct{}{} // closed as the fetch of that cursor starts
+	)
+	startedCh := func(cursor string) chan struct{} {
+		mu.Lock()
+		defer mu.Unlock()
+		if started[cursor] == nil {
+			started[cursor] = make(chan struct{})
+		}
+		return started[cursor]
+	}
+	fetch := func(ctx context.Context, after string) (*Page[int], error) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			m := maxInFlight.Load()
+			if n <= m || maxInFlight.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		close(startedCh(after))
+		return intPage(after, size, total)
+	}
+	var got []int
+	pages := 0
+	err := Walk(context.Background(), fetch, func(p *Page[int]) error {
+		pages++
+		if p.PageInfo.HasNextPage {
+			// The next page is requested before this one is consumed.
+			select {
+			case <-startedCh(p.PageInfo.EndCursor):
+			case <-time.After(10 * time.Second):
+				t.Fatalf("page %d is being consumed and page %d was not requested", pages, pages+1)
+			}
+		}
+		got = append(got, p.Items...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != total {
+		t.Fatalf("got %d items, want %d", len(got), total)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("item %d is %d: gap, duplicate or reorder", i, v)
+		}
+	}
+	if pages != 11 {
+		t.Errorf("pages = %d, want 11", pages)
+	}
+	if m := maxInFlight.Load(); m != 1 {
+		t.Errorf("%d fetches were in flight at once, want at most 1", m)
+	}
+}
+
+// blockingFetch serves page 1 at once and blocks every later page until
+// its context ends; ended is closed when that later fetch has returned.
+func blockingFetch(ended chan struct{}, sawCancel *atomic.Bool) Fetch[int] {
+	return func(ctx context.Context, after string) (*Page[int], error) {
+		if after == "" {
+			return intPage(after, 10, 100)
+		}
+		defer close(ended)
+		<-ctx.Done()
+		sawCancel.Store(true)
+		return nil, ctx.Err()
+	}
+}
+
+func TestWalkStopsAtTheConsumersErrorAndEndsThePrefetch(t *testing.T) {
+	t.Parallel()
+	ended := make(chan struct{})
+	var sawCancel atomic.Bool
+	stop := errors.New("disk full")
+	err := Walk(context.Background(), blockingFetch(ended, &sawCancel), func(*Page[int]) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Fatalf("err = %v, want the consumer's", err)
+	}
+	select {
+	case <-ended: // Walk returned only after the prefetch goroutine did
+	default:
+		t.Fatal("Walk returned while its prefetch was still running")
+	}
+	if !sawCancel.Load() {
+		t.Error("the prefetch was not cancelled")
+	}
+}
+
+func TestWalkHonoursCancellation(t *testing.T) {
+	t.Parallel()
+	ended := make(chan struct{})
+	var sawCancel atomic.Bool
+	ctx, cancel := context.WithCancel(context.Background())
+	err := Walk(ctx, blockingFetch(ended, &sawCancel), func(*Page[int]) error { cancel(); return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if !strings.Contains(err.Error(), "page 2") {
+		t.Errorf("err = %q does not say which page failed", err)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Fatal("Walk returned while its prefetch was still running")
+	}
+}
+
+func TestWalkReportsWhichPageFailed(t *testing.T) {
+	t.Parallel()
+	boom := &ServerError{Env: "sandbox", Status: 502}
+	fetch := func(ctx context.Context, after string) (*Page[int], error) {
+		if after == "20" {
+			return nil, boom
+		}
+		return intPage(after, 10, 100)
+	}
+	var items []int
+	err := Walk(context.Background(), fetch, func(p *Page[int]) error { items = append(items, p.Items...); return nil })
+	var se *ServerError
+	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "page 3: ") {
+		t.Fatalf("err = %v, want page 3's *ServerError", err)
+	}
+	if len(items) != 20 {
+		t.Errorf("%d items were handed out before the failure, want 20", len(items))
+	}
+}
+
+func TestWalkHandsOutAPartialPageThenStops(t *testing.T) {
+	t.Parallel()
+	partial := &GraphQLError{Env: "sandbox", Errors: []GraphQLErrorDetail{{Message: "IBAN unavailable"}}}
+	var calls atomic.Int32
+	fetch := func(ctx context.Context, after string) (*Page[int], error) {
+		calls.Add(1)
+		p, _ := intPage(after, 10, 100)
+		return p, partial
+	}
+	var got []*Page[int]
+	err := Walk(context.Background(), fetch, func(p *Page[int]) error { got = append(got, p); return nil })
+	if !errors.Is(err, partial) || len(got) != 1 || len(got[0].Items) != 10 {
+		t.Fatalf("err = %v, pages = %d: want the partial page handed out, then its error", err, len(got))
+	}
+	if calls.Load() != 1 {
+		t.Errorf("%d fetches: a partial page's cursor must not be followed", calls.Load())
+	}
+}
+
+func TestWalkRefusesACursorThatDoesNotMove(t *testing.T) {
+	t.Parallel()
+	for name, cursor := range map[string]string{"empty endCursor": "", "same endCursor": "10"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fetch := func(ctx context.Context, after string) (*Page[int], error) {
+				if after == "" {
+					return intPage(after, 10, 100)
+				}
+				return &Page[int]{Items: []int{10}, PageInfo: PageInfo{HasNextPage: true, EndCursor: cursor}}, nil
+			}
+			pages := 0
+			err := Walk(context.Background(), fetch, func(*Page[int]) error { pages++; return nil })
+			var pe *PagingError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrPaging) || pe.Page != 2 {
+				t.Fatalf("err = %v, want a *PagingError for page 2", err)
+			}
+			if pages != 2 {
+				t.Errorf("pages handed out = %d, want 2 (the data before the broken cursor)", pages)
+			}
+		})
+	}
+}
+
+func TestWalkRefusesANilPage(t *testing.T) {
+	t.Parallel()
+	err := Walk(context.Background(), func(context.Context, string) (*Page[int], error) { return nil, nil },
+		func(*Page[int]) error { t.Error("each called without a page"); return nil })
+	if !errors.Is(err, ErrPaging) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestWalkConcurrentWalksShareAClient: Walk holds no state outside its
+// call, so walks may run side by side on one client (run with -race).
+func TestWalkConcurrentWalksShareAClient(t *testing.T) {
+	t.Parallel()
+	c, _, _ := newTestClient(t, pagingServer(t, 230, nil), nil)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			n := 0
+			if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), func(p *Page[Account]) error {
+				n += len(p.Items)
+				return nil
+			}); err != nil || n != 230 {
+				t.Errorf("walk: %d accounts, %v", n, err)
+			}
+		})
+	}
+	wg.Wait()
+	if s := c.Status(); s.InFlight != 0 || s.Used != 12 {
+		t.Errorf("status = %+v, want 12 requests and none in flight", s)
+	}
+}
