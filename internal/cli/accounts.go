@@ -60,28 +60,8 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	}
 	format, _ := opts.Output.format()
 	params := api.AccountsParams{First: opts.First, Search: opts.Search}
-	walk := func(ctx context.Context, each func([]api.Account, int) error) error {
-		if !opts.All {
-			page, err := e.API.Accounts(ctx, params)
-			if err != nil {
-				return err
-			}
-			return each(page.Accounts, page.TotalCount)
-		}
-		pg := e.API.NewPager(params)
-		defer pg.Close()
-		for {
-			page, ok, err := pg.Next(ctx)
-			if err != nil || !ok {
-				return err
-			}
-			if err := each(page.Accounts, page.TotalCount); err != nil {
-				return err
-			}
-		}
-	}
 	r := &listRun[api.Account]{io: opts.IO, format: format, noun: "accounts", cols: accountColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walk, opts.F.progressLine())
+	return r.run(ctx, walkPages(e.API.AccountList, params, opts.All), opts.F.progressLine())
 }
 
 // register adds --json and --jsonl for a list of noun.

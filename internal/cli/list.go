@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/partnertui/partnertui/api"
 )
 
 // listFormat is how a list command writes its items.
@@ -248,6 +249,23 @@ func writeAll(w io.Writer, b []byte) error {
 // and the list's total count as soon as the page arrives (the walk
 // fetches the next page meanwhile).
 type walkFunc[T any] func(ctx context.Context, each func(items []T, total int) error) error
+
+// walkPages walks an API list: its first page, or with all every page,
+// the next one fetched while this one is written.
+func walkPages[P interface{ WithAfter(string) P }, T any](get func(context.Context, P) (*api.Page[T], error), p P, all bool) walkFunc[T] {
+	return func(ctx context.Context, each func([]T, int) error) error {
+		if !all {
+			page, err := get(ctx, p)
+			if page != nil {
+				if werr := each(page.Items, page.TotalCount); werr != nil {
+					return werr
+				}
+			}
+			return err
+		}
+		return api.Walk(ctx, api.Pages(get, p), func(page *api.Page[T]) error { return each(page.Items, page.TotalCount) })
+	}
+}
 
 // listRun is what one run of a list command needs.
 type listRun[T any] struct {
