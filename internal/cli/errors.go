@@ -98,6 +98,8 @@ func remedy(err error, project bool) string {
 		return " Edit that file (`partnertui config init` writes a template when there is none), or try `partnertui --demo`, which needs no credentials."
 	case errors.As(err, &unsafe):
 		return fmt.Sprintf(" Run `chmod 600 %s`, and sign in again if others may have read it.", unsafe.Path)
+	case errors.As(err, new(*NoSubscriptionError)):
+		return " Add --create to make one for this run, or create one in the dashboard."
 	case errors.As(err, &budgetErr):
 		if errors.Is(err, budget.ErrLocked) {
 			return " Another partnertui process holds it; wait for it to finish, or end it."

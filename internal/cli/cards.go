@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// CardsOptions are `partnertui cards`'s.
+type CardsOptions struct {
+	IO        IO
+	F         *Factory
+	Output    listFlags
+	All       bool
+	AccountID string
+	Status    []string
+}
+
+// NewCmdCards lists cards.
+func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *cobra.Command {
+	opts := &CardsOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:   "cards",
+		Short: "List cards: masked number, holder, type, status, expiry and options",
+		Long: "Lists the cards the token can see, or one account's (--account). OPTIONS reads W I E for\n" +
+			"withdrawal, international and e-commerce (· when off).",
+		Example: "  partnertui cards\n  partnertui cards --account 3f2a… --status Enabled\n  partnertui cards --project --all --jsonl",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := opts.Output.format(); err != nil {
+				return err
+			}
+			if err := checkChoices("--status", opts.Status, api.CardStatuses()); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runCards(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	opts.Output.register(cmd, "cards")
+	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
+	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.CardStatuses()))
+	completeChoices(cmd, "status", api.CardStatuses())
+	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
+	return f.withSession(cmd, true)
+}
+
+func cardOptions(c *api.Card) string {
+	mark := func(ok bool, letter string) string {
+		if ok {
+			return letter
+		}
+		return "·"
+	}
+	return strings.Join([]string{mark(c.Withdrawal, "W"), mark(c.International, "I"), mark(c.ECommerce, "E")}, " ")
+}
+
+func cardHolder(c *api.Card) string {
+	if m := c.AccountMembership; m != nil {
+		if m.User != nil && m.User.FullName != "" {
+			return m.User.FullName
+		}
+		return m.Email
+	}
+	return ""
+}
+
+func cardColumns() []column[api.Card] {
+	return []column[api.Card]{
+		{title: "NUMBER", cell: func(c *api.Card) string { return c.CardMaskedNumber }},
+		{title: "NAME", max: 24, cell: func(c *api.Card) string { return c.Name }},
+		{title: "HOLDER", max: 28, cell: cardHolder},
+		{title: "TYPE", cell: func(c *api.Card) string { return c.Type }},
+		{title: "STATUS", cell: func(c *api.Card) string { return c.StatusInfo.Status }},
+		{title: "EXPIRY", cell: func(c *api.Card) string { return c.ExpiryDate }},
+		{title: "OPTIONS", cell: cardOptions},
+		{title: "ID", cell: func(c *api.Card) string { return c.ID }},
+	}
+}
+
+func runCards(ctx context.Context, opts *CardsOptions) error {
+	e, err := opts.F.Env(ctx)
+	if err != nil {
+		return err
+	}
+	format, _ := opts.Output.format()
+	p := api.CardsParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status}
+	r := &listRun[api.Card]{io: opts.IO, format: format, noun: "cards", cols: cardColumns(), screenful: screenful(opts.IO)}
+	return r.run(ctx, walkPages(e.API.Cards, p, opts.All), opts.F.progressLine())
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// EventsOptions are `partnertui events`'s.
+type EventsOptions struct {
+	IO           IO
+	F            *Factory
+	Output       listFlags
+	All          bool
+	Types        []string
+	Resource     string
+	Subscription string
+	Since        string
+}
+
+// NewCmdEvents lists the webhook event log: every delivery the platform
+// attempted.
+func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) *cobra.Command {
+	opts := &EventsOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:   "events",
+		Short: "List the webhook event log: each delivery the platform attempted, newest first",
+		Long: "Lists webhookEventLogs: one line per delivery attempt, with the event's type and resource, the\n" +
+			"endpoint's HTTP status, retries and duration. The log needs a project token (--project or\n" +
+			"token = \"project\").",
+		Example: "  partnertui events --project\n  partnertui events --project --type Transaction.Booked --since 2026-11-22\n" +
+			"  partnertui events --project --resource bosci_… --json",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := opts.params(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runEvents(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	opts.Output.register(cmd, "event log entries")
+	fl.BoolVar(&opts.All, "all", false, "walk every page of the log")
+	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate), e.g. Transaction.Booked")
+	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
+	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
+	fl.StringVar(&opts.Since, "since", "", "only events logged on or after this `date` (YYYY-MM-DD or RFC 3339)")
+	return f.withSession(cmd, true)
+}
+
+func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
+	p := api.WebhookEventLogsParams{First: platform.PageMax, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
+	if _, err := o.Output.format(); err != nil {
+		return p, err
+	}
+	var err error
+	if p.StartDate, err = parseDate("--since", o.Since); err != nil {
+		return p, err
+	}
+	// The log filters on one event type; several are filtered here.
+	if len(o.Types) == 1 {
+		p.EventType = o.Types[0]
+	}
+	return p, nil
+}
+
+func eventColumns() []column[api.WebhookEventLog] {
+	return []column[api.WebhookEventLog]{
+		{title: "DATE", cell: func(l *api.WebhookEventLog) string { return stamp(l.EventDate) }},
+		{title: "TYPE", max: 30, cell: func(l *api.WebhookEventLog) string { return l.EventType }},
+		{title: "RESOURCE", cell: func(l *api.WebhookEventLog) string { return l.ResourceID }},
+		{title: "STATUS", right: true, cell: func(l *api.WebhookEventLog) string { return intOrDash(l.StatusCode) }},
+		{title: "RETRIES", right: true, cell: func(l *api.WebhookEventLog) string { return intOrDash(l.RetryCount) }},
+		{title: "MS", right: true, cell: func(l *api.WebhookEventLog) string { return fmt.Sprint(l.Duration) }},
+		{title: "EVENT ID", cell: func(l *api.WebhookEventLog) string { return l.EventID }},
+		{title: "SUBSCRIPTION", max: 24, cell: func(l *api.WebhookEventLog) string {
+			if l.WebhookSubscription == nil {
+				return ""
+			}
+			return l.WebhookSubscription.Label
+		}},
+	}
+}
+
+func intOrDash(n *int) string {
+	if n == nil {
+		return "-"
+	}
+	return fmt.Sprint(*n)
+}
+
+func runEvents(ctx context.Context, opts *EventsOptions) error {
+	e, err := opts.F.Env(ctx)
+	if err != nil {
+		return err
+	}
+	p, _ := opts.params()
+	format, _ := opts.Output.format()
+	walk := walkPages(e.API.WebhookEventLogs, p, opts.All)
+	if len(opts.Types) > 1 {
+		inner := walk
+		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {
+			return inner(ctx, func(items []api.WebhookEventLog, total int) error {
+				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !slices.Contains(opts.Types, l.EventType) })
+				return each(kept, total)
+			})
+		}
+	}
+	r := &listRun[api.WebhookEventLog]{io: opts.IO, format: format, noun: "event log entries", cols: eventColumns(), screenful: screenful(opts.IO)}
+	return r.run(ctx, walk, opts.F.progressLine())
+}

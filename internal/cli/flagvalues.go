@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// parseDate reads a --since/--until value: a date (YYYY-MM-DD, midnight
+// UTC) or an RFC 3339 time.
+func parseDate(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usageErrorf("%s %q is not a date: write YYYY-MM-DD or an RFC 3339 time such as 2026-11-22T10:00:00Z", flag, v)
+}
+
+// parseAmount reads a --min/--max value as the API's AmountValue: a decimal
+// with a dot.
+func parseAmount(flag, v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	dot := false
+	for i, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+		case r == '.' && !dot && i > 0 && i < len(v)-1:
+			dot = true
+		case r == '-' && i == 0 && len(v) > 1:
+		default:
+			return "", usageErrorf("%s %q is not an amount: write digits with a dot, such as 12.50", flag, v)
+		}
+	}
+	return v, nil
+}
+
+// checkChoices refuses values that are not among allowed, naming them all.
+func checkChoices(flag string, values, allowed []string) error {
+	for _, v := range values {
+		if !slices.Contains(allowed, v) {
+			return usageErrorf("%s %q is not one of %s", flag, v, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+// completeChoices completes a flag from a fixed list.
+func completeChoices(cmd *cobra.Command, flag string, allowed []string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return allowed, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// signedAmount writes an amount with its sign from the side: + credit,
+// - debit.
+func signedAmount(side, value, currency string) string {
+	if value == "" {
+		return ""
+	}
+	sign := ""
+	switch side {
+	case "Credit":
+		sign = "+"
+	case "Debit":
+		if !strings.HasPrefix(value, "-") {
+			sign = "-"
+		}
+	}
+	return strings.TrimSpace(sign + value + " " + currency)
+}
+
+// day writes a time as a UTC date; "" for the zero time.
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// stamp writes a time in UTC to the minute; "" for the zero time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// detailLines writes "label  value" lines aligned on the longest label;
+// empty values become "-".
+func detailLines(lines [][2]string) string {
+	width := 0
+	for _, l := range lines {
+		width = max(width, len(l[0]))
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		v := l[1]
+		if v == "" {
+			v = "-"
+		}
+		fmt.Fprintf(&b, "%-*s  %s\n", width, l[0], v)
+	}
+	return b.String()
+}
+
+func joinComma(values []string) string { return strings.Join(values, ", ") }

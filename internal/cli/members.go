@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// MembersOptions are `partnertui members`'s.
+type MembersOptions struct {
+	IO        IO
+	F         *Factory
+	Output    listFlags
+	All       bool
+	AccountID string
+}
+
+// NewCmdMembers lists who can access an account, with which rights.
+func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error) *cobra.Command {
+	opts := &MembersOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:   "members ACCOUNT_ID",
+		Short: "List an account's members: user, email, status and rights",
+		Long: "Lists the account's memberships. RIGHTS reads V B P M C for the five rights: view the account,\n" +
+			"manage beneficiaries, initiate payments, manage memberships, manage cards (· when missing).",
+		Example: "  partnertui members 3f2a…\n  partnertui members 3f2a… --all --json",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return errors.New("members needs exactly one account ID: run `partnertui accounts` to find one")
+			}
+			return nil
+		},
+		ValidArgsFunction: f.completeAccountIDs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.AccountID = args[0]
+			if _, err := opts.Output.format(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runMembers(cmd.Context(), opts)
+		},
+	}
+	opts.Output.register(cmd, "memberships")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "walk every page of the list")
+	return f.withSession(cmd, true)
+}
+
+// rightsGrid writes the five rights as "V B P M C", a dot for each missing.
+func rightsGrid(m *api.AccountMembership) string {
+	mark := func(ok bool, letter string) string {
+		if ok {
+			return letter
+		}
+		return "·"
+	}
+	return strings.Join([]string{
+		mark(m.CanViewAccount, "V"), mark(m.CanManageBeneficiaries, "B"), mark(m.CanInitiatePayments, "P"),
+		mark(m.CanManageAccountMembership, "M"), mark(m.CanManageCards, "C"),
+	}, " ")
+}
+
+// memberName is who holds the membership: the bound user, else whom the
+// invitation is for.
+func memberName(m *api.AccountMembership) string {
+	if m.User != nil {
+		if m.User.FullName != "" {
+			return m.User.FullName
+		}
+		return strings.TrimSpace(m.User.FirstName + " " + m.User.LastName)
+	}
+	if r := m.StatusInfo.RestrictedTo; r != nil {
+		return strings.TrimSpace(r.FirstName + " " + r.LastName)
+	}
+	return ""
+}
+
+func memberColumns() []column[api.AccountMembership] {
+	return []column[api.AccountMembership]{
+		{title: "NAME", max: 28, cell: memberName},
+		{title: "EMAIL", max: 32, cell: func(m *api.AccountMembership) string { return m.Email }},
+		{title: "STATUS", cell: func(m *api.AccountMembership) string { return m.StatusInfo.Status }},
+		{title: "RIGHTS", cell: rightsGrid},
+		{title: "LEGAL REP", cell: func(m *api.AccountMembership) string { return yesNo(m.LegalRepresentative) }},
+		{title: "ID", cell: func(m *api.AccountMembership) string { return m.ID }},
+	}
+}
+
+func runMembers(ctx context.Context, opts *MembersOptions) error {
+	e, err := opts.F.Env(ctx)
+	if err != nil {
+		return err
+	}
+	format, _ := opts.Output.format()
+	p := api.MembershipsParams{First: platform.PageMax, AccountID: opts.AccountID}
+	r := &listRun[api.AccountMembership]{io: opts.IO, format: format, noun: "memberships", cols: memberColumns(), screenful: screenful(opts.IO)}
+	return r.run(ctx, walkPages(e.API.AccountMemberships, p, opts.All), opts.F.progressLine())
+}

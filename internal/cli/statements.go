@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// StatementsOptions are `partnertui statements`'s.
+type StatementsOptions struct {
+	IO        IO
+	F         *Factory
+	Output    listFlags
+	All       bool
+	AccountID string
+}
+
+// NewCmdStatements lists an account's statements.
+func NewCmdStatements(f *Factory, runF func(context.Context, *StatementsOptions) error) *cobra.Command {
+	opts := &StatementsOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:     "statements ACCOUNT_ID",
+		Short:   "List an account's statements: period, opening and closing balances, totals",
+		Example: "  partnertui statements 3f2a…\n  partnertui statements 3f2a… --all --json",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return errors.New("statements needs exactly one account ID: run `partnertui accounts` to find one")
+			}
+			return nil
+		},
+		ValidArgsFunction: f.completeAccountIDs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.AccountID = args[0]
+			if _, err := opts.Output.format(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runStatements(cmd.Context(), opts)
+		},
+	}
+	opts.Output.register(cmd, "statements")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "walk every page of the list")
+	return f.withSession(cmd, true)
+}
+
+func statementColumns() []column[api.Statement] {
+	return []column[api.Statement]{
+		{title: "FROM", cell: func(s *api.Statement) string { return day(s.OpeningDate) }},
+		{title: "TO", cell: func(s *api.Statement) string { return day(s.ClosingDate) }},
+		{title: "OPENING", right: true, cell: func(s *api.Statement) string { return amountText(s.OpeningBalance) }},
+		{title: "CREDITS", right: true, cell: func(s *api.Statement) string { return amountText(s.TotalCredits) }},
+		{title: "DEBITS", right: true, cell: func(s *api.Statement) string { return amountText(s.TotalDebits) }},
+		{title: "CLOSING", right: true, cell: func(s *api.Statement) string { return amountText(s.ClosingBalance) }},
+		{title: "STATUS", cell: func(s *api.Statement) string { return s.StatusInfo.Status }},
+		{title: "PERIOD", cell: func(s *api.Statement) string { return s.Period }},
+		{title: "ID", cell: func(s *api.Statement) string { return s.ID }},
+	}
+}
+
+func runStatements(ctx context.Context, opts *StatementsOptions) error {
+	e, err := opts.F.Env(ctx)
+	if err != nil {
+		return err
+	}
+	format, _ := opts.Output.format()
+	p := api.StatementsParams{First: platform.PageMax, AccountID: opts.AccountID}
+	r := &listRun[api.Statement]{io: opts.IO, format: format, noun: "statements", cols: statementColumns(), screenful: screenful(opts.IO)}
+	return r.run(ctx, walkPages(e.API.Statements, p, opts.All), opts.F.progressLine())
+}

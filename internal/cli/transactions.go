@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// TransactionsOptions are `partnertui transactions`'s.
+type TransactionsOptions struct {
+	IO        IO
+	F         *Factory
+	Output    listFlags
+	All       bool
+	First     int
+	AccountID string
+	Status    []string
+	Type      []string
+	Since     string
+	Until     string
+	Min, Max  string
+	Search    string
+}
+
+// NewCmdTransactions lists transactions, filtered.
+func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOptions) error) *cobra.Command {
+	opts := &TransactionsOptions{IO: f.IO, F: f}
+	cmd := &cobra.Command{
+		Use:   "transactions",
+		Short: "List transactions, across accounts or of one (--account), filtered",
+		Long: "Lists transactions newest first. With a project token the whole project's (one list); with a\n" +
+			"user token each of your accounts in turn, or the one given by --account. Dates filter on the\n" +
+			"execution date, amounts on the transaction's amount.",
+		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
+			"  partnertui transactions --project --status Booked --status Pending --min 100 --all --jsonl\n" +
+			"  partnertui transactions --type SepaCreditTransferIn --search Acme",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := opts.params(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runTransactions(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	opts.Output.register(cmd, "transactions")
+	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
+	fl.IntVar(&opts.First, "first", platform.PageMax, "transactions per page, `N` from 1 to 100")
+	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.TransactionStatuses()))
+	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
+	fl.StringVar(&opts.Since, "since", "", "executed on or after this `date` (YYYY-MM-DD or RFC 3339)")
+	fl.StringVar(&opts.Until, "until", "", "executed before this `date` (YYYY-MM-DD or RFC 3339)")
+	fl.StringVar(&opts.Min, "min", "", "amount above this `amount` (e.g. 100.00)")
+	fl.StringVar(&opts.Max, "max", "", "amount below this `amount`")
+	fl.StringVar(&opts.Search, "search", "", "server-side search in label, reference and counterparty (`text`)")
+	completeChoices(cmd, "status", api.TransactionStatuses())
+	completeChoices(cmd, "type", api.TransactionTypes())
+	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
+	return f.withSession(cmd, true)
+}
+
+// params turns the flags into the API's parameters, refusing bad values as
+// usage errors before anything is sent.
+func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
+	p := api.TransactionsParams{First: o.First, AccountID: o.AccountID, Status: o.Status, Type: o.Type, Search: o.Search}
+	if o.First < 1 || o.First > platform.PageMax {
+		return p, usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, o.First)
+	}
+	if _, err := o.Output.format(); err != nil {
+		return p, err
+	}
+	if err := checkChoices("--status", o.Status, api.TransactionStatuses()); err != nil {
+		return p, err
+	}
+	if err := checkChoices("--type", o.Type, api.TransactionTypes()); err != nil {
+		return p, err
+	}
+	var err error
+	if p.IsAfterExecutionDate, err = parseDate("--since", o.Since); err != nil {
+		return p, err
+	}
+	if p.IsBeforeExecutionDate, err = parseDate("--until", o.Until); err != nil {
+		return p, err
+	}
+	if !p.IsAfterExecutionDate.IsZero() && !p.IsBeforeExecutionDate.IsZero() && !p.IsAfterExecutionDate.Before(p.IsBeforeExecutionDate) {
+		return p, usageErrorf("--since %s is not before --until %s", o.Since, o.Until)
+	}
+	if p.IsAboveAmount, err = parseAmount("--min", o.Min); err != nil {
+		return p, err
+	}
+	if p.IsBelowAmount, err = parseAmount("--max", o.Max); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+func transactionColumns() []column[api.TransactionDetail] {
+	return []column[api.TransactionDetail]{
+		{title: "DATE", cell: func(t *api.TransactionDetail) string { return day(t.ExecutionDate) }},
+		{title: "AMOUNT", right: true, cell: func(t *api.TransactionDetail) string {
+			return signedAmount(t.Side, t.Amount.Value, t.Amount.Currency)
+		}},
+		{title: "STATUS", cell: func(t *api.TransactionDetail) string { return t.StatusInfo.Status }},
+		{title: "TYPE", max: 28, cell: func(t *api.TransactionDetail) string { return t.Type }},
+		{title: "COUNTERPARTY", max: 28, cell: func(t *api.TransactionDetail) string { return t.Counterparty }},
+		{title: "LABEL", max: 32, cell: func(t *api.TransactionDetail) string { return t.Label }},
+		{title: "ID", cell: func(t *api.TransactionDetail) string { return t.ID }},
+	}
+}
+
+func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
+	e, err := opts.F.Env(ctx)
+	if err != nil {
+		return err
+	}
+	p, _ := opts.params()
+	format, _ := opts.Output.format()
+	r := &listRun[api.TransactionDetail]{io: opts.IO, format: format, noun: "transactions", cols: transactionColumns(), screenful: screenful(opts.IO)}
+	var walk walkFunc[api.TransactionDetail]
+	switch {
+	case p.AccountID != "" || e.Project:
+		walk = walkPages(e.API.TransactionList, p, opts.All)
+	default:
+		// A user token cannot list the project's transactions: walk the
+		// user's accounts, and each account's transactions in turn.
+		walk = eachAccountsTransactions(e.API, p, opts.All)
+	}
+	return r.run(ctx, walk, opts.F.progressLine())
+}
+
+// errEnough ends an account walk once one page was written without --all.
+var errEnough = errors.New("enough")
+
+// eachAccountsTransactions lists, for a user token, the transactions of
+// each of the user's accounts in turn. Without all it writes the first page
+// of the first account that has any.
+func eachAccountsTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
+	return func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
+		total := 0
+		err := api.Walk(ctx, api.Pages(c.AccountList, api.AccountsParams{}), func(accounts *api.Page[api.Account]) error {
+			for _, a := range accounts.Items {
+				q := p
+				q.AccountID = a.ID
+				err := walkPages(c.TransactionList, q, all)(ctx, func(items []api.TransactionDetail, n int) error {
+					if len(items) == 0 {
+						return nil
+					}
+					total += n
+					if err := each(items, total); err != nil {
+						return err
+					}
+					if !all {
+						return errEnough
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if errors.Is(err, errEnough) {
+			return nil
+		}
+		return err
+	}
+}
