@@ -73,8 +73,8 @@ type Session struct {
 	projTok      *storedToken
 	projRejected string
 	discMu       sync.Mutex
-	discDoc  *discovery
-	discDone bool
+	discDoc      *discovery
+	discDone     bool
 }
 
 // NewSession builds the Session for one environment. It does no I/O beyond
