@@ -750,3 +750,30 @@ func TestFailOnOpenError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Without published keys the id_token's signature cannot be checked, but
+// go-oidc still checks its issuer, audience and expiry (and we its nonce):
+// a token failing any of them signs nobody in and leaves nothing stored.
+func TestUnsignedIDTokenStillChecked(t *testing.T) {
+	t.Parallel()
+	for name, edit := range map[string]func(map[string]any){
+		"other audience": func(c map[string]any) { c["aud"] = "SANDBOX_someone-else" },
+		"expired":        func(c map[string]any) { c["exp"] = time.Now().Add(-time.Hour).Unix() },
+		"other issuer":   func(c map[string]any) { c["iss"] = "https://evil.example" },
+		"other nonce":    func(c map[string]any) { c["nonce"] = "replayed" },
+	} {
+		f := newFakeAS(t)
+		f.idClaims = edit
+		s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
+		_, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
+		if err == nil || !strings.Contains(err.Error(), "id_token") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if s.SignedIn() {
+			t.Errorf("%s: a session was kept", name)
+		}
+		if len(f.revoked) != 1 {
+			t.Errorf("%s: the refresh token of the unchecked sign-in was not revoked", name)
+		}
+	}
+}

@@ -497,7 +497,7 @@ func parsePasted(text string) (CallbackParams, error) {
 		query = query[:i]
 	}
 	q, err := url.ParseQuery(query)
-	if err != nil || !q.Has("state") {
+	if err != nil || q.Get("state") == "" {
 		return CallbackParams{}, &PasteError{Reason: "it is not the address the browser was sent back to, which looks like http://127.0.0.1:PORT/callback?code=…&state=…"}
 	}
 	if q.Has("response_type") || q.Has("code_challenge") {
