@@ -25,7 +25,10 @@ func TestTokenEndpointAuthMethodMismatch(t *testing.T) {
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	for _, get := range []func() error{
 		func() error { _, err := s.ProjectTokenSource().Token(); return err },
-		func() error { _, err := s.Login(t.Context(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second}); return err },
+		func() error {
+			_, err := s.Login(t.Context(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
+			return err
+		},
 	} {
 		err := get()
 		var te *TokenEndpointError
@@ -43,10 +46,10 @@ func TestRegisteredAuthMethod(t *testing.T) {
 	t.Parallel()
 	for desc, want := range map[string]string{
 		"The OAuth 2.0 Client supports client authentication method 'client_secret_basic', but method 'client_secret_post' was requested.": "client_secret_basic",
-		"supports client authentication method 'private_key_jwt'":                                                                      "private_key_jwt",
-		"Client authentication failed (e.g., unknown client).":                                                                         "",
-		"supports client authentication method '":                                                                                      "",
-		"supports client authentication method 'bad method; rm -rf'":                                                                   "",
+		"supports client authentication method 'private_key_jwt'":                                                                          "private_key_jwt",
+		"Client authentication failed (e.g., unknown client).":                                                                             "",
+		"supports client authentication method '":                                                                                          "",
+		"supports client authentication method 'bad method; rm -rf'":                                                                       "",
 	} {
 		if got := registeredAuthMethod(desc); got != want {
 			t.Errorf("registeredAuthMethod(%q) = %q, want %q", desc, got, want)
