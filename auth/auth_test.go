@@ -17,6 +17,17 @@ import (
 	"github.com/partnertui/partnertui/config"
 )
 
+// freePort is a loopback port free a moment ago, for a fixed redirect_uri.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
 func newTestSession(t *testing.T, env *config.Environment, dir string, clock *fakeClock) *Session {
 	t.Helper()
 	opts := SessionOptions{Env: env, StateDir: dir}
@@ -716,17 +727,11 @@ func TestRejectedTokenIsRefreshed(t *testing.T) {
 func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
 	t.Parallel()
 	f := newFakeAS(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	env := f.env(config.Sandbox)
-	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", port)
+	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", freePort(t))
 	s := newTestSession(t, env, t.TempDir(), nil)
 	var redirect string
-	_, err = s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
 		pu, _ := url.Parse(u)
 		redirect = pu.Query().Get("redirect_uri")
 		return f.approve(ctx, u)

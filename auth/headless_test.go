@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,12 +63,7 @@ func TestSSHForwardCommand(t *testing.T) {
 func TestPromptHonoursFixedPort(t *testing.T) {
 	t.Parallel()
 	f := newFakeAS(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	port := freePort(t)
 	env := f.env(config.Sandbox)
 	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/cb", port)
 	s := newTestSession(t, env, t.TempDir(), nil)
