@@ -377,6 +377,7 @@ func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 	if err := s.store.write(next); err != nil {
 		// The old refresh token is spent. The journal stays for the next
 		// run to recover, and this process goes on with the new token.
+		j.f.Close()
 		s.userTok = next
 		return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes may have to sign in again: %w", s.envName, err)
 	}
