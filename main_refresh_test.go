@@ -97,7 +97,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 		}
 	}
 	approve := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
-	if _, err := first.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: approve, FailOnOpenError: true}); err != nil {
+	if _, err := first.Login(ctx, auth.LoginOptions{Open: approve, FailOnOpenError: true}); err != nil {
 		t.Fatalf("sign-in: %v", err)
 	}
 

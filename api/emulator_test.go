@@ -333,7 +333,7 @@ func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSou
 		t.Fatal(err)
 	}
 	browser := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
-	if _, err := s.Login(context.Background(), auth.LoginOptions{ShowURL: func(string) {}, Open: browser, FailOnOpenError: true}); err != nil {
+	if _, err := s.Login(context.Background(), auth.LoginOptions{Open: browser, FailOnOpenError: true}); err != nil {
 		t.Fatalf("sign-in through the emulator's forms: %v", err)
 	}
 	return s.TokenSource()

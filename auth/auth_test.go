@@ -17,6 +17,17 @@ import (
 	"github.com/partnertui/partnertui/config"
 )
 
+// freePort is a loopback port free a moment ago, for a fixed redirect_uri.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
 func newTestSession(t *testing.T, env *config.Environment, dir string, clock *fakeClock) *Session {
 	t.Helper()
 	opts := SessionOptions{Env: env, StateDir: dir}
@@ -30,12 +41,15 @@ func newTestSession(t *testing.T, env *config.Environment, dir string, clock *fa
 	return s
 }
 
-// noSSH makes the test independent of an SSH session it may run in, which
-// would otherwise keep the default browser from opening.
-func noSSH(t *testing.T) {
-	t.Helper()
-	t.Setenv("SSH_CONNECTION", "")
-	t.Setenv("SSH_TTY", "")
+// envOf is a LoginOptions.Getenv reading only kv ("NAME", "value", ...),
+// so a test decides what session it runs in without touching the
+// process's environment.
+func envOf(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
 }
 
 // signedInFake is a sandbox session signed in to a fresh fake server, on a
@@ -51,7 +65,6 @@ func signedInFake(t *testing.T) (*fakeAS, *fakeClock, *Session) {
 
 func loginFake(t *testing.T, f *fakeAS, s *Session) *Identity {
 	t.Helper()
-	noSSH(t)
 	id, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
 	if err != nil {
 		t.Fatalf("Login: %v", err)
@@ -69,6 +82,7 @@ func readStored(t *testing.T, s *Session) *storedToken {
 }
 
 func TestAuthorizationURL(t *testing.T) {
+	t.Parallel()
 	env := &config.Environment{Name: config.Sandbox, AuthURL: "https://oauth.example.com/", ClientID: "SANDBOX_a b", ClientSecret: "x",
 		IdentificationLevel: "Auto",
 		AuthParams:          map[string]string{"accountMembershipId": "am-1", "phoneNumber": "+33 6 12 34 56 78", "firstName": "Zoé\nEvil", "email": "a+b@c.d"}}
@@ -88,15 +102,15 @@ func TestAuthorizationURL(t *testing.T) {
 }
 
 func TestLoginSavesSessionWithSafeModes(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	dir := filepath.Join(t.TempDir(), "state")
 	env := f.env(config.Sandbox)
 	env.AuthParams = map[string]string{"phoneNumber": "+33 6 12 34 56 78"}
 	s := newTestSession(t, env, dir, nil)
 	var shown string
-	noSSH(t)
 	id, err := s.Login(context.Background(), LoginOptions{
-		ShowURL: func(u string) { shown = u },
+		ShowURL: func(p SignInPrompt) { shown = p.URL },
 		Open: func(ctx context.Context, u string) error {
 			if shown != u {
 				t.Errorf("browser opened before the URL was shown")
@@ -138,6 +152,7 @@ func TestLoginSavesSessionWithSafeModes(t *testing.T) {
 }
 
 func TestPhoneMismatchWarning(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	f.phone = "+33700000000"
 	env := f.env(config.Sandbox)
@@ -153,6 +168,7 @@ func TestPhoneMismatchWarning(t *testing.T) {
 }
 
 func TestPhoneMismatch(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		a, b string
 		want bool
@@ -172,9 +188,9 @@ func TestPhoneMismatch(t *testing.T) {
 }
 
 func TestCallbackWrongStateKeepsWaiting(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	noSSH(t)
 	var warned []string
 	var mu sync.Mutex
 	_, err := s.Login(context.Background(), LoginOptions{
@@ -214,9 +230,9 @@ func TestCallbackWrongStateKeepsWaiting(t *testing.T) {
 }
 
 func TestLoginDenied(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	noSSH(t)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, authURL string) error {
 		u, _ := url.Parse(authURL)
 		q := u.Query()
@@ -231,6 +247,7 @@ func TestLoginDenied(t *testing.T) {
 }
 
 func TestLoginTimeoutAndCancel(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{NoBrowser: true, Timeout: 100 * time.Millisecond})
@@ -239,44 +256,48 @@ func TestLoginTimeoutAndCancel(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = s.Login(ctx, LoginOptions{NoBrowser: true, ShowURL: func(string) { cancel() }})
+	_, err = s.Login(ctx, LoginOptions{NoBrowser: true, ShowURL: func(SignInPrompt) { cancel() }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancel: err = %v", err)
 	}
 }
 
-func TestSSHSkipsBrowser(t *testing.T) {
+func TestHeadlessSkipsDefaultBrowser(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	t.Setenv("SSH_CONNECTION", "10.0.0.1 22 10.0.0.2 5555")
 	marker := filepath.Join(t.TempDir(), "opened")
 	script := filepath.Join(t.TempDir(), "browser")
 	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
-	t.Setenv("BROWSER", script)
-	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond})
+	ssh := envOf("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "DISPLAY", ":0", "BROWSER", script)
+	var prompt SignInPrompt
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond, Getenv: ssh, ShowURL: func(p SignInPrompt) { prompt = p }})
 	if !errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("browser opened over SSH")
 	}
+	if !prompt.Headless || prompt.Opening || prompt.SSHForward == "" {
+		t.Fatalf("prompt = %+v", prompt)
+	}
 	// An explicit Open (the demo's form filler) still runs over SSH.
-	if _, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: f.approve}); err != nil {
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Getenv: ssh, Open: f.approve}); err != nil {
 		t.Fatalf("explicit Open over SSH: %v", err)
 	}
 	// --no-browser stops even that.
-	_, err = s.Login(context.Background(), LoginOptions{NoBrowser: true, Timeout: 50 * time.Millisecond, Open: f.approve})
+	_, err = s.Login(context.Background(), LoginOptions{NoBrowser: true, Timeout: 50 * time.Millisecond, Getenv: ssh, Open: f.approve})
 	if !errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("NoBrowser: %v", err)
 	}
 }
 
 func TestLoginWrongSecretAndRejectedCode(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	env := f.env(config.Sandbox)
 	env.ClientSecret = "wrong"
 	s := newTestSession(t, env, t.TempDir(), nil)
-	noSSH(t)
 	_, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
 	if !errors.Is(err, ErrInvalidClient) || strings.Contains(err.Error(), "wrong") {
 		t.Fatalf("wrong secret: %v", err)
@@ -293,6 +314,7 @@ func TestLoginWrongSecretAndRejectedCode(t *testing.T) {
 }
 
 func TestRefreshRotationPersists(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	first := readStored(t, s)
 	ts := s.TokenSource()
@@ -324,6 +346,7 @@ func TestRefreshRotationPersists(t *testing.T) {
 }
 
 func TestRefreshConcurrentSingleFlight(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	dir := filepath.Dir(s.StorePath())
 	// Two sessions on one directory stand in for two processes: they share
@@ -354,6 +377,7 @@ func TestRefreshConcurrentSingleFlight(t *testing.T) {
 }
 
 func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	clock.Add(2 * time.Hour)
 	// Another writer rotates the token behind our back (as a process that
@@ -385,6 +409,7 @@ func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
 }
 
 func TestRefreshInvalidGrantEndsSession(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	f.refresh = map[string]bool{} // the grant was revoked on the server
 	clock.Add(2 * time.Hour)
@@ -402,6 +427,7 @@ func TestRefreshInvalidGrantEndsSession(t *testing.T) {
 }
 
 func TestRefreshFailuresKeepStoredToken(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		setup  func(f *fakeAS, env *config.Environment)
@@ -443,6 +469,7 @@ func TestRefreshFailuresKeepStoredToken(t *testing.T) {
 }
 
 func TestNotSignedIn(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Live), t.TempDir(), nil)
 	if _, err := s.TokenSource().Token(); !errors.Is(err, ErrSignInRequired) || err.Error() != "no usable live session: nobody is signed in" {
@@ -455,6 +482,7 @@ func TestNotSignedIn(t *testing.T) {
 }
 
 func TestProjectToken(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	clock := &fakeClock{t: time.Now()}
 	env := f.env(config.Sandbox)
@@ -492,6 +520,7 @@ func TestProjectToken(t *testing.T) {
 }
 
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	loginFake(t, f, s)
@@ -514,6 +543,7 @@ func TestLogout(t *testing.T) {
 }
 
 func TestStoreRefusesUnsafeOrDamagedFiles(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	loginFake(t, f, s)
@@ -542,6 +572,7 @@ func TestStoreRefusesUnsafeOrDamagedFiles(t *testing.T) {
 }
 
 func TestStoreCrashLeftovers(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	// A writer killed after creating and partly writing its temp file.
 	dir := filepath.Dir(s.StorePath())
@@ -563,6 +594,7 @@ func TestStoreCrashLeftovers(t *testing.T) {
 }
 
 func TestEnvironmentsAreIsolated(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	dir := t.TempDir()
 	sb := newTestSession(t, f.env(config.Sandbox), dir, nil)
@@ -586,6 +618,7 @@ func TestEnvironmentsAreIsolated(t *testing.T) {
 }
 
 func TestNewSessionNeedsClient(t *testing.T) {
+	t.Parallel()
 	_, err := NewSession(SessionOptions{Env: &config.Environment{Name: config.Live}, StateDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "[live]") {
 		t.Fatalf("err = %v", err)
@@ -596,19 +629,18 @@ func TestNewSessionNeedsClient(t *testing.T) {
 }
 
 func TestOpenBrowserUsesBROWSER(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "opened")
 	script := filepath.Join(t.TempDir(), "fakebrowser")
 	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+out+"\n"), 0o755)
-	t.Setenv("BROWSER", script)
 	target := "http://127.0.0.1:1/oauth2/auth?a=b&scope=openid%20offline"
-	if err := OpenBrowser(context.Background(), target); err != nil {
+	if err := openBrowser(context.Background(), target, envOf("BROWSER", script), "linux"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); string(got) != target {
 		t.Fatalf("browser got %q", got)
 	}
-	t.Setenv("BROWSER", "/nonexistent/browser")
-	if err := OpenBrowser(context.Background(), target); err == nil {
+	if err := openBrowser(context.Background(), target, envOf("BROWSER", "/nonexistent/browser"), "linux"); err == nil {
 		t.Fatal("missing browser not reported")
 	}
 }
@@ -638,6 +670,7 @@ func FuzzParseCallback(f *testing.F) {
 }
 
 func TestFormBrowserParsesProtocolPages(t *testing.T) {
+	t.Parallel()
 	pg := parsePage([]byte(`<html><body><p class="x error">Wrong code</p><p>code <strong id="otp-code"> 123456 </strong></p>
 <form method="post" action="/oauth2/auth/otp"><input type="hidden" name="flow" value="f1"><input name="otp"><button type="submit">Go</button></form>
 <form><input name="other"></form></body></html>`))
@@ -663,6 +696,7 @@ func mustURL(s string) *url.URL {
 }
 
 func TestRejectedTokenIsRefreshed(t *testing.T) {
+	t.Parallel()
 	f, clock, s := signedInFake(t)
 	dir := filepath.Dir(s.StorePath())
 	first, _ := s.TokenSource().Token()
@@ -691,19 +725,13 @@ func TestRejectedTokenIsRefreshed(t *testing.T) {
 }
 
 func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	env := f.env(config.Sandbox)
-	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", port)
+	env.RedirectURI = fmt.Sprintf("http://127.0.0.1:%d/partnertui/cb", freePort(t))
 	s := newTestSession(t, env, t.TempDir(), nil)
-	noSSH(t)
 	var redirect string
-	_, err = s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
+	_, err := s.Login(context.Background(), LoginOptions{Timeout: 20 * time.Second, Open: func(ctx context.Context, u string) error {
 		pu, _ := url.Parse(u)
 		redirect = pu.Query().Get("redirect_uri")
 		return f.approve(ctx, u)
@@ -717,13 +745,40 @@ func TestLoginUsesPortAndPathFromRedirectURI(t *testing.T) {
 }
 
 func TestFailOnOpenError(t *testing.T) {
+	t.Parallel()
 	f := newFakeAS(t)
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
-	noSSH(t)
 	boom := errors.New("the form said no")
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true,
 		Open: func(context.Context, string) error { return boom }})
 	if !errors.Is(err, boom) || errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Without published keys the id_token's signature cannot be checked, but
+// go-oidc still checks its issuer, audience and expiry (and we its nonce):
+// a token failing any of them signs nobody in and leaves nothing stored.
+func TestUnsignedIDTokenStillChecked(t *testing.T) {
+	t.Parallel()
+	for name, edit := range map[string]func(map[string]any){
+		"other audience": func(c map[string]any) { c["aud"] = "SANDBOX_someone-else" },
+		"expired":        func(c map[string]any) { c["exp"] = time.Now().Add(-time.Hour).Unix() },
+		"other issuer":   func(c map[string]any) { c["iss"] = "https://evil.example" },
+		"other nonce":    func(c map[string]any) { c["nonce"] = "replayed" },
+	} {
+		f := newFakeAS(t)
+		f.idClaims = edit
+		s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
+		_, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 20 * time.Second})
+		if err == nil || !strings.Contains(err.Error(), "id_token") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+		if s.SignedIn() {
+			t.Errorf("%s: a session was kept", name)
+		}
+		if len(f.revoked) != 1 {
+			t.Errorf("%s: the refresh token of the unchecked sign-in was not revoked", name)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -68,8 +69,21 @@ type TokenEndpointError struct {
 	Status      int    // HTTP status; 0 when unknown
 	Code        string // OAuth error code, e.g. invalid_client
 	Description string // error_description
-	RetryAt     time.Time
+	// RegisteredAuthMethod is the client authentication method the server
+	// says the client is registered for, when its error_description names
+	// one (Hydra and fosite do on invalid_client); partnertui sends
+	// ClientAuthMethod.
+	RegisteredAuthMethod string
+	// RetryAt is when a 429's Retry-After allows the next request; zero
+	// when the server did not say.
+	RetryAt time.Time
 }
+
+// ClientAuthMethod is how partnertui authenticates at the token endpoint:
+// the secret in the form body, as the platform documents. It is never
+// negotiated: trying another method after a failure would replay a
+// single-use code or refresh token.
+const ClientAuthMethod = "client_secret_post"
 
 func (e *TokenEndpointError) Error() string {
 	what := "refused the " + e.Grant + " request"
@@ -114,10 +128,11 @@ func (e *TokenEndpointError) Is(target error) bool {
 // newTokenEndpointError keeps what the server said of a failed token call.
 func newTokenEndpointError(env, grant string, re *oauth2.RetrieveError, now time.Time) *TokenEndpointError {
 	e := &TokenEndpointError{
-		Env:         env,
-		Grant:       grant,
-		Code:        safetext.Truncate(re.ErrorCode, 60),
-		Description: safetext.Truncate(re.ErrorDescription, 400),
+		Env:                  env,
+		Grant:                grant,
+		Code:                 safetext.Truncate(re.ErrorCode, 60),
+		Description:          safetext.Truncate(re.ErrorDescription, 400),
+		RegisteredAuthMethod: registeredAuthMethod(re.ErrorDescription),
 	}
 	if re.Response != nil {
 		e.Status = re.Response.StatusCode
@@ -126,6 +141,28 @@ func newTokenEndpointError(env, grant string, re *oauth2.RetrieveError, now time
 		}
 	}
 	return e
+}
+
+// registeredAuthMethod reads, from a Hydra/fosite error_description such
+// as "The OAuth 2.0 Client supports client authentication method
+// 'client_secret_basic', but method 'client_secret_post' was requested.",
+// which method the client is registered for; "" when it names none.
+func registeredAuthMethod(desc string) string {
+	const marker = "supports client authentication method '"
+	i := strings.Index(desc, marker)
+	if i < 0 {
+		return ""
+	}
+	rest := desc[i+len(marker):]
+	j := strings.IndexByte(rest, '\'')
+	if j <= 0 || j > 40 {
+		return ""
+	}
+	m := rest[:j]
+	if strings.Trim(m, "abcdefghijklmnopqrstuvwxyz_") != "" {
+		return ""
+	}
+	return m
 }
 
 // retryAfter reads Retry-After in seconds or as an HTTP date; zero when the

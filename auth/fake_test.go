@@ -31,12 +31,23 @@ type fakeAS struct {
 	refresh       map[string]bool // live refresh tokens
 	refreshCalls  int
 	ccCalls       int
+	codeCalls     int
 	revoked       []string
 	expiresIn     int
 	phone         string
 	refreshStatus int                           // non-zero: answer refreshes with this HTTP status
 	onRefresh     func(rt string) (bool, error) // true: answer invalid_grant
 	revokeStatus  int
+	// basicOnly registers the client for client_secret_basic: a secret in
+	// the form body is refused the way fosite refuses it.
+	basicOnly bool
+	// intercept, when set and true, has answered the token request itself.
+	intercept func(w http.ResponseWriter, grant string) bool
+	// dropRefreshAnswer rotates the refresh token, then closes the
+	// connection instead of answering: the answer is lost.
+	dropRefreshAnswer bool
+	// idClaims, when set, edits the claims of the id_tokens issued.
+	idClaims func(claims map[string]any)
 }
 
 type fakeCode struct{ challenge, nonce, redirect string }
@@ -74,26 +85,42 @@ func jsonError(w http.ResponseWriter, status int, code string) {
 	json.NewEncoder(w).Encode(map[string]string{"error": code, "error_description": "fake " + code})
 }
 
-func (f *fakeAS) issue(w http.ResponseWriter, withRefresh bool, nonce string) {
+func (f *fakeAS) issue(w http.ResponseWriter, withRefresh bool, nonce, clientID string) {
 	f.n++
 	resp := map[string]any{"access_token": fmt.Sprintf("at-%d", f.n), "token_type": "bearer", "expires_in": f.expiresIn, "scope": "openid offline"}
 	if withRefresh {
 		rt := fmt.Sprintf("rt-%d", f.n)
 		f.refresh[rt] = true
 		resp["refresh_token"] = rt
-		claims, _ := json.Marshal(map[string]any{"iss": f.srv.URL, "sub": "user-1", "aud": "SANDBOX_fake", "nonce": nonce, "phone_number": f.phone, "exp": time.Now().Add(time.Hour).Unix()})
-		resp["id_token"] = "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(claims) + ".sig"
+		claims := map[string]any{"iss": f.srv.URL, "sub": "user-1", "aud": clientID, "nonce": nonce, "phone_number": f.phone, "exp": time.Now().Add(time.Hour).Unix()}
+		if f.idClaims != nil {
+			f.idClaims(claims)
+		}
+		payload, _ := json.Marshal(claims)
+		resp["id_token"] = "eyJhbGciOiJub25lIn0." + base64.RawURLEncoding.EncodeToString(payload) + ".sig"
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)
 }
 
 func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	f.mu.Lock()
+	intercept, basicOnly := f.intercept, f.basicOnly
+	f.mu.Unlock()
+	if intercept != nil && intercept(w, r.PostForm.Get("grant_type")) {
+		return
+	}
+	if basicOnly {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		json.NewEncoder(w).Encode(map[string]string{"error": "invalid_client", "error_description": "Client authentication failed (e.g., unknown client, no client authentication included, or unsupported authentication method). The OAuth 2.0 Client supports client authentication method 'client_secret_basic', but method 'client_secret_post' was requested. You must configure the OAuth 2.0 client's 'token_endpoint_auth_method' value to accept 'client_secret_post'."})
+		return
+	}
 	if _, _, ok := r.BasicAuth(); ok {
 		jsonError(w, 401, "invalid_client")
 		return
 	}
-	r.ParseForm()
 	if r.PostForm.Get("client_secret") != fakeSecret {
 		jsonError(w, 401, "invalid_client")
 		return
@@ -102,6 +129,7 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	defer f.mu.Unlock()
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
+		f.codeCalls++
 		c, ok := f.codes[r.PostForm.Get("code")]
 		delete(f.codes, r.PostForm.Get("code"))
 		sum := sha256.Sum256([]byte(r.PostForm.Get("code_verifier")))
@@ -109,7 +137,7 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 			jsonError(w, 400, "invalid_grant")
 			return
 		}
-		f.issue(w, true, c.nonce)
+		f.issue(w, true, c.nonce, r.PostForm.Get("client_id"))
 	case "refresh_token":
 		f.refreshCalls++
 		rt := r.PostForm.Get("refresh_token")
@@ -128,10 +156,14 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		delete(f.refresh, rt)
-		f.issue(w, true, "")
+		if f.dropRefreshAnswer {
+			f.issue(httptest.NewRecorder(), true, "", r.PostForm.Get("client_id"))
+			panic(http.ErrAbortHandler)
+		}
+		f.issue(w, true, "", r.PostForm.Get("client_id"))
 	case "client_credentials":
 		f.ccCalls++
-		f.issue(w, false, "")
+		f.issue(w, false, "", r.PostForm.Get("client_id"))
 	default:
 		jsonError(w, 400, "unsupported_grant_type")
 	}
@@ -141,9 +173,16 @@ func (f *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 // it registers a code for the URL's PKCE challenge and nonce and hits the
 // callback with it.
 func (f *fakeAS) approve(ctx context.Context, authURL string) error {
+	_, err := getStatus(ctx, f.redirect(authURL))
+	return err
+}
+
+// redirect registers a code for authURL and returns the address the
+// browser would be sent to, as a user would copy it from the address bar.
+func (f *fakeAS) redirect(authURL string) string {
 	u, err := url.Parse(authURL)
 	if err != nil {
-		return err
+		panic(err)
 	}
 	q := u.Query()
 	f.mu.Lock()
@@ -151,7 +190,7 @@ func (f *fakeAS) approve(ctx context.Context, authURL string) error {
 	code := fmt.Sprintf("code-%d", f.n)
 	f.codes[code] = fakeCode{challenge: q.Get("code_challenge"), nonce: q.Get("nonce"), redirect: q.Get("redirect_uri")}
 	f.mu.Unlock()
-	return getCallback(ctx, q.Get("redirect_uri"), url.Values{"code": {code}, "state": {q.Get("state")}})
+	return q.Get("redirect_uri") + "?" + url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
 }
 
 func getCallback(ctx context.Context, redirect string, v url.Values) error {

@@ -53,7 +53,8 @@ type SessionOptions struct {
 type Session struct {
 	env         *config.Environment
 	envName     string
-	store       *store
+	store       *store // the user session
+	projStore   *store // the project token
 	httpClient  *http.Client
 	now         func() time.Time
 	project     bool
@@ -63,15 +64,17 @@ type Session struct {
 	secret   string
 
 	// userMu makes refreshes single-flight inside the process; the file
-	// lock does the same across processes.
-	userMu   sync.Mutex
-	userTok  *storedToken
-	rejected string // an access token the API refused; never handed out again
-	projMu   sync.Mutex
-	projTok  *oauth2.Token
-	discMu   sync.Mutex
-	discDoc  *discovery
-	discDone bool
+	// lock does the same across processes. Lock order: userMu, then
+	// projMu, then the file lock; never the other way round.
+	userMu       sync.Mutex
+	userTok      *storedToken
+	userRejected string // an access token the API refused; never handed out again
+	projMu       sync.Mutex
+	projTok      *storedToken
+	projRejected string
+	discMu       sync.Mutex
+	discDoc      *discovery
+	discDone     bool
 }
 
 // NewSession builds the Session for one environment. It does no I/O beyond
@@ -97,7 +100,8 @@ func NewSession(opts SessionOptions) (*Session, error) {
 	s := &Session{
 		env:         &env,
 		envName:     string(env.Name),
-		store:       newStore(dir, string(env.Name), env.ClientID, env.Issuer()),
+		store:       newStore(dir, string(env.Name), env.ClientID, env.Issuer(), kindUser),
+		projStore:   newStore(dir, string(env.Name), env.ClientID, env.Issuer(), kindProject),
 		httpClient:  opts.HTTPClient,
 		now:         opts.Now,
 		project:     opts.Project,
@@ -148,9 +152,9 @@ func (s *Session) clientSecret(ctx context.Context) (string, error) {
 	return sec, nil
 }
 
-// oauthConfig pins client_secret_post: auto-detection would replay a
-// single-use code or refresh token after any error, and the server revokes
-// the grant on reuse.
+// oauthConfig pins ClientAuthMethod (client_secret_post): auto-detection
+// would replay a single-use code or refresh token after any error, and the
+// server revokes the grant on reuse.
 func (s *Session) oauthConfig(ctx context.Context, redirectURL string) (*oauth2.Config, error) {
 	secret, err := s.clientSecret(ctx)
 	if err != nil {
@@ -199,8 +203,10 @@ func (s *Session) fresh(tok *storedToken) bool {
 // built on a background context, never a request-scoped one.
 func (s *Session) TokenSource() oauth2.TokenSource { return userSource{s} }
 
-// ProjectTokenSource is the client-credentials token source (kept until 60 s
-// before expiry).
+// ProjectTokenSource is the client-credentials token source. Project
+// tokens are kept in the token store like user sessions (same file rules,
+// same lock) until shortly before they expire, so consecutive commands
+// share one.
 func (s *Session) ProjectTokenSource() oauth2.TokenSource { return projectSource{s} }
 
 // APITokenSource is what API calls should use: ProjectTokenSource when the
@@ -226,11 +232,12 @@ func (p projectSource) Token() (*oauth2.Token, error) { return p.s.projectToken(
 func (s *Session) userToken() (*oauth2.Token, error) {
 	s.userMu.Lock()
 	defer s.userMu.Unlock()
-	if s.usable(s.userTok) {
+	if s.usable(s.userTok, s.userRejected) {
 		return s.userTok.oauth2(), nil
 	}
 	// Another process may have refreshed since we last looked: a plain
-	// read is enough to pick that up without taking the lock.
+	// read is enough to pick that up without taking the lock, unless a
+	// temporary file says a writer is at work or died at work.
 	tok, err := s.store.read()
 	if err != nil {
 		return nil, err
@@ -239,7 +246,7 @@ func (s *Session) userToken() (*oauth2.Token, error) {
 		s.userTok = nil
 		return nil, s.notSignedIn()
 	}
-	if s.usable(tok) {
+	if s.usable(tok, s.userRejected) && !s.store.hasTemps() {
 		s.userTok = tok
 		return tok.oauth2(), nil
 	}
@@ -265,25 +272,28 @@ func (s *Session) lock(ctx context.Context) (unlock func(), err error) {
 }
 
 // usable is fresh, and not the access token the API last refused.
-func (s *Session) usable(tok *storedToken) bool {
-	return s.fresh(tok) && (s.rejected == "" || tok.AccessToken != s.rejected)
+func (s *Session) usable(tok *storedToken, rejected string) bool {
+	return s.fresh(tok) && (rejected == "" || tok.AccessToken != rejected)
 }
 
 // Rejected tells the session that the API answered 401 to accessToken
 // although it looked valid (the server revokes the old access token when
 // another process rotates the refresh token). The next Token call re-reads
-// the store and, if it still holds that token, refreshes.
+// the store and, if it still holds that token, refreshes (or fetches a new
+// project token).
 func (s *Session) Rejected(accessToken string) {
 	if accessToken == "" {
 		return
 	}
+	// One mutex at a time: Logout holds userMu while it waits for projMu.
 	s.userMu.Lock()
-	defer s.userMu.Unlock()
-	s.rejected = accessToken
+	s.userRejected = accessToken
 	if s.userTok != nil && s.userTok.AccessToken == accessToken {
 		s.userTok = nil
 	}
+	s.userMu.Unlock()
 	s.projMu.Lock()
+	s.projRejected = accessToken
 	if s.projTok != nil && s.projTok.AccessToken == accessToken {
 		s.projTok = nil
 	}
@@ -294,9 +304,12 @@ func (s *Session) notSignedIn() error {
 	return &SessionEndedError{Env: s.envName, Reason: "nobody is signed in"}
 }
 
-// refreshLocked runs with the file lock held: re-read, refresh if still
-// needed, save, return.
+// refreshLocked runs with the file lock held: recover what a killed
+// writer left, re-read, refresh if still needed, save, return.
 func (s *Session) refreshLocked() (*storedToken, error) {
+	if err := s.store.recoverTemps(); err != nil {
+		return nil, err
+	}
 	// Two rounds at most: a second one only when invalid_grant revealed
 	// that someone replaced the refresh token under us.
 	for attempt := 0; attempt < 2; attempt++ {
@@ -307,31 +320,19 @@ func (s *Session) refreshLocked() (*storedToken, error) {
 		if tok == nil {
 			return nil, s.notSignedIn()
 		}
-		if s.usable(tok) {
+		if s.usable(tok, s.userRejected) {
 			return tok, nil
 		}
 		if tok.RefreshToken == "" {
 			return nil, &SessionEndedError{Env: s.envName, Reason: "the access token expired and no refresh token is stored"}
 		}
-		newTok, err := s.refreshGrant(tok.RefreshToken)
+		next, err := s.refreshAndSave(tok)
 		if err == nil {
-			next := s.merge(tok, newTok)
-			if err := s.store.write(next); err != nil {
-				// The old refresh token is spent; keep the new one in
-				// memory so this process can go on and retry the save.
-				s.userTok = next
-				return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes will have to sign in again: %w", s.envName, err)
-			}
-			s.store.removeStaleTemps()
 			return next, nil
 		}
-		var re *oauth2.RetrieveError
-		if !errors.As(err, &re) {
-			return nil, &TokenEndpointUnreachableError{Env: s.envName, Grant: "refresh_token", Err: sanitizeErr(err)}
-		}
-		te := newTokenEndpointError(s.envName, "refresh_token", re, s.now())
-		if te.Code != "invalid_grant" {
-			return nil, te
+		var te *TokenEndpointError
+		if !errors.As(err, &te) || te.Code != "invalid_grant" {
+			return nil, err
 		}
 		now, rerr := s.store.read()
 		if rerr == nil && now != nil && now.RefreshToken != tok.RefreshToken {
@@ -346,64 +347,100 @@ func (s *Session) refreshLocked() (*storedToken, error) {
 	return nil, &SessionEndedError{Env: s.envName, Reason: "the stored session kept changing while it was being refreshed"}
 }
 
-func (s *Session) refreshGrant(refreshToken string) (*oauth2.Token, error) {
+// refreshAndSave spends prev's single-use refresh token. The answer is
+// journaled as it is read, before x/oauth2 even parses it, so a process
+// killed at any point after reading it loses nothing: the next run
+// recovers the new token from the journal. A state directory that cannot
+// take the journal stops the refresh before the token is spent.
+func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 	ctx, cancel := s.tokenCallContext()
 	defer cancel()
 	cfg, err := s.oauthConfig(ctx, "")
 	if err != nil {
 		return nil, err
 	}
+	base := *prev
+	base.ObtainedAt = s.now()
+	j, err := s.store.openJournal(&base)
+	if err != nil {
+		return nil, err
+	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, j.client(s.httpClient))
 	// An already-expired token makes x/oauth2 refresh at once; the refresh
 	// happens exactly once and only here, under our locks.
-	return cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: refreshToken, Expiry: time.Unix(1, 0)}).Token()
+	tok, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: prev.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
+	if err != nil {
+		j.remove()
+		return nil, s.tokenCallError("refresh_token", err)
+	}
+	next := prev.next(answerOf(tok), s.now())
+	if err := s.store.write(next); err != nil {
+		// The old refresh token is spent. The journal stays for the next
+		// run to recover, and this process goes on with the new token.
+		j.f.Close()
+		s.userTok = next
+		return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes may have to sign in again: %w", s.envName, err)
+	}
+	j.remove()
+	s.store.removeStaleTemps()
+	return next, nil
 }
 
-// merge builds the record to save from a token response.
-func (s *Session) merge(prev *storedToken, tok *oauth2.Token) *storedToken {
-	now := s.now()
-	next := &storedToken{
-		Issuer:       s.env.Issuer(),
-		AccessToken:  tok.AccessToken,
-		TokenType:    tok.TokenType,
-		RefreshToken: tok.RefreshToken,
-		Expiry:       tok.Expiry,
-		ObtainedAt:   now,
+// tokenCallError keeps what the server said about a failed token call, or
+// that it said nothing at all.
+func (s *Session) tokenCallError(grant string, err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		return newTokenEndpointError(s.envName, grant, re, s.now())
 	}
-	if prev != nil {
-		next.Subject = prev.Subject
-		next.IDToken = prev.IDToken
-		next.Scope = prev.Scope
-		// RFC 6749 §6: a response without a refresh token leaves the
-		// current one valid.
-		if next.RefreshToken == "" {
-			next.RefreshToken = prev.RefreshToken
-		}
-	}
-	if id, ok := tok.Extra("id_token").(string); ok && id != "" {
-		next.IDToken = id
-	}
-	if sc, ok := tok.Extra("scope").(string); ok {
-		next.Scope = sc
-	}
-	// expires_in counted on our clock, so freshness and expiry use one
-	// time base.
-	if tok.ExpiresIn > 0 {
-		next.Expiry = now.Add(time.Duration(tok.ExpiresIn) * time.Second)
-	}
-	return next
+	return &TokenEndpointUnreachableError{Env: s.envName, Grant: grant, Err: sanitizeErr(err)}
+}
+
+// merge builds the record to save from a sign-in's token answer.
+func (s *Session) merge(tok *oauth2.Token) *storedToken {
+	return (&storedToken{Issuer: s.env.Issuer()}).next(answerOf(tok), s.now())
 }
 
 func (s *Session) projectToken() (*oauth2.Token, error) {
 	s.projMu.Lock()
 	defer s.projMu.Unlock()
-	if t := s.projTok; t != nil {
-		st := &storedToken{AccessToken: t.AccessToken, Expiry: t.Expiry}
-		if ob, ok := t.Extra("obtained_at").(time.Time); ok {
-			st.ObtainedAt = ob
-		}
-		if s.fresh(st) {
-			return t, nil
-		}
+	if s.usable(s.projTok, s.projRejected) {
+		return s.projTok.oauth2(), nil
+	}
+	tok, err := s.projStore.read()
+	var unsafe *UnsafeStoreError
+	if errors.As(err, &unsafe) {
+		return nil, err
+	}
+	// A damaged or foreign file is replaced under the lock below.
+	if err == nil && s.usable(tok, s.projRejected) && !s.projStore.hasTemps() {
+		s.projTok = tok
+		return tok.oauth2(), nil
+	}
+	unlock, err := s.lock(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	tok, err = s.projectLocked()
+	if err != nil {
+		return nil, err
+	}
+	s.projTok = tok
+	return tok.oauth2(), nil
+}
+
+// projectLocked runs with the file lock held: another process may have
+// stored a fresh project token meanwhile; otherwise one is fetched and
+// stored.
+func (s *Session) projectLocked() (*storedToken, error) {
+	if err := s.projStore.recoverTemps(); err != nil && !isSessionEnded(err) {
+		return nil, err
+	}
+	if tok, err := s.projStore.read(); err == nil && s.usable(tok, s.projRejected) {
+		return tok, nil
+	} else if err != nil && !isSessionEnded(err) {
+		return nil, err
 	}
 	ctx, cancel := s.tokenCallContext()
 	defer cancel()
@@ -420,18 +457,21 @@ func (s *Session) projectToken() (*oauth2.Token, error) {
 	obtained := s.now()
 	tok, err := cc.Token(ctx)
 	if err != nil {
-		var re *oauth2.RetrieveError
-		if errors.As(err, &re) {
-			return nil, newTokenEndpointError(s.envName, "client_credentials", re, s.now())
-		}
-		return nil, &TokenEndpointUnreachableError{Env: s.envName, Grant: "client_credentials", Err: sanitizeErr(err)}
+		return nil, s.tokenCallError("client_credentials", err)
 	}
-	if tok.ExpiresIn > 0 {
-		tok.Expiry = obtained.Add(time.Duration(tok.ExpiresIn) * time.Second)
-	}
-	tok = tok.WithExtra(map[string]any{"obtained_at": obtained})
-	s.projTok = tok
-	return tok, nil
+	// expires_in counted from before the request: the token is renewed a
+	// little early rather than used a little late.
+	next := (&storedToken{Issuer: s.env.Issuer()}).next(answerOf(tok), obtained)
+	// A project token that cannot be stored still serves this process;
+	// the next command merely fetches its own, so this is not an error.
+	_ = s.projStore.write(next)
+	return next, nil
+}
+
+// isSessionEnded: a stored file that is damaged or belongs elsewhere.
+func isSessionEnded(err error) bool {
+	var se *SessionEndedError
+	return errors.As(err, &se)
 }
 
 // SignedIn reports whether a stored session exists (offline check).
@@ -480,6 +520,12 @@ func (s *Session) Status() (*StatusInfo, error) {
 // revocation failed the error wraps ErrRevocationFailed: the user is signed
 // out locally.
 func (s *Session) Logout(ctx context.Context) error {
+	// The lock order of userToken and projectToken: no refresh or project
+	// fetch of this process can start while the files go.
+	s.userMu.Lock()
+	defer s.userMu.Unlock()
+	s.projMu.Lock()
+	defer s.projMu.Unlock()
 	unlock, err := s.lock(ctx)
 	if err != nil {
 		return err
@@ -490,13 +536,13 @@ func (s *Session) Logout(ctx context.Context) error {
 	if readErr == nil && tok != nil && tok.RefreshToken != "" {
 		revokeErr = s.revoke(ctx, tok.RefreshToken)
 	}
-	if err := s.store.remove(); err != nil {
-		return err
+	for _, st := range []*store{s.store, s.projStore} {
+		if err := st.remove(); err != nil {
+			return err
+		}
+		st.removeStaleTemps()
 	}
-	s.store.removeStaleTemps()
-	s.userMu.Lock()
-	s.userTok = nil
-	s.userMu.Unlock()
+	s.userTok, s.projTok = nil, nil
 	if revokeErr != nil {
 		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v), so it stays valid until it is revoked: %w", s.envName, revokeErr, ErrRevocationFailed)
 	}

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,9 +28,17 @@ const storeVersion = 1
 // maxStoreFile bounds what we read: a token file is a few kilobytes.
 const maxStoreFile = 256 << 10
 
-// storedToken is one environment+client session on disk.
+// Kinds of stored token: a user session (authorization code, refreshed
+// with its refresh token) or a project token (client credentials).
+const (
+	kindUser    = ""
+	kindProject = "project"
+)
+
+// storedToken is one environment+client token on disk.
 type storedToken struct {
 	Version      int       `json:"version"`
+	Kind         string    `json:"kind,omitempty"`
 	Env          string    `json:"env"`
 	ClientID     string    `json:"client_id"`
 	Issuer       string    `json:"issuer"`
@@ -54,7 +65,62 @@ func (t *storedToken) oauth2() *oauth2.Token {
 	return tok
 }
 
-// store is the token file of one environment and client id, with its lock.
+// tokenAnswer is what a token endpoint's answer contributes to a stored
+// token, read from x/oauth2's result or, by recovery, from the raw answer.
+type tokenAnswer struct {
+	AccessToken  string      `json:"access_token"`
+	TokenType    string      `json:"token_type"`
+	RefreshToken string      `json:"refresh_token"`
+	IDToken      string      `json:"id_token"`
+	Scope        string      `json:"scope"`
+	ExpiresIn    json.Number `json:"expires_in"`
+	expiry       time.Time   // x/oauth2's absolute expiry, for an answer without expires_in
+}
+
+func answerOf(tok *oauth2.Token) tokenAnswer {
+	a := tokenAnswer{AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, expiry: tok.Expiry}
+	if tok.ExpiresIn > 0 {
+		a.ExpiresIn = json.Number(strconv.FormatInt(tok.ExpiresIn, 10))
+	}
+	a.IDToken, _ = tok.Extra("id_token").(string)
+	a.Scope, _ = tok.Extra("scope").(string)
+	return a
+}
+
+// next is the token that t becomes with answer a, obtained at now.
+func (t *storedToken) next(a tokenAnswer, now time.Time) *storedToken {
+	n := &storedToken{
+		Issuer:       t.Issuer,
+		Subject:      t.Subject,
+		IDToken:      t.IDToken,
+		Scope:        t.Scope,
+		AccessToken:  a.AccessToken,
+		TokenType:    a.TokenType,
+		RefreshToken: a.RefreshToken,
+		Expiry:       a.expiry,
+		ObtainedAt:   now,
+	}
+	// RFC 6749 §6: an answer without a refresh token leaves the current
+	// one valid.
+	if n.RefreshToken == "" {
+		n.RefreshToken = t.RefreshToken
+	}
+	if a.IDToken != "" {
+		n.IDToken = a.IDToken
+	}
+	if a.Scope != "" {
+		n.Scope = a.Scope
+	}
+	// expires_in counted on our clock, so freshness and expiry use one
+	// time base.
+	if secs, err := a.ExpiresIn.Int64(); err == nil && secs > 0 {
+		n.Expiry = now.Add(time.Duration(secs) * time.Second)
+	}
+	return n
+}
+
+// store is the token file of one environment, client id and kind, with
+// the lock it shares with the other kind.
 type store struct {
 	dir      string
 	path     string
@@ -62,70 +128,107 @@ type store struct {
 	env      string
 	clientID string
 	issuer   string
+	kind     string
 }
 
-func newStore(dir, env, clientID, issuer string) *store {
+func newStore(dir, env, clientID, issuer, kind string) *store {
 	// The client id is hashed into the name so any id (even one with
 	// slashes) gives a safe file name, and a new client never reads the
 	// session of the old one.
 	sum := sha256.Sum256([]byte(env + "\x00" + clientID))
 	base := fmt.Sprintf("%s-%s", env, hex.EncodeToString(sum[:8]))
+	name := base + ".json"
+	if kind == kindProject {
+		name = base + ".project.json"
+	}
 	return &store{
 		dir:      dir,
-		path:     filepath.Join(dir, base+".json"),
+		path:     filepath.Join(dir, name),
 		lockPath: filepath.Join(dir, base+".lock"),
 		env:      env,
 		clientID: clientID,
 		issuer:   issuer,
+		kind:     kind,
 	}
 }
 
-// read returns the stored session, or nil when there is none.
+// read returns the stored token, or nil when there is none.
 func (s *store) read() (*storedToken, error) {
-	f, err := os.Open(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the stored session %s: %w", s.path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("cannot inspect the stored session %s: %w", s.path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is not a regular file", Path: s.path}
-	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return nil, &UnsafeStoreError{Path: s.path, Mode: uint32(perm)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxStoreFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the stored session %s: %w", s.path, err)
+	data, err := s.readChecked(s.path)
+	if data == nil || err != nil {
+		return nil, err
 	}
 	var tok storedToken
-	if len(data) > maxStoreFile || json.Unmarshal(data, &tok) != nil || tok.Version != storeVersion || tok.AccessToken == "" {
+	if json.Unmarshal(data, &tok) != nil {
 		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: s.path}
 	}
-	if tok.Env != s.env || tok.ClientID != s.clientID {
-		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session belongs to another environment or client", Path: s.path}
-	}
-	if s.issuer != "" && tok.Issuer != "" && strings.TrimRight(tok.Issuer, "/") != strings.TrimRight(s.issuer, "/") {
-		return nil, &SessionEndedError{Env: s.env, Reason: fmt.Sprintf("the stored session was issued by %s, not the configured %s", safetext.Truncate(tok.Issuer, 100), s.issuer), Path: s.path}
+	if err := s.check(&tok, s.path); err != nil {
+		return nil, err
 	}
 	return &tok, nil
 }
 
-// write replaces the session atomically: readers see the old file or the new
-// one, never a partial write, even if the process dies half-way.
-func (s *store) write(tok *storedToken) error {
+// readChecked reads a token file that is regular, not readable by others
+// and small; nil data and no error when it does not exist.
+func (s *store) readChecked(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the stored session %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot inspect the stored session %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is not a regular file", Path: path}
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return nil, &UnsafeStoreError{Path: path, Mode: uint32(perm)}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxStoreFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the stored session %s: %w", path, err)
+	}
+	if len(data) > maxStoreFile {
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: path}
+	}
+	return data, nil
+}
+
+// check refuses a decoded token that is incomplete, of another format
+// version, or not this store's (environment, client, kind, issuer).
+func (s *store) check(tok *storedToken, path string) error {
+	if tok.Version != storeVersion || tok.AccessToken == "" {
+		return &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: path}
+	}
+	if tok.Env != s.env || tok.ClientID != s.clientID || tok.Kind != s.kind {
+		return &SessionEndedError{Env: s.env, Reason: "the stored session belongs to another environment or client", Path: path}
+	}
+	if s.issuer != "" && tok.Issuer != "" && strings.TrimRight(tok.Issuer, "/") != strings.TrimRight(s.issuer, "/") {
+		return &SessionEndedError{Env: s.env, Reason: fmt.Sprintf("the stored session was issued by %s, not the configured %s", safetext.Truncate(tok.Issuer, 100), s.issuer), Path: path}
+	}
+	return nil
+}
+
+// stamp fills in what makes a token this store's.
+func (s *store) stamp(tok *storedToken) {
 	tok.Version = storeVersion
+	tok.Kind = s.kind
 	tok.Env = s.env
 	tok.ClientID = s.clientID
 	if tok.Issuer == "" {
 		tok.Issuer = s.issuer
 	}
+}
+
+// write replaces the stored token atomically: readers see the old file or
+// the new one, never a partial write, even if the process dies half-way.
+func (s *store) write(tok *storedToken) error {
+	s.stamp(tok)
 	data, err := json.MarshalIndent(tok, "", "  ")
 	if err != nil {
 		return fmt.Errorf("cannot encode the session: %w", err)
@@ -133,18 +236,15 @@ func (s *store) write(tok *storedToken) error {
 	if err := s.ensureDir(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, "."+filepath.Base(s.path)+".tmp-*")
+	tmp, err := s.createTemp()
 	if err != nil {
-		return fmt.Errorf("cannot create a temporary file in %s to save the session: %w", s.dir, err)
+		return err
 	}
 	tmpName := tmp.Name()
 	fail := func(step string, err error) error {
 		tmp.Close()
 		os.Remove(tmpName)
 		return fmt.Errorf("cannot save the session to %s (%s): %w", s.path, step, err)
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		return fail("chmod", err)
 	}
 	if _, err := tmp.Write(data); err != nil {
 		return fail("write", err)
@@ -153,25 +253,228 @@ func (s *store) write(tok *storedToken) error {
 		return fail("fsync", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fail("close", err)
+		os.Remove(tmpName)
+		return fmt.Errorf("cannot save the session to %s (close): %w", s.path, err)
 	}
 	if err := os.Rename(tmpName, s.path); err != nil {
 		os.Remove(tmpName)
 		return fmt.Errorf("cannot save the session to %s (rename): %w", s.path, err)
 	}
-	// The rename is durable only once the directory entry is on disk.
-	if d, err := os.Open(s.dir); err == nil {
-		d.Sync()
-		d.Close()
+	s.syncDir()
+	return nil
+}
+
+// createTemp makes a 0600 temporary file next to the store file, so a
+// rename commits it on the same file system.
+func (s *store) createTemp() (*os.File, error) {
+	tmp, err := os.CreateTemp(s.dir, s.tempPrefix()+"*")
+	if err != nil {
+		return nil, fmt.Errorf("cannot create a temporary file in %s to save the session: %w", s.dir, err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("cannot protect the temporary file %s: %w", tmp.Name(), err)
+	}
+	return tmp, nil
+}
+
+// journal keeps a refresh's answer on disk from the moment it is read. It
+// is a temporary file that holds, before the request, the token the
+// answer will be merged into (one JSON line), and then the answer's bytes,
+// appended as the HTTP client reads them. A process killed at any point
+// after reading the answer thus leaves all of it on disk (in the page
+// cache, which a kill does not lose), and recoverTemps rebuilds the new
+// token from it. It is removed once the new token is saved.
+type journal struct {
+	f      *os.File
+	failed bool // a write failed: the journal is incomplete, stop writing
+}
+
+// openJournal starts a journal whose first line is base.
+func (s *store) openJournal(base *storedToken) (*journal, error) {
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
+	s.stamp(base)
+	line, err := json.Marshal(base)
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the session: %w", err)
+	}
+	f, err := s.createTemp()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("cannot write the temporary file %s: %w", f.Name(), err)
+	}
+	return &journal{f: f}, nil
+}
+
+// Write appends answer bytes; after a failure it drops the rest, since a
+// journal with a hole must not be recovered (it will not parse).
+func (j *journal) Write(p []byte) (int, error) {
+	if !j.failed {
+		if _, err := j.f.Write(p); err != nil {
+			j.failed = true
+		}
+	}
+	return len(p), nil
+}
+
+// remove ends the journal: its token is saved, or there was none.
+func (j *journal) remove() {
+	j.f.Close()
+	os.Remove(j.f.Name())
+}
+
+// client is base with every successful answer copied into the journal as
+// it is read.
+func (j *journal) client(base *http.Client) *http.Client {
+	c := *base
+	rt := c.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	c.Transport = teeTransport{base: rt, w: j}
+	return &c
+}
+
+type teeTransport struct {
+	base http.RoundTripper
+	w    io.Writer
+}
+
+func (t teeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusOK {
+		resp.Body = teeBody{ReadCloser: resp.Body, w: t.w}
+	}
+	return resp, err
+}
+
+type teeBody struct {
+	io.ReadCloser
+	w io.Writer
+}
+
+func (b teeBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.w.Write(p[:n])
+	}
+	return n, err
+}
+
+// readTemp reads a temporary file: a complete token file a writer was
+// killed before renaming, or a journal whose answer is complete. nil when
+// it is neither, or not this store's.
+func (s *store) readTemp(path string) *storedToken {
+	data, err := s.readChecked(path)
+	if data == nil || err != nil {
+		return nil
+	}
+	var tok storedToken
+	if json.Unmarshal(data, &tok) == nil {
+		if s.check(&tok, path) != nil {
+			return nil
+		}
+		return &tok
+	}
+	header, body, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || json.Unmarshal(header, &tok) != nil || s.check(&tok, path) != nil {
+		return nil
+	}
+	var a tokenAnswer
+	if json.Unmarshal(body, &a) != nil || a.AccessToken == "" {
+		return nil
+	}
+	// The journal's first line carries the time of the request.
+	return tok.next(a, tok.ObtainedAt)
+}
+
+// recoverTemps runs under the lock, before the stored token is used. A
+// writer killed between reading a token answer and renaming its file
+// leaves the only copy of the new token in its journal or temporary file
+// (the server has already spent the old refresh token). Such a file wins
+// when it is complete, passes every check the store file passes, and
+// supersedes the stored token: the same user, obtained later, with a
+// different access token and (for a user session) a different refresh
+// token. Anything else (empty, partial, foreign, older) is deleted.
+// Without a stored token nothing is recovered: a sign-in killed before its
+// rename never showed who signed in.
+func (s *store) recoverTemps() error {
+	temps := s.temps()
+	if len(temps) == 0 {
+		return nil
+	}
+	cur, err := s.read()
+	if err != nil {
+		// Left alone: once the file is repaired (chmod), the next run
+		// can still recover them.
+		return err
+	}
+	var best *storedToken
+	for _, path := range temps {
+		tok := s.readTemp(path)
+		if tok == nil || !supersedes(tok, cur) {
+			continue
+		}
+		if best == nil || tok.ObtainedAt.After(best.ObtainedAt) {
+			best = tok
+		}
+	}
+	if best != nil {
+		// Written afresh rather than renamed: a journal is not in the
+		// store's format.
+		if err := s.write(best); err != nil {
+			return fmt.Errorf("cannot recover the session a killed process left in %s: %w", s.dir, err)
+		}
+	}
+	for _, path := range temps {
+		os.Remove(path)
 	}
 	return nil
 }
 
+// supersedes reports whether next is a later token of the same session
+// than cur.
+func supersedes(next, cur *storedToken) bool {
+	if cur == nil || next.Subject != cur.Subject || !next.ObtainedAt.After(cur.ObtainedAt) || next.AccessToken == cur.AccessToken {
+		return false
+	}
+	if cur.Kind == kindUser {
+		return next.RefreshToken != "" && next.RefreshToken != cur.RefreshToken
+	}
+	return true
+}
+
+// syncDir makes a rename durable: it is on disk only once the directory
+// entry is.
+func (s *store) syncDir() {
+	if d, err := os.Open(s.dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+func (s *store) tempPrefix() string { return "." + filepath.Base(s.path) + ".tmp-" }
+
+func (s *store) temps() []string {
+	matches, _ := filepath.Glob(filepath.Join(s.dir, s.tempPrefix()+"*"))
+	return matches
+}
+
+// hasTemps reports whether a writer is at work or was killed at work: the
+// stored token may then be out of date, and only the lock holder may tell.
+func (s *store) hasTemps() bool { return len(s.temps()) > 0 }
+
 // removeStaleTemps deletes temporary files a killed writer left behind; it
 // runs under the lock, so no live writer owns them.
 func (s *store) removeStaleTemps() {
-	matches, _ := filepath.Glob(filepath.Join(s.dir, "."+filepath.Base(s.path)+".tmp-*"))
-	for _, m := range matches {
+	for _, m := range s.temps() {
 		os.Remove(m)
 	}
 }

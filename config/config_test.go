@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,13 +310,57 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-// An endless file (a device, a FIFO fed by something else) must be cut off
-// at MaxFileSize, not read into memory until it ends.
-func TestLoadStopsAtMaxFileSize(t *testing.T) {
-	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero on this system")
-	}
-	if _, _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "larger than") {
+// A file named on the command line that does not exist says so: the error
+// wraps ErrNoConfig (the caller decides whether that is fatal) and names the
+// file, even under a missing directory.
+func TestLoadMissingNamedFile(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "no", "such", "dir", "missing.toml")
+	_, _, err := Load(p)
+	if !errors.Is(err, ErrNoConfig) || !strings.Contains(err.Error(), p) {
 		t.Fatalf("err = %v", err)
 	}
+}
+
+// Each problem is one line of bounded length, however long or strange the
+// offending text: a 100 KB key once made a 100 KB message.
+func TestProblemsAreBoundedLines(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("k", 100_000)
+	docs := map[string]string{
+		"huge top-level key":     huge + " = 1\n",
+		"huge env key":           "[sandbox]\n" + huge + " = 1\n",
+		"huge inline auth param": "[sandbox]\nauth_params = { " + huge + " = \"x\" }\n",
+		"huge table name":        "[" + huge + "]\nx = 1\n",
+		"huge value":             "[sandbox]\nclient_id = \"LIVE_" + huge + "\"\n",
+		"escape in key":          "[sandbox]\n\"a\\u001b[31mred\" = 1\n",
+		"line break in key":      "[sandbox]\n\"a\\nb\" = 1\n",
+		"thousands of keys":      "[sandbox]\n" + manyKeys(500),
+	}
+	for name, doc := range docs {
+		p := writeFile(t, doc, 0o600)
+		_, _, err := Load(p)
+		var ve *ValidationError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: err = %v", name, err)
+			continue
+		}
+		lines := strings.Split(err.Error(), "\n")
+		if len(lines) > maxProblemsShown+1 {
+			t.Errorf("%s: %d lines", name, len(lines))
+		}
+		for _, l := range lines {
+			if len(l) > len(p)+maxKeyShown+maxMessageShown+40 || strings.ContainsAny(l, "\x1b\r") || !strings.HasPrefix(l, p+":") {
+				t.Errorf("%s: line of %d bytes: %.120q", name, len(l), l)
+			}
+		}
+	}
+}
+
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "unknown_%d = 1\n", i)
+	}
+	return b.String()
 }

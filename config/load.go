@@ -55,20 +55,42 @@ type ValidationError struct {
 func (e *ValidationError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
+		if i == maxProblemsShown {
+			b.WriteString("\n" + Problem{Message: fmt.Sprintf("… and %d more problems", len(e.Problems)-i)}.render(e.Path))
+			break
+		}
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		switch {
-		case e.Path != "" && p.Line > 0:
-			fmt.Fprintf(&b, "%s:%d: ", e.Path, p.Line)
-		case e.Path != "":
-			fmt.Fprintf(&b, "%s: ", e.Path)
-		}
-		if p.Key != "" {
-			fmt.Fprintf(&b, "%s: ", p.Key)
-		}
-		b.WriteString(p.Message)
+		b.WriteString(p.render(e.Path))
 	}
+	return b.String()
+}
+
+// Bounds of one problem's line: a malformed file must not turn into a wall
+// of text (a 100 KB key once made a 100 KB message).
+const (
+	maxKeyShown     = 80
+	maxMessageShown = 300
+	maxPathShown    = 200
+	// A file of thousands of unknown keys is listed by its first few.
+	maxProblemsShown = 20
+)
+
+// render is the problem as one line of bounded length: "path:line: key:
+// message", with the file's own text cut short and stripped of controls.
+func (p Problem) render(path string) string {
+	var b strings.Builder
+	switch {
+	case path != "" && p.Line > 0:
+		fmt.Fprintf(&b, "%s:%d: ", safetext.Truncate(path, maxPathShown), p.Line)
+	case path != "":
+		fmt.Fprintf(&b, "%s: ", safetext.Truncate(path, maxPathShown))
+	}
+	if p.Key != "" {
+		fmt.Fprintf(&b, "%s: ", safetext.Truncate(p.Key, maxKeyShown))
+	}
+	b.WriteString(safetext.Truncate(p.Message, maxMessageShown))
 	return b.String()
 }
 
@@ -115,8 +137,24 @@ func Load(path string) (*Config, []string, error) {
 	return cfg, permissionWarnings(path, cfg), nil
 }
 
+// readLimited reads a regular file of at most MaxFileSize bytes. Anything
+// else is refused before a byte is read: opening a FIFO would block until
+// some writer appears (and a blocked open ignores Ctrl+C), and a device or
+// directory is not a configuration.
 func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("cannot read the configuration file: %w", err)
+	}
+	if err := regularFile(path, st); err != nil {
+		return nil, err
+	}
+	// Non-blocking, so a FIFO swapped in after the Stat still cannot hang
+	// the open; the second check below then refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -124,12 +162,12 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot open the configuration file: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	st, err = f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration file: %w", err)
 	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("the configuration path %s is a directory: point --config or PARTNERTUI_CONFIG at a file", path)
+	if err := regularFile(path, st); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
@@ -139,6 +177,36 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("the configuration file %s is larger than %d bytes: it is not a partnertui configuration", path, MaxFileSize)
 	}
 	return buf.Bytes(), nil
+}
+
+// NotAFileError: the configuration path names something other than a
+// regular file (a directory, a FIFO, a device, a socket).
+type NotAFileError struct {
+	Path string
+	Kind string // "a directory", "a named pipe (FIFO)", "a device", …
+}
+
+func (e *NotAFileError) Error() string {
+	return fmt.Sprintf("the configuration path %s is %s, not a file: point --config or PARTNERTUI_CONFIG at a TOML file", e.Path, e.Kind)
+}
+
+func regularFile(path string, st fs.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return &NotAFileError{Path: path, Kind: kind}
 }
 
 // permissionWarnings flags a secret that other users can read; the fix is a

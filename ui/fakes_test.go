@@ -282,7 +282,7 @@ func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.
 	fn := s.login
 	s.mu.Unlock()
 	if opts.ShowURL != nil {
-		opts.ShowURL("http://127.0.0.1:9999/oauth2/auth?client_id=SANDBOX_test&state=abc")
+		opts.ShowURL(auth.SignInPrompt{URL: "http://127.0.0.1:9999/oauth2/auth?client_id=SANDBOX_test&state=abc"})
 	}
 	if fn != nil {
 		id, err := fn(ctx, opts)

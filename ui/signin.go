@@ -213,9 +213,9 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 		},
 		// ShowURL runs inside Login, on the command's goroutine: hand the
 		// URL over without blocking it.
-		ShowURL: func(u string) {
+		ShowURL: func(p auth.SignInPrompt) {
 			select {
-			case urls <- u:
+			case urls <- p.URL:
 			default:
 			}
 		},

@@ -176,7 +176,7 @@ func (a *App) EnsureSignedIn(ctx context.Context, e *Env) error {
 	if a.demo == nil || e.Project || e.Session.SignedIn() {
 		return nil
 	}
-	_, err := e.Session.Login(ctx, auth.LoginOptions{ShowURL: func(string) {}, Open: e.DemoApprove, FailOnOpenError: true})
+	_, err := e.Session.Login(ctx, auth.LoginOptions{Open: e.DemoApprove, FailOnOpenError: true})
 	return err
 }
 

@@ -158,8 +158,8 @@ func tokenEndpointRemedy(e *auth.TokenEndpointError, project bool) string {
 	case errors.Is(e, auth.ErrRateLimited):
 		return retryRemedy(e.RetryAt)
 	case errors.Is(e, auth.ErrInvalidClient):
-		if m := wantedAuthMethod(e.Description); m != "" {
-			return " partnertui sends the client secret as client_secret_post (in the form body), as the platform documents; the server expects " + m +
+		if m := e.RegisteredAuthMethod; m != "" {
+			return " partnertui sends the client secret as " + auth.ClientAuthMethod + " (in the form body), as the platform documents; the server expects " + m +
 				": set the client's token endpoint authentication method to client_secret_post in the dashboard."
 		}
 		return " Generate a new client secret in the dashboard and update client_secret, client_secret_env or client_secret_command in the configuration."
@@ -169,21 +169,6 @@ func tokenEndpointRemedy(e *auth.TokenEndpointError, project bool) string {
 		return " Check the client in the dashboard, then run the command again."
 	}
 	return " Run the command again; if it keeps failing, sign in again with `partnertui login --env " + e.Env + "`."
-}
-
-// wantedAuthMethod reads, from a Hydra-style error_description, which
-// client authentication method the server has registered for the client.
-func wantedAuthMethod(desc string) string {
-	const marker = "supports client authentication method '"
-	i := strings.Index(desc, marker)
-	if i < 0 {
-		return ""
-	}
-	rest := desc[i+len(marker):]
-	if j := strings.IndexByte(rest, '\''); j > 0 {
-		return rest[:j]
-	}
-	return ""
 }
 
 func retryRemedy(at time.Time) string {

@@ -39,7 +39,7 @@ func TestEveryErrorIsOneSentenceWithOneRemedy(t *testing.T) {
 		{"client secret rejected", &auth.TokenEndpointError{Env: "sandbox", Grant: "refresh_token", Status: 401, Code: "invalid_client", Description: "Client authentication failed."}, false,
 			[]string{"(invalid_client: Client authentication failed.)", "Generate a new client secret in the dashboard"}, ExitFailure},
 		{"auth method mismatch", &auth.TokenEndpointError{Env: "sandbox", Grant: "client_credentials", Status: 401, Code: "invalid_client",
-			Description: "Client authentication failed. The OAuth 2.0 Client supports client authentication method 'client_secret_basic', but method 'client_secret_post' was requested."}, true,
+			Description: "Client authentication failed. The OAuth 2.0 Client supports client authentication method 'client_secret_basic', but method 'client_secret_post' was requested.", RegisteredAuthMethod: "client_secret_basic"}, true,
 			[]string{"the server expects client_secret_basic", "set the client's token endpoint authentication method to client_secret_post"}, ExitFailure},
 		{"token endpoint rate limit", &auth.TokenEndpointError{Env: "sandbox", Grant: "refresh_token", Status: http.StatusTooManyRequests, RetryAt: time.Date(2026, 1, 1, 10, 0, 5, 0, time.Local)}, false,
 			[]string{"is rate limiting refresh_token requests (HTTP 429)", "Run the command again after 10:00:05."}, ExitFailure},

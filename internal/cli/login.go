@@ -49,8 +49,8 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	}
 	lo := auth.LoginOptions{
 		NoBrowser: opts.NoBrowser,
-		ShowURL: func(u string) {
-			fmt.Fprintf(opts.IO.Err, "Sign in to %s in your browser:\n\n  %s\n\nWaiting for the browser (Ctrl+C to cancel)…\n", name, u)
+		ShowURL: func(p auth.SignInPrompt) {
+			fmt.Fprintf(opts.IO.Err, "Sign in to %s in your browser:\n\n  %s\n\nWaiting for the browser (Ctrl+C to cancel)…\n", name, p.URL)
 		},
 		Warn: func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", msg) },
 	}

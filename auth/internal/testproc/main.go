@@ -1,19 +1,30 @@
-// Command testproc is a second process for the auth concurrency tests: it
-// builds a Session on a shared state directory, waits for a line on stdin
-// (so several copies start together), calls TokenSource().Token() and prints
-// "ok <sha256 of the access token>" or "error <message>". The token itself
-// is never printed. With -loop it instead refreshes forever (its clock jumps
-// two hours per call), printing one line per refresh, until it is killed:
-// the crash-safety test kills it at random points.
+// Command testproc is a second process for the auth concurrency and crash
+// tests: it builds a Session on a shared state directory, waits for a line
+// on stdin (so several copies start together), calls TokenSource().Token()
+// and prints "ok <sha256 of the access token>" or "error <message>". The
+// token itself is never printed.
+//
+// With -ahead its clock runs that far ahead, so the stored token looks
+// expired and the call refreshes. With -via every connection goes to that
+// address (a proxy in front of the authorization server) whatever the URL
+// says. With -mark it prints "response-read" the moment a token-endpoint
+// answer has been read to its end, before auth does anything with it: the
+// crash test tells a kill before the answer was read from one after.
 package main
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/auth"
@@ -26,7 +37,9 @@ func main() {
 	authURL := flag.String("auth", "", "auth_url")
 	apiURL := flag.String("api", "", "api_url")
 	clientID := flag.String("client", "", "client id")
-	loop := flag.Bool("loop", false, "refresh until killed")
+	ahead := flag.Duration("ahead", 0, "run the clock this far ahead")
+	via := flag.String("via", "", "connect to this address instead of the URL's host")
+	mark := flag.Bool("mark", false, "print response-read when a token answer has been read")
 	flag.Parse()
 	name, err := config.ParseEnv(*env)
 	if err != nil {
@@ -38,9 +51,11 @@ func main() {
 		ClientSecretEnv: "PT_TESTPROC_SECRET",
 	}
 	opts := auth.SessionOptions{Env: e, StateDir: *stateDir}
-	now := time.Now()
-	if *loop {
-		opts.Now = func() time.Time { return now }
+	if *ahead != 0 {
+		opts.Now = func() time.Time { return time.Now().Add(*ahead) }
+	}
+	if *via != "" || *mark {
+		opts.HTTPClient = &http.Client{Transport: &transport{via: *via, mark: *mark}, Timeout: time.Minute}
 	}
 	s, err := auth.NewSession(opts)
 	if err != nil {
@@ -48,24 +63,6 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("ready")
-	if *loop {
-		last := ""
-		for i := 0; ; {
-			now = now.Add(2 * time.Hour)
-			tok, err := s.TokenSource().Token()
-			if err != nil {
-				fmt.Println("error", err)
-				os.Exit(1)
-			}
-			// The clock may trail a token saved by someone with a clock
-			// further ahead; only a new token counts as a refresh.
-			if tok.AccessToken != last {
-				last = tok.AccessToken
-				fmt.Println("refreshed", i)
-				i++
-			}
-		}
-	}
 	bufio.NewReader(os.Stdin).ReadString('\n')
 	tok, err := s.TokenSource().Token()
 	if err != nil {
@@ -74,4 +71,58 @@ func main() {
 	}
 	sum := sha256.Sum256([]byte(tok.AccessToken))
 	fmt.Println("ok", hex.EncodeToString(sum[:8]))
+}
+
+// transport redirects connections (-via) and marks token answers read to
+// their end (-mark).
+type transport struct {
+	via  string
+	mark bool
+	once sync.Once
+	base *http.Transport
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.once.Do(func() {
+		t.base = http.DefaultTransport.(*http.Transport).Clone()
+		if t.via != "" {
+			d := &net.Dialer{Timeout: 10 * time.Second}
+			t.base.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return d.DialContext(ctx, network, t.via)
+			}
+		}
+	})
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && t.mark && strings.HasSuffix(req.URL.Path, "/oauth2/token") {
+		resp.Body = &markEOF{ReadCloser: resp.Body}
+	}
+	return resp, err
+}
+
+// markEOF prints "response-read" (one write to the stdout pipe, which
+// outlives a SIGKILL) when the body has been read to its end. Its last
+// bytes and the end come in separate calls, so every byte has been handed
+// to the reader (and whatever it does with them done) before the mark.
+type markEOF struct {
+	io.ReadCloser
+	atEOF, marked bool
+}
+
+func (m *markEOF) Read(p []byte) (int, error) {
+	if m.atEOF {
+		if !m.marked {
+			m.marked = true
+			os.Stdout.WriteString("response-read\n")
+		}
+		return 0, io.EOF
+	}
+	n, err := m.ReadCloser.Read(p)
+	if err == io.EOF {
+		m.atEOF = true
+		if n > 0 {
+			return n, nil
+		}
+		return m.Read(p)
+	}
+	return n, err
 }
