@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -49,10 +52,8 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	}
 	lo := auth.LoginOptions{
 		NoBrowser: opts.NoBrowser,
-		ShowURL: func(p auth.SignInPrompt) {
-			fmt.Fprintf(opts.IO.Err, "Sign in to %s in your browser:\n\n  %s\n\nWaiting for the browser (Ctrl+C to cancel)…\n", name, p.URL)
-		},
-		Warn: func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", msg) },
+		ShowURL:   func(p auth.SignInPrompt) { showSignIn(opts.IO, p) },
+		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", msg) },
 	}
 	if e.DemoApprove != nil {
 		lo.Open, lo.FailOnOpenError = e.DemoApprove, true
@@ -66,4 +67,48 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	}
 	fmt.Fprintf(opts.IO.Err, "Signed in to %s as user %s (client %s).\n", name, id.Subject, e.Config.ClientID)
 	return nil
+}
+
+// showSignIn says how to sign in: open the URL (or watch the browser
+// open it); over SSH or without a display, forward the callback's port or
+// paste back the address the browser ends on, which is read from stdin.
+func showSignIn(streams IO, p auth.SignInPrompt) {
+	w := streams.Err
+	switch {
+	case p.Headless:
+		fmt.Fprintf(w, "Sign in to %s: open this URL in a browser on your own computer:\n\n  %s\n\n", p.Env, p.URL)
+		if p.SSHForward != "" {
+			fmt.Fprintf(w, "So that the browser's redirect reaches this machine, run there first:\n\n  %s\n\n", p.SSHForward)
+		}
+		fmt.Fprintf(w, "Or, once you have approved, paste here the address the browser ends on (http://127.0.0.1:%d/…) and press Enter.\n", p.CallbackPort)
+		go readPastes(streams, p)
+	case p.Opening:
+		fmt.Fprintf(w, "Sign in to %s in the browser that is opening; if none does, open:\n\n  %s\n\n", p.Env, p.URL)
+	default:
+		fmt.Fprintf(w, "Sign in to %s: open this URL in your browser:\n\n  %s\n\n", p.Env, p.URL)
+	}
+	fmt.Fprintln(w, "Waiting for the browser (Ctrl+C to cancel)…")
+}
+
+// readPastes hands every line of stdin to the sign-in until one signs in
+// or the sign-in ends; a refused line is explained and the wait goes on.
+func readPastes(streams IO, p auth.SignInPrompt) {
+	sc := bufio.NewScanner(streams.In)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		err := p.Paste(line)
+		var pe *auth.PasteError
+		switch {
+		case err == nil:
+			return
+		case errors.As(err, &pe):
+			fmt.Fprintf(streams.Err, "That is not the address to paste: %s. Paste the whole address the browser ends on after you approve.\n", pe.Reason)
+		default:
+			return // the sign-in ended; Login reports why
+		}
+	}
 }
