@@ -2,34 +2,88 @@ package data
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Transaction is one booked, pending, upcoming or rejected movement.
+// Concrete GraphQL types of the Transaction interface the emulator
+// generates.
+const (
+	KindSEPACreditTransfer = "SEPACreditTransferTransaction"
+	KindSEPADirectDebit    = "SEPADirectDebitTransaction"
+	KindCard               = "CardTransaction"
+	KindOnlineCard         = "OnlineCardTransaction"
+	KindInPersonCard       = "InPersonCardTransaction"
+	KindInternalCredit     = "InternalCreditTransfer"
+	KindFee                = "FeeTransaction"
+)
+
+// Transaction statuses (TransactionStatus).
+const (
+	StatusBooked   = "Booked"
+	StatusPending  = "Pending"
+	StatusUpcoming = "Upcoming"
+	StatusRejected = "Rejected"
+	StatusCanceled = "Canceled"
+	StatusReleased = "Released"
+	StatusDeferred = "Deferred"
+	StatusSettled  = "Settled"
+)
+
+// Transaction is one movement of an account, generated or simulated.
 type Transaction struct {
-	ID                      string
-	Product                 string // SEPACreditTransfer | Fees
-	Type                    string // TransactionTypeEnum value
-	Side                    string // Credit | Debit
-	Amount                  int64  // cents, positive
-	Currency                string
+	ID       string
+	Kind     string // concrete GraphQL type, one of the Kind constants
+	Product  string // PaymentProduct
+	Type     string // TransactionTypeEnum
+	Side     string // Credit | Debit
+	Amount   int64  // cents, positive
+	Currency string
+
 	Label                   string
 	Reference               string
+	ExternalReference       string
 	Counterparty            string
 	PaymentMethodIdentifier string
-	FeesType                string
-	Status                  string // Booked | Pending | Upcoming | Rejected
-	RejectedReason          string
-	ExecutionDate           time.Time
-	CreatedAt               time.Time
-	UpdatedAt               time.Time
-	BalanceAfter            int64 // cents, for Booked
-	Sequence                int   // booking order, for Booked
-	search                  string
+
+	// The other party: an IBAN and BIC for SEPA, an account number for
+	// internal transfers and fees.
+	CounterpartyIBAN          string
+	CounterpartyBIC           string
+	CounterpartyAccountNumber string
+	FeesType                  string
+
+	// Card payments.
+	CardID            string
+	MaskedPAN         string
+	Merchant          Merchant
+	TerminalID        string
+	AuthorizationType string
+
+	Status         string
+	RejectedReason string // RejectedReasonCode
+	HasFallback    bool
+	ReleasedReason string    // ReleasedReason
+	StatusDate     time.Time // canceled, released, pending end, deferred end or settled date
+	RepaymentCycle string
+	SettlementID   string
+
+	ExecutionDate time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	BalanceAfter  int64 // cents, for Booked
+	Sequence      int   // booking order, for Booked
+
+	AccountIndex int32
+	slot         uint64 // generated: round and position
+	sim          uint32 // simulated: its sequence number, from 1
+	search       string
+}
+
+// Merchant is where a card paid.
+type Merchant struct {
+	ID, Name, City, Country, PostalCode, CategoryCode string
 }
 
 // Signed is the amount as it moves the balance.
@@ -38,6 +92,17 @@ func (t *Transaction) Signed() int64 {
 		return -t.Amount
 	}
 	return t.Amount
+}
+
+// Simulated reports whether the Testing API created the transaction.
+func (t *Transaction) Simulated() bool { return t.sim > 0 }
+
+// IsCancelable is true for what can still be stopped: scheduled transfers.
+func (t *Transaction) IsCancelable() bool { return t.Status == StatusUpcoming }
+
+// affectsBooked is whether the transaction is in the booked balance.
+func (t *Transaction) affectsBooked() bool {
+	return t.Status == StatusBooked || t.Status == StatusSettled
 }
 
 // Balances of an account, in cents.
@@ -79,103 +144,287 @@ func ParseAmount(s string) (int64, error) {
 	return w*100 + f, nil
 }
 
-// generateTransactions recreates an account's generated history; it is a
-// pure function of the account, so nothing is stored per account.
-func (s *Store) generateTransactions(a *Account) []Transaction {
-	return s.generate(a, true)
+const day = 24 * time.Hour
+
+// Windows of recency that decide what may still be in flight.
+const (
+	pendingWindow  = 3 * day
+	upcomingWindow = 10 * day
+	deferredWindow = 30 * day
+)
+
+// deferredCards reports whether the account's cards are deferred debit:
+// their payments stay Deferred a month, then are Settled.
+func deferredCards(a *Account) bool { return a.txSeed%17 == 3 }
+
+// describe derives what transaction k of an account is (kind, type, side,
+// status and dates) without amounts or text: filters on these fields test
+// a transaction without generating the account's history.
+func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
+	h := newHrand(a.txSeed, uint64(k), 0x6b696e64)
+	at := s.slotTime(slot)
+	t := Transaction{
+		Currency: a.Currency, Status: StatusBooked, AccountIndex: a.idx, slot: slot,
+		ExecutionDate: at, CreatedAt: at, UpdatedAt: at,
+	}
+	age := epoch.Sub(at)
+	company := a.HolderType == "Company"
+	u := h.intn(100)
+	switch {
+	case k == 0:
+		t.Kind, t.Product, t.Type, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "SepaCreditTransferIn", "Credit"
+	case u < 8:
+		t.Kind, t.Product, t.Type, t.Side = KindFee, "Fees", "FeesOut", "Debit"
+	case u < 30 || (u >= 93 && !company):
+		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Credit"
+		t.Type = h.weighted([]string{"SepaCreditTransferIn", "SepaInstantCreditTransferIn"}, []int{7, 3})
+	case u < 45:
+		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Debit"
+		t.Type = h.weighted([]string{"SepaCreditTransferOut", "SepaInstantCreditTransferOut"}, []int{6, 4})
+	case u < 55:
+		t.Kind, t.Product = KindSEPADirectDebit, "SEPADirectDebit"
+		t.Type, t.Side = "SepaDirectDebitOut", "Debit"
+		if company && h.intn(4) == 0 {
+			t.Type, t.Side = "SepaDirectDebitIn", "Credit"
+		}
+	case u < 85:
+		t.Kind, t.Product, t.Side = KindCard, "Card", "Debit"
+		switch v := h.intn(100); {
+		case v < 12:
+			t.Type, t.AuthorizationType = "CardOutAuthorization", "Classic"
+		case v < 16:
+			t.Type, t.Side = "CardOutCredit", "Credit"
+		default:
+			t.Type, t.AuthorizationType = "CardOutDebit", "Classic"
+		}
+	case u < 93:
+		t.Kind, t.Product = KindInternalCredit, "SEPACreditTransfer"
+		t.Type, t.Side = "InternalCreditTransferIn", "Credit"
+		if h.intn(2) == 0 {
+			t.Type, t.Side = "InternalCreditTransferOut", "Debit"
+		}
+	default:
+		t.Kind, t.Product, t.Type, t.Side = KindOnlineCard, "OnlineCard", "CardInCredit", "Credit"
+		if h.intn(2) == 0 {
+			t.Kind, t.Product = KindInPersonCard, "InPersonCard"
+		}
+	}
+	v := h.intn(1000)
+	reject := func(reasons []string, weights []int) {
+		t.Status = StatusRejected
+		t.RejectedReason = h.weighted(reasons, weights)
+	}
+	switch t.Type {
+	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
+		switch {
+		case age < upcomingWindow && v < 400 && t.Type == "SepaCreditTransferOut":
+			// A transfer scheduled for a later date.
+			t.Status = StatusUpcoming
+			days := int(age/day) + 1 + h.intn(20)
+			t.ExecutionDate = at.Truncate(day).Add(time.Duration(days)*day + 8*time.Hour)
+		case v < 430:
+			t.Status, t.StatusDate = StatusCanceled, at
+		case age < pendingWindow && v < 700:
+			t.Status = StatusPending
+		case v >= 975:
+			reject([]string{"InsufficientFunds", "BeneficiaryMissingOrIncorrect", "AccountClosed", "IbanInvalid"}, []int{5, 3, 1, 1})
+		}
+	case "SepaDirectDebitOut":
+		switch {
+		case age < pendingWindow && v < 500:
+			t.Status = StatusPending
+		case v >= 980:
+			reject([]string{"InsufficientFunds", "MandateInvalid", "NoMandate"}, []int{5, 3, 2})
+		}
+	case "CardOutAuthorization":
+		switch {
+		case age < pendingWindow:
+			t.Status, t.StatusDate = StatusPending, at.Add(7*day)
+		case v < 150:
+			t.Status, t.StatusDate = StatusCanceled, at
+		default:
+			t.Status, t.StatusDate = StatusReleased, at
+			t.ReleasedReason = h.weighted([]string{"Captured", "Expired", "MerchantReleased", "AdviceReceived"}, []int{6, 2, 1, 1})
+		}
+	case "CardOutDebit":
+		switch {
+		case deferredCards(a) && age < deferredWindow:
+			t.Status, t.StatusDate = StatusDeferred, at.Truncate(day).Add(deferredWindow)
+		case deferredCards(a):
+			t.Status, t.StatusDate = StatusSettled, at.Truncate(day).Add(deferredWindow)
+		case age < pendingWindow && v < 600:
+			t.Status = StatusPending
+		case v >= 975:
+			reject([]string{"InsufficientFunds", "CardExpired", "DoNotHonor", "PinInvalid", "TransactionAmountLimitExceeded"}, []int{4, 1, 2, 2, 1})
+			t.HasFallback = v%2 == 0
+		}
+	case "InternalCreditTransferOut":
+		switch {
+		case age < day && v < 300:
+			t.Status = StatusPending
+		case v >= 985:
+			reject([]string{"InsufficientFunds", "AccountClosed"}, []int{4, 1})
+		}
+	}
+	return t
 }
 
-// generate draws the history; without full it skips the text fields
-// (ids, labels, references), which balances do not need. The random
-// draws are the same either way, so amounts never depend on full.
-func (s *Store) generate(a *Account, full bool) []Transaction {
-	pcg := rand.NewPCG(a.txSeed, uint64(s.seed))
-	r := rand.New(pcg)
-	n := 20 + r.IntN(25)
-	txs := make([]Transaction, 0, n)
-	span := epoch.Sub(a.CreatedAt)
-	if span < time.Hour {
-		span = time.Hour
+// maxDebitShare caps a debit at this share (in percent) of the booked
+// balance, so generated accounts are never overdrawn.
+const maxDebitShare = 40
+
+// generateTransaction completes describe: amounts (a debit never takes
+// more than maxDebitShare% of the booked balance before it), and with
+// full the texts. Its draws do not depend on full, so a light history has
+// the same amounts as a full one.
+func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64, cards []Card, full bool) Transaction {
+	t := s.describe(a, k, slot)
+	h := newHrand(a.txSeed, uint64(k), 0x74657874)
+	capped := func(lo, hi int64) int64 {
+		return max(1, min(h.between(lo, hi), booked*maxDebitShare/100))
+	}
+	company := a.HolderType == "Company"
+	switch t.Type {
+	case "SepaCreditTransferIn", "SepaInstantCreditTransferIn":
+		t.Amount = h.between(20_000, 450_000)
+		if k == 0 {
+			t.Amount = h.between(100_000, 2_000_000)
+		}
+	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
+		t.Amount = max(1, booked*h.between(5, maxDebitShare)/100)
+	case "SepaDirectDebitOut":
+		t.Amount = capped(2_000, 25_000)
+	case "SepaDirectDebitIn":
+		t.Amount = h.between(5_000, 100_000)
+	case "CardOutDebit", "CardOutAuthorization":
+		t.Amount = capped(300, 15_000)
+	case "CardOutCredit":
+		t.Amount = h.between(500, 8_000)
+	case "InternalCreditTransferIn":
+		t.Amount = h.between(5_000, 200_000)
+	case "InternalCreditTransferOut":
+		t.Amount = capped(5_000, 200_000)
+	case "FeesOut":
+		t.Amount = capped(100, 3_000)
+	case "CardInCredit":
+		t.Amount = h.between(1_000, 50_000)
+	}
+	cp := h.intn(len(counterpartyIBANs))
+	payee, employer, customer := h.pick(payees), h.pick(employers), h.pick(customers)
+	m := merchants[h.intn(len(merchants))]
+	ref := h.next() % 1e13
+	card := -1
+	if len(cards) > 0 {
+		card = h.intn(len(cards))
+	}
+	online := h.intn(3) == 0
+	if !full {
+		return t
+	}
+	t.ID = s.transactionID(slot)
+	at := t.CreatedAt
+	switch t.Status {
+	case StatusDeferred:
+		// One repayment cycle per account and month of the payment.
+		t.RepaymentCycle = s.entityID(kindRepaymentCycle, uint64(a.idx)<<16|uint64(at.Year()%100)<<4|uint64(at.Month()))
+	case StatusSettled:
+		t.SettlementID = s.transactionID(slot ^ 1<<63)
+	}
+	t.Reference = fmt.Sprintf("E2E%013d", ref)
+	switch t.Kind {
+	case KindSEPACreditTransfer:
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.PaymentMethodIdentifier = t.CounterpartyIBAN
+		switch {
+		case k == 0:
+			t.Counterparty, t.Label = a.HolderName, "Initial deposit"
+		case t.Side == "Credit" && company:
+			t.Counterparty, t.Label = customer, fmt.Sprintf("Invoice %d-%04d", at.Year(), ref%10_000)
+		case t.Side == "Credit":
+			t.Counterparty, t.Label = employer, "Salary "+at.Format("January 2006")
+		default:
+			t.Counterparty, t.Label = payee, payee+" "+at.Format("01/2006")
+		}
+	case KindSEPADirectDebit:
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.PaymentMethodIdentifier = t.CounterpartyIBAN
+		t.Reference = fmt.Sprintf("SDD%013d", ref)
+		if t.Side == "Credit" {
+			t.Counterparty, t.Label = customer, "Direct debit "+customer
+		} else {
+			t.Counterparty, t.Label = payee, payee+" direct debit "+at.Format("01/2006")
+		}
+	case KindCard:
+		t.Merchant = m
+		t.Counterparty, t.Label = m.Name, m.Name
+		t.Reference = fmt.Sprintf("%012d", ref%1e12)
+		if card >= 0 {
+			t.CardID, t.MaskedPAN = cards[card].ID, cards[card].MaskedNumber
+		} else {
+			t.MaskedPAN = maskedPAN(a.txSeed)
+		}
+		t.PaymentMethodIdentifier = t.MaskedPAN
+		if !online {
+			t.TerminalID = fmt.Sprintf("T%07d", ref%1e7)
+		}
+	case KindOnlineCard, KindInPersonCard:
+		t.Counterparty = "Card payments"
+		t.Label = "Card payment " + at.Format("02/01/2006")
+		t.MaskedPAN = maskedPAN(ref)
+		t.PaymentMethodIdentifier = t.MaskedPAN
+		if t.Kind == KindInPersonCard {
+			t.TerminalID = fmt.Sprintf("T%07d", ref%1e7)
+		}
+	case KindInternalCredit:
+		t.Counterparty = h.pick(lastNames[a.Country]) + " " + h.pick(companyForms[a.Country])
+		t.CounterpartyAccountNumber = fmt.Sprintf("%011d", ref%1e11)
+		t.PaymentMethodIdentifier = t.CounterpartyAccountNumber
+		if t.Side == "Credit" {
+			t.Label = "Transfer from " + t.Counterparty
+		} else {
+			t.Label = "Transfer to " + t.Counterparty
+		}
+	case KindFee:
+		t.FeesType = h.weighted([]string{"BankingFee", "IndividualAccountSubscription", "SepaTransfer", "CardTransaction"}, []int{3, 5, 2, 1})
+		if company && t.FeesType == "IndividualAccountSubscription" {
+			t.FeesType = "BusinessAccountSubscription"
+		}
+		t.Counterparty = "Swan"
+		t.Label = "Fees " + at.Format("January 2006")
+		t.Reference = fmt.Sprintf("FEE%s%07d", at.Format("200601"), ref%1e7)
+		t.CounterpartyAccountNumber = a.Number
+		t.PaymentMethodIdentifier = a.IBAN
+	}
+	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
+	return t
+}
+
+// maskedPAN is a card number showing its first six and last four digits.
+func maskedPAN(seed uint64) string {
+	return fmt.Sprintf("517943******%04d", mix(seed)%10_000)
+}
+
+// history is an account's generated transactions in slot order, with
+// BalanceAfter and Sequence on booked ones. Without full, texts and ids
+// are left empty (balances do not need them).
+func (s *Store) history(a *Account, full bool) []Transaction {
+	sc := a.sched
+	txs := make([]Transaction, 0, sc.count)
+	var cards []Card
+	if full {
+		cards = s.accountCards(a)
 	}
 	var booked int64
 	seq := 0
-	for j := range n {
-		t := Transaction{Currency: a.Currency, Status: "Booked"}
-		if idBits := r.Uint64() & 0xffffffffff; full {
-			t.ID = "bosci_" + a.ID[:8] + strconv.FormatUint(idBits, 36)
-		}
-		// Spread executions over the account's life, in order.
-		at := a.CreatedAt.Add(span * time.Duration(j+1) / time.Duration(n+1)).Add(time.Duration(r.IntN(3600)) * time.Second).Truncate(time.Millisecond)
-		t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at.Add(-time.Duration(r.IntN(600))*time.Second), at
-		switch {
-		case j == 0:
-			t.Product, t.Type, t.Side = "SEPACreditTransfer", "SepaCreditTransferIn", "Credit"
-			t.Amount = int64(100_000 + r.IntN(1_900_000))
-			t.Counterparty = a.HolderName
-			t.Label = "Initial deposit"
-		case j%9 == 4:
-			t.Product, t.Type, t.Side = "Fees", "FeesOut", "Debit"
-			t.FeesType = pickWeighted(r, []string{"BankingFee", "IndividualAccountSubscription", "SepaTransfer"}, []int{3, 5, 2})
-			if a.HolderType == "Company" && t.FeesType == "IndividualAccountSubscription" {
-				t.FeesType = "BusinessAccountSubscription"
-			}
-			t.Amount = int64(100 + r.IntN(2900))
-			t.Counterparty = "Swan"
-			if full {
-				t.Label = "Fees " + at.Format("January 2006")
-			}
-		case r.IntN(100) < 45:
-			t.Product, t.Side = "SEPACreditTransfer", "Credit"
-			t.Type = pickWeighted(r, []string{"SepaCreditTransferIn", "SepaInstantCreditTransferIn"}, []int{7, 3})
-			if a.HolderType == "Company" {
-				t.Counterparty = customers[r.IntN(len(customers))]
-				if n := r.IntN(10000); full {
-					t.Label = fmt.Sprintf("Invoice %d-%04d", at.Year(), n)
-				}
-			} else {
-				t.Counterparty = employers[r.IntN(len(employers))]
-				if full {
-					t.Label = "Salary " + at.Format("January 2006")
-				}
-			}
-			t.Amount = int64(20_000 + r.IntN(400_000))
-		default:
-			t.Product, t.Side = "SEPACreditTransfer", "Debit"
-			t.Type = pickWeighted(r, []string{"SepaCreditTransferOut", "SepaInstantCreditTransferOut"}, []int{6, 4})
-			t.Counterparty = payees[r.IntN(len(payees))]
-			if full {
-				t.Label = t.Counterparty + " " + at.Format("01/2006")
-			}
-			// Never overdraw: an outgoing transfer takes at most 40% of the balance.
-			t.Amount = max(1, int64(r.Float64()*0.4*float64(booked)))
-		}
-		if ref := r.Int64N(1e13); full {
-			t.Reference = fmt.Sprintf("E2E%013d", ref)
-		}
-		t.PaymentMethodIdentifier = counterpartyIBANs[r.IntN(len(counterpartyIBANs))]
-		if t.Product == "Fees" {
-			t.PaymentMethodIdentifier = a.IBAN
-		}
-		// The latest movements may still be in flight or refused.
-		switch k := r.IntN(100); {
-		case j >= n-3 && t.Side == "Debit" && k < 40:
-			t.Status = "Pending"
-			t.ExecutionDate = epoch.Add(-time.Duration(1+r.IntN(72)) * time.Hour).Truncate(time.Millisecond)
-			t.CreatedAt, t.UpdatedAt = t.ExecutionDate, t.ExecutionDate
-		case j >= n-2 && t.Side == "Debit" && k < 60:
-			t.Status = "Upcoming"
-			t.ExecutionDate = epoch.Add(time.Duration(1+r.IntN(20)) * 24 * time.Hour)
-		case j > 0 && k < 3:
-			t.Status = "Rejected"
-			t.RejectedReason = pickWeighted(r, []string{"InsufficientFunds", "BeneficiaryMissingOrIncorrect", "AccountClosed"}, []int{5, 3, 2})
-		}
-		if t.Status == "Booked" {
+	for k := range int(sc.count) {
+		r := sc.round(k)
+		t := s.generateTransaction(a, k, slotOf(r, s.position(a.idx, r)), booked, cards, full)
+		if t.affectsBooked() {
 			booked += t.Signed()
-			seq++
-			t.BalanceAfter, t.Sequence = booked, seq
-		}
-		if full {
-			t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference)
+			if t.Status == StatusBooked {
+				seq++
+				t.BalanceAfter, t.Sequence = booked, seq
+			}
 		}
 		txs = append(txs, t)
 	}
@@ -184,7 +433,7 @@ func (s *Store) generate(a *Account, full bool) []Transaction {
 
 // transactions returns generated plus simulated transactions of an account.
 func (s *Store) transactions(a *Account) []Transaction {
-	txs := s.generateTransactions(a)
+	txs := s.history(a, true)
 	s.mu.RLock()
 	txs = append(txs, s.extraTx[a.idx]...)
 	s.mu.RUnlock()
@@ -192,108 +441,30 @@ func (s *Store) transactions(a *Account) []Transaction {
 }
 
 // Balances derives the balances from the account's history, so they always
-// agree with its transactions.
+// agree with its transactions. Pending card authorisations are reserved;
+// other pending movements make the pending balance.
 func (s *Store) Balances(a *Account) Balances {
 	b := Balances{Currency: a.Currency}
-	txs := s.generate(a, false)
+	txs := s.history(a, false)
 	s.mu.RLock()
 	txs = append(txs, s.extraTx[a.idx]...)
 	s.mu.RUnlock()
 	for _, t := range txs {
-		switch t.Status {
-		case "Booked":
+		switch {
+		case t.affectsBooked():
 			b.Booked += t.Signed()
-		case "Pending":
+		case t.Status == StatusPending && t.Type == "CardOutAuthorization":
+			b.Reserved += t.Amount
+		case t.Status == StatusPending:
 			b.Pending += t.Signed()
 		}
-	}
-	// Card authorisations hold part of the money on some accounts.
-	if a.txSeed%5 == 0 && b.Booked > 0 {
-		b.Reserved = int64(a.txSeed>>8) % min(b.Booked/4+1, 15_000)
 	}
 	b.Available = b.Booked + b.Pending - b.Reserved
 	return b
 }
 
-// TransactionQuery is one page request of an account's transactions.
-type TransactionQuery struct {
-	First    int
-	After    string
-	OrderBy  string // id | createdAt | updatedAt (default) | executionDate
-	Asc      bool   // default is descending
-	Statuses []string
-	Products []string
-	Types    []string
-	Search   string
-}
-
-// TransactionPage is one page of an account's transactions.
-type TransactionPage struct {
-	TotalCount      int
-	Transactions    []Transaction
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // TransactionCursor is the opaque cursor of a transaction.
 func TransactionCursor(t *Transaction) string { return encodeCursor("transaction", t.ID) }
-
-// Transactions returns one page of an account's transactions. A history has
-// a few dozen entries, so it is filtered and sorted in full.
-func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, error) {
-	all := s.transactions(a)
-	search := strings.ToLower(strings.TrimSpace(q.Search))
-	txs := all[:0]
-	for _, t := range all {
-		if (len(q.Statuses) == 0 || slices.Contains(q.Statuses, t.Status)) &&
-			(len(q.Products) == 0 || slices.Contains(q.Products, t.Product)) &&
-			(len(q.Types) == 0 || slices.Contains(q.Types, t.Type)) &&
-			(search == "" || strings.Contains(t.search, search)) {
-			txs = append(txs, t)
-		}
-	}
-	key := func(t *Transaction) time.Time {
-		switch q.OrderBy {
-		case "createdAt":
-			return t.CreatedAt
-		case "executionDate":
-			return t.ExecutionDate
-		case "id":
-			return time.Time{}
-		default:
-			return t.UpdatedAt
-		}
-	}
-	slices.SortStableFunc(txs, func(x, y Transaction) int {
-		c := key(&x).Compare(key(&y))
-		if c == 0 {
-			c = strings.Compare(x.ID, y.ID)
-		}
-		if !q.Asc {
-			c = -c
-		}
-		return c
-	})
-	start := 0
-	if q.After != "" {
-		id, ok := decodeCursor(q.After, "transaction")
-		if !ok {
-			return TransactionPage{}, ErrBadCursor
-		}
-		i := slices.IndexFunc(txs, func(t Transaction) bool { return t.ID == id })
-		if i < 0 {
-			return TransactionPage{}, ErrBadCursor
-		}
-		start = i + 1
-	}
-	end := min(start+q.First, len(txs))
-	return TransactionPage{
-		TotalCount:      len(txs),
-		Transactions:    txs[start:end],
-		HasNextPage:     end < len(txs),
-		HasPreviousPage: start > 0,
-	}, nil
-}
 
 // MaxSimulatedPerAccount bounds the transfers simulated on one account, so
 // memory stays bounded however long a test script runs.
@@ -313,25 +484,28 @@ type IncomingTransfer struct {
 }
 
 // ReceiveTransfer books an incoming transfer at once on an account the
-// viewer may see; the new balance is visible to the next query.
-func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
+// viewer may see; the new balance is visible to the next query. It is the
+// one place a transaction is created at run time.
+func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, error) {
 	idx, ok := s.byIBAN[normalizeIBAN(in.CreditorIBAN)]
 	if !ok || !s.canSee(v, idx) {
-		return "", fmt.Errorf("creditor IBAN %s: %w", in.CreditorIBAN, ErrForbidden)
+		return Transaction{}, fmt.Errorf("creditor IBAN %s: %w", in.CreditorIBAN, ErrForbidden)
 	}
 	a := &s.accounts[idx]
 	if in.Currency != a.Currency {
-		return "", fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
 	}
 	if a.Status == "Closed" {
-		return "", fmt.Errorf("the account is closed: %w", ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account is closed: %w", ErrForbidden)
 	}
 	// The generated history is pure, so it is summed outside the lock.
 	var booked int64
 	seq := 0
-	for _, t := range s.generate(a, false) {
-		if t.Status == "Booked" {
+	for _, t := range s.history(a, false) {
+		if t.affectsBooked() {
 			booked += t.Signed()
+		}
+		if t.Status == StatusBooked {
 			seq = t.Sequence
 		}
 	}
@@ -339,7 +513,7 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.extraTx[idx]) >= MaxSimulatedPerAccount {
-		return "", fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
 	}
 	for _, t := range s.extraTx[idx] {
 		booked += t.Signed()
@@ -358,8 +532,10 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 	if ref == "" {
 		ref = fmt.Sprintf("SIM%013d", s.txCounter)
 	}
+	debtor := normalizeIBAN(in.DebtorIBAN)
 	t := Transaction{
-		ID:                      fmt.Sprintf("bosci_sim%s%06d", a.ID[:8], s.txCounter),
+		ID:                      fmt.Sprintf("%ssim%010d%s", txPrefix, s.txCounter, a.ID[:8]),
+		Kind:                    KindSEPACreditTransfer,
 		Product:                 "SEPACreditTransfer",
 		Type:                    typ,
 		Side:                    "Credit",
@@ -368,15 +544,19 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 		Label:                   label,
 		Reference:               ref,
 		Counterparty:            in.DebtorName,
-		PaymentMethodIdentifier: normalizeIBAN(in.DebtorIBAN),
-		Status:                  "Booked",
+		PaymentMethodIdentifier: debtor,
+		CounterpartyIBAN:        debtor,
+		Status:                  StatusBooked,
 		ExecutionDate:           now,
 		CreatedAt:               now,
 		UpdatedAt:               now,
 		BalanceAfter:            booked + in.Amount,
 		Sequence:                seq + 1,
+		AccountIndex:            idx,
+		sim:                     uint32(s.txCounter),
 	}
-	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference)
+	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
 	s.extraTx[idx] = append(s.extraTx[idx], t)
-	return t.ID, nil
+	s.simulated = append(s.simulated, simRef{acc: idx, n: len(s.extraTx[idx]) - 1})
+	return t, nil
 }
