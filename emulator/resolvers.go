@@ -282,7 +282,7 @@ func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArg
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.store.RootTransactions(q)
+	page, err := r.store.RootTransactions(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("transactions: %w", err)
 	}

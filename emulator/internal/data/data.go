@@ -150,8 +150,9 @@ type Store struct {
 	demoMask []uint8       // per account, the demo users who are members
 
 	countMu    sync.Mutex
-	counts     map[filter]int // totalCount of filtered account queries
-	listCounts map[string]int // totalCount of other filtered lists
+	counts     map[filter]int      // totalCount of filtered account queries
+	listCounts map[string]int      // totalCount of other filtered lists
+	matchLists map[string][]uint64 // slots matching root transaction filters on texts
 
 	mu        sync.RWMutex
 	users     []*User
@@ -198,6 +199,7 @@ func New(cfg Config) (*Store, error) {
 		endorsed:   map[string]string{},
 		counts:     map[filter]int{},
 		listCounts: map[string]int{},
+		matchLists: map[string][]uint64{},
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {

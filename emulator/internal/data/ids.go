@@ -81,15 +81,32 @@ const (
 	kindRepaymentCycle
 )
 
-// posStride spreads consecutive positions in an id's leading bits; the
-// jitter below it makes neighbouring ids look unrelated while keeping
-// them in position order.
-const posStride = 64
-
-// idValue is the order-preserving 48-bit value an id starts with.
+// idValue is the order-preserving 48-bit value an id starts with: its
+// position times a stride that spreads the store's positions over the
+// whole range, plus a jitter below the stride. So ids sort like
+// positions yet neighbours look unrelated.
 func (s *Store) idValue(k kind, pos uint64) uint64 {
-	base := mix(s.idSalt^uint64(k)) & (1<<40 - 1)
-	return base + pos*posStride + mix(s.idSalt^uint64(k)<<56^pos)%posStride
+	stride := s.idStride(k)
+	return s.idBase(k) + pos*stride + mix(s.idSalt^uint64(k)<<56^pos)%stride
+}
+
+// idBase offsets a kind's values; it leaves half the range for positions.
+func (s *Store) idBase(k kind) uint64 { return mix(s.idSalt^uint64(k)) & (1<<47 - 1) }
+
+// idStride is 2^47 over the kind's number of positions in this store.
+func (s *Store) idStride(k kind) uint64 {
+	n := uint64(max(len(s.accounts), 1))
+	switch k {
+	case kindMembership, kindUser:
+		n <<= 4
+	case kindCard, kindStatement:
+		n <<= 8
+	case kindRepaymentCycle:
+		n <<= 16
+	case kindTransaction:
+		n = uint64(rounds) << positionBits
+	}
+	return max(1, (1<<47)/n)
 }
 
 // idTail is the part of an id that only checks it: a hash of the
@@ -116,11 +133,11 @@ func (s *Store) decodeEntityID(k kind, id string) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	base := mix(s.idSalt^uint64(k)) & (1<<40 - 1)
+	base := s.idBase(k)
 	if v < base {
 		return 0, false
 	}
-	pos := (v - base) / posStride
+	pos := (v - base) / s.idStride(k)
 	if s.entityID(k, pos) != id {
 		return 0, false
 	}
@@ -149,11 +166,11 @@ func (s *Store) decodeTransactionID(id string) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	base := mix(s.idSalt^uint64(kindTransaction)) & (1<<40 - 1)
+	base := s.idBase(kindTransaction)
 	if v < base {
 		return 0, false
 	}
-	slot := (v - base) / posStride
+	slot := (v - base) / s.idStride(kindTransaction)
 	if s.transactionID(slot) != id {
 		return 0, false
 	}

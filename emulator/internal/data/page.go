@@ -162,16 +162,21 @@ func (n *nested[T]) count(size func(idx int32) int) int {
 // full.
 const maxListCounts = 512
 
+// cachedCountOf reads a cached total.
+func (s *Store) cachedCountOf(key string) (int, bool) {
+	s.countMu.Lock()
+	defer s.countMu.Unlock()
+	n, ok := s.listCounts[key]
+	return n, ok
+}
+
 // cachedCount remembers a filtered total under a key naming the list,
 // viewer and filters, so paging a filtered list costs O(page) per page.
 func (s *Store) cachedCount(key string, compute func() int) int {
-	s.countMu.Lock()
-	n, ok := s.listCounts[key]
-	s.countMu.Unlock()
-	if ok {
+	if n, ok := s.cachedCountOf(key); ok {
 		return n
 	}
-	n = compute()
+	n := compute()
 	s.countMu.Lock()
 	if len(s.listCounts) >= maxListCounts {
 		clear(s.listCounts)

@@ -161,12 +161,18 @@ func deferredCards(a *Account) bool { return a.txSeed%17 == 3 }
 // status and dates) without amounts or text: filters on these fields test
 // a transaction without generating the account's history.
 func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
+	var t Transaction
+	s.describeInto(&t, a, k, slot)
+	return t
+}
+
+// describeInto is describe writing into t, which must be zero: histories
+// fill their slices in place rather than copy large structs around.
+func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) {
 	h := newHrand(a.txSeed, uint64(k), 0x6b696e64)
 	at := s.slotTime(slot)
-	t := Transaction{
-		Currency: a.Currency, Status: StatusBooked, AccountIndex: a.idx, slot: slot,
-		ExecutionDate: at, CreatedAt: at, UpdatedAt: at,
-	}
+	t.Currency, t.Status, t.AccountIndex, t.slot = a.Currency, StatusBooked, a.idx, slot
+	t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at, at
 	age := epoch.Sub(at)
 	company := a.HolderType == "Company"
 	u := h.intn(100)
@@ -266,7 +272,6 @@ func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
 			reject([]string{"InsufficientFunds", "AccountClosed"}, []int{4, 1})
 		}
 	}
-	return t
 }
 
 // maxDebitShare caps a debit at this share (in percent) of the booked
@@ -277,8 +282,8 @@ const maxDebitShare = 40
 // more than maxDebitShare% of the booked balance before it), and with
 // full the texts. Its draws do not depend on full, so a light history has
 // the same amounts as a full one.
-func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64, cards []Card, full bool) Transaction {
-	t := s.describe(a, k, slot)
+func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint64, booked int64, cards func() []Card, full bool) {
+	s.describeInto(t, a, k, slot)
 	h := newHrand(a.txSeed, uint64(k), 0x74657874)
 	capped := func(lo, hi int64) int64 {
 		return max(1, min(h.between(lo, hi), booked*maxDebitShare/100))
@@ -313,13 +318,10 @@ func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64
 	payee, employer, customer := h.pick(payees), h.pick(employers), h.pick(customers)
 	m := merchants[h.intn(len(merchants))]
 	ref := h.next() % 1e13
-	card := -1
-	if len(cards) > 0 {
-		card = h.intn(len(cards))
-	}
+	cardDraw := h.next()
 	online := h.intn(3) == 0
 	if !full {
-		return t
+		return
 	}
 	t.ID = s.transactionID(slot)
 	at := t.CreatedAt
@@ -330,7 +332,7 @@ func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64
 	case StatusSettled:
 		t.SettlementID = s.transactionID(slot ^ 1<<63)
 	}
-	t.Reference = fmt.Sprintf("E2E%013d", ref)
+	t.Reference = "E2E" + zpad(ref, 13)
 	switch t.Kind {
 	case KindSEPACreditTransfer:
 		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
@@ -339,33 +341,34 @@ func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64
 		case k == 0:
 			t.Counterparty, t.Label = a.HolderName, "Initial deposit"
 		case t.Side == "Credit" && company:
-			t.Counterparty, t.Label = customer, fmt.Sprintf("Invoice %d-%04d", at.Year(), ref%10_000)
+			t.Counterparty, t.Label = customer, "Invoice "+strconv.Itoa(at.Year())+"-"+zpad(ref%10_000, 4)
 		case t.Side == "Credit":
-			t.Counterparty, t.Label = employer, "Salary "+at.Format("January 2006")
+			t.Counterparty, t.Label = employer, "Salary "+monthYear(at)
 		default:
-			t.Counterparty, t.Label = payee, payee+" "+at.Format("01/2006")
+			t.Counterparty, t.Label = payee, payee+" "+numericMonth(at)
 		}
 	case KindSEPADirectDebit:
 		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
 		t.PaymentMethodIdentifier = t.CounterpartyIBAN
-		t.Reference = fmt.Sprintf("SDD%013d", ref)
+		t.Reference = "SDD" + zpad(ref, 13)
 		if t.Side == "Credit" {
 			t.Counterparty, t.Label = customer, "Direct debit "+customer
 		} else {
-			t.Counterparty, t.Label = payee, payee+" direct debit "+at.Format("01/2006")
+			t.Counterparty, t.Label = payee, payee+" direct debit "+numericMonth(at)
 		}
 	case KindCard:
 		t.Merchant = m
 		t.Counterparty, t.Label = m.Name, m.Name
-		t.Reference = fmt.Sprintf("%012d", ref%1e12)
-		if card >= 0 {
-			t.CardID, t.MaskedPAN = cards[card].ID, cards[card].MaskedNumber
+		t.Reference = zpad(ref%1e12, 12)
+		if cs := cards(); len(cs) > 0 {
+			c := &cs[cardDraw%uint64(len(cs))]
+			t.CardID, t.MaskedPAN = c.ID, c.MaskedNumber
 		} else {
 			t.MaskedPAN = maskedPAN(a.txSeed)
 		}
 		t.PaymentMethodIdentifier = t.MaskedPAN
 		if !online {
-			t.TerminalID = fmt.Sprintf("T%07d", ref%1e7)
+			t.TerminalID = "T" + zpad(ref%1e7, 7)
 		}
 	case KindOnlineCard, KindInPersonCard:
 		t.Counterparty = "Card payments"
@@ -373,11 +376,11 @@ func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64
 		t.MaskedPAN = maskedPAN(ref)
 		t.PaymentMethodIdentifier = t.MaskedPAN
 		if t.Kind == KindInPersonCard {
-			t.TerminalID = fmt.Sprintf("T%07d", ref%1e7)
+			t.TerminalID = "T" + zpad(ref%1e7, 7)
 		}
 	case KindInternalCredit:
 		t.Counterparty = h.pick(lastNames[a.Country]) + " " + h.pick(companyForms[a.Country])
-		t.CounterpartyAccountNumber = fmt.Sprintf("%011d", ref%1e11)
+		t.CounterpartyAccountNumber = zpad(ref%1e11, 11)
 		t.PaymentMethodIdentifier = t.CounterpartyAccountNumber
 		if t.Side == "Credit" {
 			t.Label = "Transfer from " + t.Counterparty
@@ -390,18 +393,38 @@ func (s *Store) generateTransaction(a *Account, k int, slot uint64, booked int64
 			t.FeesType = "BusinessAccountSubscription"
 		}
 		t.Counterparty = "Swan"
-		t.Label = "Fees " + at.Format("January 2006")
-		t.Reference = fmt.Sprintf("FEE%s%07d", at.Format("200601"), ref%1e7)
+		t.Label = "Fees " + monthYear(at)
+		t.Reference = "FEE" + strconv.Itoa(at.Year()) + twoDigits(int(at.Month())) + zpad(ref%1e7, 7)
 		t.CounterpartyAccountNumber = a.Number
 		t.PaymentMethodIdentifier = a.IBAN
 	}
 	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
-	return t
+}
+
+// zpad writes n in decimal with leading zeros to width digits.
+func zpad(n uint64, width int) string {
+	var buf [20]byte
+	b := strconv.AppendUint(buf[:0], n, 10)
+	if len(b) >= width {
+		return string(b)
+	}
+	out := make([]byte, width)
+	for i := range width - len(b) {
+		out[i] = '0'
+	}
+	copy(out[width-len(b):], b)
+	return string(out)
+}
+
+// monthYear is "January 2026"; numericMonth is "01/2026".
+func monthYear(t time.Time) string { return t.Month().String() + " " + strconv.Itoa(t.Year()) }
+func numericMonth(t time.Time) string {
+	return twoDigits(int(t.Month())) + "/" + strconv.Itoa(t.Year())
 }
 
 // maskedPAN is a card number showing its first six and last four digits.
 func maskedPAN(seed uint64) string {
-	return fmt.Sprintf("517943******%04d", mix(seed)%10_000)
+	return "517943******" + zpad(mix(seed)%10_000, 4)
 }
 
 // history is an account's generated transactions in slot order, with
@@ -409,16 +432,14 @@ func maskedPAN(seed uint64) string {
 // are left empty (balances do not need them).
 func (s *Store) history(a *Account, full bool) []Transaction {
 	sc := a.sched
-	txs := make([]Transaction, 0, sc.count)
-	var cards []Card
-	if full {
-		cards = s.accountCards(a)
-	}
+	txs := make([]Transaction, sc.count)
+	cards := s.lazyCards(a)
 	var booked int64
 	seq := 0
-	for k := range int(sc.count) {
+	for k := range txs {
 		r := sc.round(k)
-		t := s.generateTransaction(a, k, slotOf(r, s.position(a.idx, r)), booked, cards, full)
+		t := &txs[k]
+		s.generateTransaction(t, a, k, slotOf(r, s.position(a.idx, r)), booked, cards, full)
 		if t.affectsBooked() {
 			booked += t.Signed()
 			if t.Status == StatusBooked {
@@ -426,9 +447,42 @@ func (s *Store) history(a *Account, full bool) []Transaction {
 				t.BalanceAfter, t.Sequence = booked, seq
 			}
 		}
-		txs = append(txs, t)
 	}
 	return txs
+}
+
+// lazyCards builds the account's cards the first time a card payment
+// needs them.
+func (s *Store) lazyCards(a *Account) func() []Card {
+	var cards []Card
+	done := false
+	return func() []Card {
+		if !done {
+			cards, done = s.accountCards(a), true
+		}
+		return cards
+	}
+}
+
+// transactionAt generates one transaction with its texts: the history
+// before it is only summed (light), so one costs far less than a history.
+func (s *Store) transactionAt(a *Account, k int) Transaction {
+	var booked int64
+	seq := 0
+	var t Transaction
+	for j := 0; j <= k; j++ {
+		t = Transaction{}
+		r := a.sched.round(j)
+		s.generateTransaction(&t, a, j, slotOf(r, s.position(a.idx, r)), booked, s.lazyCards(a), j == k)
+		if t.affectsBooked() {
+			booked += t.Signed()
+			if t.Status == StatusBooked {
+				seq++
+				t.BalanceAfter, t.Sequence = booked, seq
+			}
+		}
+	}
+	return t
 }
 
 // transactions returns generated plus simulated transactions of an account.

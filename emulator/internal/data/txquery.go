@@ -2,9 +2,12 @@ package data
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -214,17 +217,14 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, e
 
 // Transaction returns a transaction by id with its texts.
 func (s *Store) Transaction(id string) (Transaction, bool) {
-	t, ok := s.lookup(id)
-	if !ok || t.Simulated() {
-		return t, ok
-	}
-	a := &s.accounts[t.AccountIndex]
-	for _, h := range s.history(a, true) {
-		if h.slot == t.slot {
-			return h, true
+	if slot, ok := s.decodeTransactionID(id); ok {
+		ref, ok := s.refOfSlot(slot)
+		if !ok {
+			return Transaction{}, false
 		}
+		return s.transactionAt(&s.accounts[ref.acc], ref.k), true
 	}
-	return Transaction{}, false
+	return s.lookup(id)
 }
 
 // simRef locates a simulated transaction in Store.extraTx.
@@ -260,16 +260,21 @@ func (s *Store) scheduledTransfers() []upcomingTx {
 }
 
 // rootQuery is the state of one root transactions request: the filter,
-// the order and a cache of the histories it generated.
+// the order and the transactions it generated.
 type rootQuery struct {
 	s       *Store
 	orderBy string
 	asc     bool
 	f       *TransactionFilter
-	hist    map[int32][]Transaction
-	sims    []Transaction // matching simulated transactions in order
-	rlo     int32         // rounds that may hold matches
-	rhi     int32
+	made    map[txRef]*Transaction
+	hist    map[int32][]Transaction // whole histories, for filters on texts
+	// found lists, by slot, the generated transactions a filter on texts
+	// matches, when there are few enough to keep (textMatches).
+	found []uint64
+	ctx   context.Context
+	sims  []Transaction // matching simulated transactions in order
+	rlo   int32         // rounds that may hold matches
+	rhi   int32
 }
 
 // item is one transaction of the merged streams.
@@ -279,14 +284,25 @@ type item struct {
 	sim *Transaction
 }
 
-// full is a generated transaction with its texts.
+// full is a generated transaction with its texts. A filter on texts
+// tests many transactions of each account, so it generates whole
+// histories; a page alone generates just its transactions.
 func (q *rootQuery) full(ref txRef) *Transaction {
-	h, ok := q.hist[ref.acc]
-	if !ok {
-		h = q.s.history(&q.s.accounts[ref.acc], true)
-		q.hist[ref.acc] = h
+	if q.f.needsText() {
+		h, ok := q.hist[ref.acc]
+		if !ok {
+			h = q.s.history(&q.s.accounts[ref.acc], true)
+			q.hist[ref.acc] = h
+		}
+		return &h[ref.k]
 	}
-	return &h[ref.k]
+	t, ok := q.made[ref]
+	if !ok {
+		made := q.s.transactionAt(&q.s.accounts[ref.acc], ref.k)
+		t = &made
+		q.made[ref] = t
+	}
+	return t
 }
 
 // matches tests a generated transaction, generating it only when the
@@ -351,7 +367,7 @@ func (q *rootQuery) genStream(from *txKey, inclusive, asc bool) stream {
 					r--
 				}
 			}
-			if r < q.rlo || r > q.rhi {
+			if r < q.rlo || r > q.rhi || q.ctx.Err() != nil {
 				return item{}, false
 			}
 			buf, i, loaded = s.roundTransactions(r, buf[:0]), 0, true
@@ -376,6 +392,32 @@ func (q *rootQuery) upcomingStream(from *txKey, inclusive, asc bool) stream {
 			}
 			t := q.s.describe(&q.s.accounts[u.ref.acc], u.ref.k, u.ref.slot)
 			if q.matches(u.ref, &t) {
+				return it, true
+			}
+		}
+		return item{}, false
+	}
+}
+
+// foundStream walks the kept matches of a filter on texts; slots sort
+// like every order but executionDate, whose scheduled transfers it leaves
+// to upcomingStream.
+func (q *rootQuery) foundStream(from *txKey, inclusive, asc bool) stream {
+	i := 0
+	return func() (item, bool) {
+		for i < len(q.found) {
+			slot := q.found[i]
+			if !asc {
+				slot = q.found[len(q.found)-1-i]
+			}
+			i++
+			ref, _ := q.s.refOfSlot(slot)
+			t := q.s.describe(&q.s.accounts[ref.acc], ref.k, slot)
+			if q.orderBy == "executionDate" && t.Status == StatusUpcoming {
+				continue
+			}
+			it := item{key: keyOf(q.orderBy, &t), ref: ref}
+			if from == nil || beyond(it.key, *from, inclusive, asc) {
 				return it, true
 			}
 		}
@@ -442,7 +484,11 @@ func merge(asc bool, streams ...stream) stream {
 }
 
 func (q *rootQuery) all(from *txKey, inclusive, asc bool) stream {
-	streams := []stream{q.genStream(from, inclusive, asc), q.simStream(from, inclusive, asc)}
+	gen := q.genStream(from, inclusive, asc)
+	if q.found != nil {
+		gen = q.foundStream(from, inclusive, asc)
+	}
+	streams := []stream{gen, q.simStream(from, inclusive, asc)}
 	if q.orderBy == "executionDate" {
 		streams = append(streams, q.upcomingStream(from, inclusive, asc))
 	}
@@ -453,12 +499,13 @@ func (q *rootQuery) all(from *txKey, inclusive, asc bool) stream {
 // makes a page cost its own transactions plus the rounds it crosses, at
 // any number of accounts; filters on amounts or texts generate the
 // histories they test.
-func (s *Store) RootTransactions(q TransactionQuery) (TransactionPage, error) {
+func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (TransactionPage, error) {
 	from, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
 		return TransactionPage{}, err
 	}
-	rq := &rootQuery{s: s, orderBy: q.OrderBy, asc: q.Asc, f: &q.Filter, hist: map[int32][]Transaction{}, rlo: 0, rhi: rounds - 1}
+	rq := &rootQuery{s: s, orderBy: q.OrderBy, asc: q.Asc, f: &q.Filter, made: map[txRef]*Transaction{},
+		hist: map[int32][]Transaction{}, ctx: ctx, rlo: 0, rhi: rounds - 1}
 	f := &q.Filter
 	clampLo := func(t time.Time) {
 		if !t.IsZero() {
@@ -473,6 +520,9 @@ func (s *Store) RootTransactions(q TransactionQuery) (TransactionPage, error) {
 	clampLo(f.AfterUpdatedAt)
 	clampHi(f.BeforeUpdatedAt)
 	clampHi(f.BeforeExecution)
+	if w := recentWindow(f.Statuses); w > 0 {
+		clampLo(epoch.Add(-w))
+	}
 	if !f.AfterExecution.IsZero() {
 		// Scheduled transfers execute after they are created.
 		if scheduled := epoch.Add(-upcomingWindow); f.AfterExecution.After(scheduled) {
@@ -489,6 +539,9 @@ func (s *Store) RootTransactions(q TransactionQuery) (TransactionPage, error) {
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(rq.sims, func(x, y Transaction) int { return keyOf(q.OrderBy, &x).compare(keyOf(q.OrderBy, &y)) })
+	if f.needsText() {
+		rq.found = s.textMatches(rq)
+	}
 	next := rq.all(from, false, q.Asc)
 	page := TransactionPage{}
 	for len(page.Transactions) < q.First {
@@ -507,7 +560,30 @@ func (s *Store) RootTransactions(q TransactionQuery) (TransactionPage, error) {
 		_, page.HasPreviousPage = rq.all(from, true, !q.Asc)()
 	}
 	page.TotalCount = len(rq.sims) + s.generatedCount(rq)
+	if err := ctx.Err(); err != nil {
+		return TransactionPage{}, fmt.Errorf("the request ended before the page was complete: %w", err)
+	}
 	return page, nil
+}
+
+// recentWindow is how far back transactions in these statuses can be:
+// the generator leaves only recent movements pending, scheduled or
+// deferred. Zero when a status may be of any age.
+func recentWindow(statuses []string) time.Duration {
+	var w time.Duration
+	for _, st := range statuses {
+		switch st {
+		case StatusPending:
+			w = max(w, pendingWindow)
+		case StatusUpcoming:
+			w = max(w, upcomingWindow)
+		case StatusDeferred:
+			w = max(w, deferredWindow)
+		default:
+			return 0
+		}
+	}
+	return w
 }
 
 // generatedCount counts the generated transactions that match, once per
@@ -515,6 +591,9 @@ func (s *Store) RootTransactions(q TransactionQuery) (TransactionPage, error) {
 func (s *Store) generatedCount(q *rootQuery) int {
 	if q.f.empty() {
 		return s.txTotal
+	}
+	if q.found != nil {
+		return len(q.found)
 	}
 	return s.cachedCount("rt|"+q.f.key(), func() int {
 		n := 0
@@ -548,4 +627,80 @@ func (s *Store) generatedCount(q *rootQuery) int {
 		}
 		return n
 	})
+}
+
+// Bounds of the cache of matches of filters on texts.
+const (
+	maxKeptMatches = 100_000
+	maxMatchLists  = 16
+)
+
+// textMatches finds, once per filter, every generated transaction a
+// filter on texts or amounts matches: that needs every history in range
+// generated, the cost of such a filter on a large project (split over
+// the cores). The count is cached, and so are the slots when few enough,
+// for later pages to read; nil means too many to keep, dense enough for
+// the timeline walk to find pages quickly.
+func (s *Store) textMatches(q *rootQuery) []uint64 {
+	key := "rtm|" + q.f.key()
+	s.countMu.Lock()
+	list, ok := s.matchLists[key]
+	s.countMu.Unlock()
+	if ok {
+		return list
+	}
+	if _, counted := s.cachedCountOf("rt|" + q.f.key()); counted {
+		return nil // counted before: too many to keep
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	parts := make([][]uint64, workers)
+	counts := make([]int, workers)
+	var wg sync.WaitGroup
+	chunk := (len(s.accounts) + workers - 1) / workers
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * chunk; i < min(len(s.accounts), (w+1)*chunk) && q.ctx.Err() == nil; i++ {
+				a := &s.accounts[i]
+				var hist []Transaction
+				for k := range int(a.sched.count) {
+					if r := a.sched.round(k); r < q.rlo || r > q.rhi {
+						continue
+					}
+					if hist == nil {
+						hist = s.history(a, true)
+					}
+					if t := &hist[k]; q.f.matchesKind(t) && q.f.matchesText(t) {
+						counts[w]++
+						if counts[w] <= maxKeptMatches {
+							parts[w] = append(parts[w], t.slot)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if q.ctx.Err() != nil {
+		return nil
+	}
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	s.cachedCount("rt|"+q.f.key(), func() int { return total })
+	if total > maxKeptMatches {
+		return nil
+	}
+	list = slices.Concat(parts...)
+	if list == nil {
+		list = []uint64{}
+	}
+	slices.Sort(list)
+	s.countMu.Lock()
+	if len(s.matchLists) >= maxMatchLists {
+		clear(s.matchLists)
+	}
+	s.matchLists[key] = list
+	s.countMu.Unlock()
+	return list
 }
