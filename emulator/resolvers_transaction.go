@@ -182,9 +182,11 @@ func (t *txR) CardDetails() *cardDetailsR {
 // counterparty.
 func (t *txR) own() *partyR {
 	a := t.acc()
-	p := &partyR{name: a.HolderName, masked: maskIBAN(a.IBAN), accountNumber: a.Number}
+	p := &partyR{name: a.HolderName, accountNumber: a.Number}
+	// The account's own IBAN follows Account.IBAN: hidden, even masked,
+	// below paymentLevel Unlimited.
 	if a.PaymentLevel == "Unlimited" {
-		p.iban, p.bic = a.IBAN, a.BIC
+		p.iban, p.bic, p.masked = a.IBAN, a.BIC, maskIBAN(a.IBAN)
 	}
 	return p
 }

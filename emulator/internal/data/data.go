@@ -454,16 +454,5 @@ func bitOf(vals []string, v string) uint8 {
 }
 
 func pickWeighted(r *rand.Rand, vals []string, weights []int) string {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
-	n := r.IntN(total)
-	for i, w := range weights {
-		if n < w {
-			return vals[i]
-		}
-		n -= w
-	}
-	return vals[len(vals)-1]
+	return vals[weightedIndex(r.IntN, weights)]
 }

@@ -49,12 +49,16 @@ func (h *hrand) between(lo, hi int64) int64 {
 func (h *hrand) pick(vals []string) string { return vals[h.intn(len(vals))] }
 
 // index picks i with probability weights[i]/sum.
-func (h *hrand) index(weights ...int) int {
+func (h *hrand) index(weights ...int) int { return weightedIndex(h.intn, weights) }
+
+// weightedIndex picks i with probability weights[i]/sum, drawing with
+// intn (uniform in [0, n)).
+func weightedIndex(intn func(int) int, weights []int) int {
 	total := 0
 	for _, w := range weights {
 		total += w
 	}
-	n := h.intn(total)
+	n := intn(total)
 	for i, w := range weights {
 		if n < w {
 			return i

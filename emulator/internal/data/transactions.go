@@ -427,28 +427,49 @@ func maskedPAN(seed uint64) string {
 	return "517943******" + zpad(mix(seed)%10_000, 4)
 }
 
-// history is an account's generated transactions in slot order, with
-// BalanceAfter and Sequence on booked ones. Without full, texts and ids
-// are left empty (balances do not need them).
-func (s *Store) history(a *Account, full bool) []Transaction {
-	sc := a.sched
-	txs := make([]Transaction, sc.count)
-	cards := s.lazyCards(a)
-	var booked int64
-	seq := 0
-	for k := range txs {
-		r := sc.round(k)
-		t := &txs[k]
-		s.generateTransaction(t, a, k, slotOf(r, s.position(a.idx, r)), booked, cards, full)
-		if t.affectsBooked() {
-			booked += t.Signed()
-			if t.Status == StatusBooked {
-				seq++
-				t.BalanceAfter, t.Sequence = booked, seq
-			}
+// running is an account's booked balance and booking count so far.
+type running struct {
+	booked int64
+	seq    int
+}
+
+// next generates transaction k into t after the ones run has summed:
+// debits are capped by the booked balance before them, and booked ones
+// get their BalanceAfter and Sequence.
+func (s *Store) next(t *Transaction, a *Account, k int, run *running, cards func() []Card, full bool) {
+	r := a.sched.round(k)
+	s.generateTransaction(t, a, k, slotOf(r, s.position(a.idx, r)), run.booked, cards, full)
+	if t.affectsBooked() {
+		run.booked += t.Signed()
+		if t.Status == StatusBooked {
+			run.seq++
+			t.BalanceAfter, t.Sequence = run.booked, run.seq
 		}
 	}
+}
+
+// history is an account's generated transactions in slot order. Without
+// full, texts and ids are left empty (balances do not need them).
+func (s *Store) history(a *Account, full bool) []Transaction {
+	txs := make([]Transaction, a.sched.count)
+	cards := s.lazyCards(a)
+	var run running
+	for k := range txs {
+		s.next(&txs[k], a, k, &run, cards, full)
+	}
 	return txs
+}
+
+// eachLight runs through the account's generated history without texts,
+// reusing one transaction: sums need no slice of them.
+func (s *Store) eachLight(a *Account, fn func(*Transaction)) {
+	var run running
+	var t Transaction
+	for k := range int(a.sched.count) {
+		t = Transaction{}
+		s.next(&t, a, k, &run, nil, false)
+		fn(&t)
+	}
 }
 
 // lazyCards builds the account's cards the first time a card payment
@@ -467,20 +488,11 @@ func (s *Store) lazyCards(a *Account) func() []Card {
 // transactionAt generates one transaction with its texts: the history
 // before it is only summed (light), so one costs far less than a history.
 func (s *Store) transactionAt(a *Account, k int) Transaction {
-	var booked int64
-	seq := 0
+	var run running
 	var t Transaction
 	for j := 0; j <= k; j++ {
 		t = Transaction{}
-		r := a.sched.round(j)
-		s.generateTransaction(&t, a, j, slotOf(r, s.position(a.idx, r)), booked, s.lazyCards(a), j == k)
-		if t.affectsBooked() {
-			booked += t.Signed()
-			if t.Status == StatusBooked {
-				seq++
-				t.BalanceAfter, t.Sequence = booked, seq
-			}
-		}
+		s.next(&t, a, j, &run, s.lazyCards(a), j == k)
 	}
 	return t
 }
@@ -499,11 +511,7 @@ func (s *Store) transactions(a *Account) []Transaction {
 // other pending movements make the pending balance.
 func (s *Store) Balances(a *Account) Balances {
 	b := Balances{Currency: a.Currency}
-	txs := s.history(a, false)
-	s.mu.RLock()
-	txs = append(txs, s.extraTx[a.idx]...)
-	s.mu.RUnlock()
-	for _, t := range txs {
+	add := func(t *Transaction) {
 		switch {
 		case t.affectsBooked():
 			b.Booked += t.Signed()
@@ -513,6 +521,12 @@ func (s *Store) Balances(a *Account) Balances {
 			b.Pending += t.Signed()
 		}
 	}
+	s.eachLight(a, add)
+	s.mu.RLock()
+	for i := range s.extraTx[a.idx] {
+		add(&s.extraTx[a.idx][i])
+	}
+	s.mu.RUnlock()
 	b.Available = b.Booked + b.Pending - b.Reserved
 	return b
 }
@@ -555,14 +569,14 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 	// The generated history is pure, so it is summed outside the lock.
 	var booked int64
 	seq := 0
-	for _, t := range s.history(a, false) {
+	s.eachLight(a, func(t *Transaction) {
 		if t.affectsBooked() {
 			booked += t.Signed()
 		}
 		if t.Status == StatusBooked {
 			seq = t.Sequence
 		}
-	}
+	})
 	now := s.now().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
