@@ -539,16 +539,16 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 		n := &nested[Membership]{view: view, cmp: cmpIdx, items: func(int32) []Membership { return []Membership{s.membership(a, slot)} }}
 		return s.pageMemberships(n, q, func() int { return n.count(func(int32) int { return 1 }) })
 	}
-	view, who := s.viewOf(Viewer{UserID: userID}, q.OrderBy)
 	s.mu.RLock()
-	m := s.members[who]
+	m := s.members[userID]
 	s.mu.RUnlock()
-	if m == nil || m.demo < 0 {
-		view = nil
-	}
+	var view []int32
 	cmp := cmpIdx
-	if q.OrderBy == "updatedAt" {
-		cmp = s.cmpUpdated
+	if m != nil && m.demo >= 0 {
+		view = m.byCreated
+		if q.OrderBy == "updatedAt" {
+			view, cmp = m.byUpdated, s.cmpUpdated
+		}
 	}
 	if q.Filter.AccountID != "" {
 		view = restrict(view, s.byID, q.Filter.AccountID, cmp)
@@ -564,7 +564,7 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 		if q.Filter.empty() {
 			return len(view)
 		}
-		return s.cachedCount("um|"+who+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
+		return s.cachedCount("um|"+userID+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
 	})
 }
 

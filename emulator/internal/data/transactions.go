@@ -94,9 +94,6 @@ func (t *Transaction) Signed() int64 {
 	return t.Amount
 }
 
-// Simulated reports whether the Testing API created the transaction.
-func (t *Transaction) Simulated() bool { return t.sim > 0 }
-
 // IsCancelable is true for what can still be stopped: scheduled transfers.
 func (t *Transaction) IsCancelable() bool { return t.Status == StatusUpcoming }
 
