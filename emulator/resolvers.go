@@ -116,6 +116,19 @@ type partnerResolver struct {
 	clientID string
 }
 
+// request is what the resolvers of one request share: the environment's
+// root and the caller. Field methods read the caller here rather than
+// take a context, because graph-gophers runs every method that takes one
+// in a goroutine of its own.
+type request struct {
+	*partnerResolver
+	viewer data.Viewer
+}
+
+func (r *partnerResolver) request(ctx context.Context) *request {
+	return &request{partnerResolver: r, viewer: viewerOf(ctx)}
+}
+
 func checkFirst(first int32) error {
 	if first < 0 || first > maxPage {
 		return fmt.Errorf("first must be between 0 and %d, got %d: request at most %d items per page", maxPage, first, maxPage)
@@ -186,7 +199,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 	if err != nil {
 		return nil, fmt.Errorf("accounts: %w", err)
 	}
-	return &accountConnR{r: r, page: page}, nil
+	return &accountConnR{r: r.request(ctx), page: page}, nil
 }
 
 func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {
@@ -194,10 +207,10 @@ func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID gr
 	if !ok {
 		return nil
 	}
-	return r.account(a)
+	return r.request(ctx).account(a)
 }
 
-func (r *partnerResolver) account(a *data.Account) *accountR { return &accountR{r: r, a: a} }
+func (r *request) account(a *data.Account) *accountR { return &accountR{r: r, a: a} }
 
 func (r *partnerResolver) User(ctx context.Context, args struct{ ID *string }) (*userR, error) {
 	c := callerFrom(ctx)
@@ -216,7 +229,7 @@ func (r *partnerResolver) User(ctx context.Context, args struct{ ID *string }) (
 	if !ok {
 		return nil, nil
 	}
-	return &userR{r: r, u: u}, nil
+	return &userR{r: r.request(ctx), u: u}, nil
 }
 
 func (r *partnerResolver) ProjectInfo() *projectR {
@@ -228,7 +241,7 @@ func (r *partnerResolver) AccountMembership(ctx context.Context, args struct{ ID
 	if !ok {
 		return nil
 	}
-	return &membershipR{r: r, m: m}
+	return &membershipR{r: r.request(ctx), m: m}
 }
 
 func (r *partnerResolver) AccountMemberships(ctx context.Context, args membershipsArgs) (*membershipConnR, error) {
@@ -240,7 +253,7 @@ func (r *partnerResolver) AccountMemberships(ctx context.Context, args membershi
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}
-	return &membershipConnR{r: r, page: page}, nil
+	return &membershipConnR{r: r.request(ctx), page: page}, nil
 }
 
 func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.ID }) *cardR {
@@ -248,7 +261,7 @@ func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.
 	if !ok {
 		return nil
 	}
-	return &cardR{r: r, c: c}
+	return &cardR{r: r.request(ctx), c: c}
 }
 
 func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR, error) {
@@ -260,7 +273,7 @@ func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR
 	if err != nil {
 		return nil, fmt.Errorf("cards: %w", err)
 	}
-	return &cardConnR{r: r, page: page}, nil
+	return &cardConnR{r: r.request(ctx), page: page}, nil
 }
 
 func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graphql.ID }) (*txR, error) {
@@ -271,7 +284,7 @@ func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graph
 	if !ok {
 		return nil, fmt.Errorf("no transaction has the id %q in this project: pass the id of a listed transaction", string(args.ID))
 	}
-	return r.tx(t), nil
+	return r.request(ctx).tx(t), nil
 }
 
 func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArgs) (*txConnR, error) {
@@ -286,7 +299,7 @@ func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArg
 	if err != nil {
 		return nil, fmt.Errorf("transactions: %w", err)
 	}
-	return r.txConn(page), nil
+	return r.request(ctx).txConn(page), nil
 }
 
 // pageInfoR is every connection's PageInfo.

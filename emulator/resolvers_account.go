@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
@@ -11,7 +10,7 @@ import (
 )
 
 type accountConnR struct {
-	r    *partnerResolver
+	r    *request
 	page data.AccountPage
 }
 
@@ -41,15 +40,15 @@ func (e *accountEdgeR) Node() *accountR { return e.acc }
 // accountR is an Account. What the caller may read of it (IBAN, balances,
 // history) depends on the token, decided once per account.
 type accountR struct {
-	r        *partnerResolver
+	r        *request
 	a        *data.Account
 	viewOnce sync.Once
 	canView  bool
 }
 
 // canViewAccount is whether the caller has canViewAccount here.
-func (a *accountR) canViewAccount(ctx context.Context) bool {
-	a.viewOnce.Do(func() { a.canView = a.r.store.CanViewAccount(viewerOf(ctx), a.a) })
+func (a *accountR) canViewAccount() bool {
+	a.viewOnce.Do(func() { a.canView = a.r.store.CanViewAccount(a.r.viewer, a.a) })
 	return a.canView
 }
 
@@ -74,8 +73,8 @@ func (a *accountR) BlockSDD() *bool                             { f := false; re
 // IBAN follows the schema's rule: only for paymentLevel Unlimited, and
 // for a user token only through a membership with canViewAccount. BIC is
 // non-null in the schema, so it is always returned.
-func (a *accountR) IBAN(ctx context.Context) *scalar {
-	if a.a.PaymentLevel != "Unlimited" || !a.canViewAccount(ctx) {
+func (a *accountR) IBAN() *scalar {
+	if a.a.PaymentLevel != "Unlimited" || !a.canViewAccount() {
 		return nil
 	}
 	return optScalar(a.a.IBAN)
@@ -83,8 +82,8 @@ func (a *accountR) IBAN(ctx context.Context) *scalar {
 
 // Balances, statements and transactions need canViewAccount ("can view
 // account balances and transactions history"); without it they are null.
-func (a *accountR) Balances(ctx context.Context) *balancesR {
-	if !a.canViewAccount(ctx) {
+func (a *accountR) Balances() *balancesR {
+	if !a.canViewAccount() {
 		return nil
 	}
 	return &balancesR{b: a.r.store.Balances(a.a)}
@@ -114,8 +113,8 @@ func (a *accountR) Memberships(args membershipsOfAccountArgs) (*membershipConnR,
 	return &membershipConnR{r: a.r, page: page}, nil
 }
 
-func (a *accountR) Transactions(ctx context.Context, args transactionsArgs) (*txConnR, error) {
-	if !a.canViewAccount(ctx) {
+func (a *accountR) Transactions(args transactionsArgs) (*txConnR, error) {
+	if !a.canViewAccount() {
 		return nil, nil
 	}
 	q, err := args.query()
@@ -140,8 +139,8 @@ type statementsArgs struct {
 	OrderBy *orderArgs
 }
 
-func (a *accountR) Statements(ctx context.Context, args statementsArgs) (*statementConnR, error) {
-	if !a.canViewAccount(ctx) {
+func (a *accountR) Statements(args statementsArgs) (*statementConnR, error) {
+	if !a.canViewAccount() {
 		return nil, nil
 	}
 	if err := checkFirst(args.First); err != nil {
@@ -199,7 +198,7 @@ func (r *reasonR) ToCloseAccountReason() (*reasonR, bool)   { return r, !r.suspe
 func (r *reasonR) ToSuspendAccountReason() (*reasonR, bool) { return r, r.suspend }
 
 type holderR struct {
-	r *partnerResolver
+	r *request
 	a *data.Account
 }
 
@@ -228,7 +227,7 @@ func (s *holderStatusR) ToAccountHolderCanceledStatusInfo() (*holderStatusR, boo
 }
 
 type holderInfoR struct {
-	r *partnerResolver
+	r *request
 	a *data.Account
 }
 

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"context"
 	"fmt"
 
 	graphql "github.com/graph-gophers/graphql-go"
@@ -46,7 +45,7 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 }
 
 type cardConnR struct {
-	r    *partnerResolver
+	r    *request
 	page data.CardPage
 }
 
@@ -73,7 +72,7 @@ func (e *cardEdgeR) Node() *cardR   { return e.c }
 
 // cardR is a Card.
 type cardR struct {
-	r *partnerResolver
+	r *request
 	c data.Card
 }
 
@@ -105,11 +104,11 @@ func (c *cardR) SpendingLimits() *[]*spendingLimitR {
 
 // Transactions are the card's payments: the cardholder sees them, and
 // whoever may view the account's history.
-func (c *cardR) Transactions(ctx context.Context, args transactionsArgs) (*txConnR, error) {
+func (c *cardR) Transactions(args transactionsArgs) (*txConnR, error) {
 	acc := c.r.account(c.r.store.AccountOfIndex(c.c.AccountIndex))
-	v := viewerOf(ctx)
+	v := c.r.viewer
 	holder := !v.Project && c.r.store.CardMembership(c.c).UserID == c.r.store.Effective(v.UserID)
-	if !holder && !acc.canViewAccount(ctx) {
+	if !holder && !acc.canViewAccount() {
 		return nil, nil
 	}
 	q, err := args.query()

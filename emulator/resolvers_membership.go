@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
@@ -57,7 +56,7 @@ func (args membershipsArgs) query() (data.MembershipQuery, error) {
 }
 
 type membershipConnR struct {
-	r    *partnerResolver
+	r    *request
 	page data.MembershipPage
 }
 
@@ -84,7 +83,7 @@ func (e *membershipEdgeR) Node() *membershipR { return e.m }
 
 // membershipR is an AccountMembership.
 type membershipR struct {
-	r *partnerResolver
+	r *request
 	m data.Membership
 }
 
@@ -206,7 +205,7 @@ func (l *spendingLimitR) Amount() *amountR { return l.amount }
 
 // userR is a User.
 type userR struct {
-	r *partnerResolver
+	r *request
 	u data.User
 }
 
@@ -248,12 +247,12 @@ type userMembershipsArgs struct {
 	Filters *membershipFilterArgs
 }
 
-func (u *userR) AccountMemberships(ctx context.Context, args userMembershipsArgs) (*membershipConnR, error) {
+func (u *userR) AccountMemberships(args userMembershipsArgs) (*membershipConnR, error) {
 	q, err := membershipsArgs{First: args.First, Before: args.Before, After: args.After, Filters: args.Filters}.query()
 	if err != nil {
 		return nil, err
 	}
-	page, err := u.r.store.UserMemberships(viewerOf(ctx), u.u.ID, q)
+	page, err := u.r.store.UserMemberships(u.r.viewer, u.u.ID, q)
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}

@@ -60,14 +60,14 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 	return q, nil
 }
 
-func (r *partnerResolver) txConn(page data.TransactionPage) *txConnR {
+func (r *request) txConn(page data.TransactionPage) *txConnR {
 	return &txConnR{r: r, page: page}
 }
 
-func (r *partnerResolver) tx(t data.Transaction) *txR { return &txR{r: r, t: t} }
+func (r *request) tx(t data.Transaction) *txR { return &txR{r: r, t: t} }
 
 type txConnR struct {
-	r    *partnerResolver
+	r    *request
 	page data.TransactionPage
 }
 
@@ -95,7 +95,7 @@ func (e *txEdgeR) Cursor() string { return data.TransactionCursor(&e.tx.t) }
 // txR serves every Transaction type; the To methods pick the concrete
 // one from the transaction's kind.
 type txR struct {
-	r *partnerResolver
+	r *request
 	t data.Transaction
 }
 
