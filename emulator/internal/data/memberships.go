@@ -607,21 +607,6 @@ func (s *Store) Membership(v Viewer, id string) (Membership, bool) {
 	return s.membership(a, slot), true
 }
 
-// ViewerMembership is the viewer's own membership on an account: the
-// rights a user token has there. A project token has none.
-func (s *Store) ViewerMembership(v Viewer, a *Account) (Membership, bool) {
-	if v.Project {
-		return Membership{}, false
-	}
-	s.mu.RLock()
-	m := s.members[s.effectiveLocked(v.UserID)]
-	s.mu.RUnlock()
-	if m == nil || m.demo < 0 || s.demoMask[a.idx]&(1<<m.demo) == 0 {
-		return Membership{}, false
-	}
-	return s.membership(a, s.slotOfDemo(a, m.demo)), true
-}
-
 // CanViewAccount is whether the viewer may read the account's balances,
 // history and (with paymentLevel Unlimited) IBAN: always for a project
 // token, for a user token only through a membership with canViewAccount.
