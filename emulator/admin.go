@@ -101,11 +101,7 @@ type sandboxUserConnR struct {
 
 func (c *sandboxUserConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *sandboxUserConnR) PageInfo() *pageInfoR {
-	p := newPageInfo(c.page.HasNextPage, c.page.HasPreviousPage)
-	if n := len(c.page.Cursors); n > 0 {
-		p.start, p.end = c.page.Cursors[0], c.page.Cursors[n-1]
-	}
-	return p
+	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, c.page.Cursors...)
 }
 func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
 	out := make([]*sandboxUserEdgeR, len(c.page.Users))
@@ -308,12 +304,12 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 		}
 		t.EndToEndID = ref
 	}
-	id, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
+	tx, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
 	if errors.Is(err, data.ErrForbidden) {
 		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("simulate transfer: %w", err)
 	}
-	return &payloadR{kind: "Success", txID: id}, nil
+	return &payloadR{kind: "Success", txID: tx.ID}, nil
 }

@@ -8,33 +8,79 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
-// BenchmarkAccountsPage measures one GraphQL request for a page of 100
-// accounts, through the whole handler (middleware, limits, auth, exec),
-// starting from a cursor in the middle of the data set. A page must cost
-// the same at 1,000 and at 100,000 accounts.
+// benchPage runs one GraphQL request per iteration through the whole
+// handler (middleware, limits, auth, exec) with the project token.
+func benchPage(b *testing.B, h http.Handler, query string, vars map[string]any) {
+	b.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodPost, "/sandbox-partner/graphql", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"errors"`)) {
+			b.Fatalf("status %d: %.500s", rec.Code, rec.Body)
+		}
+	}
+}
+
+// benchSizes are the data set sizes every page benchmark compares: a
+// page must cost about the same at both.
+var benchSizes = []int{1000, 100_000}
+
+// BenchmarkAccountsPage is a page of 100 accounts from a cursor in the
+// middle of the data set.
 func BenchmarkAccountsPage(b *testing.B) {
-	for _, n := range []int{1000, 100_000} {
+	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
 			h, sb := projectHandler(b, n)
-			after := sb.AllAccounts()[n/2].Cursor()
-			body, _ := json.Marshal(map[string]any{
-				"query": `query Page($after: String) { accounts(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
-				  edges { cursor node { id name IBAN BIC currency statusInfo { status } holder { info { name } } balances { available { value currency } } } } } }`,
-				"variables": map[string]any{"after": after},
-			})
-			b.ResetTimer()
-			for b.Loop() {
-				req := httptest.NewRequest(http.MethodPost, "/sandbox-partner/graphql", bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
-				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					b.Fatalf("status %d: %s", rec.Code, rec.Body)
-				}
-			}
+			benchPage(b, h, `query Page($after: String) { accounts(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+			  edges { cursor node { id name IBAN BIC currency statusInfo { status } holder { info { name } } balances { available { value currency } } } } } }`,
+				map[string]any{"after": sb.AllAccounts()[n/2].Cursor()})
+		})
+	}
+}
+
+// BenchmarkRootTransactionsPage is a page of 100 of the project's
+// transactions in the default order (updatedAt desc): the newest page,
+// and one from a cursor half-way back in time.
+func BenchmarkRootTransactionsPage(b *testing.B) {
+	const q = `query Page($after: String) { transactions(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+	  edges { cursor node { __typename id type side amount { value currency } label counterparty executionDate
+	    statusInfo { status ... on BookedTransactionStatusInfo { bookingDate } } account { id name } } } } }`
+	for _, n := range benchSizes {
+		h, sb := projectHandler(b, n)
+		mid, err := sb.RootTransactions(b.Context(), data.TransactionQuery{First: 1, Filter: data.TransactionFilter{BeforeUpdatedAt: time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)}})
+		if err != nil || len(mid.Transactions) == 0 {
+			b.Fatalf("no transaction half-way back: %v", err)
+		}
+		b.Run(fmt.Sprintf("accounts=%d/newest", n), func(b *testing.B) { benchPage(b, h, q, nil) })
+		b.Run(fmt.Sprintf("accounts=%d/middle", n), func(b *testing.B) {
+			benchPage(b, h, q, map[string]any{"after": data.TransactionCursor(&mid.Transactions[0])})
+		})
+	}
+}
+
+// BenchmarkMembershipsPage is a page of 100 of the project's memberships
+// from a cursor in the middle, with each one's user and cards.
+func BenchmarkMembershipsPage(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			h, sb := projectHandler(b, n)
+			m := sb.LegalRepresentative(sb.AllAccounts()[n/2])
+			benchPage(b, h, `query Page($after: String) { accountMemberships(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
+			  edges { cursor node { id email canViewAccount statusInfo { status } user { id fullName } cards(first: 2) { totalCount edges { node { id cardMaskedNumber } } } } } } }`,
+				map[string]any{"after": data.MembershipCursor(&m)})
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 
 	graphql "github.com/graph-gophers/graphql-go"
 
@@ -27,8 +28,10 @@ type introspector interface {
 // relay.Handler, because the platform answers bad requests with HTTP 4xx
 // while relay always answers 200.
 type gqlEndpoint struct {
-	env    string // realm whose tokens are accepted
-	schema *graphql.Schema
+	env string // realm whose tokens are accepted
+	// schema is parsed on first use: binding the resolvers takes tens of
+	// milliseconds per endpoint, and many runs never call Live.
+	schema func() (*graphql.Schema, error)
 	limits *Limits // nil: no operation limits (Live)
 	tokens introspector
 	store  *data.Store
@@ -42,11 +45,13 @@ func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens i
 		l := sandboxLimits()
 		e.limits = &l
 	}
-	s, err := graphql.ParseSchema(partnerSDL, &partnerResolver{store: store, clientID: clientID}, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("parse the partner schema: %w", err)
-	}
-	e.schema = s
+	e.schema = sync.OnceValues(func() (*graphql.Schema, error) {
+		s, err := graphql.ParseSchema(partnerSDL, &partnerResolver{store: store, clientID: clientID}, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("parse the partner schema: %w", err)
+		}
+		return s, nil
+	})
 	return e, nil
 }
 
@@ -57,7 +62,7 @@ func newAdminEndpoint(store *data.Store, tokens introspector) (*gqlEndpoint, err
 	if err != nil {
 		return nil, fmt.Errorf("parse the testing schema: %w", err)
 	}
-	return &gqlEndpoint{env: store.Env(), schema: s, limits: &l, tokens: tokens, store: store}, nil
+	return &gqlEndpoint{env: store.Env(), schema: func() (*graphql.Schema, error) { return s, nil }, limits: &l, tokens: tokens, store: store}, nil
 }
 
 // schemaOptions keeps graph-gophers' own limits as a second line behind the
@@ -170,7 +175,12 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	resp := e.schema.Exec(ctx, *req.Query, req.OperationName, vars)
+	schema, err := e.schema()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
+		return
+	}
+	resp := schema.Exec(ctx, *req.Query, req.OperationName, vars)
 	status := http.StatusOK
 	if len(resp.Errors) > 0 && requestError(resp) {
 		status = http.StatusBadRequest

@@ -1,8 +1,11 @@
 package emulator
 
-// partnerSDL is the subset of the platform's partner schema the emulator
-// serves. Names, types and nullability are the real schema's, so a query
-// that works here works against the platform.
+// partnerSDL is the part of the platform's partner schema the emulator
+// serves. Every type, field, argument, default, enum value and input
+// field it names is the real schema's, to the letter (TestSchemaMatches
+// checks it against the public schema), so a query that works here works
+// against the platform. It is split in three for reading: accounts and
+// the rest, transactions, and the enums and inputs.
 const partnerSDL = `
 schema { query: Query }
 
@@ -15,38 +18,29 @@ scalar Date
 scalar DateTime
 scalar IBAN
 scalar PhoneNumber
+scalar URL
 
 type Query {
+  accountMembership(id: ID!): AccountMembership
+  accountMemberships(first: Int! = 50, before: String, after: String, filters: AccountMembershipsFilterInput, orderBy: AccountMembershipOrderByInput): AccountMembershipConnection!
   account(accountId: ID!): Account
   accounts(first: Int! = 50, before: String, after: String, filters: AccountFilterInput, orderBy: AccountOrderByInput): AccountConnection!
-  user(id: String): User
+  transaction(id: ID!): Transaction!
+  transactions(first: Int! = 50, after: String, orderBy: TransactionsOrderByInput, filters: TransactionsFiltersInput): TransactionConnection!
+  card(cardId: ID!): Card
+  cards(first: Int! = 50, before: String, after: String, orderBy: CardOrderByInput, filters: CardFiltersInput): CardConnection!
   projectInfo: ProjectInfo!
+  user(id: String): User
 }
 
-input AccountFilterInput {
-  status: [AccountStatus!]
-  paymentLevels: [PaymentLevel!]
-  mainIBAN: String
-  search: String
-}
-
-input AccountOrderByInput {
-  field: AccountOrderByFieldInput
-  direction: OrderByDirection
-}
-
-enum AccountOrderByFieldInput { createdAt updatedAt }
-enum OrderByDirection { Asc Desc }
-
-type AccountConnection {
+interface Connection {
   totalCount: Int!
   pageInfo: PageInfo!
-  edges: [AccountEdge!]!
+  edges: [Edge!]!
 }
 
-type AccountEdge {
+interface Edge {
   cursor: String!
-  node: Account!
 }
 
 type PageInfo {
@@ -56,30 +50,58 @@ type PageInfo {
   endCursor: String
 }
 
+type Amount {
+  currency: Currency!
+  value: AmountValue!
+}
+
+type AddressInfo {
+  addressLine1: String
+  addressLine2: String
+  city: String
+  postalCode: String
+  state: String
+  country: CCA3
+}
+
+# Accounts
+
+type AccountConnection implements Connection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [AccountEdge!]!
+}
+
+type AccountEdge implements Edge {
+  cursor: String!
+  node: Account!
+}
+
 type Account {
   id: ID!
   number: AccountNumber!
   name: String!
   holder: AccountHolder!
+  cashAccountType: CashAccountType!
   country: AccountCountry!
   paymentLevel: PaymentLevel!
   currency: Currency!
   statusInfo: AccountStatusInfo!
   createdAt: DateTime!
   updatedAt: DateTime!
+  memberships(first: Int! = 50, before: String, after: String, filters: MembershipsFilterInput, orderBy: AccountMembershipOrderByInput): AccountMembershipConnection!
+  requiredConsentToFetchNewTransactions: Boolean!
   language: AccountLanguage!
+  legalRepresentativeMembership: AccountMembership!
   paymentAccountType: PaymentAccountType!
+  upgradedAt: DateTime
   BIC: BIC!
   IBAN: IBAN
+  blockSDD: Boolean
   balances: AccountBalances
+  statements(first: Int! = 50, after: String, filters: StatementFiltersInput, orderBy: StatementsOrderByInput): StatementConnection
   transactions(first: Int! = 50, after: String, orderBy: TransactionsOrderByInput, filters: TransactionsFiltersInput): TransactionConnection
 }
-
-enum AccountCountry { FRA DEU ESP NLD ITA BEL }
-enum AccountLanguage { de en fr it nl es pt fi }
-enum PaymentLevel { Limited Unlimited }
-enum PaymentAccountType { EMoney PaymentService }
-enum AccountStatus { Opened Suspended Closing Closed }
 
 interface AccountStatusInfo {
   status: AccountStatus!
@@ -89,26 +111,46 @@ type AccountOpenedStatus implements AccountStatusInfo {
 }
 type AccountSuspendedStatus implements AccountStatusInfo {
   status: AccountStatus!
+  reason: String! @deprecated(reason: "Use ` + "`" + `reasonInfo` + "`" + ` instead.")
+  reasonInfo: SuspendAccountStatusReason!
 }
 type AccountClosingStatus implements AccountStatusInfo {
   status: AccountStatus!
+  reason: String! @deprecated(reason: "Use ` + "`" + `reasonInfo` + "`" + ` instead.")
+  reasonInfo: CloseAccountStatusReason!
   closingAt: DateTime!
 }
 type AccountClosedStatus implements AccountStatusInfo {
   status: AccountStatus!
+  reason: String! @deprecated(reason: "Use ` + "`" + `reasonInfo` + "`" + ` instead.")
+  reasonInfo: CloseAccountStatusReason!
   closedAt: DateTime!
   closingAt: DateTime!
+}
+
+interface Reason {
+  message: String
+}
+union CloseAccountStatusReason = CloseAccountReason
+type CloseAccountReason implements Reason {
+  type: CloseAccountReasonType!
+  message: String
+}
+union SuspendAccountStatusReason = SuspendAccountReason
+type SuspendAccountReason implements Reason {
+  type: SuspendAccountReasonType!
+  message: String
 }
 
 type AccountHolder {
   id: ID!
   verificationStatus: VerificationStatus!
   info: AccountHolderInfo!
+  statusInfo: AccountHolderStatusInfo
+  residencyAddress: AddressInfo!
   createdDate: DateTime!
   updatedDate: DateTime!
 }
-enum VerificationStatus { NotStarted WaitingForInformation Pending Verified Refused }
-enum AccountHolderType { Individual Company }
 
 interface AccountHolderInfo {
   type: AccountHolderType!
@@ -117,13 +159,31 @@ interface AccountHolderInfo {
 type AccountHolderIndividualInfo implements AccountHolderInfo {
   type: AccountHolderType!
   name: String!
+  user: User!
+  taxIdentificationNumber: String
 }
 type AccountHolderCompanyInfo implements AccountHolderInfo {
   type: AccountHolderType!
   name: String!
   registrationNumber: String
   vatNumber: String
+  taxIdentificationNumber: String
   tradeName: String
+}
+
+interface AccountHolderStatusInfo {
+  status: AccountHolderStatus!
+}
+type AccountHolderEnabledStatusInfo implements AccountHolderStatusInfo {
+  status: AccountHolderStatus!
+}
+type AccountHolderSuspendedStatusInfo implements AccountHolderStatusInfo {
+  status: AccountHolderStatus!
+  reason: String!
+}
+type AccountHolderCanceledStatusInfo implements AccountHolderStatusInfo {
+  status: AccountHolderStatus!
+  reason: String!
 }
 
 type AccountBalances {
@@ -133,155 +193,209 @@ type AccountBalances {
   reserved: Amount!
 }
 
-type Amount {
-  currency: Currency!
-  value: AmountValue!
+# Memberships
+
+type AccountMembershipConnection implements Connection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [AccountMembershipEdge!]!
 }
 
-input TransactionsOrderByInput {
-  field: TransactionsOrderByField
-  direction: OrderByDirection
-}
-enum TransactionsOrderByField { id createdAt updatedAt executionDate }
-
-input TransactionsFiltersInput {
-  status: [TransactionStatus!]
-  paymentProduct: [PaymentProduct!]
-  search: String
-  type: [TransactionTypeEnum!]
+type AccountMembershipEdge implements Edge {
+  cursor: String!
+  node: AccountMembership!
 }
 
-type TransactionConnection {
+type AccountMembership {
+  id: ID!
+  email: String!
+  user: User
+  legalRepresentative: Boolean!
+  canViewAccount: Boolean!
+  canManageBeneficiaries: Boolean!
+  canInitiatePayments: Boolean!
+  canManageAccountMembership: Boolean!
+  canManageCards: Boolean!
+  statusInfo: AccountMembershipStatusInfo!
+  accountId: ID!
+  account: Account
+  spendingLimits: [SpendingLimit!]
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  version: String!
+  residencyAddress: AddressInfo
+  acceptedIdentificationLevels: [IdentificationLevel]!
+  hasRequiredIdentificationLevel: Boolean
+  disabledAt: DateTime
+  language: AccountLanguage
+  accountCountry: AccountCountry!
+  accountHolderType: AccountHolderType!
+  cards(first: Int! = 50, before: String, after: String, orderBy: CardOrderByInput, filters: CardFiltersInput): CardConnection!
+}
+
+interface AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+}
+type AccountMembershipEnabledStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+}
+type AccountMembershipInvitationSentStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+  restrictedTo: RestrictedTo!
+}
+type AccountMembershipConsentPendingStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+  restrictedTo: RestrictedTo!
+}
+type AccountMembershipBindingUserErrorStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+  firstNameMatchError: Boolean!
+  emailVerifiedMatchError: Boolean!
+  idVerifiedMatchError: Boolean!
+  lastNameMatchError: Boolean!
+  phoneNumberMatchError: Boolean!
+  birthDateMatchError: Boolean!
+  restrictedTo: RestrictedTo!
+}
+type AccountMembershipSuspendedStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+  reason: String!
+}
+type AccountMembershipDisabledStatusInfo implements AccountMembershipStatusInfo {
+  status: AccountMembershipStatus!
+  reason: String!
+}
+
+type RestrictedTo {
+  firstName: String!
+  lastName: String!
+  birthDate: Date
+  phoneNumber: String
+}
+
+type SpendingLimit {
+  type: SpendingLimitType!
+  period: SpendingLimitPeriod!
+  amount: Amount!
+}
+
+# Cards
+
+type CardConnection implements Connection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [CardEdge!]!
+}
+
+type CardEdge implements Edge {
+  cursor: String!
+  node: Card!
+}
+
+type Card {
+  id: ID!
+  transactions(first: Int! = 50, after: String, orderBy: TransactionsOrderByInput, filters: TransactionsFiltersInput): TransactionConnection
+  type: CardType!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  accountMembership: AccountMembership!
+  mainCurrency: Currency!
+  cardContractExpiryDate: DateTime
+  cardDesignUrl: String!
+  statusInfo: CardStatusInfo!
+  withdrawal: Boolean!
+  international: Boolean!
+  nonMainCurrencyTransactions: Boolean!
+  eCommerce: Boolean!
+  cardMaskedNumber: String!
+  expiryDate: String
+  name: String
+  issuingCountry: CCA3!
+  spendingLimits: [SpendingLimit!]
+}
+
+interface CardStatusInfo {
+  status: CardStatus!
+}
+type CardConsentPendingStatusInfo implements CardStatusInfo {
+  status: CardStatus!
+}
+type CardProcessingStatusInfo implements CardStatusInfo {
+  status: CardStatus!
+}
+type CardEnabledStatusInfo implements CardStatusInfo {
+  status: CardStatus!
+}
+type CardCancelingStatusInfo implements CardStatusInfo {
+  status: CardStatus!
+  reason: String!
+}
+type CardCanceledStatusInfo implements CardStatusInfo {
+  status: CardStatus!
+  reason: String!
+}
+
+# Statements
+
+type StatementConnection implements Connection {
   pageInfo: PageInfo!
   totalCount: Int!
-  edges: [TransactionEdge!]!
+  edges: [StatementEdge!]!
 }
-type TransactionEdge {
-  node: Transaction!
+
+type StatementEdge implements Edge {
+  node: Statement!
   cursor: String!
 }
 
-interface Transaction {
+type Statement {
   id: ID!
-  reference: String!
-  paymentMethodIdentifier: String!
-  side: TransactionSide!
-  type: TransactionTypeEnum!
-  amount: Amount!
-  label: String!
-  statusInfo: TransactionStatusInfo!
+  account: Account!
+  openingBalance: Amount!
+  closingBalance: Amount!
+  openingDate: DateTime!
+  closingDate: DateTime!
+  status: StatementStatus! @deprecated(reason: "Use statusInfo instead")
+  statusInfo: AccountStatementStatusInfo!
+  period: StatementPeriod
+  totalCredits: Amount!
+  totalDebits: Amount!
+  fees: Amount! @deprecated(reason: "Use feeCredits and feeDebits instead")
+  feeCredits: Amount!
+  feeDebits: Amount!
+  format: AccountStatementFormat!
   createdAt: DateTime!
   updatedAt: DateTime!
-  counterparty: String!
-  paymentProduct: PaymentProduct!
-  account: Account
-  externalReference: String
-  executionDate: DateTime!
-  projectId: ID!
-  isCancelable: Boolean!
 }
 
-type SEPACreditTransferTransaction implements Transaction {
-  id: ID!
-  reference: String!
-  paymentMethodIdentifier: String!
-  side: TransactionSide!
-  type: TransactionTypeEnum!
-  amount: Amount!
-  label: String!
-  statusInfo: TransactionStatusInfo!
-  createdAt: DateTime!
-  updatedAt: DateTime!
-  counterparty: String!
-  paymentProduct: PaymentProduct!
-  account: Account
-  externalReference: String
-  executionDate: DateTime!
-  projectId: ID!
-  isCancelable: Boolean!
+interface AccountStatementStatusInfo {
+  status: AccountStatementStatus!
+}
+type GeneratedStatusInfo implements AccountStatementStatusInfo {
+  status: AccountStatementStatus!
+  url: URL!
+}
+type PendingStatusInfo implements AccountStatementStatusInfo {
+  status: AccountStatementStatus!
+}
+type FailedStatusInfo implements AccountStatementStatusInfo {
+  status: AccountStatementStatus!
+}
+type VoidedStatusInfo implements AccountStatementStatusInfo {
+  status: AccountStatementStatus!
+  url: URL!
 }
 
-type FeeTransaction implements Transaction {
-  id: ID!
-  reference: String!
-  paymentMethodIdentifier: String!
-  side: TransactionSide!
-  type: TransactionTypeEnum!
-  amount: Amount!
-  label: String!
-  feesType: FeesTypeEnum!
-  statusInfo: TransactionStatusInfo!
-  createdAt: DateTime!
-  updatedAt: DateTime!
-  counterparty: String!
-  paymentProduct: PaymentProduct!
-  account: Account
-  externalReference: String
-  executionDate: DateTime!
-  projectId: ID!
-  isCancelable: Boolean!
-}
-
-enum TransactionSide { Debit Credit }
-enum TransactionStatus { Booked Deferred Rejected Pending Canceled Upcoming Released Settled }
-enum PaymentProduct { SEPACreditTransfer SEPADirectDebit Card Fees InternalDirectDebit Check InternationalCreditTransfer InPersonCard OnlineCard }
-enum FeesTypeEnum { BankingFee BusinessAccountSubscription IndividualAccountSubscription SepaTransfer }
-enum RejectedReasonCode { AccountClosed BeneficiaryMissingOrIncorrect InsufficientFunds }
-enum TransactionTypeEnum {
-  InternalCreditTransferOut InternalCreditTransferOutReturn InternalCreditTransferOutRecall
-  InternalCreditTransferIn InternalCreditTransferInReturn InternalCreditTransferInRecall
-  SepaCreditTransferOut SepaInstantCreditTransferOut SepaInstantCreditTransferIn
-  SepaCreditTransferOutReturn SepaInstantCreditTransferOutRecall SepaInstantCreditTransferInRecall
-  SepaCreditTransferOutRecall SepaCreditTransferIn SepaCreditTransferInReturn SepaCreditTransferInRecall
-  FeesOut FeesIn
-  SepaDirectDebitIn SepaDirectDebitInReturn SepaDirectDebitInReversal
-  SepaDirectDebitOut SepaDirectDebitOutReturn SepaDirectDebitOutReversal
-  CardOutAuthorization CardOutDebit CardOutDebitReversal CardOutCredit CardOutCreditReversal
-  InternalDirectDebitIn InternalDirectDebitInReturn InternalDirectDebitOut InternalDirectDebitOutReturn
-  CheckIn CheckInReturn
-  InternationalCreditTransferIn InternationalCreditTransferOut
-  InternationalCreditTransferInReturn InternationalCreditTransferOutReturn
-  CardInCredit CardInChargeback CardInChargebackReversal
-}
-
-interface TransactionStatusInfo {
-  id: ID!
-  status: TransactionStatus!
-}
-type BookedTransactionStatusInfo implements TransactionStatusInfo {
-  id: ID!
-  status: TransactionStatus!
-  bookingDate: DateTime!
-  valueDate: DateTime!
-  balanceAfter: BookedBalanceAfter!
-}
-type BookedBalanceAfter {
-  amount: Amount
-  sequenceNumber: Int
-}
-type PendingTransactionStatusInfo implements TransactionStatusInfo {
-  id: ID!
-  status: TransactionStatus!
-  pendingEndDate: DateTime
-}
-type UpcomingTransactionStatusInfo implements TransactionStatusInfo {
-  id: ID!
-  status: TransactionStatus!
-  executionDate: DateTime!
-}
-type RejectedTransactionStatusInfo implements TransactionStatusInfo {
-  id: ID!
-  status: TransactionStatus!
-  reason: RejectedReasonCode!
-  hasFallback: Boolean!
-}
+# Users and the project
 
 type User {
   id: ID!
+  accountMemberships(first: Int! = 50, before: String, after: String, filters: AccountMembershipsFilterInput): AccountMembershipConnection!
+  mobilePhoneNumber: PhoneNumber
   firstName: String
   lastName: String
+  allFirstNames: [String!]
   fullName: String
-  mobilePhoneNumber: PhoneNumber
   birthDate: Date
   nationalityCCA3: CCA3
   birthCity: String
@@ -291,14 +405,14 @@ type User {
   status: UserStatus
   createdAt: DateTime!
   updatedAt: DateTime!
+  joinedAt: DateTime!
+  verifiedEmails: [String!]!
 }
 type IdentificationLevels {
   PVID: Boolean!
   QES: Boolean!
   expert: Boolean!
 }
-enum UserStatus { Active Blocked Deactivated }
-enum PreferredNotificationChannel { App Sms }
 
 type ProjectInfo {
   id: ID!
@@ -311,9 +425,7 @@ type ProjectInfo {
   allowsDesktopAuthentication: Boolean!
   projectSettingsId: ID!
 }
-enum ProjectType { Individual Company CompanyAndCustomers }
-enum ProjectStatus { Initiated MeetingScheduled PendingCompliance LimitedLiveAccess BetaLiveAccess FullLiveAccess Disabled Suspended Rejected PendingLiveReview }
-`
+` + transactionSDL + enumSDL
 
 // adminSDL is the subset of the platform's Testing API (partner-admin)
 // schema the emulator serves on the Sandbox only.
@@ -362,12 +474,20 @@ type IdentificationLevels {
 }
 enum PreferredNotificationChannel { Sms App }
 
-type SandboxUserConnection {
+interface Connection {
+  totalCount: Int!
+  pageInfo: PageInfo!
+  edges: [Edge!]!
+}
+interface Edge {
+  cursor: String!
+}
+type SandboxUserConnection implements Connection {
   totalCount: Int!
   pageInfo: PageInfo!
   edges: [SandboxUserEdge!]!
 }
-type SandboxUserEdge {
+type SandboxUserEdge implements Edge {
   cursor: String!
   node: SandboxUser!
 }

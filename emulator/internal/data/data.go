@@ -61,6 +61,9 @@ type Account struct {
 	updated            int64  // UpdatedAt in Unix nanoseconds, the sort key
 	statusBit          uint8  // 1 << index in accountStatuses, for filters
 	levelBit           uint8  // 1 << index in paymentLevels, for filters
+	members            uint8  // generated memberships, the legal representative's first
+	cards              uint8  // cards of all the account's memberships
+	sched              schedule
 	txSeed             uint64
 }
 
@@ -79,6 +82,7 @@ type User struct {
 	Status           string // Active | Blocked | Deactivated
 	AutoConsent      bool
 	PreferredChannel string
+	Email            string
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	Demo             bool // listed in the emulator's start banner
@@ -101,10 +105,13 @@ type Project struct {
 }
 
 // membership holds one user's accounts in both orders, so a user token
-// pages and seeks exactly like a project token, over fewer accounts.
+// pages and seeks exactly like a project token, over fewer accounts, and
+// the user's rights on each (profiles, parallel to byCreated).
 type membership struct {
 	byCreated []int32
 	byUpdated []int32
+	profiles  []uint8
+	demo      int // index in Store.demo, -1 for users without memberships
 }
 
 // Store is one environment's data set. Generated data is immutable;
@@ -120,9 +127,32 @@ type Store struct {
 	byUpdated []int32
 	byID      map[string]int32
 	byIBAN    map[string]int32
+	// entityWindow is how long after its account's creation memberships
+	// and cards may be created: under half the gap between two accounts,
+	// so creation order across accounts is index order.
+	entityWindow time.Duration
+	idSalt       uint64
+	permQ        uint64
 
-	countMu sync.Mutex
-	counts  map[filter]int // totalCount of filtered queries
+	// The transaction timeline (schedule.go).
+	roundActive []int32
+	bucketBase  [len(txGaps) + 1]int32
+	bucketOff   []int32
+	bucketAcc   []int32
+	txTotal     int
+
+	membershipTotal int
+	cardTotal       int
+	upcoming        func() []upcomingTx // scheduled transfers, by execution date
+
+	demo     []*User       // demo users, whose bit in demoMask is their index
+	demoM    []*membership // their memberships; immutable after New
+	demoMask []uint8       // per account, the demo users who are members
+
+	countMu    sync.Mutex
+	counts     map[filter]int      // totalCount of filtered account queries
+	listCounts map[string]int      // totalCount of other filtered lists
+	matchLists map[string][]uint64 // slots matching root transaction filters on texts
 
 	mu        sync.RWMutex
 	users     []*User
@@ -130,6 +160,7 @@ type Store struct {
 	userPhone map[string]*User
 	members   map[string]*membership
 	extraTx   map[int32][]Transaction
+	simulated []simRef // every simulated transaction, in creation order
 	endorsed  map[string]string
 	txCounter int
 	newUsers  int // users added at run time, for deterministic ids
@@ -158,21 +189,25 @@ func New(cfg Config) (*Store, error) {
 		now = time.Now
 	}
 	s := &Store{
-		env:       cfg.Env,
-		seed:      cfg.Seed,
-		now:       now,
-		userByID:  map[string]*User{},
-		userPhone: map[string]*User{},
-		members:   map[string]*membership{},
-		extraTx:   map[int32][]Transaction{},
-		endorsed:  map[string]string{},
-		counts:    map[filter]int{},
+		env:        cfg.Env,
+		seed:       cfg.Seed,
+		now:        now,
+		userByID:   map[string]*User{},
+		userPhone:  map[string]*User{},
+		members:    map[string]*membership{},
+		extraTx:    map[int32][]Transaction{},
+		endorsed:   map[string]string{},
+		counts:     map[filter]int{},
+		listCounts: map[string]int{},
+		matchLists: map[string][]uint64{},
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {
 		envSalt = 0x4c495645
 	}
 	pr := rand.New(rand.NewPCG(uint64(cfg.Seed)^envSalt, 0x70726f6a))
+	s.idSalt = mix(uint64(cfg.Seed) ^ envSalt ^ 0x69647300)
+	s.permQ = mix(s.idSalt) % (1 << 31)
 	s.project = Project{
 		ID:                uuidFrom(pr.Uint64(), pr.Uint64()),
 		Name:              "Partner Demo",
@@ -187,7 +222,10 @@ func New(cfg Config) (*Store, error) {
 		s.project.Status = "BetaLiveAccess"
 	}
 	s.generateAccounts(cfg.Accounts, envSalt)
+	s.buildTimeline()
+	s.upcoming = sync.OnceValue(s.scheduledTransfers)
 	s.generateUsers(envSalt)
+	s.countEntities()
 	return s, nil
 }
 
@@ -207,12 +245,13 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 	s.byIBAN = make(map[string]int32, n)
 	// Creation times are spread over three years and strictly increasing,
 	// so index order is creation order and no two accounts tie.
-	span := 3 * 365 * 24 * time.Hour
-	start := epoch.Add(-span)
+	span := creationSpan
+	start := origin()
 	step := time.Duration(1)
 	if n > 0 {
 		step = span / time.Duration(n)
 	}
+	s.entityWindow = min(step/2, 30*day)
 	pcg := rand.NewPCG(uint64(s.seed)^envSalt, 0)
 	r := rand.New(pcg)
 	numberOffset := r.Uint64() % 10_000_000
@@ -273,6 +312,9 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 			names = a.Name + "\x00" + a.HolderName
 		}
 		a.search = a.ID + "\x00" + a.Number + "\x00" + strings.ToLower(names) + "\x00" + a.HolderID
+		h := newHrand(a.txSeed, 0x7363686564)
+		a.sched = planSchedule(a, &h)
+		a.members = uint8(1 + h.index(45, 30, 17, 8))
 		s.byID[a.ID] = int32(i)
 		s.byIBAN[a.IBAN] = int32(i)
 	}
@@ -316,6 +358,7 @@ func (s *Store) generateUsers(envSalt uint64) {
 	}
 	pcg := rand.NewPCG(0, 0)
 	r := rand.New(pcg)
+	s.demoMask = make([]uint8, len(s.accounts))
 	for ui, sp := range specs {
 		pcg.Seed(uint64(s.seed)^envSalt^0x75736572, uint64(ui)+1)
 		u := &User{
@@ -337,26 +380,25 @@ func (s *Store) generateUsers(envSalt uint64) {
 			Demo:             true,
 		}
 		u.UpdatedAt = u.CreatedAt.Add(time.Duration(ui+1) * 72 * time.Hour)
-		m := &membership{}
-		member := make([]bool, len(s.accounts))
-		for i := range s.accounts {
-			if r.IntN(100) < sp.share {
-				m.byCreated = append(m.byCreated, int32(i))
-				member[i] = true
+		u.Email = emailOf(sp.first, sp.last, sp.nationality)
+		m := &membership{demo: -1}
+		if sp.share > 0 {
+			m.demo = len(s.demo)
+			s.demo = append(s.demo, u)
+			s.demoM = append(s.demoM, m)
+			m.byCreated, m.profiles = s.chooseDemoAccounts(sp.share, r)
+			member := make([]bool, len(s.accounts))
+			for _, idx := range m.byCreated {
+				member[idx] = true
+				s.demoMask[idx] |= 1 << m.demo
 			}
-		}
-		// Everyone but the last sandbox user sees at least one account, so
-		// each demo sign-in has something to show.
-		if len(m.byCreated) == 0 && sp.share > 0 && len(s.accounts) > 0 {
-			m.byCreated = append(m.byCreated, int32(ui%len(s.accounts)))
-			member[ui%len(s.accounts)] = true
-		}
-		// Filtering the global updatedAt order keeps it sorted without a
-		// sort per user.
-		m.byUpdated = make([]int32, 0, len(m.byCreated))
-		for _, idx := range s.byUpdated {
-			if member[idx] {
-				m.byUpdated = append(m.byUpdated, idx)
+			// Filtering the global updatedAt order keeps it sorted without
+			// a sort per user.
+			m.byUpdated = make([]int32, 0, len(m.byCreated))
+			for _, idx := range s.byUpdated {
+				if member[idx] {
+					m.byUpdated = append(m.byUpdated, idx)
+				}
 			}
 		}
 		s.addUserLocked(u, m)
@@ -370,7 +412,7 @@ func (s *Store) addUserLocked(u *User, m *membership) {
 		s.userPhone[u.Phone] = u
 	}
 	if m == nil {
-		m = &membership{}
+		m = &membership{demo: -1}
 	}
 	s.members[u.ID] = m
 }
@@ -412,16 +454,5 @@ func bitOf(vals []string, v string) uint8 {
 }
 
 func pickWeighted(r *rand.Rand, vals []string, weights []int) string {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
-	n := r.IntN(total)
-	for i, w := range weights {
-		if n < w {
-			return vals[i]
-		}
-		n -= w
-	}
-	return vals[len(vals)-1]
+	return vals[weightedIndex(r.IntN, weights)]
 }

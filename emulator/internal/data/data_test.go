@@ -83,8 +83,8 @@ func TestDeterministicBySeed(t *testing.T) {
 	if a.accounts[0].ID == c.accounts[0].ID || a.accounts[0].ID == l.accounts[0].ID {
 		t.Fatal("another seed or environment must give other accounts")
 	}
-	ta := a.generateTransactions(&a.accounts[10])
-	tb := b.generateTransactions(&b.accounts[10])
+	ta := a.history(&a.accounts[10], true)
+	tb := b.history(&b.accounts[10], true)
 	if !reflect.DeepEqual(ta, tb) {
 		t.Fatal("transactions differ for one seed")
 	}
@@ -319,7 +319,8 @@ func TestReceiveTransfer(t *testing.T) {
 		}
 	}
 	before := s.Balances(a)
-	id, err := s.ReceiveTransfer(Viewer{Project: true}, IncomingTransfer{CreditorIBAN: a.IBAN, Amount: 12345, Currency: "EUR", DebtorName: "Jane", DebtorIBAN: "DE89370400440532013000"})
+	tx, err := s.ReceiveTransfer(Viewer{Project: true}, IncomingTransfer{CreditorIBAN: a.IBAN, Amount: 12345, Currency: "EUR", DebtorName: "Jane", DebtorIBAN: "DE89370400440532013000"})
+	id := tx.ID
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +388,7 @@ func BenchmarkGenerate100k(b *testing.B) {
 func TestLightGenerationMatchesFull(t *testing.T) {
 	s := mustStore(t, "sandbox", 9, 40)
 	for _, a := range s.AllAccounts() {
-		full, light := s.generate(a, true), s.generate(a, false)
+		full, light := s.history(a, true), s.history(a, false)
 		if len(full) != len(light) {
 			t.Fatalf("lengths %d and %d", len(full), len(light))
 		}

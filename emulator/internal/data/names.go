@@ -55,3 +55,50 @@ var countryLanguages = map[string][]string{
 	"NLD": {"nl"},
 	"BEL": {"fr", "nl"},
 }
+
+// counterpartyBICs are the BICs of counterpartyIBANs' banks, index by index.
+var counterpartyBICs = []string{"AGRIFRPPXXX", "COBADEFFXXX", "CAIXESBBXXX", "BPMOIT22XXX", "ABNANL2AXXX", "GKCCBEBBXXX"}
+
+// merchants are where generated cards pay, with their category codes.
+var merchants = []Merchant{
+	{"MID0184210", "AMAZON EU SARL", "Luxembourg", "LUX", "L-1855", "5942"},
+	{"MID2231877", "CARREFOUR CITY", "Paris", "FRA", "75011", "5411"},
+	{"MID3011842", "LIDL SAGT DANKE", "Berlin", "DEU", "10115", "5411"},
+	{"MID4418820", "UBER TRIP", "Amsterdam", "NLD", "1097", "4121"},
+	{"MID5120031", "SNCF CONNECT", "Paris", "FRA", "75012", "4112"},
+	{"MID6284410", "BOOKING.COM", "Amsterdam", "NLD", "1017", "7011"},
+	{"MID7301128", "SPOTIFY", "Stockholm", "SWE", "111 53", "5815"},
+	{"MID8001934", "TOTALENERGIES", "Lyon", "FRA", "69007", "5541"},
+	{"MID8813020", "DECATHLON", "Lille", "FRA", "59000", "5941"},
+	{"MID9120447", "MERCADONA", "Valencia", "ESP", "46001", "5411"},
+	{"MID9330185", "ESSELUNGA", "Milano", "ITA", "20121", "5411"},
+	{"MID9418761", "ALBERT HEIJN", "Utrecht", "NLD", "3511", "5411"},
+	{"MID9527703", "DELHAIZE", "Bruxelles", "BEL", "1000", "5411"},
+	{"MID9610238", "LE PETIT BISTROT", "Bordeaux", "FRA", "33000", "5812"},
+	{"MID9733518", "APPLE.COM/BILL", "Cork", "IRL", "T23", "5734"},
+}
+
+// Per country: mobile number prefixes (eight digits follow), cities and
+// the email domain suffix of generated people.
+var phonePrefix = map[string]string{"FRA": "+336", "DEU": "+4915", "ESP": "+346", "ITA": "+3934", "NLD": "+316", "BEL": "+324"}
+
+var cities = map[string][]string{
+	"FRA": {"Paris", "Lyon", "Marseille", "Toulouse", "Nantes", "Lille", "Bordeaux"},
+	"DEU": {"Berlin", "Hamburg", "München", "Köln", "Frankfurt am Main", "Leipzig"},
+	"ESP": {"Madrid", "Barcelona", "Valencia", "Sevilla", "Bilbao", "Zaragoza"},
+	"ITA": {"Roma", "Milano", "Napoli", "Torino", "Bologna", "Firenze"},
+	"NLD": {"Amsterdam", "Rotterdam", "Utrecht", "Den Haag", "Eindhoven"},
+	"BEL": {"Bruxelles", "Antwerpen", "Gent", "Liège", "Leuven"},
+}
+
+var tld = map[string]string{"FRA": "fr", "DEU": "de", "ESP": "es", "ITA": "it", "NLD": "nl", "BEL": "be"}
+
+// streets per country, for residency addresses.
+var streets = map[string][]string{
+	"FRA": {"rue de la République", "avenue Jean Jaurès", "boulevard Voltaire", "rue Victor Hugo"},
+	"DEU": {"Hauptstraße", "Bahnhofstraße", "Gartenweg", "Schillerstraße"},
+	"ESP": {"Calle Mayor", "Avenida de la Constitución", "Calle Real", "Paseo del Prado"},
+	"ITA": {"Via Roma", "Corso Italia", "Via Garibaldi", "Via Dante"},
+	"NLD": {"Kerkstraat", "Dorpsstraat", "Stationsweg", "Molenweg"},
+	"BEL": {"Rue de la Station", "Kerkstraat", "Avenue Louise", "Grote Markt"},
+}

@@ -2,34 +2,88 @@ package data
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Transaction is one booked, pending, upcoming or rejected movement.
+// Concrete GraphQL types of the Transaction interface the emulator
+// generates.
+const (
+	KindSEPACreditTransfer = "SEPACreditTransferTransaction"
+	KindSEPADirectDebit    = "SEPADirectDebitTransaction"
+	KindCard               = "CardTransaction"
+	KindOnlineCard         = "OnlineCardTransaction"
+	KindInPersonCard       = "InPersonCardTransaction"
+	KindInternalCredit     = "InternalCreditTransfer"
+	KindFee                = "FeeTransaction"
+)
+
+// Transaction statuses (TransactionStatus).
+const (
+	StatusBooked   = "Booked"
+	StatusPending  = "Pending"
+	StatusUpcoming = "Upcoming"
+	StatusRejected = "Rejected"
+	StatusCanceled = "Canceled"
+	StatusReleased = "Released"
+	StatusDeferred = "Deferred"
+	StatusSettled  = "Settled"
+)
+
+// Transaction is one movement of an account, generated or simulated.
 type Transaction struct {
-	ID                      string
-	Product                 string // SEPACreditTransfer | Fees
-	Type                    string // TransactionTypeEnum value
-	Side                    string // Credit | Debit
-	Amount                  int64  // cents, positive
-	Currency                string
+	ID       string
+	Kind     string // concrete GraphQL type, one of the Kind constants
+	Product  string // PaymentProduct
+	Type     string // TransactionTypeEnum
+	Side     string // Credit | Debit
+	Amount   int64  // cents, positive
+	Currency string
+
 	Label                   string
 	Reference               string
+	ExternalReference       string
 	Counterparty            string
 	PaymentMethodIdentifier string
-	FeesType                string
-	Status                  string // Booked | Pending | Upcoming | Rejected
-	RejectedReason          string
-	ExecutionDate           time.Time
-	CreatedAt               time.Time
-	UpdatedAt               time.Time
-	BalanceAfter            int64 // cents, for Booked
-	Sequence                int   // booking order, for Booked
-	search                  string
+
+	// The other party: an IBAN and BIC for SEPA, an account number for
+	// internal transfers and fees.
+	CounterpartyIBAN          string
+	CounterpartyBIC           string
+	CounterpartyAccountNumber string
+	FeesType                  string
+
+	// Card payments.
+	CardID            string
+	MaskedPAN         string
+	Merchant          Merchant
+	TerminalID        string
+	AuthorizationType string
+
+	Status         string
+	RejectedReason string // RejectedReasonCode
+	HasFallback    bool
+	ReleasedReason string    // ReleasedReason
+	StatusDate     time.Time // canceled, released, pending end, deferred end or settled date
+	RepaymentCycle string
+	SettlementID   string
+
+	ExecutionDate time.Time
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	BalanceAfter  int64 // cents, for Booked
+	Sequence      int   // booking order, for Booked
+
+	AccountIndex int32
+	slot         uint64 // generated: round and position
+	sim          uint32 // simulated: its sequence number, from 1
+	search       string
+}
+
+// Merchant is where a card paid.
+type Merchant struct {
+	ID, Name, City, Country, PostalCode, CategoryCode string
 }
 
 // Signed is the amount as it moves the balance.
@@ -38,6 +92,14 @@ func (t *Transaction) Signed() int64 {
 		return -t.Amount
 	}
 	return t.Amount
+}
+
+// IsCancelable is true for what can still be stopped: scheduled transfers.
+func (t *Transaction) IsCancelable() bool { return t.Status == StatusUpcoming }
+
+// affectsBooked is whether the transaction is in the booked balance.
+func (t *Transaction) affectsBooked() bool {
+	return t.Status == StatusBooked || t.Status == StatusSettled
 }
 
 // Balances of an account, in cents.
@@ -79,112 +141,362 @@ func ParseAmount(s string) (int64, error) {
 	return w*100 + f, nil
 }
 
-// generateTransactions recreates an account's generated history; it is a
-// pure function of the account, so nothing is stored per account.
-func (s *Store) generateTransactions(a *Account) []Transaction {
-	return s.generate(a, true)
+const day = 24 * time.Hour
+
+// Windows of recency that decide what may still be in flight.
+const (
+	pendingWindow  = 3 * day
+	upcomingWindow = 10 * day
+	deferredWindow = 30 * day
+)
+
+// deferredCards reports whether the account's cards are deferred debit:
+// their payments stay Deferred a month, then are Settled.
+func deferredCards(a *Account) bool { return a.txSeed%17 == 3 }
+
+// describe derives what transaction k of an account is (kind, type, side,
+// status and dates) without amounts or text: filters on these fields test
+// a transaction without generating the account's history.
+func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
+	var t Transaction
+	s.describeInto(&t, a, k, slot)
+	return t
 }
 
-// generate draws the history; without full it skips the text fields
-// (ids, labels, references), which balances do not need. The random
-// draws are the same either way, so amounts never depend on full.
-func (s *Store) generate(a *Account, full bool) []Transaction {
-	pcg := rand.NewPCG(a.txSeed, uint64(s.seed))
-	r := rand.New(pcg)
-	n := 20 + r.IntN(25)
-	txs := make([]Transaction, 0, n)
-	span := epoch.Sub(a.CreatedAt)
-	if span < time.Hour {
-		span = time.Hour
-	}
-	var booked int64
-	seq := 0
-	for j := range n {
-		t := Transaction{Currency: a.Currency, Status: "Booked"}
-		if idBits := r.Uint64() & 0xffffffffff; full {
-			t.ID = "bosci_" + a.ID[:8] + strconv.FormatUint(idBits, 36)
+// describeInto is describe writing into t, which must be zero: histories
+// fill their slices in place rather than copy large structs around.
+func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) {
+	h := newHrand(a.txSeed, uint64(k), 0x6b696e64)
+	at := s.slotTime(slot)
+	t.Currency, t.Status, t.AccountIndex, t.slot = a.Currency, StatusBooked, a.idx, slot
+	t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at, at
+	age := epoch.Sub(at)
+	company := a.HolderType == "Company"
+	u := h.intn(100)
+	switch {
+	case k == 0:
+		t.Kind, t.Product, t.Type, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "SepaCreditTransferIn", "Credit"
+	case u < 8:
+		t.Kind, t.Product, t.Type, t.Side = KindFee, "Fees", "FeesOut", "Debit"
+	case u < 30 || (u >= 93 && !company):
+		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Credit"
+		t.Type = h.weighted([]string{"SepaCreditTransferIn", "SepaInstantCreditTransferIn"}, []int{7, 3})
+	case u < 45:
+		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Debit"
+		t.Type = h.weighted([]string{"SepaCreditTransferOut", "SepaInstantCreditTransferOut"}, []int{6, 4})
+	case u < 55:
+		t.Kind, t.Product = KindSEPADirectDebit, "SEPADirectDebit"
+		t.Type, t.Side = "SepaDirectDebitOut", "Debit"
+		if company && h.intn(4) == 0 {
+			t.Type, t.Side = "SepaDirectDebitIn", "Credit"
 		}
-		// Spread executions over the account's life, in order.
-		at := a.CreatedAt.Add(span * time.Duration(j+1) / time.Duration(n+1)).Add(time.Duration(r.IntN(3600)) * time.Second).Truncate(time.Millisecond)
-		t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at.Add(-time.Duration(r.IntN(600))*time.Second), at
-		switch {
-		case j == 0:
-			t.Product, t.Type, t.Side = "SEPACreditTransfer", "SepaCreditTransferIn", "Credit"
-			t.Amount = int64(100_000 + r.IntN(1_900_000))
-			t.Counterparty = a.HolderName
-			t.Label = "Initial deposit"
-		case j%9 == 4:
-			t.Product, t.Type, t.Side = "Fees", "FeesOut", "Debit"
-			t.FeesType = pickWeighted(r, []string{"BankingFee", "IndividualAccountSubscription", "SepaTransfer"}, []int{3, 5, 2})
-			if a.HolderType == "Company" && t.FeesType == "IndividualAccountSubscription" {
-				t.FeesType = "BusinessAccountSubscription"
-			}
-			t.Amount = int64(100 + r.IntN(2900))
-			t.Counterparty = "Swan"
-			if full {
-				t.Label = "Fees " + at.Format("January 2006")
-			}
-		case r.IntN(100) < 45:
-			t.Product, t.Side = "SEPACreditTransfer", "Credit"
-			t.Type = pickWeighted(r, []string{"SepaCreditTransferIn", "SepaInstantCreditTransferIn"}, []int{7, 3})
-			if a.HolderType == "Company" {
-				t.Counterparty = customers[r.IntN(len(customers))]
-				if n := r.IntN(10000); full {
-					t.Label = fmt.Sprintf("Invoice %d-%04d", at.Year(), n)
-				}
-			} else {
-				t.Counterparty = employers[r.IntN(len(employers))]
-				if full {
-					t.Label = "Salary " + at.Format("January 2006")
-				}
-			}
-			t.Amount = int64(20_000 + r.IntN(400_000))
+	case u < 85:
+		t.Kind, t.Product, t.Side = KindCard, "Card", "Debit"
+		switch v := h.intn(100); {
+		case v < 12:
+			t.Type, t.AuthorizationType = "CardOutAuthorization", "Classic"
+		case v < 16:
+			t.Type, t.Side = "CardOutCredit", "Credit"
 		default:
-			t.Product, t.Side = "SEPACreditTransfer", "Debit"
-			t.Type = pickWeighted(r, []string{"SepaCreditTransferOut", "SepaInstantCreditTransferOut"}, []int{6, 4})
-			t.Counterparty = payees[r.IntN(len(payees))]
-			if full {
-				t.Label = t.Counterparty + " " + at.Format("01/2006")
-			}
-			// Never overdraw: an outgoing transfer takes at most 40% of the balance.
-			t.Amount = max(1, int64(r.Float64()*0.4*float64(booked)))
+			t.Type, t.AuthorizationType = "CardOutDebit", "Classic"
 		}
-		if ref := r.Int64N(1e13); full {
-			t.Reference = fmt.Sprintf("E2E%013d", ref)
+	case u < 93:
+		t.Kind, t.Product = KindInternalCredit, "SEPACreditTransfer"
+		t.Type, t.Side = "InternalCreditTransferIn", "Credit"
+		if h.intn(2) == 0 {
+			t.Type, t.Side = "InternalCreditTransferOut", "Debit"
 		}
-		t.PaymentMethodIdentifier = counterpartyIBANs[r.IntN(len(counterpartyIBANs))]
-		if t.Product == "Fees" {
-			t.PaymentMethodIdentifier = a.IBAN
+	default:
+		t.Kind, t.Product, t.Type, t.Side = KindOnlineCard, "OnlineCard", "CardInCredit", "Credit"
+		if h.intn(2) == 0 {
+			t.Kind, t.Product = KindInPersonCard, "InPersonCard"
 		}
-		// The latest movements may still be in flight or refused.
-		switch k := r.IntN(100); {
-		case j >= n-3 && t.Side == "Debit" && k < 40:
-			t.Status = "Pending"
-			t.ExecutionDate = epoch.Add(-time.Duration(1+r.IntN(72)) * time.Hour).Truncate(time.Millisecond)
-			t.CreatedAt, t.UpdatedAt = t.ExecutionDate, t.ExecutionDate
-		case j >= n-2 && t.Side == "Debit" && k < 60:
-			t.Status = "Upcoming"
-			t.ExecutionDate = epoch.Add(time.Duration(1+r.IntN(20)) * 24 * time.Hour)
-		case j > 0 && k < 3:
-			t.Status = "Rejected"
-			t.RejectedReason = pickWeighted(r, []string{"InsufficientFunds", "BeneficiaryMissingOrIncorrect", "AccountClosed"}, []int{5, 3, 2})
+	}
+	v := h.intn(1000)
+	reject := func(reasons []string, weights []int) {
+		t.Status = StatusRejected
+		t.RejectedReason = h.weighted(reasons, weights)
+	}
+	switch t.Type {
+	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
+		switch {
+		case age < upcomingWindow && v < 400 && t.Type == "SepaCreditTransferOut":
+			// A transfer scheduled for a later date.
+			t.Status = StatusUpcoming
+			days := int(age/day) + 1 + h.intn(20)
+			t.ExecutionDate = at.Truncate(day).Add(time.Duration(days)*day + 8*time.Hour)
+		case v < 430:
+			t.Status, t.StatusDate = StatusCanceled, at
+		case age < pendingWindow && v < 700:
+			t.Status = StatusPending
+		case v >= 975:
+			reject([]string{"InsufficientFunds", "BeneficiaryMissingOrIncorrect", "AccountClosed", "IbanInvalid"}, []int{5, 3, 1, 1})
 		}
-		if t.Status == "Booked" {
-			booked += t.Signed()
-			seq++
-			t.BalanceAfter, t.Sequence = booked, seq
+	case "SepaDirectDebitOut":
+		switch {
+		case age < pendingWindow && v < 500:
+			t.Status = StatusPending
+		case v >= 980:
+			reject([]string{"InsufficientFunds", "MandateInvalid", "NoMandate"}, []int{5, 3, 2})
 		}
-		if full {
-			t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference)
+	case "CardOutAuthorization":
+		switch {
+		case age < pendingWindow:
+			t.Status, t.StatusDate = StatusPending, at.Add(7*day)
+		case v < 150:
+			t.Status, t.StatusDate = StatusCanceled, at
+		default:
+			t.Status, t.StatusDate = StatusReleased, at
+			t.ReleasedReason = h.weighted([]string{"Captured", "Expired", "MerchantReleased", "AdviceReceived"}, []int{6, 2, 1, 1})
 		}
-		txs = append(txs, t)
+	case "CardOutDebit":
+		switch {
+		case deferredCards(a) && age < deferredWindow:
+			t.Status, t.StatusDate = StatusDeferred, at.Truncate(day).Add(deferredWindow)
+		case deferredCards(a):
+			t.Status, t.StatusDate = StatusSettled, at.Truncate(day).Add(deferredWindow)
+		case age < pendingWindow && v < 600:
+			t.Status = StatusPending
+		case v >= 975:
+			reject([]string{"InsufficientFunds", "CardExpired", "DoNotHonor", "PinInvalid", "TransactionAmountLimitExceeded"}, []int{4, 1, 2, 2, 1})
+			t.HasFallback = v%2 == 0
+		}
+	case "InternalCreditTransferOut":
+		switch {
+		case age < day && v < 300:
+			t.Status = StatusPending
+		case v >= 985:
+			reject([]string{"InsufficientFunds", "AccountClosed"}, []int{4, 1})
+		}
+	}
+}
+
+// maxDebitShare caps a debit at this share (in percent) of the booked
+// balance, so generated accounts are never overdrawn.
+const maxDebitShare = 40
+
+// generateTransaction completes describe: amounts (a debit never takes
+// more than maxDebitShare% of the booked balance before it), and with
+// full the texts. Its draws do not depend on full, so a light history has
+// the same amounts as a full one.
+func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint64, booked int64, cards func() []Card, full bool) {
+	s.describeInto(t, a, k, slot)
+	h := newHrand(a.txSeed, uint64(k), 0x74657874)
+	capped := func(lo, hi int64) int64 {
+		return max(1, min(h.between(lo, hi), booked*maxDebitShare/100))
+	}
+	company := a.HolderType == "Company"
+	switch t.Type {
+	case "SepaCreditTransferIn", "SepaInstantCreditTransferIn":
+		t.Amount = h.between(20_000, 450_000)
+		if k == 0 {
+			t.Amount = h.between(100_000, 2_000_000)
+		}
+	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
+		t.Amount = max(1, booked*h.between(5, maxDebitShare)/100)
+	case "SepaDirectDebitOut":
+		t.Amount = capped(2_000, 25_000)
+	case "SepaDirectDebitIn":
+		t.Amount = h.between(5_000, 100_000)
+	case "CardOutDebit", "CardOutAuthorization":
+		t.Amount = capped(300, 15_000)
+	case "CardOutCredit":
+		t.Amount = h.between(500, 8_000)
+	case "InternalCreditTransferIn":
+		t.Amount = h.between(5_000, 200_000)
+	case "InternalCreditTransferOut":
+		t.Amount = capped(5_000, 200_000)
+	case "FeesOut":
+		t.Amount = capped(100, 3_000)
+	case "CardInCredit":
+		t.Amount = h.between(1_000, 50_000)
+	}
+	cp := h.intn(len(counterpartyIBANs))
+	payee, employer, customer := h.pick(payees), h.pick(employers), h.pick(customers)
+	m := merchants[h.intn(len(merchants))]
+	ref := h.next() % 1e13
+	cardDraw := h.next()
+	online := h.intn(3) == 0
+	if !full {
+		return
+	}
+	t.ID = s.transactionID(slot)
+	at := t.CreatedAt
+	switch t.Status {
+	case StatusDeferred:
+		// One repayment cycle per account and month of the payment.
+		t.RepaymentCycle = s.entityID(kindRepaymentCycle, uint64(a.idx)<<16|uint64(at.Year()%100)<<4|uint64(at.Month()))
+	case StatusSettled:
+		t.SettlementID = s.transactionID(slot ^ 1<<63)
+	}
+	t.Reference = "E2E" + zpad(ref, 13)
+	switch t.Kind {
+	case KindSEPACreditTransfer:
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.PaymentMethodIdentifier = t.CounterpartyIBAN
+		switch {
+		case k == 0:
+			t.Counterparty, t.Label = a.HolderName, "Initial deposit"
+		case t.Side == "Credit" && company:
+			t.Counterparty, t.Label = customer, "Invoice "+strconv.Itoa(at.Year())+"-"+zpad(ref%10_000, 4)
+		case t.Side == "Credit":
+			t.Counterparty, t.Label = employer, "Salary "+monthYear(at)
+		default:
+			t.Counterparty, t.Label = payee, payee+" "+numericMonth(at)
+		}
+	case KindSEPADirectDebit:
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.PaymentMethodIdentifier = t.CounterpartyIBAN
+		t.Reference = "SDD" + zpad(ref, 13)
+		if t.Side == "Credit" {
+			t.Counterparty, t.Label = customer, "Direct debit "+customer
+		} else {
+			t.Counterparty, t.Label = payee, payee+" direct debit "+numericMonth(at)
+		}
+	case KindCard:
+		t.Merchant = m
+		t.Counterparty, t.Label = m.Name, m.Name
+		t.Reference = zpad(ref%1e12, 12)
+		if cs := cards(); len(cs) > 0 {
+			c := &cs[cardDraw%uint64(len(cs))]
+			t.CardID, t.MaskedPAN = c.ID, c.MaskedNumber
+		} else {
+			t.MaskedPAN = maskedPAN(a.txSeed)
+		}
+		t.PaymentMethodIdentifier = t.MaskedPAN
+		if !online {
+			t.TerminalID = "T" + zpad(ref%1e7, 7)
+		}
+	case KindOnlineCard, KindInPersonCard:
+		t.Counterparty = "Card payments"
+		t.Label = "Card payment " + at.Format("02/01/2006")
+		t.MaskedPAN = maskedPAN(ref)
+		t.PaymentMethodIdentifier = t.MaskedPAN
+		if t.Kind == KindInPersonCard {
+			t.TerminalID = "T" + zpad(ref%1e7, 7)
+		}
+	case KindInternalCredit:
+		t.Counterparty = h.pick(lastNames[a.Country]) + " " + h.pick(companyForms[a.Country])
+		t.CounterpartyAccountNumber = zpad(ref%1e11, 11)
+		t.PaymentMethodIdentifier = t.CounterpartyAccountNumber
+		if t.Side == "Credit" {
+			t.Label = "Transfer from " + t.Counterparty
+		} else {
+			t.Label = "Transfer to " + t.Counterparty
+		}
+	case KindFee:
+		t.FeesType = h.weighted([]string{"BankingFee", "IndividualAccountSubscription", "SepaTransfer", "CardTransaction"}, []int{3, 5, 2, 1})
+		if company && t.FeesType == "IndividualAccountSubscription" {
+			t.FeesType = "BusinessAccountSubscription"
+		}
+		t.Counterparty = "Swan"
+		t.Label = "Fees " + monthYear(at)
+		t.Reference = "FEE" + strconv.Itoa(at.Year()) + twoDigits(int(at.Month())) + zpad(ref%1e7, 7)
+		t.CounterpartyAccountNumber = a.Number
+		t.PaymentMethodIdentifier = a.IBAN
+	}
+	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
+}
+
+// zpad writes n in decimal with leading zeros to width digits.
+func zpad(n uint64, width int) string {
+	var buf [20]byte
+	b := strconv.AppendUint(buf[:0], n, 10)
+	if len(b) >= width {
+		return string(b)
+	}
+	out := make([]byte, width)
+	for i := range width - len(b) {
+		out[i] = '0'
+	}
+	copy(out[width-len(b):], b)
+	return string(out)
+}
+
+// monthYear is "January 2026"; numericMonth is "01/2026".
+func monthYear(t time.Time) string { return t.Month().String() + " " + strconv.Itoa(t.Year()) }
+func numericMonth(t time.Time) string {
+	return twoDigits(int(t.Month())) + "/" + strconv.Itoa(t.Year())
+}
+
+// maskedPAN is a card number showing its first six and last four digits.
+func maskedPAN(seed uint64) string {
+	return "517943******" + zpad(mix(seed)%10_000, 4)
+}
+
+// running is an account's booked balance and booking count so far.
+type running struct {
+	booked int64
+	seq    int
+}
+
+// next generates transaction k into t after the ones run has summed:
+// debits are capped by the booked balance before them, and booked ones
+// get their BalanceAfter and Sequence.
+func (s *Store) next(t *Transaction, a *Account, k int, run *running, cards func() []Card, full bool) {
+	r := a.sched.round(k)
+	s.generateTransaction(t, a, k, slotOf(r, s.position(a.idx, r)), run.booked, cards, full)
+	if t.affectsBooked() {
+		run.booked += t.Signed()
+		if t.Status == StatusBooked {
+			run.seq++
+			t.BalanceAfter, t.Sequence = run.booked, run.seq
+		}
+	}
+}
+
+// history is an account's generated transactions in slot order. Without
+// full, texts and ids are left empty (balances do not need them).
+func (s *Store) history(a *Account, full bool) []Transaction {
+	txs := make([]Transaction, a.sched.count)
+	cards := s.lazyCards(a)
+	var run running
+	for k := range txs {
+		s.next(&txs[k], a, k, &run, cards, full)
 	}
 	return txs
 }
 
+// eachLight runs through the account's generated history without texts,
+// reusing one transaction: sums need no slice of them.
+func (s *Store) eachLight(a *Account, fn func(*Transaction)) {
+	var run running
+	var t Transaction
+	for k := range int(a.sched.count) {
+		t = Transaction{}
+		s.next(&t, a, k, &run, nil, false)
+		fn(&t)
+	}
+}
+
+// lazyCards builds the account's cards the first time a card payment
+// needs them.
+func (s *Store) lazyCards(a *Account) func() []Card {
+	var cards []Card
+	done := false
+	return func() []Card {
+		if !done {
+			cards, done = s.accountCards(a), true
+		}
+		return cards
+	}
+}
+
+// transactionAt generates one transaction with its texts: the history
+// before it is only summed (light), so one costs far less than a history.
+func (s *Store) transactionAt(a *Account, k int) Transaction {
+	var run running
+	var t Transaction
+	for j := 0; j <= k; j++ {
+		t = Transaction{}
+		s.next(&t, a, j, &run, s.lazyCards(a), j == k)
+	}
+	return t
+}
+
 // transactions returns generated plus simulated transactions of an account.
 func (s *Store) transactions(a *Account) []Transaction {
-	txs := s.generateTransactions(a)
+	txs := s.history(a, true)
 	s.mu.RLock()
 	txs = append(txs, s.extraTx[a.idx]...)
 	s.mu.RUnlock()
@@ -192,108 +504,32 @@ func (s *Store) transactions(a *Account) []Transaction {
 }
 
 // Balances derives the balances from the account's history, so they always
-// agree with its transactions.
+// agree with its transactions. Pending card authorisations are reserved;
+// other pending movements make the pending balance.
 func (s *Store) Balances(a *Account) Balances {
 	b := Balances{Currency: a.Currency}
-	txs := s.generate(a, false)
-	s.mu.RLock()
-	txs = append(txs, s.extraTx[a.idx]...)
-	s.mu.RUnlock()
-	for _, t := range txs {
-		switch t.Status {
-		case "Booked":
+	add := func(t *Transaction) {
+		switch {
+		case t.affectsBooked():
 			b.Booked += t.Signed()
-		case "Pending":
+		case t.Status == StatusPending && t.Type == "CardOutAuthorization":
+			b.Reserved += t.Amount
+		case t.Status == StatusPending:
 			b.Pending += t.Signed()
 		}
 	}
-	// Card authorisations hold part of the money on some accounts.
-	if a.txSeed%5 == 0 && b.Booked > 0 {
-		b.Reserved = int64(a.txSeed>>8) % min(b.Booked/4+1, 15_000)
+	s.eachLight(a, add)
+	s.mu.RLock()
+	for i := range s.extraTx[a.idx] {
+		add(&s.extraTx[a.idx][i])
 	}
+	s.mu.RUnlock()
 	b.Available = b.Booked + b.Pending - b.Reserved
 	return b
 }
 
-// TransactionQuery is one page request of an account's transactions.
-type TransactionQuery struct {
-	First    int
-	After    string
-	OrderBy  string // id | createdAt | updatedAt (default) | executionDate
-	Asc      bool   // default is descending
-	Statuses []string
-	Products []string
-	Types    []string
-	Search   string
-}
-
-// TransactionPage is one page of an account's transactions.
-type TransactionPage struct {
-	TotalCount      int
-	Transactions    []Transaction
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // TransactionCursor is the opaque cursor of a transaction.
 func TransactionCursor(t *Transaction) string { return encodeCursor("transaction", t.ID) }
-
-// Transactions returns one page of an account's transactions. A history has
-// a few dozen entries, so it is filtered and sorted in full.
-func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, error) {
-	all := s.transactions(a)
-	search := strings.ToLower(strings.TrimSpace(q.Search))
-	txs := all[:0]
-	for _, t := range all {
-		if (len(q.Statuses) == 0 || slices.Contains(q.Statuses, t.Status)) &&
-			(len(q.Products) == 0 || slices.Contains(q.Products, t.Product)) &&
-			(len(q.Types) == 0 || slices.Contains(q.Types, t.Type)) &&
-			(search == "" || strings.Contains(t.search, search)) {
-			txs = append(txs, t)
-		}
-	}
-	key := func(t *Transaction) time.Time {
-		switch q.OrderBy {
-		case "createdAt":
-			return t.CreatedAt
-		case "executionDate":
-			return t.ExecutionDate
-		case "id":
-			return time.Time{}
-		default:
-			return t.UpdatedAt
-		}
-	}
-	slices.SortStableFunc(txs, func(x, y Transaction) int {
-		c := key(&x).Compare(key(&y))
-		if c == 0 {
-			c = strings.Compare(x.ID, y.ID)
-		}
-		if !q.Asc {
-			c = -c
-		}
-		return c
-	})
-	start := 0
-	if q.After != "" {
-		id, ok := decodeCursor(q.After, "transaction")
-		if !ok {
-			return TransactionPage{}, ErrBadCursor
-		}
-		i := slices.IndexFunc(txs, func(t Transaction) bool { return t.ID == id })
-		if i < 0 {
-			return TransactionPage{}, ErrBadCursor
-		}
-		start = i + 1
-	}
-	end := min(start+q.First, len(txs))
-	return TransactionPage{
-		TotalCount:      len(txs),
-		Transactions:    txs[start:end],
-		HasNextPage:     end < len(txs),
-		HasPreviousPage: start > 0,
-	}, nil
-}
 
 // MaxSimulatedPerAccount bounds the transfers simulated on one account, so
 // memory stays bounded however long a test script runs.
@@ -313,33 +549,36 @@ type IncomingTransfer struct {
 }
 
 // ReceiveTransfer books an incoming transfer at once on an account the
-// viewer may see; the new balance is visible to the next query.
-func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
+// viewer may see; the new balance is visible to the next query. It is the
+// one place a transaction is created at run time.
+func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, error) {
 	idx, ok := s.byIBAN[normalizeIBAN(in.CreditorIBAN)]
 	if !ok || !s.canSee(v, idx) {
-		return "", fmt.Errorf("creditor IBAN %s: %w", in.CreditorIBAN, ErrForbidden)
+		return Transaction{}, fmt.Errorf("creditor IBAN %s: %w", in.CreditorIBAN, ErrForbidden)
 	}
 	a := &s.accounts[idx]
 	if in.Currency != a.Currency {
-		return "", fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
 	}
 	if a.Status == "Closed" {
-		return "", fmt.Errorf("the account is closed: %w", ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account is closed: %w", ErrForbidden)
 	}
 	// The generated history is pure, so it is summed outside the lock.
 	var booked int64
 	seq := 0
-	for _, t := range s.generate(a, false) {
-		if t.Status == "Booked" {
+	s.eachLight(a, func(t *Transaction) {
+		if t.affectsBooked() {
 			booked += t.Signed()
+		}
+		if t.Status == StatusBooked {
 			seq = t.Sequence
 		}
-	}
+	})
 	now := s.now().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.extraTx[idx]) >= MaxSimulatedPerAccount {
-		return "", fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
+		return Transaction{}, fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
 	}
 	for _, t := range s.extraTx[idx] {
 		booked += t.Signed()
@@ -358,8 +597,10 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 	if ref == "" {
 		ref = fmt.Sprintf("SIM%013d", s.txCounter)
 	}
+	debtor := normalizeIBAN(in.DebtorIBAN)
 	t := Transaction{
-		ID:                      fmt.Sprintf("bosci_sim%s%06d", a.ID[:8], s.txCounter),
+		ID:                      fmt.Sprintf("%ssim%010d%s", txPrefix, s.txCounter, a.ID[:8]),
+		Kind:                    KindSEPACreditTransfer,
 		Product:                 "SEPACreditTransfer",
 		Type:                    typ,
 		Side:                    "Credit",
@@ -368,15 +609,19 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (string, error) {
 		Label:                   label,
 		Reference:               ref,
 		Counterparty:            in.DebtorName,
-		PaymentMethodIdentifier: normalizeIBAN(in.DebtorIBAN),
-		Status:                  "Booked",
+		PaymentMethodIdentifier: debtor,
+		CounterpartyIBAN:        debtor,
+		Status:                  StatusBooked,
 		ExecutionDate:           now,
 		CreatedAt:               now,
 		UpdatedAt:               now,
 		BalanceAfter:            booked + in.Amount,
 		Sequence:                seq + 1,
+		AccountIndex:            idx,
+		sim:                     uint32(s.txCounter),
 	}
-	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference)
+	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
 	s.extraTx[idx] = append(s.extraTx[idx], t)
-	return t.ID, nil
+	s.simulated = append(s.simulated, simRef{acc: idx, n: len(s.extraTx[idx]) - 1})
+	return t, nil
 }

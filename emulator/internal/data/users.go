@@ -49,15 +49,16 @@ func (s *Store) Phone(userID string) (string, bool) {
 	return u.Phone, true
 }
 
-// User returns a copy of the user with this id.
+// User returns a copy of the user with this id: a demo or created user,
+// or the generated user bound to a membership.
 func (s *Store) User(id string) (User, bool) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	u, ok := s.userByID[id]
-	if !ok {
-		return User{}, false
+	s.mu.RUnlock()
+	if ok {
+		return *u, true
 	}
-	return *u, true
+	return s.memberUser(id)
 }
 
 // DemoUsers are the generated users, in creation order.

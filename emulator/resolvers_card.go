@@ -1,0 +1,145 @@
+package emulator
+
+import (
+	"fmt"
+
+	graphql "github.com/graph-gophers/graphql-go"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+)
+
+type cardsArgs struct {
+	First   int32
+	Before  *string
+	After   *string
+	OrderBy *orderArgs
+	Filters *struct {
+		Status    *string
+		Statuses  *[]string
+		Type      *string
+		Types     *[]string
+		Search    *string
+		AccountID *string
+		UserID    *string
+	}
+}
+
+func (args cardsArgs) query() (data.CardQuery, error) {
+	if err := checkFirst(args.First); err != nil {
+		return data.CardQuery{}, err
+	}
+	q := data.CardQuery{First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
+	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
+	if f := args.Filters; f != nil {
+		q.Filter = data.CardFilter{Statuses: derefList(f.Statuses), Types: derefList(f.Types),
+			Search: deref(f.Search), AccountID: deref(f.AccountID), UserID: deref(f.UserID)}
+		// The deprecated single-value filters still filter.
+		if f.Status != nil {
+			q.Filter.Statuses = append(q.Filter.Statuses, *f.Status)
+		}
+		if f.Type != nil {
+			q.Filter.Types = append(q.Filter.Types, *f.Type)
+		}
+	}
+	return q, nil
+}
+
+type cardConnR struct {
+	r    *request
+	page data.CardPage
+}
+
+func (c *cardConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
+func (c *cardConnR) PageInfo() *pageInfoR {
+	cursors := make([]string, len(c.page.Cards))
+	for i := range c.page.Cards {
+		cursors[i] = data.CardCursor(&c.page.Cards[i])
+	}
+	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+}
+func (c *cardConnR) Edges() []*cardEdgeR {
+	out := make([]*cardEdgeR, len(c.page.Cards))
+	for i := range c.page.Cards {
+		out[i] = &cardEdgeR{c: &cardR{r: c.r, c: c.page.Cards[i]}}
+	}
+	return out
+}
+
+type cardEdgeR struct{ c *cardR }
+
+func (e *cardEdgeR) Cursor() string { return data.CardCursor(&e.c.c) }
+func (e *cardEdgeR) Node() *cardR   { return e.c }
+
+// cardR is a Card.
+type cardR struct {
+	r *request
+	c data.Card
+}
+
+func (c *cardR) ID() graphql.ID                    { return graphql.ID(c.c.ID) }
+func (c *cardR) Type() string                      { return c.c.Type }
+func (c *cardR) CreatedAt() scalar                 { return dateTime(c.c.CreatedAt) }
+func (c *cardR) UpdatedAt() scalar                 { return dateTime(c.c.UpdatedAt) }
+func (c *cardR) MainCurrency() scalar              { return scalar(c.c.Currency) }
+func (c *cardR) CardContractExpiryDate() *scalar   { return optDateTime(c.c.ContractExpiry) }
+func (c *cardR) CardDesignUrl() string             { return data.CardDesignURL(c.c) }
+func (c *cardR) StatusInfo() *cardStatusR          { return &cardStatusR{c: c.c} }
+func (c *cardR) Withdrawal() bool                  { return c.c.Withdrawal }
+func (c *cardR) International() bool               { return c.c.International }
+func (c *cardR) NonMainCurrencyTransactions() bool { return c.c.NonMainCurrency }
+func (c *cardR) ECommerce() bool                   { return c.c.ECommerce }
+func (c *cardR) CardMaskedNumber() string          { return c.c.MaskedNumber }
+func (c *cardR) ExpiryDate() *string               { return optString(c.c.ExpiryDate) }
+func (c *cardR) Name() *string                     { return optString(c.c.Name) }
+func (c *cardR) IssuingCountry() scalar            { return scalar(c.c.Country) }
+
+func (c *cardR) AccountMembership() *membershipR {
+	return &membershipR{r: c.r, m: c.r.store.CardMembership(c.c)}
+}
+
+func (c *cardR) SpendingLimits() *[]*spendingLimitR {
+	l := []*spendingLimitR{{typ: "AccountHolder", period: "Monthly", amount: amount(c.c.SpendingLimit, c.c.Currency)}}
+	return &l
+}
+
+// Transactions are the card's payments: the cardholder sees them, and
+// whoever may view the account's history.
+func (c *cardR) Transactions(args transactionsArgs) (*txConnR, error) {
+	acc := c.r.account(c.r.store.AccountOfIndex(c.c.AccountIndex))
+	v := c.r.viewer
+	holder := !v.Project && c.r.store.CardMembership(c.c).UserID == c.r.store.Effective(v.UserID)
+	if !holder && !acc.canViewAccount() {
+		return nil, nil
+	}
+	q, err := args.query()
+	if err != nil {
+		return nil, err
+	}
+	q.Filter.CardID = c.c.ID
+	page, err := c.r.store.Transactions(acc.a, q)
+	if err != nil {
+		return nil, fmt.Errorf("transactions: %w", err)
+	}
+	return c.r.txConn(page), nil
+}
+
+// cardStatusR serves the five card status types.
+type cardStatusR struct{ c data.Card }
+
+func (s *cardStatusR) Status() string { return s.c.Status }
+func (s *cardStatusR) Reason() string { return s.c.StatusReason }
+func (s *cardStatusR) ToCardConsentPendingStatusInfo() (*cardStatusR, bool) {
+	return s, s.c.Status == data.CardConsentPending
+}
+func (s *cardStatusR) ToCardProcessingStatusInfo() (*cardStatusR, bool) {
+	return s, s.c.Status == data.CardProcessing
+}
+func (s *cardStatusR) ToCardEnabledStatusInfo() (*cardStatusR, bool) {
+	return s, s.c.Status == data.CardEnabled
+}
+func (s *cardStatusR) ToCardCancelingStatusInfo() (*cardStatusR, bool) {
+	return s, s.c.Status == data.CardCanceling
+}
+func (s *cardStatusR) ToCardCanceledStatusInfo() (*cardStatusR, bool) {
+	return s, s.c.Status == data.CardCanceled
+}

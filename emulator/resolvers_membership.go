@@ -1,0 +1,266 @@
+package emulator
+
+import (
+	"fmt"
+	"slices"
+
+	graphql "github.com/graph-gophers/graphql-go"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+)
+
+// membershipFilterArgs is AccountMembershipsFilterInput (accountId) and
+// MembershipsFilterInput (userId) at once.
+type membershipFilterArgs struct {
+	CanManageCards             *bool
+	CanInitiatePayments        *bool
+	CanManageAccountMembership *bool
+	CanManageBeneficiaries     *bool
+	CanViewAccount             *bool
+	Status                     *[]string
+	Email                      *string
+	FirstName                  *string
+	LastName                   *string
+	Search                     *string
+	AccountID                  *graphql.ID
+	UserID                     *string
+}
+
+type membershipsArgs struct {
+	First   int32
+	Before  *string
+	After   *string
+	Filters *membershipFilterArgs
+	OrderBy *orderArgs
+}
+
+func (args membershipsArgs) query() (data.MembershipQuery, error) {
+	if err := checkFirst(args.First); err != nil {
+		return data.MembershipQuery{}, err
+	}
+	q := data.MembershipQuery{First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
+	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
+	if f := args.Filters; f != nil {
+		q.Filter = data.MembershipFilter{
+			CanViewAccount: f.CanViewAccount, CanManageBeneficiaries: f.CanManageBeneficiaries,
+			CanInitiatePayments: f.CanInitiatePayments, CanManageAccountMembership: f.CanManageAccountMembership,
+			CanManageCards: f.CanManageCards, Statuses: derefList(f.Status),
+			Email: deref(f.Email), FirstName: deref(f.FirstName), LastName: deref(f.LastName), Search: deref(f.Search),
+			UserID: deref(f.UserID),
+		}
+		if f.AccountID != nil {
+			q.Filter.AccountID = string(*f.AccountID)
+		}
+	}
+	return q, nil
+}
+
+type membershipConnR struct {
+	r    *request
+	page data.MembershipPage
+}
+
+func (c *membershipConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
+func (c *membershipConnR) PageInfo() *pageInfoR {
+	cursors := make([]string, len(c.page.Memberships))
+	for i := range c.page.Memberships {
+		cursors[i] = data.MembershipCursor(&c.page.Memberships[i])
+	}
+	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+}
+func (c *membershipConnR) Edges() []*membershipEdgeR {
+	out := make([]*membershipEdgeR, len(c.page.Memberships))
+	for i := range c.page.Memberships {
+		out[i] = &membershipEdgeR{m: &membershipR{r: c.r, m: c.page.Memberships[i]}}
+	}
+	return out
+}
+
+type membershipEdgeR struct{ m *membershipR }
+
+func (e *membershipEdgeR) Cursor() string     { return data.MembershipCursor(&e.m.m) }
+func (e *membershipEdgeR) Node() *membershipR { return e.m }
+
+// membershipR is an AccountMembership.
+type membershipR struct {
+	r *request
+	m data.Membership
+}
+
+func (m *membershipR) acc() *data.Account                    { return m.r.store.AccountOfIndex(m.m.AccountIndex) }
+func (m *membershipR) ID() graphql.ID                        { return graphql.ID(m.m.ID) }
+func (m *membershipR) Email() string                         { return m.m.Email }
+func (m *membershipR) LegalRepresentative() bool             { return m.m.LegalRepresentative }
+func (m *membershipR) CanViewAccount() bool                  { return m.m.CanViewAccount }
+func (m *membershipR) CanManageBeneficiaries() bool          { return m.m.CanManageBeneficiaries }
+func (m *membershipR) CanInitiatePayments() bool             { return m.m.CanInitiatePayments }
+func (m *membershipR) CanManageAccountMembership() bool      { return m.m.CanManageAccountMembership }
+func (m *membershipR) CanManageCards() bool                  { return m.m.CanManageCards }
+func (m *membershipR) StatusInfo() *memberStatusR            { return &memberStatusR{m: m.m} }
+func (m *membershipR) AccountID() graphql.ID                 { return graphql.ID(m.acc().ID) }
+func (m *membershipR) Account() *accountR                    { return m.r.account(m.acc()) }
+func (m *membershipR) CreatedAt() scalar                     { return dateTime(m.m.CreatedAt) }
+func (m *membershipR) UpdatedAt() scalar                     { return dateTime(m.m.UpdatedAt) }
+func (m *membershipR) Version() string                       { return fmt.Sprint(m.m.Version) }
+func (m *membershipR) DisabledAt() *scalar                   { return optDateTime(m.m.DisabledAt) }
+func (m *membershipR) Language() *string                     { return optString(m.m.Language) }
+func (m *membershipR) AccountCountry() string                { return m.acc().Country }
+func (m *membershipR) AccountHolderType() string             { return m.acc().HolderType }
+func (m *membershipR) HasRequiredIdentificationLevel() *bool { b := m.m.UserID != ""; return &b }
+
+// AcceptedIdentificationLevels are the levels a member may verify with.
+func (m *membershipR) AcceptedIdentificationLevels() []*string {
+	levels := []string{"Expert", "QES", "PVID"}
+	out := make([]*string, len(levels))
+	for i := range levels {
+		out[i] = &levels[i]
+	}
+	return out
+}
+
+func (m *membershipR) ResidencyAddress() *addressR {
+	return &addressR{a: m.r.store.MemberAddress(m.m)}
+}
+
+func (m *membershipR) User() *userR {
+	if m.m.UserID == "" {
+		return nil
+	}
+	u, ok := m.r.store.User(m.m.UserID)
+	if !ok {
+		return nil
+	}
+	return &userR{r: m.r, u: u}
+}
+
+func (m *membershipR) SpendingLimits() *[]*spendingLimitR {
+	if m.m.SpendingLimit == 0 {
+		return nil
+	}
+	l := []*spendingLimitR{{typ: "AccountHolder", period: "Monthly", amount: amount(m.m.SpendingLimit, m.acc().Currency)}}
+	return &l
+}
+
+func (m *membershipR) Cards(args cardsArgs) (*cardConnR, error) {
+	q, err := args.query()
+	if err != nil {
+		return nil, err
+	}
+	page, err := m.r.store.MembershipCards(m.m, q)
+	if err != nil {
+		return nil, fmt.Errorf("cards: %w", err)
+	}
+	return &cardConnR{r: m.r, page: page}, nil
+}
+
+// memberStatusR serves the six membership status types.
+type memberStatusR struct{ m data.Membership }
+
+func (s *memberStatusR) Status() string                { return s.m.Status }
+func (s *memberStatusR) Reason() string                { return s.m.StatusReason }
+func (s *memberStatusR) RestrictedTo() *restrictedToR  { return &restrictedToR{m: s.m} }
+func (s *memberStatusR) mismatch(field string) bool    { return slices.Contains(s.m.BindingErrors, field) }
+func (s *memberStatusR) FirstNameMatchError() bool     { return s.mismatch("firstName") }
+func (s *memberStatusR) LastNameMatchError() bool      { return s.mismatch("lastName") }
+func (s *memberStatusR) BirthDateMatchError() bool     { return s.mismatch("birthDate") }
+func (s *memberStatusR) PhoneNumberMatchError() bool   { return s.mismatch("phoneNumber") }
+func (s *memberStatusR) EmailVerifiedMatchError() bool { return false }
+func (s *memberStatusR) IdVerifiedMatchError() bool    { return false }
+func (s *memberStatusR) is(st string) bool             { return s.m.Status == st }
+func (s *memberStatusR) ToAccountMembershipEnabledStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberEnabled)
+}
+func (s *memberStatusR) ToAccountMembershipInvitationSentStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberInvitationSent)
+}
+func (s *memberStatusR) ToAccountMembershipConsentPendingStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberConsentPending)
+}
+func (s *memberStatusR) ToAccountMembershipBindingUserErrorStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberBindingUserError)
+}
+func (s *memberStatusR) ToAccountMembershipSuspendedStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberSuspended)
+}
+func (s *memberStatusR) ToAccountMembershipDisabledStatusInfo() (*memberStatusR, bool) {
+	return s, s.is(data.MemberDisabled)
+}
+
+// restrictedToR is who an open invitation is for.
+type restrictedToR struct{ m data.Membership }
+
+func (r *restrictedToR) FirstName() string    { return r.m.FirstName }
+func (r *restrictedToR) LastName() string     { return r.m.LastName }
+func (r *restrictedToR) BirthDate() *scalar   { return optScalar(r.m.BirthDate) }
+func (r *restrictedToR) PhoneNumber() *string { return optString(r.m.Phone) }
+
+type spendingLimitR struct {
+	typ, period string
+	amount      *amountR
+}
+
+func (l *spendingLimitR) Type() string     { return l.typ }
+func (l *spendingLimitR) Period() string   { return l.period }
+func (l *spendingLimitR) Amount() *amountR { return l.amount }
+
+// userR is a User.
+type userR struct {
+	r *request
+	u data.User
+}
+
+func (u *userR) ID() graphql.ID                        { return graphql.ID(u.u.ID) }
+func (u *userR) FirstName() *string                    { return optString(u.u.FirstName) }
+func (u *userR) LastName() *string                     { return optString(u.u.LastName) }
+func (u *userR) FullName() *string                     { return optString(u.u.FullName()) }
+func (u *userR) MobilePhoneNumber() *scalar            { return optScalar(u.u.Phone) }
+func (u *userR) BirthDate() *scalar                    { return optScalar(u.u.BirthDate) }
+func (u *userR) NationalityCCA3() *scalar              { return optScalar(u.u.Nationality) }
+func (u *userR) BirthCity() *string                    { return optString(u.u.BirthCity) }
+func (u *userR) BirthCountry() *scalar                 { return optScalar(u.u.BirthCountry) }
+func (u *userR) PreferredNotificationChannel() *string { return optString(u.u.PreferredChannel) }
+func (u *userR) Status() *string                       { return optString(u.u.Status) }
+func (u *userR) CreatedAt() scalar                     { return dateTime(u.u.CreatedAt) }
+func (u *userR) UpdatedAt() scalar                     { return dateTime(u.u.UpdatedAt) }
+func (u *userR) JoinedAt() scalar                      { return dateTime(u.u.CreatedAt) }
+func (u *userR) IdentificationLevels() *idLevelsR      { return &idLevelsR{u: u.u} }
+
+func (u *userR) AllFirstNames() *[]string {
+	if u.u.FirstName == "" {
+		return nil
+	}
+	names := []string{u.u.FirstName}
+	return &names
+}
+
+func (u *userR) VerifiedEmails() []string {
+	if u.u.Email == "" {
+		return []string{}
+	}
+	return []string{u.u.Email}
+}
+
+type userMembershipsArgs struct {
+	First   int32
+	Before  *string
+	After   *string
+	Filters *membershipFilterArgs
+}
+
+func (u *userR) AccountMemberships(args userMembershipsArgs) (*membershipConnR, error) {
+	q, err := membershipsArgs{First: args.First, Before: args.Before, After: args.After, Filters: args.Filters}.query()
+	if err != nil {
+		return nil, err
+	}
+	page, err := u.r.store.UserMemberships(u.r.viewer, u.u.ID, q)
+	if err != nil {
+		return nil, fmt.Errorf("accountMemberships: %w", err)
+	}
+	return &membershipConnR{r: u.r, page: page}, nil
+}
+
+type idLevelsR struct{ u data.User }
+
+func (l *idLevelsR) PVID() bool   { return l.u.PVID }
+func (l *idLevelsR) QES() bool    { return l.u.QES }
+func (l *idLevelsR) Expert() bool { return l.u.Expert }

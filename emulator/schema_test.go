@@ -1,0 +1,315 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// introspectionQuery reads everything the comparison needs, deprecated
+// members included.
+const introspectionQuery = `query Introspect {
+  __schema {
+    queryType { name } mutationType { name } subscriptionType { name }
+    types {
+      kind name
+      fields(includeDeprecated: true) { name args { ...Input } type { ...Ref } isDeprecated deprecationReason }
+      inputFields { ...Input }
+      interfaces { name }
+      enumValues(includeDeprecated: true) { name isDeprecated deprecationReason }
+      possibleTypes { name }
+    }
+  }
+}
+fragment Input on __InputValue { name type { ...Ref } defaultValue }
+fragment Ref on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }`
+
+type typeRef struct {
+	Kind   string
+	Name   *string
+	OfType *typeRef
+}
+
+// String writes a type the way SDL does: [Edge!]!.
+func (r *typeRef) String() string {
+	switch {
+	case r == nil:
+		return "?"
+	case r.Kind == "NON_NULL":
+		return r.OfType.String() + "!"
+	case r.Kind == "LIST":
+		return "[" + r.OfType.String() + "]"
+	case r.Name != nil:
+		return *r.Name
+	}
+	return "?"
+}
+
+type inputValue struct {
+	Name         string
+	Type         *typeRef
+	DefaultValue *string
+}
+
+type introspectedType struct {
+	Kind   string
+	Name   string
+	Fields []struct {
+		Name              string
+		Args              []inputValue
+		Type              *typeRef
+		IsDeprecated      bool
+		DeprecationReason *string
+	}
+	InputFields []inputValue
+	Interfaces  []struct{ Name string }
+	EnumValues  []struct {
+		Name              string
+		IsDeprecated      bool
+		DeprecationReason *string
+	}
+	PossibleTypes []struct{ Name string }
+}
+
+type introspection struct {
+	Schema struct {
+		QueryType, MutationType, SubscriptionType *struct{ Name string }
+		Types                                     []introspectedType
+	} `json:"__schema"`
+}
+
+// referenceSchema loads a public schema, skipping the test when the
+// shared reference files are not there.
+func referenceSchema(t *testing.T, name string) *ast.Schema {
+	t.Helper()
+	path := filepath.Join("..", "..", "shared", "reference", name)
+	src, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: the schema comparison needs the shared reference files", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: string(src)})
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	return s
+}
+
+// deprecation is a member's deprecation as introspection reports it.
+func deprecation(dirs ast.DirectiveList) (bool, string) {
+	d := dirs.ForName("deprecated")
+	if d == nil {
+		return false, ""
+	}
+	if a := d.Arguments.ForName("reason"); a != nil && a.Value != nil {
+		return true, a.Value.Raw
+	}
+	return true, "No longer supported"
+}
+
+func reason(deprecated bool, r *string) string {
+	if !deprecated || r == nil {
+		return ""
+	}
+	return *r
+}
+
+func defaultOf(v *ast.Value) string {
+	if v == nil {
+		return ""
+	}
+	return v.String()
+}
+
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func names[T any](list []T, name func(T) string) []string {
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = name(x)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compareSchema lists every way the served schema differs from the
+// public one: a type, field, argument, input field or enum value the
+// public schema lacks, or has with another type, default, nullability,
+// deprecation or interface. Fields and union members may be a subset;
+// arguments, input fields and enum values must be the whole set, because
+// clients send them.
+func compareSchema(got introspection, ref *ast.Schema) []string {
+	var diffs []string
+	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
+	if got.Schema.QueryType == nil || ref.Query == nil || got.Schema.QueryType.Name != ref.Query.Name {
+		add("the query type differs")
+	}
+	if mt := got.Schema.MutationType; mt != nil && (ref.Mutation == nil || ref.Mutation.Name != mt.Name) {
+		add("mutation type %s is not the public schema's", mt.Name)
+	}
+	builtin := []string{"String", "Int", "Float", "Boolean", "ID"}
+	for _, typ := range got.Schema.Types {
+		if strings.HasPrefix(typ.Name, "__") || slices.Contains(builtin, typ.Name) {
+			continue
+		}
+		def := ref.Types[typ.Name]
+		if def == nil {
+			add("type %s is not in the public schema", typ.Name)
+			continue
+		}
+		if string(def.Kind) != typ.Kind {
+			add("type %s is a %s, the public schema's a %s", typ.Name, typ.Kind, string(def.Kind))
+			continue
+		}
+		if g, w := names(typ.Interfaces, func(i struct{ Name string }) string { return i.Name }), slices.Sorted(slices.Values(def.Interfaces)); !slices.Equal(g, w) {
+			add("type %s implements %s, the public schema's %s", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+		}
+		for _, f := range typ.Fields {
+			rf := def.Fields.ForName(f.Name)
+			if rf == nil {
+				add("field %s.%s is not in the public schema", typ.Name, f.Name)
+				continue
+			}
+			where := typ.Name + "." + f.Name
+			if g, w := f.Type.String(), rf.Type.String(); g != w {
+				add("field %s has type %s, the public schema's %s", where, g, w)
+			}
+			dep, why := deprecation(rf.Directives)
+			if f.IsDeprecated != dep || reason(f.IsDeprecated, f.DeprecationReason) != why {
+				add("field %s deprecation differs from the public schema's", where)
+			}
+			if g, w := names(f.Args, func(a inputValue) string { return a.Name }), names(rf.Arguments, func(a *ast.ArgumentDefinition) string { return a.Name }); !slices.Equal(g, w) {
+				add("field %s takes (%s), the public schema's (%s)", where, strings.Join(g, ","), strings.Join(w, ","))
+			}
+			for _, a := range f.Args {
+				ra := rf.Arguments.ForName(a.Name)
+				if ra == nil {
+					continue
+				}
+				if g, w := a.Type.String(), ra.Type.String(); g != w {
+					add("argument %s(%s) has type %s, the public schema's %s", where, a.Name, g, w)
+				}
+				if g, w := orEmpty(a.DefaultValue), defaultOf(ra.DefaultValue); g != w {
+					add("argument %s(%s) defaults to %q, the public schema's to %q", where, a.Name, g, w)
+				}
+			}
+		}
+		if typ.Kind == "INPUT_OBJECT" {
+			if g, w := names(typ.InputFields, func(a inputValue) string { return a.Name }), names(def.Fields, func(f *ast.FieldDefinition) string { return f.Name }); !slices.Equal(g, w) {
+				add("input %s has fields (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+			}
+			for _, in := range typ.InputFields {
+				rf := def.Fields.ForName(in.Name)
+				if rf == nil {
+					continue
+				}
+				if g, w := in.Type.String(), rf.Type.String(); g != w {
+					add("input field %s.%s has type %s, the public schema's %s", typ.Name, in.Name, g, w)
+				}
+				if g, w := orEmpty(in.DefaultValue), defaultOf(rf.DefaultValue); g != w {
+					add("input field %s.%s defaults to %q, the public schema's to %q", typ.Name, in.Name, g, w)
+				}
+			}
+		}
+		if typ.Kind == "ENUM" {
+			g := names(typ.EnumValues, func(v struct {
+				Name              string
+				IsDeprecated      bool
+				DeprecationReason *string
+			}) string {
+				return v.Name
+			})
+			if w := names(def.EnumValues, func(v *ast.EnumValueDefinition) string { return v.Name }); !slices.Equal(g, w) {
+				add("enum %s has values (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+			}
+			for _, v := range typ.EnumValues {
+				if rv := def.EnumValues.ForName(v.Name); rv != nil {
+					dep, why := deprecation(rv.Directives)
+					if v.IsDeprecated != dep || reason(v.IsDeprecated, v.DeprecationReason) != why {
+						add("enum value %s.%s deprecation differs from the public schema's", typ.Name, v.Name)
+					}
+				}
+			}
+		}
+		if typ.Kind == "UNION" {
+			for _, p := range typ.PossibleTypes {
+				if !slices.Contains(def.Types, p.Name) {
+					add("union %s has member %s, which the public schema's lacks", typ.Name, p.Name)
+				}
+			}
+		}
+	}
+	return diffs
+}
+
+// TestSchemaMatchesPublicSchema introspects the served schemas and
+// compares them with the public ones: zero differences.
+func TestSchemaMatchesPublicSchema(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 5})
+	for file, paths := range map[string][]string{
+		"partner-schema.graphql":       {pathSandbox, pathLive},
+		"partner-admin-schema.graphql": {pathAdmin},
+	} {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			ref := referenceSchema(t, file)
+			for _, path := range paths {
+				var got introspection
+				e.mustData(path, "", introspectionQuery, nil, &got)
+				if len(got.Schema.Types) < 20 {
+					t.Fatalf("%s: introspection returned %d types", path, len(got.Schema.Types))
+				}
+				if diffs := compareSchema(got, ref); len(diffs) > 0 {
+					t.Errorf("%s: %d differences from %s:\n  %s", path, len(diffs), file, strings.Join(diffs, "\n  "))
+				}
+			}
+		})
+	}
+}
+
+// TestSchemaComparisonFindsDifferences proves the comparison can fail: a
+// schema with a wrong nullability, a missing enum value, a foreign
+// argument and an invented type is reported on each count.
+func TestSchemaComparisonFindsDifferences(t *testing.T) {
+	t.Parallel()
+	ref, err := gqlparser.LoadSchema(&ast.Source{Input: `
+type Query { account(accountId: ID!): Account }
+type Account { id: ID! IBAN: String }
+enum PaymentLevel { Limited Unlimited }`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got introspection
+	raw := `{"__schema": {"queryType": {"name": "Query"}, "types": [
+	  {"kind": "OBJECT", "name": "Query", "fields": [{"name": "account", "args": [{"name": "id", "type": {"kind": "NON_NULL", "ofType": {"kind": "SCALAR", "name": "ID"}}}], "type": {"kind": "OBJECT", "name": "Account"}}]},
+	  {"kind": "OBJECT", "name": "Account", "fields": [{"name": "id", "args": [], "type": {"kind": "SCALAR", "name": "ID"}}]},
+	  {"kind": "ENUM", "name": "PaymentLevel", "enumValues": [{"name": "Limited"}]},
+	  {"kind": "OBJECT", "name": "Invented", "fields": []}]}}`
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatal(err)
+	}
+	diffs := strings.Join(compareSchema(got, ref), "\n")
+	for _, want := range []string{"Query.account takes (id)", "Account.id has type ID", "PaymentLevel has values (Limited)", "Invented is not in the public schema"} {
+		if !strings.Contains(diffs, want) {
+			t.Errorf("the comparison missed %q; it reported:\n%s", want, diffs)
+		}
+	}
+}
