@@ -29,35 +29,31 @@ type introspector interface {
 type gqlEndpoint struct {
 	env    string // realm whose tokens are accepted
 	schema *graphql.Schema
-	limits *Limits // nil: no operation limits (Live)
+	limits *Limits
 	tokens introspector
 	store  *data.Store
 }
 
 // newPartnerEndpoint builds the partner GraphQL endpoint of an environment.
-func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool) (*gqlEndpoint, error) {
+func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool, ev *events) (*gqlEndpoint, error) {
 	e := &gqlEndpoint{env: env, tokens: tokens, store: store}
-	opts := schemaOptions(limited)
-	if limited {
-		l := sandboxLimits()
-		e.limits = &l
-	}
-	s, err := graphql.ParseSchema(partnerSDL, &partnerResolver{store: store, clientID: clientID}, opts...)
+	root := &partnerRoot{&partnerResolver{store: store, clientID: clientID}, &webhookResolver{hub: ev.hub}}
+	s, err := graphql.ParseSchema(partnerSDL+webhookSDL, root, schemaOptions(limited)...)
 	if err != nil {
 		return nil, fmt.Errorf("parse the partner schema: %w", err)
 	}
 	e.schema = s
+	e.limits = endpointLimits(s, limited)
 	return e, nil
 }
 
 // newAdminEndpoint builds the Sandbox Testing API endpoint.
-func newAdminEndpoint(store *data.Store, tokens introspector) (*gqlEndpoint, error) {
-	l := sandboxLimits()
-	s, err := graphql.ParseSchema(adminSDL, &adminResolver{store: store}, schemaOptions(true)...)
+func newAdminEndpoint(store *data.Store, tokens introspector, ev *events) (*gqlEndpoint, error) {
+	s, err := graphql.ParseSchema(adminSDL, &adminRoot{&adminResolver{store: store}, ev}, schemaOptions(true)...)
 	if err != nil {
 		return nil, fmt.Errorf("parse the testing schema: %w", err)
 	}
-	return &gqlEndpoint{env: store.Env(), schema: s, limits: &l, tokens: tokens, store: store}, nil
+	return &gqlEndpoint{env: store.Env(), schema: s, limits: endpointLimits(s, true), tokens: tokens, store: store}, nil
 }
 
 // schemaOptions keeps graph-gophers' own limits as a second line behind the
@@ -163,11 +159,9 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		ctx = withCaller(ctx, c)
 	}
-	if e.limits != nil {
-		if msg, ok := e.limits.check(analyze(doc, op, *e.limits)); !ok {
-			writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
-			return
-		}
+	if msg, ok := e.limits.check(analyze(doc, op, e.limits, vars)); !ok {
+		writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
+		return
 	}
 
 	resp := e.schema.Exec(ctx, *req.Query, req.OperationName, vars)

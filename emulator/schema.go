@@ -4,7 +4,7 @@ package emulator
 // serves. Names, types and nullability are the real schema's, so a query
 // that works here works against the platform.
 const partnerSDL = `
-schema { query: Query }
+schema { query: Query mutation: Mutation }
 
 scalar AccountNumber
 scalar AmountValue
