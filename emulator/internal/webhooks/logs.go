@@ -77,7 +77,18 @@ func (h *Hub) record(l Log) Log {
 		h.logs = h.logs[:n]
 	}
 	h.logs = append(h.logs, l)
+	close(h.recorded)
+	h.recorded = make(chan struct{})
 	return l
+}
+
+// Recorded returns a channel closed when the next log entry is recorded,
+// so a watcher waits for deliveries without polling: take the channel,
+// read the log, then wait on the channel if the entry is not there yet.
+func (h *Hub) Recorded() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.recorded
 }
 
 // Log returns one entry by its id.

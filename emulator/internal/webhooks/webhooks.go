@@ -120,15 +120,16 @@ type Hub struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	subs    []*Subscription // creation order
-	subSeq  uint64
-	logs    []Log // oldest first, at most maxLogs
-	logSeq  uint64
-	ready   []job // attempts due now, oldest first
-	retries []job // attempts waiting for their time; due times never decrease
-	wake    chan struct{}
-	work    chan job
+	mu       sync.Mutex
+	subs     []*Subscription // creation order
+	subSeq   uint64
+	logs     []Log // oldest first, at most maxLogs
+	logSeq   uint64
+	recorded chan struct{} // closed and replaced by each record
+	ready    []job         // attempts due now, oldest first
+	retries  []job         // attempts waiting for their time; due times never decrease
+	wake     chan struct{}
+	work     chan job
 }
 
 // New starts a hub and its delivery workers.
@@ -167,8 +168,9 @@ func New(cfg Config) *Hub {
 			// answer other than 2xx, so the attempt failed.
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
-		wake: make(chan struct{}, 1),
-		work: make(chan job),
+		wake:     make(chan struct{}, 1),
+		work:     make(chan job),
+		recorded: make(chan struct{}),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.wg.Go(h.schedule)
