@@ -63,6 +63,7 @@ type testEnv struct {
 	clock   *fakeClock
 	log     *bytes.Buffer
 	logMu   *sync.Mutex
+	events  eventSet
 }
 
 type lockedWriter struct {
@@ -112,7 +113,7 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 	}
 	env.srv = httptest.NewServer(h)
 	t.Cleanup(env.srv.Close)
-	env.sandbox, env.live = sb, lv
+	env.sandbox, env.live, env.events = sb, lv, evs
 	return env
 }
 

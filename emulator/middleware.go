@@ -149,8 +149,45 @@ type logEntry struct {
 func (e *logEntry) setOperation(query, name string, vars json.RawMessage) {
 	e.Operation, e.OpName = query, name
 	if len(vars) > 0 && json.Valid(vars) && string(vars) != "null" {
-		e.Variables = vars
+		e.Variables = redactSecrets(vars)
 	}
+}
+
+// redactSecrets replaces the value of every member named "secret" (a
+// webhook subscription's shared secret) at any depth of the variables.
+// A secret written inline in the operation text is not found: clients
+// send input as variables.
+func redactSecrets(vars json.RawMessage) json.RawMessage {
+	if !bytes.Contains(bytes.ToLower(vars), []byte(`"secret"`)) {
+		return vars
+	}
+	var v any
+	if err := json.Unmarshal(vars, &v); err != nil {
+		return nil
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, val := range x {
+				if strings.EqualFold(k, "secret") && val != nil {
+					x[k] = "[redacted]"
+					continue
+				}
+				walk(val)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val)
+			}
+		}
+	}
+	walk(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 type logKey struct{}
