@@ -64,6 +64,7 @@ func (h *Hub) Emit(eventType, resourceID string) {
 	// partner can see in the log.
 	for _, s := range overflow {
 		l := newLog(ev, s)
+		l.CreatedAt = date
 		l.RetryCount = new(int)
 		l.ResponsePayload = errorPayload(fmt.Sprintf("the emulator already has %d delivery attempts waiting; this one was dropped", maxQueued))
 		h.record(l)

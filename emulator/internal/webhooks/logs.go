@@ -115,13 +115,9 @@ type LogPage struct {
 // position in the log, so entries recorded while a client pages appear
 // before its first page and never shift the pages after it.
 func (h *Hub) Logs(f LogFilter, first int, after string) (LogPage, error) {
-	before := uint64(math.MaxUint64)
-	if after != "" {
-		seq, ok := decodeCursor(after, "log")
-		if !ok {
-			return LogPage{}, ErrBadCursor
-		}
-		before = seq
+	before, err := afterCursor(after, "log", math.MaxUint64)
+	if err != nil {
+		return LogPage{}, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"net/url"
@@ -281,18 +282,14 @@ type SubscriptionPage struct {
 // cursor names a position, not a subscription, so removing the subscription
 // a cursor came from does not break the next page.
 func (h *Hub) Subscriptions(first int, after string) (SubscriptionPage, error) {
-	var from uint64
-	if after != "" {
-		seq, ok := decodeCursor(after, "subscription")
-		if !ok {
-			return SubscriptionPage{}, ErrBadCursor
-		}
-		from = seq
+	from, err := afterCursor(after, "subscription", 0)
+	if err != nil {
+		return SubscriptionPage{}, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	start, _ := slices.BinarySearchFunc(h.subs, from+1, func(s *Subscription, seq uint64) int {
-		return compareSeq(s.seq, seq)
+		return cmp.Compare(s.seq, seq)
 	})
 	end := min(start+first, len(h.subs))
 	page := SubscriptionPage{
@@ -309,18 +306,21 @@ func (h *Hub) Subscriptions(first int, after string) (SubscriptionPage, error) {
 // SubscriptionCursor is the opaque cursor of a subscription.
 func SubscriptionCursor(s Subscription) string { return encodeCursor("subscription", s.seq) }
 
-func compareSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func encodeCursor(kind string, seq uint64) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatUint(seq, 10)))
+}
+
+// afterCursor reads an `after` argument of a list of kind; none is the
+// position an empty one stands for.
+func afterCursor(after, kind string, none uint64) (uint64, error) {
+	if after == "" {
+		return none, nil
+	}
+	seq, ok := decodeCursor(after, kind)
+	if !ok {
+		return 0, ErrBadCursor
+	}
+	return seq, nil
 }
 
 func decodeCursor(c, kind string) (uint64, bool) {
