@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -115,4 +116,48 @@ func BenchmarkRateLimiter(b *testing.B) {
 		}
 		clock.Advance(step)
 	}
+}
+
+// BenchmarkWebhookDeliveryLatency is the time from the simulate mutation
+// entering the handler to the receiver getting the Transaction.Pending
+// POST, in-process; it reports the median and the 90th percentile of the
+// iterations (run with -benchtime=20x for the median of 20).
+func BenchmarkWebhookDeliveryLatency(b *testing.B) {
+	h, sb := projectHandler(b, 200)
+	arrived := make(chan time.Time, 1)
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- time.Now()
+	}))
+	b.Cleanup(rc.Close)
+	post := func(path, query string, vars map[string]any) {
+		body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"errors"`)) || bytes.Contains(rec.Body.Bytes(), []byte(`Rejection"`)) {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+	}
+	post(pathSandbox, opAddSubscription, map[string]any{"input": map[string]any{
+		"label": "bench", "endpoint": rc.URL, "eventTypes": []string{"Transaction.Pending"}, "status": "Enabled"}})
+	var iban string
+	for _, a := range sb.AllAccounts() {
+		if a.Currency == "EUR" && a.Status == "Opened" {
+			iban = a.IBAN
+			break
+		}
+	}
+	in := map[string]any{"input": map[string]any{"amount": map[string]any{"value": "1.00", "currency": "EUR"}, "creditorIban": iban,
+		"creditorName": "Bench", "debtorIban": "FR2730003000706315734174B93", "debtorName": "Bench SAS"}}
+	var lat []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		post(pathAdmin, opSimulate, in)
+		lat = append(lat, (<-arrived).Sub(start))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "µs-median")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds()), "µs-p90")
 }

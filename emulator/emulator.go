@@ -43,6 +43,29 @@ type Options struct {
 	// SigningKey signs id_tokens; nil generates a fresh RSA key. Tests
 	// share one because generating a key costs about 100 ms.
 	SigningKey *rsa.PrivateKey
+
+	// Webhook deliveries (webhook.go). The waits are real time, not Now,
+	// so tests shorten them instead of faking a clock.
+	WebhookRetryInterval time.Duration // between delivery attempts [30s]
+	WebhookAnswerWindow  time.Duration // an endpoint's time to answer 2xx [10s]
+	WebhookMaxRetries    int           // retries after the first attempt [7]; negative: none
+	// BookingDelay is how long a simulated incoming transfer stays Pending
+	// before it is Booked [0: booked before the mutation answers, still
+	// after its Transaction.Pending event].
+	BookingDelay time.Duration
+
+	// TokenAuthMethod is how the demo clients authenticate at the token
+	// endpoint: "client_secret_post" [default] or "client_secret_basic".
+	// A client using the other method gets fosite's invalid_client with
+	// the expected method in error_description.
+	TokenAuthMethod string
+	// OmitRetryAfter leaves the Retry-After header out of 429 answers, so
+	// clients can test that path.
+	OmitRetryAfter bool
+	// OnRefreshRotated is called when the token endpoint has rotated a
+	// refresh token and logged it, before the token response is written; a
+	// test can block in it to hold the response back.
+	OnRefreshRotated func()
 }
 
 // Defaults of Options.
@@ -92,6 +115,7 @@ var _ oauth.Users = data.Directory{}
 // Server is a running emulator.
 type Server struct {
 	info    Info
+	events  eventSet
 	http    *http.Server
 	done    chan struct{} // closed when Serve returns
 	serveMu sync.Mutex
@@ -110,14 +134,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w (choose a free address with --listen)", opts.Listen, err)
 	}
-	h, info, err := build(opts, "http://"+ln.Addr().String())
+	h, evs, info, err := build(opts, "http://"+ln.Addr().String())
 	if err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
 	s := &Server{
-		info: info,
-		done: make(chan struct{}),
+		info:   info,
+		events: evs,
+		done:   make(chan struct{}),
 		http: &http.Server{
 			Handler:           h,
 			ReadHeaderTimeout: 10 * time.Second,
@@ -180,15 +205,18 @@ func withDefaults(o Options) (Options, error) {
 	if o.RateLimit < 0 || o.RateWindow < 0 {
 		return o, optionsError{fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)}
 	}
+	if err := checkWebhookOptions(o); err != nil {
+		return o, optionsError{err}
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	return o, nil
 }
 
-// build assembles the whole handler for a base URL; Start and the tests
-// share it.
-func build(opts Options, base string) (http.Handler, Info, error) {
+// build assembles the whole handler for a base URL, with the webhook
+// services the server must close.
+func build(opts Options, base string) (http.Handler, eventSet, Info, error) {
 	// The two data sets are independent: generating them side by side
 	// halves the start-up time of a large emulator. Live uses the same
 	// generator with another seed, so its accounts, IBANs and users differ
@@ -206,41 +234,44 @@ func build(opts Options, base string) (http.Handler, Info, error) {
 	})
 	wg.Wait()
 	if err := errors.Join(sbErr, lvErr); err != nil {
-		return nil, Info{}, err
+		return nil, eventSet{}, Info{}, err
 	}
 	sbID, sbSecret, err := credentials("SANDBOX", sandbox.Project().ID)
 	if err != nil {
-		return nil, Info{}, err
+		return nil, eventSet{}, Info{}, err
 	}
 	lvID, lvSecret, err := credentials("LIVE", live.Project().ID)
 	if err != nil {
-		return nil, Info{}, err
+		return nil, eventSet{}, Info{}, err
 	}
 	authz, err := oauth.New(oauth.Options{
 		Issuer: base,
 		Clients: []oauth.Client{
-			{ID: sbID, Secret: sbSecret, Env: "sandbox", RedirectURIs: []string{CallbackURI}},
-			{ID: lvID, Secret: lvSecret, Env: "live", RedirectURIs: []string{CallbackURI}},
+			{ID: sbID, Secret: sbSecret, Env: "sandbox", RedirectURIs: []string{CallbackURI}, AuthMethod: opts.TokenAuthMethod},
+			{ID: lvID, Secret: lvSecret, Env: "live", RedirectURIs: []string{CallbackURI}, AuthMethod: opts.TokenAuthMethod},
 		},
-		Users:      data.Directory{Sandbox: sandbox, Live: live},
-		TokenTTL:   opts.TokenTTL,
-		CodeTTL:    opts.CodeTTL,
-		SigningKey: opts.SigningKey,
+		Users:            data.Directory{Sandbox: sandbox, Live: live},
+		TokenTTL:         opts.TokenTTL,
+		CodeTTL:          opts.CodeTTL,
+		SigningKey:       opts.SigningKey,
+		OnRefreshRotated: refreshRotated(opts.OnRefreshRotated),
 	})
 	if errors.Is(err, oauth.ErrInvalidOptions) {
-		return nil, Info{}, optionsError{err}
+		return nil, eventSet{}, Info{}, optionsError{err}
 	}
 	if err != nil {
-		return nil, Info{}, fmt.Errorf("start the authorization server: %w", err)
+		return nil, eventSet{}, Info{}, fmt.Errorf("start the authorization server: %w", err)
 	}
+	evs := newEventSet(opts, sandbox, live)
 	h, err := newHandler(handlerConfig{
 		sandbox: sandbox, live: live,
 		sandboxClientID: sbID, liveClientID: lvID,
 		tokens: authz, oauth: authz.Handler(),
-		opts: opts,
+		opts: opts, events: evs,
 	})
 	if err != nil {
-		return nil, Info{}, err
+		evs.close()
+		return nil, eventSet{}, Info{}, err
 	}
 	info := Info{
 		APIURL:  base,
@@ -257,7 +288,7 @@ func build(opts Options, base string) (http.Handler, Info, error) {
 			info.DemoUsers = append(info.DemoUsers, DemoUser{Phone: u.Phone, FirstName: u.FirstName, LastName: u.LastName, UserID: u.ID, Env: st.Env()})
 		}
 	}
-	return h, info, nil
+	return h, evs, info, nil
 }
 
 // credentials makes a client id with the platform's environment prefix and
@@ -278,19 +309,20 @@ type handlerConfig struct {
 	tokens                        introspector
 	oauth                         http.Handler
 	opts                          Options
+	events                        eventSet
 }
 
 // newHandler builds the one mux of every path, wrapped by the middleware.
 func newHandler(c handlerConfig) (http.Handler, error) {
-	sbAPI, err := newPartnerEndpoint("sandbox", c.sandbox, c.sandboxClientID, c.tokens, true)
+	sbAPI, err := newPartnerEndpoint("sandbox", c.sandbox, c.sandboxClientID, c.tokens, true, c.events.sandbox)
 	if err != nil {
 		return nil, err
 	}
-	sbAdmin, err := newAdminEndpoint(c.sandbox, c.tokens)
+	sbAdmin, err := newAdminEndpoint(c.sandbox, c.tokens, c.events.sandbox)
 	if err != nil {
 		return nil, err
 	}
-	lvAPI, err := newPartnerEndpoint("live", c.live, c.liveClientID, c.tokens, false)
+	lvAPI, err := newPartnerEndpoint("live", c.live, c.liveClientID, c.tokens, false, c.events.live)
 	if err != nil {
 		return nil, err
 	}
@@ -306,15 +338,7 @@ func newHandler(c handlerConfig) (http.Handler, error) {
 		}
 	}
 	mux.HandleFunc("/", notFound)
-	m := &middleware{
-		limiter: newRateLimiter(c.opts.RateLimit, c.opts.RateWindow, c.opts.Now),
-		now:     c.opts.Now,
-		next:    mux,
-	}
-	if c.opts.RequestLog != nil {
-		m.log = &requestLog{w: c.opts.RequestLog}
-	}
-	return m, nil
+	return newMiddleware(c.opts, mux), nil
 }
 
 // Info returns the URLs and demo credentials.
@@ -337,6 +361,10 @@ func (s *Server) Close() error {
 	s.close.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		// A replay waits for its endpoint: interrupt it so Shutdown does
+		// not wait out the answer window.
+		s.events.interrupt()
+		defer s.events.close()
 		if err = s.http.Shutdown(ctx); err != nil {
 			err = fmt.Errorf("stop the emulator: %w", err)
 			_ = s.http.Close()

@@ -29,40 +29,43 @@ type introspector interface {
 // while relay always answers 200.
 type gqlEndpoint struct {
 	env string // realm whose tokens are accepted
-	// schema is parsed on first use: binding the resolvers takes tens of
-	// milliseconds per endpoint, and many runs never call Live.
-	schema func() (*graphql.Schema, error)
-	limits *Limits // nil: no operation limits (Live)
+	// load parses the schema on first use, with the limits that read its
+	// paging arguments: binding the resolvers takes tens of milliseconds
+	// per endpoint, and many runs never call Live.
+	load func() (*loadedSchema, error)
 	tokens introspector
 	store  *data.Store
 }
 
+// loadedSchema is an endpoint's parsed schema and the limits checked
+// before it runs an operation.
+type loadedSchema struct {
+	schema *graphql.Schema
+	limits *Limits
+}
+
 // newPartnerEndpoint builds the partner GraphQL endpoint of an environment.
-func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool) (*gqlEndpoint, error) {
+func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool, ev *events) (*gqlEndpoint, error) {
 	e := &gqlEndpoint{env: env, tokens: tokens, store: store}
-	opts := schemaOptions(limited)
-	if limited {
-		l := sandboxLimits()
-		e.limits = &l
-	}
-	e.schema = sync.OnceValues(func() (*graphql.Schema, error) {
-		s, err := graphql.ParseSchema(partnerSDL, &partnerResolver{store: store, clientID: clientID}, opts...)
+	e.load = sync.OnceValues(func() (*loadedSchema, error) {
+		root := &partnerRoot{&partnerResolver{store: store, clientID: clientID}, &webhookResolver{hub: ev.hub}}
+		s, err := graphql.ParseSchema(partnerSDL+webhookSDL, root, schemaOptions(limited)...)
 		if err != nil {
 			return nil, fmt.Errorf("parse the partner schema: %w", err)
 		}
-		return s, nil
+		return &loadedSchema{schema: s, limits: endpointLimits(s, limited)}, nil
 	})
 	return e, nil
 }
 
 // newAdminEndpoint builds the Sandbox Testing API endpoint.
-func newAdminEndpoint(store *data.Store, tokens introspector) (*gqlEndpoint, error) {
-	l := sandboxLimits()
-	s, err := graphql.ParseSchema(adminSDL, &adminResolver{store: store}, schemaOptions(true)...)
+func newAdminEndpoint(store *data.Store, tokens introspector, ev *events) (*gqlEndpoint, error) {
+	s, err := graphql.ParseSchema(adminSDL, &adminRoot{&adminResolver{store: store}, ev}, schemaOptions(true)...)
 	if err != nil {
 		return nil, fmt.Errorf("parse the testing schema: %w", err)
 	}
-	return &gqlEndpoint{env: store.Env(), schema: func() (*graphql.Schema, error) { return s, nil }, limits: &l, tokens: tokens, store: store}, nil
+	ls := &loadedSchema{schema: s, limits: endpointLimits(s, true)}
+	return &gqlEndpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens, store: store}, nil
 }
 
 // schemaOptions keeps graph-gophers' own limits as a second line behind the
@@ -168,19 +171,17 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		ctx = withCaller(ctx, c)
 	}
-	if e.limits != nil {
-		if msg, ok := e.limits.check(analyze(doc, op, *e.limits)); !ok {
-			writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
-			return
-		}
-	}
-
-	schema, err := e.schema()
+	ls, err := e.load()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
 		return
 	}
-	resp := schema.Exec(ctx, *req.Query, req.OperationName, vars)
+	if msg, ok := ls.limits.check(analyze(doc, op, ls.limits, vars)); !ok {
+		writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
+		return
+	}
+
+	resp := ls.schema.Exec(ctx, *req.Query, req.OperationName, vars)
 	status := http.StatusOK
 	if len(resp.Errors) > 0 && requestError(resp) {
 		status = http.StatusBadRequest

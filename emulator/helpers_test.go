@@ -63,6 +63,7 @@ type testEnv struct {
 	clock   *fakeClock
 	log     *bytes.Buffer
 	logMu   *sync.Mutex
+	events  eventSet
 }
 
 type lockedWriter struct {
@@ -104,13 +105,15 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 		tokSandboxNobody:  {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[len(users)-1].ID},
 		tokLiveProject:    {Env: "live", ClientID: "LIVE_test", Project: true},
 	}
-	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, sandboxClientID: "SANDBOX_test", liveClientID: "LIVE_test", tokens: tokens, opts: opts})
+	evs := newEventSet(opts, sb, lv)
+	t.Cleanup(evs.close)
+	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, sandboxClientID: "SANDBOX_test", liveClientID: "LIVE_test", tokens: tokens, opts: opts, events: evs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.srv = httptest.NewServer(h)
 	t.Cleanup(env.srv.Close)
-	env.sandbox, env.live = sb, lv
+	env.sandbox, env.live, env.events = sb, lv, evs
 	return env
 }
 
@@ -132,7 +135,9 @@ func projectHandler(tb testing.TB, n int) (http.Handler, *data.Store) {
 		tb.Fatal(err)
 	}
 	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
-	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts})
+	evs := newEventSet(opts, sb, lv)
+	tb.Cleanup(evs.close)
+	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts, events: evs})
 	if err != nil {
 		tb.Fatal(err)
 	}

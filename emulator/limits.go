@@ -3,20 +3,104 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
+	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/graph-gophers/graphql-go/introspection"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// Limits are the Sandbox operation limits of the platform.
+// Limits bound what one operation may ask of an endpoint.
 type Limits struct {
-	MaxFields   int // fields per operation, after expanding fragments
-	MaxDepth    int // nesting; a root field has depth 1
-	MaxTopLevel int // root fields (queries or mutations) per operation
+	Name        string // whose limit it is, in messages: "Sandbox" or "Live"
+	MaxFields   int    // fields per operation, after expanding fragments
+	MaxDepth    int    // nesting; a root field has depth 1
+	MaxTopLevel int    // root fields (queries or mutations) per operation; 0: any
+	// MaxNodes bounds the connection nodes an operation may ask for: the
+	// sum, over every field with a `first` argument, of the product of the
+	// `first` values down to it. It is the emulator's own guard (the
+	// platform documents no Live limit): one 7 KB query of 50 aliased
+	// accounts(first: 100) { transactions(first: 100) } would otherwise
+	// build a 16 MB answer in memory.
+	MaxNodes int64
+	// pageArgs maps type → field → the default of its `first` argument,
+	// for the fields that have one.
+	pageArgs map[string]map[string]pageField
 }
 
+// pageField is what the cost estimate needs of a schema field.
+type pageField struct {
+	first    int64  // default of `first`; 0 when the field has none
+	hasFirst bool   // the field pages with `first`
+	typ      string // named type of the result
+}
+
+// MaxQueryNodes is the emulator's bound on connection nodes per operation,
+// on every endpoint: generous for any screen (100 accounts with 100
+// transactions each is 10,100) and small enough to answer in a few MB.
+const MaxQueryNodes = 100_000
+
 // sandboxLimits are the documented Sandbox values.
-func sandboxLimits() Limits { return Limits{MaxFields: 1000, MaxDepth: 15, MaxTopLevel: 5} }
+func sandboxLimits() Limits {
+	return Limits{Name: "Sandbox", MaxFields: 1000, MaxDepth: 15, MaxTopLevel: 5, MaxNodes: MaxQueryNodes}
+}
+
+// liveLimits only stop abuse: the platform documents no Live limits. The
+// field and depth bounds match graph-gophers' second line in schemaOptions.
+func liveLimits() Limits {
+	return Limits{Name: "Live", MaxFields: 100_000, MaxDepth: 64, MaxNodes: MaxQueryNodes}
+}
+
+// endpointLimits returns an endpoint's limits with the schema's paging
+// fields indexed for the cost estimate.
+func endpointLimits(s *graphql.Schema, sandbox bool) *Limits {
+	l := liveLimits()
+	if sandbox {
+		l = sandboxLimits()
+	}
+	l.pageArgs = pagingFields(s)
+	return &l
+}
+
+// pagingFields indexes every object and interface field by its result type
+// and the default of its `first` argument.
+func pagingFields(s *graphql.Schema) map[string]map[string]pageField {
+	all := &struct{ IncludeDeprecated bool }{IncludeDeprecated: true}
+	out := map[string]map[string]pageField{}
+	for _, t := range s.Inspect().Types() {
+		fields := t.Fields(all)
+		if fields == nil || t.Name() == nil {
+			continue
+		}
+		m := make(map[string]pageField, len(*fields))
+		for _, f := range *fields {
+			pf := pageField{typ: namedType(f.Type())}
+			for _, a := range f.Args(all) {
+				if a.Name() != "first" {
+					continue
+				}
+				pf.hasFirst = true
+				if d := a.DefaultValue(); d != nil {
+					pf.first, _ = strconv.ParseInt(*d, 10, 64)
+				}
+			}
+			m[f.Name()] = pf
+		}
+		out[*t.Name()] = m
+	}
+	return out
+}
+
+func namedType(t *introspection.Type) string {
+	for t != nil && t.Name() == nil {
+		t = t.OfType()
+	}
+	if t == nil {
+		return ""
+	}
+	return *t.Name()
+}
 
 // opStats is what analyze measured. Fields and Depth stop growing once a
 // limit is passed: a fragment bomb is not expanded further.
@@ -25,6 +109,8 @@ type opStats struct {
 	// Nodes counts every selection visited, spreads and inline fragments
 	// included: spreads of spreads can double without adding a field.
 	Nodes int
+	// Cost is the estimate of connection nodes (see Limits.MaxNodes).
+	Cost int64
 }
 
 // nodesPerField bounds the walk: an operation may visit at most this many
@@ -59,11 +145,18 @@ func parseOperation(query, opName string) (*ast.QueryDocument, *ast.OperationDef
 
 // analyze measures an operation, expanding fragment spreads (unknown or
 // cyclic spreads are left to validation) and stopping early once a limit
-// is exceeded.
-func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim Limits) opStats {
+// is exceeded. The cost follows the schema's types through fields and
+// fragments; `first` values come from the operation's literals, its
+// variables or the defaults, capped at the page maximum the resolvers
+// enforce anyway.
+func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim *Limits, vars map[string]any) opStats {
 	var st opStats
-	var walk func(ss ast.SelectionSet, depth int, stack map[string]bool, top bool) error
-	walk = func(ss ast.SelectionSet, depth int, stack map[string]bool, top bool) error {
+	root := "Query"
+	if op.Operation == ast.Mutation {
+		root = "Mutation"
+	}
+	var walk func(ss ast.SelectionSet, depth int, typ string, mult int64, stack map[string]bool, top bool) error
+	walk = func(ss ast.SelectionSet, depth int, typ string, mult int64, stack map[string]bool, top bool) error {
 		for _, sel := range ss {
 			st.Nodes++
 			if st.Nodes > lim.MaxFields*nodesPerField {
@@ -79,11 +172,23 @@ func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim Limits) op
 				if st.Fields > lim.MaxFields || st.Depth > lim.MaxDepth {
 					return errTooBig
 				}
-				if err := walk(s.SelectionSet, depth+1, stack, false); err != nil {
+				pf := lim.pageArgs[typ][s.Name]
+				m := mult
+				if pf.hasFirst {
+					// Not a reason to stop: the walk is bounded by the
+					// field count, and the message reports the whole cost.
+					m = satMul(mult, pageSize(s, pf, op, vars))
+					st.Cost = min(st.Cost+m, costCap)
+				}
+				if err := walk(s.SelectionSet, depth+1, pf.typ, m, stack, false); err != nil {
 					return err
 				}
 			case *ast.InlineFragment:
-				if err := walk(s.SelectionSet, depth, stack, top); err != nil {
+				t := typ
+				if s.TypeCondition != "" {
+					t = s.TypeCondition
+				}
+				if err := walk(s.SelectionSet, depth, t, mult, stack, top); err != nil {
 					return err
 				}
 			case *ast.FragmentSpread:
@@ -92,7 +197,7 @@ func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim Limits) op
 					continue
 				}
 				stack[s.Name] = true
-				err := walk(f.SelectionSet, depth, stack, top)
+				err := walk(f.SelectionSet, depth, f.TypeCondition, mult, stack, top)
 				delete(stack, s.Name)
 				if err != nil {
 					return err
@@ -101,21 +206,55 @@ func analyze(doc *ast.QueryDocument, op *ast.OperationDefinition, lim Limits) op
 		}
 		return nil
 	}
-	_ = walk(op.SelectionSet, 1, map[string]bool{}, true)
+	_ = walk(op.SelectionSet, 1, root, 1, map[string]bool{}, true)
 	return st
 }
 
+// costCap saturates the cost estimate: nested pages multiply, and 64
+// levels of 100 would overflow.
+const costCap = 1 << 60
+
+func satMul(a, b int64) int64 {
+	if b != 0 && a > costCap/b {
+		return costCap
+	}
+	return a * b
+}
+
+// pageSize is the `first` a field will be resolved with, between 0 and
+// maxPage: a larger value is refused by the resolver, so it never costs
+// more than a full page.
+func pageSize(f *ast.Field, pf pageField, op *ast.OperationDefinition, vars map[string]any) int64 {
+	n := pf.first
+	if arg := f.Arguments.ForName("first"); arg != nil {
+		switch v := arg.Value; v.Kind {
+		case ast.IntValue:
+			n, _ = strconv.ParseInt(v.Raw, 10, 64)
+		case ast.Variable:
+			n = maxPage
+			if x, ok := vars[v.Raw].(float64); ok {
+				n = int64(x)
+			} else if d := op.VariableDefinitions.ForName(v.Raw); d != nil && d.DefaultValue != nil && d.DefaultValue.Kind == ast.IntValue {
+				n, _ = strconv.ParseInt(d.DefaultValue.Raw, 10, 64)
+			}
+		}
+	}
+	return min(max(n, 0), maxPage)
+}
+
 // check returns the message of the first limit the operation exceeds.
-func (l Limits) check(st opStats) (string, bool) {
+func (l *Limits) check(st opStats) (string, bool) {
 	switch {
-	case st.TopLevel > l.MaxTopLevel:
-		return fmt.Sprintf("operation has %d top-level fields, the Sandbox limit is %d: split it into several operations", st.TopLevel, l.MaxTopLevel), false
+	case l.MaxTopLevel > 0 && st.TopLevel > l.MaxTopLevel:
+		return fmt.Sprintf("operation has %d top-level fields, the %s limit is %d: split it into several operations", st.TopLevel, l.Name, l.MaxTopLevel), false
 	case st.Nodes > l.MaxFields*nodesPerField:
-		return fmt.Sprintf("operation expands to more than %d selections (fields, fragment spreads and inline fragments), the Sandbox limit is %d fields: use fewer nested fragments", l.MaxFields*nodesPerField, l.MaxFields), false
+		return fmt.Sprintf("operation expands to more than %d selections (fields, fragment spreads and inline fragments), the %s limit is %d fields: use fewer nested fragments", l.MaxFields*nodesPerField, l.Name, l.MaxFields), false
 	case st.Fields > l.MaxFields:
-		return fmt.Sprintf("operation has more than %d fields after expanding fragments (counted %d before stopping), the Sandbox limit is %d: select fewer fields", l.MaxFields, st.Fields, l.MaxFields), false
+		return fmt.Sprintf("operation has more than %d fields after expanding fragments (counted %d before stopping), the %s limit is %d: select fewer fields", l.MaxFields, st.Fields, l.Name, l.MaxFields), false
 	case st.Depth > l.MaxDepth:
-		return fmt.Sprintf("operation depth is %d, the Sandbox limit is %d: nest fewer fields", st.Depth, l.MaxDepth), false
+		return fmt.Sprintf("operation depth is %d, the %s limit is %d: nest fewer fields", st.Depth, l.Name, l.MaxDepth), false
+	case l.MaxNodes > 0 && st.Cost > l.MaxNodes:
+		return fmt.Sprintf("operation may return %d connection nodes (each connection's `first` multiplied by the `first` of the connections around it, summed over fields and aliases), the emulator's limit is %d: ask for smaller pages, fewer nested connections or fewer aliases", st.Cost, l.MaxNodes), false
 	}
 	return "", true
 }

@@ -149,8 +149,45 @@ type logEntry struct {
 func (e *logEntry) setOperation(query, name string, vars json.RawMessage) {
 	e.Operation, e.OpName = query, name
 	if len(vars) > 0 && json.Valid(vars) && string(vars) != "null" {
-		e.Variables = vars
+		e.Variables = redactSecrets(vars)
 	}
+}
+
+// redactSecrets replaces the value of every member named "secret" (a
+// webhook subscription's shared secret) at any depth of the variables.
+// A secret written inline in the operation text is not found: clients
+// send input as variables.
+func redactSecrets(vars json.RawMessage) json.RawMessage {
+	if !bytes.Contains(bytes.ToLower(vars), []byte(`"secret"`)) {
+		return vars
+	}
+	var v any
+	if err := json.Unmarshal(vars, &v); err != nil {
+		return nil
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, val := range x {
+				if strings.EqualFold(k, "secret") && val != nil {
+					x[k] = "[redacted]"
+					continue
+				}
+				walk(val)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val)
+			}
+		}
+	}
+	walk(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 type logKey struct{}
@@ -160,13 +197,39 @@ func logEntryFrom(ctx context.Context) *logEntry {
 	return e
 }
 
+// rotationEntry is the log line of a refresh-token rotation. It has no
+// endpoint or grant_type, so it never counts as a second token request.
+type rotationEntry struct {
+	Time     string `json:"time"`
+	Event    string `json:"event"` // always "refresh_token_rotated"
+	ClientID string `json:"client_id"`
+	Env      string `json:"env"`
+}
+
+type middlewareKey struct{}
+
+// refreshRotated is the authorization server's rotation hook: it writes
+// the rotation line to the request log, then calls the Options hook, both
+// before the token response goes out, so a test can stop the client at
+// that moment.
+func refreshRotated(hook func()) func(ctx context.Context, clientID, env string) {
+	return func(ctx context.Context, clientID, env string) {
+		if m, ok := ctx.Value(middlewareKey{}).(*middleware); ok && m.log != nil {
+			m.log.write(&rotationEntry{Time: m.now().UTC().Format(time.RFC3339Nano), Event: "refresh_token_rotated", ClientID: clientID, Env: env})
+		}
+		if hook != nil {
+			hook()
+		}
+	}
+}
+
 // requestLog serialises log lines onto one writer.
 type requestLog struct {
 	mu sync.Mutex
 	w  io.Writer
 }
 
-func (l *requestLog) write(e *logEntry) {
+func (l *requestLog) write(e any) {
 	b, err := json.Marshal(e)
 	if err != nil {
 		return
@@ -179,10 +242,48 @@ func (l *requestLog) write(e *logEntry) {
 // middleware wraps every endpoint: panic recovery, request log, CORS
 // refusal, body limit and rate limit, in that order from the outside.
 type middleware struct {
-	limiter *rateLimiter
-	log     *requestLog // nil: no log
-	now     func() time.Time
-	next    http.Handler
+	limiter        *rateLimiter
+	log            *requestLog // nil: no log
+	now            func() time.Time
+	omitRetryAfter bool
+	next           http.Handler
+}
+
+func newMiddleware(opts Options, next http.Handler) *middleware {
+	m := &middleware{
+		limiter:        newRateLimiter(opts.RateLimit, opts.RateWindow, opts.Now),
+		now:            opts.Now,
+		omitRetryAfter: opts.OmitRetryAfter,
+		next:           next,
+	}
+	if opts.RequestLog != nil {
+		m.log = &requestLog{w: opts.RequestLog}
+	}
+	return m
+}
+
+// refuse answers a request the middleware stops in the error shape of its
+// endpoint: the OAuth endpoints answer RFC 6749 bodies
+// ({"error","error_description"}), which OAuth clients parse, and the
+// others GraphQL ones.
+func refuse(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	if !strings.HasPrefix(r.URL.Path, "/oauth2/") {
+		writeError(w, status, code, msg)
+		return
+	}
+	oauthCode := "invalid_request"
+	switch status {
+	case http.StatusTooManyRequests:
+		// RFC 6749 §4.1.2.1: the server is temporarily overloaded.
+		oauthCode = "temporarily_unavailable"
+	case http.StatusInternalServerError:
+		oauthCode = "server_error"
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json;charset=UTF-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": oauthCode, "error_description": msg})
 }
 
 func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -195,7 +296,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			if sw.status == 0 {
-				writeError(sw, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator failed on this request: please report it with the request log")
+				refuse(sw, r, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator failed on this request: please report it with the request log")
 			}
 		}
 		if m.log != nil {
@@ -205,24 +306,29 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			m.log.write(entry)
 		}
 	}()
-	r = r.WithContext(context.WithValue(r.Context(), logKey{}, entry))
+	ctx := context.WithValue(r.Context(), logKey{}, entry)
+	r = r.WithContext(context.WithValue(ctx, middlewareKey{}, m))
 
 	if r.Method == http.MethodOptions {
 		// No CORS preflight is ever granted: browsers must not call the API.
 		sw.Header().Set("Allow", "GET, POST")
-		writeError(sw, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "OPTIONS is not supported: the API is called from a backend, not a browser")
+		refuse(sw, r, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "OPTIONS is not supported: the API is called from a backend, not a browser")
 		return
 	}
 	ep := endpointName(r.URL.Path)
 	if ok, wait := m.limiter.allow(clientIP(r) + " " + ep); !ok {
-		secs := int(math.Ceil(wait.Seconds()))
-		secs = max(secs, 1)
-		sw.Header().Set("Retry-After", strconv.Itoa(secs))
-		writeError(sw, http.StatusTooManyRequests, "RATE_LIMITED", fmt.Sprintf("more than %d requests in %s on %s from this address: retry after %d seconds", m.limiter.limit, m.limiter.window, ep, secs))
+		msg := fmt.Sprintf("more than %d requests in %s on %s from this address: retry later", m.limiter.limit, m.limiter.window, ep)
+		if !m.omitRetryAfter {
+			secs := int(math.Ceil(wait.Seconds()))
+			secs = max(secs, 1)
+			sw.Header().Set("Retry-After", strconv.Itoa(secs))
+			msg = fmt.Sprintf("more than %d requests in %s on %s from this address: retry after %d seconds", m.limiter.limit, m.limiter.window, ep, secs)
+		}
+		refuse(sw, r, http.StatusTooManyRequests, "RATE_LIMITED", msg)
 		return
 	}
 	if r.ContentLength > maxBody {
-		writeError(sw, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller request", maxBody))
+		refuse(sw, r, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller request", maxBody))
 		return
 	}
 	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)

@@ -7,7 +7,7 @@ package emulator
 // against the platform. It is split in three for reading: accounts and
 // the rest, transactions, and the enums and inputs.
 const partnerSDL = `
-schema { query: Query }
+schema { query: Query mutation: Mutation }
 
 scalar AccountNumber
 scalar AmountValue

@@ -81,7 +81,7 @@ type introspectedType struct {
 	PossibleTypes []struct{ Name string }
 }
 
-type introspection struct {
+type introspected struct {
 	Schema struct {
 		QueryType, MutationType, SubscriptionType *struct{ Name string }
 		Types                                     []introspectedType
@@ -155,7 +155,7 @@ func names[T any](list []T, name func(T) string) []string {
 // deprecation or interface. Fields and union members may be a subset;
 // arguments, input fields and enum values must be the whole set, because
 // clients send them.
-func compareSchema(got introspection, ref *ast.Schema) []string {
+func compareSchema(got introspected, ref *ast.Schema) []string {
 	var diffs []string
 	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
 	if got.Schema.QueryType == nil || ref.Query == nil || got.Schema.QueryType.Name != ref.Query.Name {
@@ -272,7 +272,7 @@ func TestSchemaMatchesPublicSchema(t *testing.T) {
 			t.Parallel()
 			ref := referenceSchema(t, file)
 			for _, path := range paths {
-				var got introspection
+				var got introspected
 				e.mustData(path, "", introspectionQuery, nil, &got)
 				if len(got.Schema.Types) < 20 {
 					t.Fatalf("%s: introspection returned %d types", path, len(got.Schema.Types))
@@ -297,7 +297,7 @@ enum PaymentLevel { Limited Unlimited }`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got introspection
+	var got introspected
 	raw := `{"__schema": {"queryType": {"name": "Query"}, "types": [
 	  {"kind": "OBJECT", "name": "Query", "fields": [{"name": "account", "args": [{"name": "id", "type": {"kind": "NON_NULL", "ofType": {"kind": "SCALAR", "name": "ID"}}}], "type": {"kind": "OBJECT", "name": "Account"}}]},
 	  {"kind": "OBJECT", "name": "Account", "fields": [{"name": "id", "args": [], "type": {"kind": "SCALAR", "name": "ID"}}]},

@@ -324,16 +324,38 @@ func TestReceiveTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := s.Balances(a)
-	if after.Booked-before.Booked != 12345 || after.Available-before.Available != 12345 {
-		t.Fatalf("balances moved from %+v to %+v", before, after)
+	// Received: Pending, available at once, not yet booked.
+	pending := s.Balances(a)
+	if pending.Booked != before.Booked || pending.Pending-before.Pending != 12345 || pending.Available-before.Available != 12345 {
+		t.Fatalf("balances moved from %+v to %+v when received", before, pending)
 	}
 	page, err := s.Transactions(a, TransactionQuery{First: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page.Transactions[0].ID != id || page.Transactions[0].BalanceAfter != after.Booked {
-		t.Fatalf("newest transaction is %+v, want %s with balance %d", page.Transactions[0], id, after.Booked)
+	if tx := page.Transactions[0]; tx.ID != id || tx.Status != "Pending" {
+		t.Fatalf("newest transaction is %+v, want %s Pending", tx, id)
+	}
+	// Booked: it moves from pending to booked and carries the balance.
+	if err := s.BookTransfer(a.ID, id); err != nil {
+		t.Fatal(err)
+	}
+	after := s.Balances(a)
+	if after.Booked-before.Booked != 12345 || after.Pending != before.Pending || after.Available-before.Available != 12345 {
+		t.Fatalf("balances moved from %+v to %+v when booked", before, after)
+	}
+	page, err = s.Transactions(a, TransactionQuery{First: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tx := page.Transactions[0]; tx.ID != id || tx.Status != "Booked" || tx.BalanceAfter != after.Booked {
+		t.Fatalf("newest transaction is %+v, want %s Booked with balance %d", tx, id, after.Booked)
+	}
+	if err := s.BookTransfer(a.ID, id); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("booking twice: %v", err)
+	}
+	if err := s.BookTransfer(a.ID, "bosci_nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("booking an unknown transaction: %v", err)
 	}
 	if _, err := s.ReceiveTransfer(Viewer{UserID: "nobody"}, IncomingTransfer{CreditorIBAN: a.IBAN, Amount: 1, Currency: "EUR"}); !errors.Is(err, ErrForbidden) {
 		t.Fatalf("a stranger's transfer: %v", err)

@@ -548,9 +548,9 @@ type IncomingTransfer struct {
 	Instant      bool
 }
 
-// ReceiveTransfer books an incoming transfer at once on an account the
-// viewer may see; the new balance is visible to the next query. It is the
-// one place a transaction is created at run time.
+// ReceiveTransfer records an incoming transfer as Pending on an account the
+// viewer may see (it counts in the available balance at once); BookTransfer
+// books it. It is the one place a transaction is created at run time.
 func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, error) {
 	idx, ok := s.byIBAN[normalizeIBAN(in.CreditorIBAN)]
 	if !ok || !s.canSee(v, idx) {
@@ -563,26 +563,11 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 	if a.Status == "Closed" {
 		return Transaction{}, fmt.Errorf("the account is closed: %w", ErrForbidden)
 	}
-	// The generated history is pure, so it is summed outside the lock.
-	var booked int64
-	seq := 0
-	s.eachLight(a, func(t *Transaction) {
-		if t.affectsBooked() {
-			booked += t.Signed()
-		}
-		if t.Status == StatusBooked {
-			seq = t.Sequence
-		}
-	})
 	now := s.now().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.extraTx[idx]) >= MaxSimulatedPerAccount {
 		return Transaction{}, fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
-	}
-	for _, t := range s.extraTx[idx] {
-		booked += t.Signed()
-		seq = t.Sequence
 	}
 	s.txCounter++
 	typ := "SepaCreditTransferIn"
@@ -611,12 +596,10 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 		Counterparty:            in.DebtorName,
 		PaymentMethodIdentifier: debtor,
 		CounterpartyIBAN:        debtor,
-		Status:                  StatusBooked,
+		Status:                  StatusPending,
 		ExecutionDate:           now,
 		CreatedAt:               now,
 		UpdatedAt:               now,
-		BalanceAfter:            booked + in.Amount,
-		Sequence:                seq + 1,
 		AccountIndex:            idx,
 		sim:                     uint32(s.txCounter),
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,17 @@ type Client struct {
 	Secret       string
 	Env          string   // "sandbox" | "live"
 	RedirectURIs []string // e.g. http://127.0.0.1/callback (any loopback port matches, RFC 8252)
+	// AuthMethod is the client's token_endpoint_auth_method:
+	// AuthSecretPost [default] or AuthSecretBasic. fosite refuses the
+	// other one with invalid_client, naming the registered method.
+	AuthMethod string
 }
+
+// Client authentication methods at the token endpoint (RFC 7591 §2).
+const (
+	AuthSecretPost  = "client_secret_post"
+	AuthSecretBasic = "client_secret_basic"
+)
 
 // Users is the emulator's user directory, owned by the data side.
 type Users interface {
@@ -48,6 +59,12 @@ type Options struct {
 	// SigningKey signs id_tokens (RS256); nil generates a fresh 2048-bit
 	// key. Tests share one key because generating it costs ~100 ms.
 	SigningKey *rsa.PrivateKey
+
+	// OnRefreshRotated, if set, is called once a refresh_token grant has
+	// rotated the refresh token (the old one is spent, the new one stored)
+	// and before the response carrying the new one is written. ctx is the
+	// token request's.
+	OnRefreshRotated func(ctx context.Context, clientID, env string)
 }
 
 // TokenInfo is what an access token stands for.
@@ -93,6 +110,8 @@ type Server struct {
 	flows    *flowStore
 	now      func() time.Time // sign-in flow clock; fosite itself reads time.Now
 	handler  http.Handler
+	rotated  func(ctx context.Context, clientID, env string) // nil: no hook
+	methods  []string                                        // token_endpoint_auth_methods of the clients
 }
 
 // New builds the server (RSA key, fosite provider, client store).
@@ -120,9 +139,13 @@ func New(opts Options) (*Server, error) {
 		kid:      "emulator-" + hex.EncodeToString(sum[:6]),
 		flows:    newFlowStore(maxFlows),
 		now:      time.Now,
+		rotated:  opts.OnRefreshRotated,
 	}
 	for _, c := range opts.Clients {
 		s.clients[c.ID] = c
+		if !slices.Contains(s.methods, c.AuthMethod) {
+			s.methods = append(s.methods, c.AuthMethod)
+		}
 	}
 	for _, env := range []string{EnvSandbox, EnvLive} {
 		r, err := newRealm(env, opts, key)
@@ -154,8 +177,15 @@ func normalise(opts Options) (Options, error) {
 		return opts, fmt.Errorf("at least one client is required: %w", ErrInvalidOptions)
 	}
 	seen := make(map[string]bool, len(opts.Clients))
+	for i := range opts.Clients {
+		if opts.Clients[i].AuthMethod == "" {
+			opts.Clients[i].AuthMethod = AuthSecretPost
+		}
+	}
 	for _, c := range opts.Clients {
 		switch {
+		case c.AuthMethod != AuthSecretPost && c.AuthMethod != AuthSecretBasic:
+			return opts, fmt.Errorf("client %s has token auth method %q; use %q or %q: %w", c.ID, c.AuthMethod, AuthSecretPost, AuthSecretBasic, ErrInvalidOptions)
 		case c.ID == "":
 			return opts, fmt.Errorf("a client has an empty ID: %w", ErrInvalidOptions)
 		case seen[c.ID]:

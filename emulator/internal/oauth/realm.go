@@ -108,7 +108,7 @@ func newRealm(env string, opts Options, key *rsa.PrivateKey) (*realm, error) {
 				ResponseTypes: []string{"code"},
 				Scopes:        []string{scopeOpenID, scopeOffline},
 			},
-			TokenEndpointAuthMethod: "client_secret_post",
+			TokenEndpointAuthMethod: c.AuthMethod,
 		}
 	}
 	keyGetter := func(context.Context) (interface{}, error) { return key, nil }

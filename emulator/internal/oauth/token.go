@@ -11,8 +11,8 @@ import (
 )
 
 // serveToken is /oauth2/token: authorization_code, refresh_token and
-// client_credentials, client_secret_post only. Errors are fosite's RFC 6749
-// JSON with Cache-Control: no-store.
+// client_credentials, each client with its registered authentication
+// method. Errors are fosite's RFC 6749 JSON with Cache-Control: no-store.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w)
@@ -43,6 +43,12 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	// the spec's response says the lifetime itself.
 	resp.SetExpiresIn(s.tokenTTL)
 	resp.SetScopes(req.GetGrantedScopes())
+	// NewAccessResponse has spent the old refresh token and stored the new
+	// one: the rotation happened, whether or not the client ever reads the
+	// answer.
+	if s.rotated != nil && req.GetGrantTypes().ExactOne(grantRefreshToken) {
+		s.rotated(ctx, req.GetClient().GetID(), rl.env)
+	}
 	rl.provider.WriteAccessResponse(ctx, w, req, resp)
 }
 
@@ -109,8 +115,8 @@ func (s *Server) serveDiscovery(w http.ResponseWriter, r *http.Request) {
 		"subject_types_supported":                    []string{"public"},
 		"id_token_signing_alg_values_supported":      []string{"RS256"},
 		"code_challenge_methods_supported":           []string{"S256"},
-		"token_endpoint_auth_methods_supported":      []string{"client_secret_post"},
-		"revocation_endpoint_auth_methods_supported": []string{"client_secret_post"},
+		"token_endpoint_auth_methods_supported":      s.methods,
+		"revocation_endpoint_auth_methods_supported": s.methods,
 		"scopes_supported":                           []string{scopeOpenID, scopeOffline},
 		"claims_supported":                           []string{"sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "phone_number", "phone_number_verified"},
 		"prompt_values_supported":                    []string{"login", "consent", "select_account"},
