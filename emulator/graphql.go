@@ -32,7 +32,7 @@ type gqlEndpoint struct {
 	// load parses the schema on first use, with the limits that read its
 	// paging arguments: binding the resolvers takes tens of milliseconds
 	// per endpoint, and many runs never call Live.
-	load func() (*loadedSchema, error)
+	load   func() (*loadedSchema, error)
 	tokens introspector
 	store  *data.Store
 }
