@@ -52,11 +52,16 @@ type App struct {
 
 // Env is one environment, ready to use.
 type Env struct {
-	Name     config.EnvName
-	Config   *config.Environment
-	Session  *auth.Session
-	API      *api.Client
-	ReadOnly bool
+	Name    config.EnvName
+	Config  *config.Environment
+	Session *auth.Session
+	API     *api.Client
+	// ProjectAPI calls the API with the project's token whatever the
+	// environment's token setting: the webhook event log and transaction
+	// lookups by id belong to the project. It is API itself in project
+	// mode.
+	ProjectAPI *api.Client
+	ReadOnly   bool
 	// Project is true when API calls use a project token (token = "project"
 	// or --project): there is no user to sign in.
 	Project bool
@@ -108,6 +113,9 @@ func (a *App) Close() {
 	defer a.mu.Unlock()
 	for _, e := range a.envs {
 		e.API.Close()
+		if e.ProjectAPI != e.API {
+			e.ProjectAPI.Close()
+		}
 	}
 	if a.demo != nil {
 		a.demo.close()
@@ -161,6 +169,14 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 	}
 	if e.API, err = api.New(opts); err != nil {
 		return nil, err
+	}
+	e.ProjectAPI = e.API
+	if !e.Project {
+		popts := opts
+		popts.TokenSource, popts.OnUnauthorized = s.ProjectTokenSource(), nil
+		if e.ProjectAPI, err = api.New(popts); err != nil {
+			return nil, err
+		}
 	}
 	if a.demo != nil {
 		e.DemoApprove = a.demo.approver(name)

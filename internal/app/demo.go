@@ -4,11 +4,16 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 )
+
+// demoBookingDelay is how long a transfer simulated under --demo stays
+// Pending.
+const demoBookingDelay = 3 * time.Second
 
 // demo is --demo's embedded emulator and its temporary token directory.
 type demo struct {
@@ -21,7 +26,9 @@ type demo struct {
 // temporary directory that close removes: a demo writes nothing that
 // outlives it (the log file excepted, see LogPath).
 func startDemo(ctx context.Context) (*demo, error) {
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{})
+	// A simulated transfer stays Pending for a moment, so the demo shows
+	// both of its states and their webhook events.
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}

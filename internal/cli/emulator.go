@@ -50,6 +50,12 @@ func NewCmdEmulator(f *Factory, runF func(context.Context, *EmulatorOptions) err
 	fl.DurationVar(&opts.Emulator.TokenTTL, "token-ttl", time.Hour, "access-token `lifetime`")
 	fl.DurationVar(&opts.Emulator.CodeTTL, "code-ttl", 10*time.Minute, "authorization-code `lifetime`")
 	fl.StringVar(&opts.RequestLog, "request-log", "", "append one JSON line per request to `file` (no tokens)")
+	fl.DurationVar(&opts.Emulator.WebhookRetryInterval, "webhook-retry", 30*time.Second, "time between two webhook delivery attempts (`duration`)")
+	fl.IntVar(&opts.Emulator.WebhookMaxRetries, "webhook-max-retries", 7, "webhook delivery retries after the first attempt (`N`)")
+	fl.DurationVar(&opts.Emulator.WebhookAnswerWindow, "webhook-timeout", 10*time.Second, "time an endpoint has to answer a delivery with 2xx (`duration`)")
+	fl.DurationVar(&opts.Emulator.BookingDelay, "booking-delay", 0, "how long a simulated incoming transfer stays Pending before it is booked (`duration`)")
+	fl.StringVar(&opts.Emulator.TokenAuthMethod, "token-auth-method", "client_secret_post", "how the demo clients authenticate at the token endpoint: client_secret_post or client_secret_basic (`method`)")
+	fl.BoolVar(&opts.Emulator.OmitRetryAfter, "omit-retry-after", false, "answer 429 without a Retry-After header")
 	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
 	return cmd
 }

@@ -184,7 +184,12 @@ func (t *tableWriter[T]) close() error {
 	return t.emit()
 }
 
-func (t *tableWriter[T]) partial() error { return t.close() }
+func (t *tableWriter[T]) partial() error {
+	if t.widths == nil && len(t.pending) == 0 {
+		return nil // nothing was listed: no header over an error
+	}
+	return t.close()
+}
 
 // flushPending fixes the widths from the header and the buffered rows.
 func (t *tableWriter[T]) flushPending() {
