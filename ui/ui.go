@@ -67,6 +67,10 @@ type Environment struct {
 	ClientID string
 	API      API     // *api.Client
 	Session  Session // *auth.Session
+	// ProjectAPI is the environment's project-token client (*api.Client):
+	// the event log and transactions by id. It is API itself in project
+	// mode; nil when the environment has none.
+	ProjectAPI ProjectAPI
 	// DemoApprove, when set (--demo only), plays the browser on the
 	// emulator's sign-in forms: the sign-in screen offers "a" and passes it
 	// as auth.LoginOptions.Open.

@@ -67,7 +67,7 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 			continue // the other environment is simply not configured
 		}
 		uopts.Envs[name] = &ui.Environment{
-			Name: name, ClientID: e.Config.ClientID, API: e.API, Session: e.Session,
+			Name: name, ClientID: e.Config.ClientID, API: e.API, Session: e.Session, ProjectAPI: e.ProjectAPI,
 			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
 			DemoApprove: e.DemoApprove, Project: e.Project,
 		}
