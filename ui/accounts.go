@@ -3,14 +3,12 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -195,21 +193,11 @@ func (s *accountsScreen) setSize(w, h int) {
 	s.layout()
 }
 
-// maxErrLines bounds how much of the list an error may cover.
-const maxErrLines = 3
-
 // layout gives the list what the status line and the error leave.
 func (s *accountsScreen) layout() {
 	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
-		s.shownErr, s.errLines = err, nil
-		if err != nil {
-			text := s.c.styles.err.Render("✗ " + explain(err, s.where()))
-			s.errLines = strings.Split(lipgloss.NewStyle().Width(max(s.w, 1)).Render(text), "\n")
-			// The status line stays, whatever the height.
-			if n := min(maxErrLines, max(s.h-1, 0)); len(s.errLines) > n {
-				s.errLines = s.errLines[:n]
-			}
-		}
+		s.shownErr = err
+		s.errLines = s.c.errLines(err, s.where(), s.w, s.h)
 	}
 	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
 }
@@ -290,9 +278,7 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok {
 			return nil, true
 		}
-		d := newDetailScreen(s.c, s.env, a)
-		env := s.env.Name
-		return func() tea.Msg { return pushMsg{envTag{env}, d} }, true
+		return pushCmd(s.env.Name, newAccountScreen(s.c, s.env, a)), true
 	case key.Matches(msg, k.Filter):
 		s.filtering = true
 		s.filter.SetValue(s.query.search)
@@ -425,7 +411,7 @@ func (s *accountsScreen) statusLine() string {
 		return trunc(s.filter.View()+st.dim.Render(filterNote), s.w)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "row %d of %d/%d", min(s.list.Cursor()+1, s.list.Len()), s.list.Loaded(), s.list.Len())
+	writePosition(&b, s.list)
 	if s.query.order == api.OrderUpdatedAt {
 		b.WriteString(" · by updated")
 	} else {
@@ -437,14 +423,7 @@ func (s *accountsScreen) statusLine() string {
 	case s.query.search != "":
 		b.WriteString(" · filter “" + s.query.search + "”")
 	}
-	switch {
-	case s.list.Refreshing():
-		b.WriteString(" · " + s.c.spinFrame + " refreshing")
-	case s.list.Busy():
-		b.WriteString(" · " + s.c.spinFrame + " loading more")
-	case !s.list.Updated().IsZero():
-		b.WriteString(" · updated " + shortDuration(s.c.now().Sub(s.list.Updated())) + " ago")
-	}
+	s.c.writeActivity(&b, s.list)
 	return trunc(st.dimP.Render(b.String()), s.w)
 }
 

@@ -86,7 +86,9 @@ func (m *Model) refresh() {
 	}
 
 	ik := hintKey{w: m.w, confirm: m.confirm, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
-	binds := m.hintBindings()
+	// Only enabled bindings are drawn, so only they say whether the line
+	// changed: a binding enabled with the same help must redraw it.
+	binds := enabled(m.hintBindings()...)
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
 		c.hintBinds = c.hintBinds[:0]
@@ -168,7 +170,10 @@ func (m *Model) headerView() string {
 	parts := []string{m.c.badge(m.env.Name), m.c.styles.title.Render("partnertui")}
 	crumbs := make([]string, 0, len(m.stack)+1)
 	for _, s := range m.stack {
-		crumbs = append(crumbs, s.title())
+		// A screen with no title (the : palette) is no place of its own.
+		if t := s.title(); t != "" {
+			crumbs = append(crumbs, t)
+		}
 	}
 	if m.showHelp {
 		crumbs = append(crumbs, "Help")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -15,12 +16,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
-	"github.com/partnertui/partnertui/ui/pagedlist"
 )
-
-// txPageSize: transactions are read 20 at a time, as many as a detail
-// screen shows on a usual terminal.
-const txPageSize = 20
 
 // simulatedDebtorIBAN is a well-known valid test IBAN used as the sender of
 // simulated incoming transfers.
@@ -29,7 +25,6 @@ const simulatedDebtorIBAN = "DE89370400440532013000"
 var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
 type detailKeys struct {
-	nav                         pagedlist.KeyMap
 	Copy, QR, Simulate, Refresh key.Binding
 	CloseQR                     key.Binding
 	Send, Cancel                key.Binding // while the amount prompt is open
@@ -37,7 +32,6 @@ type detailKeys struct {
 
 func newDetailKeys() detailKeys {
 	return detailKeys{
-		nav:      navKeys(),
 		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
 		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
 		Simulate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "simulate transfer")),
@@ -48,7 +42,10 @@ func newDetailKeys() detailKeys {
 	}
 }
 
-// detailScreen shows one account in full with its latest transactions.
+// detailScreen is an account's Overview tab: the account in full, read in
+// one request (its status and why, its holder, the signed-in user's
+// membership of it), its IBAN as text and as a QR code, and in Sandbox a
+// simulated incoming transfer.
 type detailScreen struct {
 	c      *common
 	env    *envState
@@ -57,13 +54,10 @@ type detailScreen struct {
 	keys   detailKeys
 	w, h   int
 
-	acct    api.Account
-	full    bool
-	acctID  int
-	loading bool
-	err     error
-
-	tx *pagedlist.Model[api.Transaction]
+	// acct is the account as far as it is known: the list's row until
+	// the detail comes.
+	acct   api.Account
+	detail loader[api.AccountDetail]
 
 	showQR bool
 
@@ -72,6 +66,9 @@ type detailScreen struct {
 	simID     int
 	simBusy   bool
 	simErr    error
+	// simulated runs after a simulated transfer was booked: the account
+	// screen reads its transactions again.
+	simulated func() tea.Cmd
 }
 
 func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
@@ -79,77 +76,17 @@ func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
 	d := &detailScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newDetailKeys()}
 	d.prompt = newTextInput("Amount to receive: ", "100.00", 12)
 	d.prompt.SetStyles(c.inputStyles())
-	client, id := env.API, a.ID
-	d.tx = pagedlist.New(pagedlist.Options[api.Transaction]{
-		Columns:  txColumns(),
-		ID:       func(t *api.Transaction) string { return t.ID },
-		NoHeader: true,
-		PageSize: txPageSize,
-		Fetch: func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Transaction], error) {
-			p, err := client.Transactions(ctx, id, r.First, r.After)
-			if err != nil || p == nil {
-				return pagedlist.Page[api.Transaction]{}, err
-			}
-			return pagedlist.Page[api.Transaction]{Rows: p.Transactions, Total: p.TotalCount,
-				StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
-				HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != ""}, nil
-		},
-		Keys:    d.keys.nav,
-		Styles:  c.styles.list(),
-		Context: ctx,
-		Run:     c.listRun(env.Name),
-		Now:     c.now,
-	})
 	d.syncKeys()
 	return d
 }
 
-// txColumns reproduce a statement line: date, signed amount, status, who
-// and what.
-func txColumns() []pagedlist.Column[api.Transaction] {
-	return []pagedlist.Column[api.Transaction]{
-		{Title: "Date", Width: 10, Cell: func(t *api.Transaction) string {
-			if t.ExecutionDate.IsZero() {
-				return ""
-			}
-			return t.ExecutionDate.UTC().Format("2006-01-02")
-		}},
-		{Title: "Amount", Width: 16, Right: true, Cell: func(t *api.Transaction) string {
-			sign := ""
-			switch t.Side {
-			case "Debit":
-				sign = "-"
-			case "Credit":
-				sign = "+"
-			}
-			return sign + amountText(t.Amount)
-		}},
-		// One more cell than the status needs: the gap after the amount
-		// is two cells, as on a statement.
-		{Title: "Status", Width: 10, Drop: 1, Cell: func(t *api.Transaction) string { return " " + t.StatusInfo.Status }},
-		{Title: "Label", Width: 1, Flex: true, Drop: 2, Cell: func(t *api.Transaction) string {
-			if cp := t.Counterparty; cp != "" {
-				return cp + " · " + t.Label
-			}
-			return t.Label
-		}},
-	}
-}
+func (d *detailScreen) init() tea.Cmd { return d.loadAccount() }
 
-func (d *detailScreen) init() tea.Cmd {
-	return tea.Batch(d.loadAccount(), d.tx.Query(nil))
-}
-
-func (d *detailScreen) title() string {
-	if n := d.acct.Name; n != "" {
-		return n
-	}
-	return "Account"
-}
+func (d *detailScreen) title() string { return "Overview" }
 
 func (d *detailScreen) capturing() bool { return d.prompting }
-func (d *detailScreen) busy() bool      { return d.loading || d.tx.Busy() || d.simBusy }
-func (d *detailScreen) close()          { d.cancel(); d.tx.Close() }
+func (d *detailScreen) busy() bool      { return d.detail.busy() || d.simBusy }
+func (d *detailScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
@@ -181,62 +118,31 @@ func (d *detailScreen) ShortHelp() []key.Binding {
 }
 
 func (d *detailScreen) FullHelp() [][]key.Binding {
-	k := d.keys
-	if d.prompting {
-		return [][]key.Binding{{k.Send, k.Cancel}}
-	}
-	return [][]key.Binding{d.tx.Bindings(), {k.CloseQR, k.Copy, k.QR, k.Simulate, k.Refresh}}
+	return [][]key.Binding{d.ShortHelp()}
 }
 
-func (d *detailScreen) setSize(w, h int) {
-	d.w, d.h = w, h
-	d.layout()
-}
+func (d *detailScreen) setSize(w, h int) { d.w, d.h = w, h }
 
-// layout gives the transactions what the title, an error line, the
-// fields, a blank line, the heading and the prompt's line leave.
-func (d *detailScreen) layout() {
-	above := 1 + len(d.fieldLines()) + 2
-	if d.err != nil {
-		above++
-	}
-	if d.prompting || d.simBusy {
-		above++
-	}
-	d.tx.SetSize(d.w, max(d.h-above, 0))
-}
-
+// loadAccount reads the account in full; with a user token the same
+// request brings the user's membership of it.
 func (d *detailScreen) loadAccount() tea.Cmd {
-	d.acctID = d.c.nextID()
-	d.loading = true
-	a, ctx, id, env, accID := d.env.API, d.ctx, d.acctID, d.env.Name, d.acct.ID
-	return d.c.task(func() tea.Msg {
-		acct, err := a.Account(ctx, accID)
-		return accountMsg{envTag{env}, id, acct, err}
+	a, id, project := d.env.API, d.acct.ID, d.env.Project
+	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
+		return a.AccountDetail(ctx, id, project)
 	})
 }
 
 func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 	defer d.syncKeys()
-	defer d.layout()
+	if d.detail.apply(msg) {
+		if it := d.detail.item; it != nil {
+			d.acct = it.Account
+		}
+		return nil
+	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		d.prompt.SetStyles(d.c.inputStyles())
-		d.tx.SetStyles(d.c.styles.list())
-	case accountMsg:
-		if msg.id != d.acctID {
-			return nil
-		}
-		d.loading = false
-		if msg.err != nil {
-			keepErr(&d.err, msg.err)
-			return nil
-		}
-		if msg.acct != nil {
-			d.acct, d.full, d.err = *msg.acct, true, nil
-		}
-	case listMsg:
-		return d.tx.Update(msg.inner)
 	case simulateMsg:
 		if msg.id != d.simID {
 			return nil
@@ -250,7 +156,11 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		d.simErr = nil
 		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
-		return tea.Batch(d.loadAccount(), d.tx.Query(nil), func() tea.Msg { return flashMsg{text: text} })
+		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }}
+		if d.simulated != nil {
+			cmds = append(cmds, d.simulated())
+		}
+		return tea.Batch(cmds...)
 	case tea.PasteMsg:
 		if d.prompting {
 			_, cmd := editInput(&d.prompt, msg)
@@ -262,7 +172,6 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 
 func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer d.syncKeys()
-	defer d.layout()
 	if d.prompting {
 		return d.promptKey(msg), true
 	}
@@ -289,9 +198,9 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		d.simErr = nil
 		return d.prompt.Focus(), true
 	case key.Matches(msg, k.Refresh):
-		return tea.Batch(d.loadAccount(), d.tx.Refresh()), true
+		return d.loadAccount(), true
 	}
-	return d.tx.HandleKey(msg)
+	return nil, false
 }
 
 func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -341,28 +250,20 @@ func (d *detailScreen) simulate(value string) tea.Cmd {
 	})
 }
 
-// fieldLines are the account's fields, two per line when there is room.
+// fieldLines are the account's fields: what the list's row had at once,
+// the rest once the detail came.
 func (d *detailScreen) fieldLines() []string {
 	st := d.c.styles
 	a := &d.acct
-	w := d.w
-	label := func(s string) string { return st.dim.Render(fmt.Sprintf("%-10s", s)) }
-	mark := ""
-	if a.IBAN != "" {
-		if iban.Valid(a.IBAN) {
-			mark = " " + st.ok.Render("✓ valid")
-		} else {
-			mark = " " + st.err.Render("✗ check digits wrong")
-		}
-	}
+	det := d.detail.item
 	val := func(s string) string {
-		if s == "" {
-			if d.full {
-				return "—"
-			}
-			return "…"
+		switch {
+		case s != "":
+			return s
+		case det != nil:
+			return "—"
 		}
-		return s
+		return "…"
 	}
 	holder := a.Holder.Info.Name
 	if t := a.Holder.Info.Type; t != "" && holder != "" {
@@ -374,24 +275,98 @@ func (d *detailScreen) fieldLines() []string {
 		}
 		return amountText(pick(a.Balances))
 	}
-	pairs := [][2]string{
-		{label("BIC") + val(a.BIC), label("Number") + val(a.Number)},
-		{label("Holder") + val(holder), label("Status") + val(a.StatusInfo.Status)},
-		{label("Payment") + val(a.PaymentLevel), label("Currency") + val(a.Currency)},
-		{label("Available") + bal(func(b *api.Balances) api.Amount { return b.Available }), label("Booked") + bal(func(b *api.Balances) api.Amount { return b.Booked })},
-		{label("Pending") + bal(func(b *api.Balances) api.Amount { return b.Pending }), label("Reserved") + bal(func(b *api.Balances) api.Amount { return b.Reserved })},
-		{label("Created") + timeOr(a, true, d.full), label("Updated") + timeOr(a, false, d.full)},
+	status := a.StatusInfo.Status
+	if det != nil {
+		status = accountStatusText(&det.StatusDetail)
 	}
-	lines := []string{label(TextIBAN) + st.bold.Render(val(ibanText(a.IBAN))) + mark}
-	colW := max(w/2, 1)
-	for _, p := range pairs {
-		if w >= 80 {
-			lines = append(lines, lipgloss.NewStyle().Width(colW).Render(trunc(p[0], colW-1))+trunc(p[1], colW))
-		} else {
-			lines = append(lines, p[0], p[1])
+	fs := append(d.ibanFields(), []field{
+		{label: "BIC", value: val(a.BIC)}, {label: "Number", value: val(a.Number)},
+		{label: "Holder", value: val(holder)}, {label: "Status", value: val(status)},
+		{label: "Payment", value: val(a.PaymentLevel)}, {label: "Currency", value: val(a.Currency)},
+		{label: "Available", value: bal(func(b *api.Balances) api.Amount { return b.Available })},
+		{label: "Booked", value: bal(func(b *api.Balances) api.Amount { return b.Booked })},
+		{label: "Pending", value: bal(func(b *api.Balances) api.Amount { return b.Pending })},
+		{label: "Reserved", value: bal(func(b *api.Balances) api.Amount { return b.Reserved })},
+		{label: "Created", value: timeOr(a.CreatedAt, det != nil)}, {label: "Updated", value: timeOr(a.UpdatedAt, det != nil)},
+	}...)
+	if det != nil {
+		fs = append(fs, holderFields(&det.HolderDetail)...)
+		if m := det.Membership; m != nil {
+			fs = append(fs, field{label: "You", value: m.StatusInfo.Status + " member, legal representative: " + yesNo(m.LegalRepresentative), wide: true},
+				field{label: "Your rights", value: checks(st, rightNames[:], rights(m)), wide: true})
 		}
 	}
-	return lines
+	return fieldRows(st, d.w, fs)
+}
+
+// ibanFields are the IBAN checked, or why there is none: a line for each
+// reason the platform has to hide it.
+func (d *detailScreen) ibanFields() []field {
+	st := d.c.styles
+	a := &d.acct
+	det := d.detail.item
+	one := func(v string) []field { return []field{{label: TextIBAN, value: v, wide: true}} }
+	switch {
+	case a.IBAN != "" && iban.Valid(a.IBAN):
+		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.ok.Render("✓ valid"))
+	case a.IBAN != "":
+		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.err.Render("✗ check digits wrong"))
+	case det == nil:
+		return one("…")
+	}
+	var fs []field
+	for i, r := range det.IBANHidden() {
+		text := "also: " + ibanHiddenText(r)
+		if i == 0 {
+			text = "not shown: " + ibanHiddenText(r)
+		}
+		fs = append(fs, field{value: st.warn.Render(text), wide: true})
+	}
+	fs[0].label = TextIBAN
+	return fs
+}
+
+// ibanHiddenText says what one reason for a missing IBAN means.
+func ibanHiddenText(r api.IBANHiddenReason) string {
+	switch r {
+	case api.IBANLimitedAccount:
+		return "the account is Limited; only Unlimited ones get an IBAN"
+	case api.IBANNoViewRight:
+		return "your membership lacks canViewAccount"
+	}
+	return "none is assigned to this account yet"
+}
+
+// accountStatusText is the status with its reason and dates.
+func accountStatusText(s *api.AccountStatusDetail) string {
+	parts := []string{s.Status}
+	if r := s.ReasonInfo; r != nil {
+		parts = append(parts, joinNonEmpty(": ", r.Type, r.Message))
+	}
+	if !s.ClosingAt.IsZero() {
+		parts = append(parts, "closing "+formatTime(s.ClosingAt))
+	}
+	if !s.ClosedAt.IsZero() {
+		parts = append(parts, "closed "+formatTime(s.ClosedAt))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// holderFields are what the detail adds about the holder.
+func holderFields(h *api.HolderDetail) []field {
+	fs := []field{{label: "Verified", value: orDash(h.VerificationStatus)}}
+	if s := h.StatusInfo; s != nil {
+		fs = append(fs, field{label: "Holder is", value: joinNonEmpty(" · ", s.Status, s.Reason)})
+	} else {
+		fs = append(fs, field{label: "Holder is", value: "—"})
+	}
+	if i := h.Info; i.RegistrationNumber != "" || i.VatNumber != "" || i.TradeName != "" {
+		fs = append(fs, field{label: "Company", value: joinNonEmpty(" · ", i.TradeName, joinNonEmpty(" ", "reg.", i.RegistrationNumber), joinNonEmpty(" ", "VAT", i.VatNumber)), wide: true})
+	}
+	if a := h.ResidencyAddress; a != nil {
+		fs = append(fs, field{label: "Address", value: orDash(joinNonEmpty(", ", a.AddressLine1, a.AddressLine2, joinNonEmpty(" ", a.PostalCode, a.City), a.State, a.Country)), wide: true})
+	}
+	return fs
 }
 
 // ibanText is an IBAN as printed on statements, in groups of four.
@@ -399,18 +374,15 @@ func ibanText(s string) string {
 	return iban.Format(s)
 }
 
-func timeOr(a *api.Account, created, full bool) string {
-	t := a.UpdatedAt
-	if created {
-		t = a.CreatedAt
-	}
+// timeOr is t, or "…" until the detail came.
+func timeOr(t time.Time, full bool) string {
 	if t.IsZero() && !full {
 		return "…"
 	}
 	return formatTime(t)
 }
 
-func (d *detailScreen) where() where { return where{retry: d.keys.Refresh} }
+func (d *detailScreen) where() where { return where{retry: d.keys.Refresh, project: d.env.Project} }
 
 func (d *detailScreen) view() string {
 	if d.h <= 0 {
@@ -420,29 +392,12 @@ func (d *detailScreen) view() string {
 	if d.showQR {
 		return fit(d.qrView(), d.w, d.h)
 	}
-	lines := []string{st.title.Render(d.acct.Name)}
-	if d.err != nil {
-		lines = append(lines, st.err.Render("✗ Could not load the account. ")+explain(d.err, d.where()))
+	lines := []string{st.title.Render(accountTitle(&d.acct))}
+	if err := d.detail.err; err != nil {
+		lines = append(lines, st.err.Render("✗ Could not load the account. ")+explain(err, d.where()))
 	}
 	lines = append(lines, d.fieldLines()...)
-	lines = append(lines, "")
-	head := fmt.Sprintf("Transactions (%d of %d)", d.tx.Loaded(), d.tx.Len())
-	switch {
-	case d.tx.Busy():
-		head += " " + d.c.spinFrame
-	case d.tx.Err() != nil:
-		head += " " + st.err.Render("✗ "+explain(d.tx.Err(), d.where()))
-	}
-	lines = append(lines, st.bold.Render(head))
-	above := strings.Join(lines, "\n")
-	rows := ""
-	switch {
-	case d.tx.Ready() && d.tx.Len() == 0 && d.tx.Err() == nil:
-		rows = st.dim.Render("No transactions yet.")
-	case d.tx.Ready():
-		rows = d.tx.View()
-	}
-	body := above + "\n" + rows
+	body := strings.Join(lines, "\n")
 	if line := d.statusLine(); line != "" {
 		return fit(body, d.w, d.h-1) + "\n" + line
 	}

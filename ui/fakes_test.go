@@ -28,16 +28,15 @@ var testNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 // connection: the list order is newest first (accounts[0] first), a cursor
 // names an account, and Asc reads the same list from its end.
 type fakeAPI struct {
-	mu        sync.Mutex
-	accounts  []api.Account
-	err       error // returned by every call when set
-	calls     []api.AccountsParams
-	homes     []bool // the project argument of each Home call
-	acctCalls int
-	txCalls   int
-	user      *api.User
-	project   *api.ProjectInfo
-	txs       map[string][]api.Transaction
+	mu       sync.Mutex
+	accounts []api.Account
+	err      error // returned by every call when set
+	calls    []api.AccountsParams
+	homes    []bool // the project argument of each Home call
+	user     *api.User
+	project  *api.ProjectInfo
+	txs      map[string][]api.TransactionDetail
+	fakeWhole
 	simulated []api.IncomingTransfer
 	status    api.Status
 	updates   chan api.Status
@@ -48,7 +47,7 @@ type fakeAPI struct {
 }
 
 func newFakeAPI(n int) *fakeAPI {
-	f := &fakeAPI{txs: map[string][]api.Transaction{},
+	f := &fakeAPI{txs: map[string][]api.TransactionDetail{},
 		user:    &api.User{ID: "user-1", FullName: "Jane Doe", MobilePhoneNumber: "+33612345678"},
 		project: &api.ProjectInfo{ID: "project-1", Name: "Acme Payments", Type: "Partner", Status: "Enabled"},
 		status:  api.Status{Env: "sandbox", Used: 12, Limit: 2000, LastStatus: 200, LastLatency: 38 * time.Millisecond}}
@@ -80,7 +79,7 @@ func makeAccounts(n int) []api.Account {
 func (f *fakeAPI) requests() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.calls) + len(f.homes) + f.acctCalls + f.txCalls + len(f.simulated)
+	return len(f.calls) + len(f.homes) + f.fakeWhole.calls() + len(f.simulated)
 }
 
 func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
@@ -182,50 +181,6 @@ func (f *fakeAPI) Home(ctx context.Context, p api.AccountsParams, project bool) 
 	return h, nil
 }
 
-func (f *fakeAPI) Account(ctx context.Context, id string) (*api.Account, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.acctCalls++
-	if f.err != nil {
-		return nil, f.err
-	}
-	for _, a := range f.accounts {
-		if a.ID == id {
-			full := a
-			full.Number = "12345678901"
-			full.PaymentLevel = "Unlimited"
-			full.CreatedAt = time.Date(2026, 1, 2, 9, 30, 0, 0, time.UTC)
-			full.UpdatedAt = time.Date(2026, 3, 4, 11, 15, 0, 0, time.UTC)
-			b := *a.Balances
-			b.Booked = api.Amount{Value: b.Available.Value, Currency: "EUR"}
-			b.Pending = api.Amount{Value: "0.00", Currency: "EUR"}
-			b.Reserved = api.Amount{Value: "0.00", Currency: "EUR"}
-			full.Balances = &b
-			return &full, nil
-		}
-	}
-	return nil, fmt.Errorf("account %s: %w", id, api.ErrNotFound)
-}
-
-func (f *fakeAPI) Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.txCalls++
-	if f.err != nil {
-		return nil, f.err
-	}
-	all := f.txs[accountID]
-	start := 0
-	if after != "" {
-		start, _ = strconv.Atoi(after)
-	}
-	end := min(start+first, len(all))
-	p := &api.TransactionsPage{Transactions: append([]api.Transaction(nil), all[start:end]...), TotalCount: len(all)}
-	p.PageInfo.HasNextPage = end < len(all)
-	p.PageInfo.StartCursor, p.PageInfo.EndCursor = strconv.Itoa(start), strconv.Itoa(end)
-	return p, nil
-}
-
 func (f *fakeAPI) SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -251,13 +206,18 @@ func (f *fakeAPI) Status() api.Status {
 
 func (f *fakeAPI) Updates() <-chan api.Status { return f.updates }
 
-func makeTxs(n int) []api.Transaction {
-	out := make([]api.Transaction, n)
+// makeTxs are n booked incoming transfers to accountID, one a day.
+func makeTxs(accountID string, n int) []api.TransactionDetail {
+	out := make([]api.TransactionDetail, n)
 	for i := range out {
-		out[i] = api.Transaction{ID: fmt.Sprintf("tx-%d", i), Side: "Credit", Type: "SepaCreditTransferIn",
+		day := time.Date(2026, 3, 1+i%28, 0, 0, 0, 0, time.UTC)
+		out[i] = api.TransactionDetail{ID: fmt.Sprintf("tx-%s-%d", accountID, i), Side: "Credit", Type: "SepaCreditTransferIn",
 			Amount: api.Amount{Value: fmt.Sprintf("%d.00", 10+i), Currency: "EUR"}, Label: fmt.Sprintf("Payment %d", i),
-			Counterparty: "ACME", ExecutionDate: time.Date(2026, 3, 1+i%28, 0, 0, 0, 0, time.UTC),
-			StatusInfo: api.StatusInfo{Status: "Booked"}}
+			Counterparty: "ACME", PaymentProduct: "SEPACreditTransfer", Reference: fmt.Sprintf("REF-%d", i),
+			ExecutionDate: day, CreatedAt: day, UpdatedAt: day,
+			StatusInfo: api.TransactionStatusInfo{Status: "Booked", BookingDate: day, ValueDate: day},
+			Debtor:     &api.TransactionParty{Name: "ACME", IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX"},
+			Account:    &api.AccountRef{ID: accountID, Name: "Account " + strings.TrimPrefix(accountID, "acc-")}}
 	}
 	return out
 }
@@ -351,6 +311,8 @@ type fixture struct {
 	demo       bool
 	color      bool
 	project    bool // both environments use a project token
+	// noProjectAPI leaves the environments without a project-token client.
+	noProjectAPI bool
 }
 
 func newDriver(t testing.TB, fx fixture) *driver {
@@ -379,6 +341,13 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	}
 	for _, e := range envs {
 		e.Project = fx.project
+	}
+	d.sbx.projectToken, d.live.projectToken = fx.project, fx.project
+	if !fx.noProjectAPI {
+		envs[config.Sandbox].ProjectAPI = &fakeTxLookup{f: d.sbx}
+		if e := envs[config.Live]; e != nil {
+			e.ProjectAPI = &fakeTxLookup{f: d.live}
+		}
 	}
 	if setup != nil {
 		setup(d)
@@ -501,6 +470,10 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	}
 	r := []rune(k)
 	return tea.KeyPressMsg{Code: r[0], Text: k}
@@ -528,7 +501,8 @@ func topAs[S screen](d *driver) S {
 }
 
 func (d *driver) accounts() *accountsScreen { d.t.Helper(); return topAs[*accountsScreen](d) }
-func (d *driver) detail() *detailScreen     { d.t.Helper(); return topAs[*detailScreen](d) }
+func (d *driver) account() *accountScreen   { d.t.Helper(); return topAs[*accountScreen](d) }
+func (d *driver) detail() *detailScreen     { d.t.Helper(); return d.account().overview }
 func (d *driver) signin() *signinScreen     { d.t.Helper(); return topAs[*signinScreen](d) }
 
 func (d *driver) wantScreen(sub string) {

@@ -194,7 +194,7 @@ func TestFlowAgainstEmulator(t *testing.T) {
 		}
 	})
 	f.press("enter")
-	f.waitFor("IBAN", iban.Format(compact), "✓ valid", "Transactions (")
+	f.waitFor("IBAN", iban.Format(compact), "✓ valid", "Overview", "Your rights")
 	f.press("y")
 	f.waitFor("IBAN copied")
 	f.mu.Lock()
@@ -207,8 +207,8 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	// Simulate an incoming transfer: the balance is reloaded.
 	var before string
 	f.probe(func(m *Model) {
-		if d, ok := m.top().(*detailScreen); ok && d.acct.Balances != nil {
-			before = d.acct.Balances.Available.Value
+		if a, ok := m.top().(*accountScreen); ok && a.overview.acct.Balances != nil {
+			before = a.overview.acct.Balances.Available.Value
 		}
 	})
 	f.press("s", "2", "5", "enter")
@@ -217,8 +217,8 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	var after string
 	for time.Now().Before(deadline) {
 		f.probe(func(m *Model) {
-			if d, ok := m.top().(*detailScreen); ok && d.acct.Balances != nil && !d.loading {
-				after = d.acct.Balances.Available.Value
+			if a, ok := m.top().(*accountScreen); ok && a.overview.acct.Balances != nil && !a.overview.detail.busy() {
+				after = a.overview.acct.Balances.Available.Value
 			}
 		})
 		if (after != "" && after != before) || !f.settle(deadline) {

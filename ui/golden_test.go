@@ -3,10 +3,13 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/partnertui/partnertui/api"
 )
 
 // asciiView renders the model as a terminal with the ASCII colour profile
@@ -25,20 +28,42 @@ func asciiView(t *testing.T, d *driver) string {
 // go test ./ui -run TestGoldenViews -update.
 func TestGoldenViews(t *testing.T) {
 	t.Parallel()
+	limited := func(d *driver) {
+		d.sbx.accounts[0].IBAN, d.sbx.accounts[0].PaymentLevel = "", "Limited"
+		d.sbx.viewer = map[string]*api.AccountMembership{"acc-0": {ID: "mem-acc-0-me", CanViewAccount: false, StatusInfo: api.MembershipStatusInfo{Status: "Enabled"}}}
+	}
+	typed := func(s string) []string { return strings.Split(s, "") }
 	scenes := []struct {
-		name string
-		fx   fixture
-		keys []string
+		name  string
+		fx    fixture
+		keys  []string
+		setup func(*driver)
 	}{
-		{"signin", fixture{rows: 3, demo: true}, nil},
-		{"accounts", fixture{rows: 250, signedIn: true}, []string{"j", "j"}},
-		{"filter", fixture{rows: 30, signedIn: true}, []string{"/", "1"}},
-		{"detail", fixture{rows: 3, signedIn: true}, []string{"j", "enter"}},
-		{"qr", fixture{rows: 3, signedIn: true}, []string{"enter", "Q"}},
-		{"amount", fixture{rows: 3, signedIn: true}, []string{"enter", "s", "1", "2", "left"}},
-		{"help", fixture{rows: 3, signedIn: true}, []string{"?"}},
-		{"confirm", fixture{rows: 3, signedIn: true}, []string{"e"}},
-		{"live", fixture{rows: 3, signedIn: true, liveSigned: true}, []string{"e", "y"}},
+		{"signin", fixture{rows: 3, demo: true}, nil, nil},
+		{"accounts", fixture{rows: 250, signedIn: true}, []string{"j", "j"}, nil},
+		{"filter", fixture{rows: 30, signedIn: true}, []string{"/", "1"}, nil},
+		{"detail", fixture{rows: 3, signedIn: true}, []string{"j", "enter"}, nil},
+		{"qr", fixture{rows: 3, signedIn: true}, []string{"enter", "Q"}, nil},
+		{"amount", fixture{rows: 3, signedIn: true}, []string{"enter", "s", "1", "2", "left"}, nil},
+		{"help", fixture{rows: 3, signedIn: true}, []string{"?"}, nil},
+		{"confirm", fixture{rows: 3, signedIn: true}, []string{"e"}, nil},
+		{"live", fixture{rows: 3, signedIn: true, liveSigned: true}, []string{"e", "y"}, nil},
+		{"limited", fixture{rows: 3, signedIn: true}, []string{"enter"}, limited},
+		{"transactions", fixture{rows: 3, signedIn: true}, []string{"j", "enter", "2"}, nil},
+		{"txfilter", fixture{rows: 3, signedIn: true}, []string{"j", "enter", "2", "f", "b", "o", "tab", "down", "down", "2", "0", "2", "6"}, nil},
+		{"txfiltered", fixture{rows: 3, signedIn: true}, append([]string{"j", "enter", "2", "/"}, append(typed("Payment 1"), "enter")...), nil},
+		{"txdetail", fixture{rows: 3, signedIn: true}, []string{"j", "enter", "2", "j", "enter"}, nil},
+		{"members", fixture{rows: 3, signedIn: true}, []string{"enter", "3"}, nil},
+		{"member", fixture{rows: 3, signedIn: true}, []string{"enter", "3", "enter"}, nil},
+		{"cards", fixture{rows: 3, signedIn: true}, []string{"enter", "4"}, nil},
+		{"card", fixture{rows: 3, signedIn: true}, []string{"enter", "4", "enter"}, nil},
+		{"statements", fixture{rows: 3, signedIn: true}, []string{"enter", "5"}, nil},
+		{"statement", fixture{rows: 3, signedIn: true}, []string{"enter", "5", "enter"}, nil},
+		{"palette", fixture{rows: 3, signedIn: true}, []string{":", "c"}, nil},
+		{"alltransactions", fixture{rows: 3, signedIn: true}, append(typed(":transactions"), "enter"), nil},
+		{"projecttransactions", fixture{rows: 3, project: true}, append(typed(":transactions"), "enter"), nil},
+		{"allmembers", fixture{rows: 3, project: true}, append(typed(":members"), "enter"), nil},
+		{"allcards", fixture{rows: 3, project: true}, append(typed(":cards"), "enter"), nil},
 	}
 	for _, sc := range scenes {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
@@ -46,9 +71,13 @@ func TestGoldenViews(t *testing.T) {
 				t.Parallel()
 				fx := sc.fx
 				fx.w, fx.h, fx.color = sz[0], sz[1], true
-				d := newDriver(t, fx)
-				d.sbx.txs["acc-1"] = makeTxs(25)
-				d.sbx.txs["acc-0"] = makeTxs(3)
+				d := newDriverWith(t, fx, func(d *driver) {
+					d.sbx.txs["acc-1"] = makeTxs("acc-1", 25)
+					d.sbx.txs["acc-0"] = makeTxs("acc-0", 3)
+					if sc.setup != nil {
+						sc.setup(d)
+					}
+				})
 				d.press(sc.keys...)
 				golden.RequireEqual(t, asciiView(t, d))
 			})

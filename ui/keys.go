@@ -22,6 +22,8 @@ type globalKeys struct {
 	Confirm key.Binding
 	// CloseHelp leaves the help view.
 	CloseHelp key.Binding
+	// Jump opens the : palette (k9s's resource jump).
+	Jump key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -34,6 +36,7 @@ func newGlobalKeys() globalKeys {
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Confirm:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
 		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc", "close help")),
+		Jump:      key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to…")),
 	}
 }
 
@@ -42,7 +45,7 @@ func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, 
 
 // full are the global keys of the help view.
 func (k globalKeys) full() []key.Binding {
-	return []key.Binding{k.Back, k.Env, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.Back, k.Jump, k.Env, k.Help, k.Quit, k.ForceQuit}
 }
 
 // navKeys move a list's cursor.

@@ -184,6 +184,7 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 		return m, nil
 	}
 	cmd = m.route(msg)
+	m.syncKeys()
 	m.refresh()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
@@ -261,9 +262,20 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			msg.s.close()
 			return nil
 		}
-		msg.s.setSize(m.bodySize())
-		m.stack = append(m.stack, msg.s)
-		return msg.s.init()
+		return m.push(msg.s)
+	case openMsg:
+		return m.open(msg)
+	case jumpMsg:
+		if msg.env != m.env.Name {
+			return nil
+		}
+		m.closeTop()
+		return msg.target.open(m, msg.arg)
+	case closeMsg:
+		if m.top() == msg.s {
+			m.closeTop()
+		}
+		return nil
 	case envMsg:
 		return m.result(msg)
 	}
@@ -386,11 +398,25 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Env):
 		return m.requestSwitch(), true
 	case key.Matches(msg, k.Back) && len(m.stack) > 1:
-		t.close()
-		m.stack = m.stack[:len(m.stack)-1]
+		m.closeTop()
 		return nil, true
+	case key.Matches(msg, k.Jump):
+		return m.push(newPaletteScreen(m.c, m.env, t)), true
 	}
 	return nil, false
+}
+
+// closeTop closes the screen on top, if it is not the only one.
+func (m *Model) closeTop() { m.popTo(len(m.stack) - 1) }
+
+// syncKeys enables the global keys that apply now: the palette once
+// someone is signed in (its views need a session).
+func (m *Model) syncKeys() {
+	if m.env == nil || len(m.stack) == 0 {
+		return
+	}
+	_, home := m.stack[0].(*accountsScreen)
+	m.keys.Jump.SetEnabled(home)
 }
 
 // View draws the chrome around the top screen (or the help).

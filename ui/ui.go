@@ -1,5 +1,6 @@
 // Package ui is partnertui's terminal interface: Bubble Tea v2 screens (the
-// sign-in, the account list, the account detail) under a root model that
+// sign-in, the account list, an account's tabs, transactions, members,
+// cards and statements, the : palette) under a root model that
 // routes messages and keys (root.go), draws the chrome around the screens
 // (chrome.go) and switches between Sandbox and Live (envswitch.go). Errors
 // are worded for the screen in one place (errors.go). Lists are
@@ -45,8 +46,19 @@ type API interface {
 	// one request: what launch and sign-in need.
 	Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error)
 	Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error)
-	Account(ctx context.Context, id string) (*api.Account, error)
-	Transactions(ctx context.Context, accountID string, first int, after string) (*api.TransactionsPage, error)
+	// AccountDetail is one account in full; with a user token (project
+	// false) it comes with the user's membership of it.
+	AccountDetail(ctx context.Context, id string, project bool) (*api.AccountDetail, error)
+	// TransactionList is one account's transactions, or the project's
+	// (AccountID "", project token only).
+	TransactionList(ctx context.Context, p api.TransactionsParams) (*api.Page[api.TransactionDetail], error)
+	// AccountMemberships is one account's members, or every membership the
+	// token sees (AccountID "").
+	AccountMemberships(ctx context.Context, p api.MembershipsParams) (*api.Page[api.AccountMembership], error)
+	AccountMembership(ctx context.Context, id string) (*api.AccountMembership, error)
+	Cards(ctx context.Context, p api.CardsParams) (*api.Page[api.Card], error)
+	Card(ctx context.Context, id string) (*api.Card, error)
+	Statements(ctx context.Context, p api.StatementsParams) (*api.Page[api.Statement], error)
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
 	Status() api.Status
 	Updates() <-chan api.Status

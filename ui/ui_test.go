@@ -321,18 +321,18 @@ func TestStaleResponsesDropped(t *testing.T) {
 	}
 }
 
-// pgdown in the detail moves by the transaction rows on screen, as in the
+// pgdown in the Transactions tab moves by the rows on screen, as in the
 // account list: from the first row it lands on the first row below the
 // screen, not one further.
-func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
+func TestTransactionsPageDownMovesByTheRowsDrawn(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 100, h: 30})
-	d.sbx.txs["acc-0"] = makeTxs(45)
-	d.press("enter")
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 145)
+	d.press("enter", "2")
 	before := d.screen()
 	d.press("pgdown")
-	c := d.detail().tx.Cursor()
-	if !strings.Contains(before, fmt.Sprintf("Payment %d\n", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d\n", c)) {
+	c := d.account().tx.list.Cursor()
+	if !strings.Contains(before, fmt.Sprintf("Payment %d ", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d ", c)) {
 		t.Fatalf("pgdown put the cursor on transaction %d; the screen was:\n%s", c, before)
 	}
 }
@@ -340,16 +340,18 @@ func TestDetailPageDownMovesByTheRowsDrawn(t *testing.T) {
 func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
-	d.sbx.txs["acc-1"] = makeTxs(45)
+	d.sbx.txs["acc-1"] = makeTxs("acc-1", 45)
+	calls := d.sbx.requests()
 	d.press("j", "enter")
 	det := d.detail()
-	// 40 rows fit: the second page is fetched at once.
-	if !det.full || det.tx.Loaded() != 40 || det.tx.Len() != 45 {
-		t.Fatalf("detail: full %v, %d of %d transactions", det.full, det.tx.Loaded(), det.tx.Len())
+	// The Overview is one request; the tabs read nothing until shown.
+	if det.detail.item == nil || d.sbx.requests() != calls+1 {
+		t.Fatalf("overview: detail %v after %d requests", det.detail.item != nil, d.sbx.requests()-calls)
 	}
 	for _, want := range []string{"IBAN", "FR76 3000 6000 0112 3456 7890 189", "✓ valid", "SWNBFR22", "12345678901",
 		"Holder 1 (Individual)", "Opened", "Unlimited", "EUR", "101.50 EUR", "0.00 EUR", "2026-01-02 09:30 UTC",
-		"2026-03-04 11:15 UTC", "Transactions (40 of 45)", "+10.00 EUR", "Accounts › Account 1"} {
+		"2026-03-04 11:15 UTC", "Accounts › Account 1", "Verified", "1 rue de la Paix, 75002 Paris, FRA",
+		"Enabled member, legal representative: yes", "✓ view account", "Overview", "Statements"} {
 		d.wantScreen(want)
 	}
 	d.press("y")
@@ -360,11 +362,6 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	d.fire(func(m tea.Msg) bool { _, ok := m.(flashClearMsg); return ok })
 	if strings.Contains(d.screen(), "IBAN copied") {
 		t.Fatal("the flash did not clear")
-	}
-	// Scrolling loads more transactions near the end.
-	d.press("G")
-	if det.tx.Loaded() != 45 {
-		t.Fatalf("after G: %d transactions", det.tx.Loaded())
 	}
 	d.press("Q")
 	d.wantScreen("EPC payment QR")
@@ -623,7 +620,7 @@ func TestSmallTerminalsDoNotGarble(t *testing.T) {
 	sizes := [][2]int{{40, 10}, {41, 11}, {50, 12}, {60, 15}, {80, 24}, {120, 40}, {200, 60}}
 	for _, sz := range sizes {
 		d := newDriver(t, fixture{rows: 300, signedIn: true, w: sz[0], h: sz[1]})
-		d.sbx.txs["acc-0"] = makeTxs(30)
+		d.sbx.txs["acc-0"] = makeTxs("acc-0", 30)
 		check := func(what string) {
 			t.Helper()
 			lines := strings.Split(d.screen(), "\n")

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/partnertui/partnertui/api"
+)
+
+// An account's tabs, in order.
+const (
+	tabOverview = iota
+	tabTransactions
+	tabMembers
+	tabCards
+	tabStatements
+)
+
+type accountKeys struct {
+	Next, Prev, Pick key.Binding
+}
+
+func newAccountKeys() accountKeys {
+	return accountKeys{
+		Next: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		Prev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "tab by number")),
+	}
+}
+
+// accountScreen is one account in tabs: the Overview, then its
+// transactions, members, cards and statements, each a paged list read the
+// first time its tab is shown.
+type accountScreen struct {
+	c    *common
+	env  *envState
+	keys accountKeys
+	w, h int
+
+	overview   *detailScreen
+	tx         *txListScreen
+	members    *listScreen[api.AccountMembership]
+	cards      *listScreen[api.Card]
+	statements *listScreen[api.Statement]
+	tabs       []screen
+	started    []bool
+	active     int
+}
+
+func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
+	s := &accountScreen{c: c, env: env, keys: newAccountKeys()}
+	s.overview = newDetailScreen(c, env, a)
+	s.tx = newTxListScreen(c, env, a.ID)
+	s.members = newMembersList(c, env, a.ID)
+	s.cards = newCardsList(c, env, api.CardsParams{AccountID: a.ID})
+	s.statements = newStatementsList(c, env, a.ID)
+	s.tabs = []screen{s.overview, s.tx, s.members, s.cards, s.statements}
+	s.started = make([]bool, len(s.tabs))
+	// What the platform hides from a member without canViewAccount is
+	// said where it is missing.
+	txEmpty, stEmpty := s.tx.spec.empty, s.statements.spec.empty
+	s.tx.spec.empty = func() string { return s.hidden("transactions", txEmpty) }
+	s.statements.spec.empty = func() string { return s.hidden("statements", stEmpty) }
+	s.overview.simulated = func() tea.Cmd {
+		if s.started[tabTransactions] {
+			return s.tx.list.Refresh()
+		}
+		return nil
+	}
+	return s
+}
+
+func newAccountScreenByID(c *common, env *envState, id string) *accountScreen {
+	return newAccountScreen(c, env, api.Account{ID: id})
+}
+
+// hidden is a tab's empty text, or why the platform shows nothing there.
+func (s *accountScreen) hidden(what string, empty func() string) string {
+	if d := s.overview.detail.item; d != nil && d.Membership != nil && !d.Membership.CanViewAccount {
+		return "No " + what + " shown: your membership of this account lacks canViewAccount, which the platform requires to show them."
+	}
+	return empty()
+}
+
+func (s *accountScreen) resource() (resourceKind, string) { return resourceAccount, s.overview.acct.ID }
+
+func (s *accountScreen) init() tea.Cmd {
+	return s.show(s.active)
+}
+
+// show makes tab i the active one, reading its first page the first time.
+func (s *accountScreen) show(i int) tea.Cmd {
+	s.active = i
+	if s.started[i] {
+		return nil
+	}
+	s.started[i] = true
+	return s.tabs[i].init()
+}
+
+// accountTitle is an account's name, or a stand-in until it is known.
+func accountTitle(a *api.Account) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	return "Account"
+}
+
+func (s *accountScreen) title() string {
+	t := accountTitle(&s.overview.acct)
+	if s.active != tabOverview {
+		t += " › " + s.tabs[s.active].title()
+	}
+	return t
+}
+
+func (s *accountScreen) capturing() bool { return s.tabs[s.active].capturing() }
+func (s *accountScreen) busy() bool      { return s.overview.busy() || s.tabs[s.active].busy() }
+
+func (s *accountScreen) close() {
+	for _, t := range s.tabs {
+		t.close()
+	}
+}
+
+func (s *accountScreen) setSize(w, h int) {
+	s.w, s.h = w, h
+	for _, t := range s.tabs {
+		t.setSize(w, max(h-1, 0))
+	}
+}
+
+// ShortHelp is the tab's: the tab bar says how to change tabs.
+func (s *accountScreen) ShortHelp() []key.Binding { return s.tabs[s.active].ShortHelp() }
+
+func (s *accountScreen) FullHelp() [][]key.Binding {
+	t := s.tabs[s.active]
+	if t.capturing() {
+		return t.FullHelp()
+	}
+	return append(t.FullHelp(), []key.Binding{s.keys.Next, s.keys.Prev, s.keys.Pick})
+}
+
+// update gives every tab its answers: a tab not shown may still be
+// waiting for one.
+func (s *accountScreen) update(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(s.tabs))
+	for _, t := range s.tabs {
+		cmds = append(cmds, t.update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *accountScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	t := s.tabs[s.active]
+	if t.capturing() {
+		return t.handleKey(msg)
+	}
+	n := len(s.tabs)
+	switch {
+	case key.Matches(msg, s.keys.Next):
+		return s.show((s.active + 1) % n), true
+	case key.Matches(msg, s.keys.Prev):
+		return s.show((s.active + n - 1) % n), true
+	case key.Matches(msg, s.keys.Pick):
+		return s.show(int(msg.String()[0] - '1')), true
+	}
+	return t.handleKey(msg)
+}
+
+func (s *accountScreen) view() string {
+	if s.h <= 0 {
+		return ""
+	}
+	if s.h == 1 {
+		return s.tabBar()
+	}
+	return s.tabBar() + "\n" + s.tabs[s.active].view()
+}
+
+// tabBar names the tabs with the active one marked; on a terminal too
+// narrow for all of them, only the active one with its number.
+func (s *accountScreen) tabBar() string {
+	st := s.c.styles
+	names := make([]string, len(s.tabs))
+	width := 0
+	for i, t := range s.tabs {
+		names[i] = " " + t.title() + " "
+		width += ansi.StringWidth(names[i]) + 1
+	}
+	if width > s.w {
+		i := s.active
+		return trunc(st.selected.Render(names[i])+st.dim.Render(" "+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(s.tabs))+" · "+s.keys.Next.Help().Key+" for the next"), s.w)
+	}
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(st.dim.Render("│"))
+		}
+		if i == s.active {
+			b.WriteString(st.selected.Render(n))
+		} else {
+			b.WriteString(n)
+		}
+	}
+	if hint := "  " + s.keys.Next.Help().Key + "/" + s.keys.Pick.Help().Key + " to change"; width+ansi.StringWidth(hint) <= s.w {
+		b.WriteString(st.dim.Render(hint))
+	}
+	return trunc(b.String(), s.w)
+}

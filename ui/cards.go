@@ -1,0 +1,184 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/ui/pagedlist"
+)
+
+// newCardsList lists cards: one membership's (p.MembershipID), one
+// account's (p.AccountID), or every card the token sees.
+func newCardsList(c *common, env *envState, p api.CardsParams) *listScreen[api.Card] {
+	base := p
+	base.OrderBy, base.Direction = api.OrderCreatedAt, api.DirectionDesc
+	title, empty := "Cards", "No cards on this account."
+	if p.MembershipID == "" && p.AccountID == "" {
+		title, empty = "All cards", "No cards in "+envTitle(env.Name)+" for this token."
+	}
+	return newListScreen(c, env, listSpec[api.Card]{
+		title:   title,
+		noun:    "cards",
+		columns: cardColumns(p.MembershipID == ""),
+		id:      func(c *api.Card) string { return c.ID },
+		fetch: fetchPages(env.API.Cards, func(r pagedlist.Request) api.CardsParams {
+			q := base
+			q.After, q.First = r.After, r.First
+			if r.Reverse {
+				q.Direction = api.DirectionAsc
+			}
+			return q
+		}),
+		reversible: true,
+		empty:      func() string { return empty },
+		open: func(card api.Card) tea.Cmd {
+			return pushCmd(env.Name, newCardScreen(c, env, card.ID, &card))
+		},
+		openDesc: "open card",
+	})
+}
+
+// cardColumns: the number and status matter most; unless the list is one
+// member's, whose card it is.
+func cardColumns(holder bool) []pagedlist.Column[api.Card] {
+	cols := []pagedlist.Column[api.Card]{
+		{Title: "Card", Width: 19, Cell: func(c *api.Card) string { return c.CardMaskedNumber }},
+		{Title: "Status", Width: 14, Drop: 1, Cell: func(c *api.Card) string { return c.StatusInfo.Status }},
+		{Title: "Name", Width: 10, Flex: true, Drop: 2, Cell: func(c *api.Card) string { return c.Name }},
+		{Title: "Expiry", Width: 6, Drop: 3, Cell: func(c *api.Card) string { return c.ExpiryDate }},
+		{Title: "Type", Width: 18, Drop: 5, Cell: func(c *api.Card) string { return c.Type }},
+	}
+	if holder {
+		cols = append(cols, pagedlist.Column[api.Card]{Title: "Holder", Width: 12, Flex: true, Drop: 4, Cell: cardHolder})
+	}
+	return cols
+}
+
+// cardHolder is whose card it is: the member's name, else their email.
+func cardHolder(c *api.Card) string {
+	m := c.AccountMembership
+	if m == nil {
+		return ""
+	}
+	if n := userName(m.User); n != "" {
+		return n
+	}
+	return m.Email
+}
+
+type cardKeys struct {
+	Member, Account, Refresh key.Binding
+}
+
+// cardScreen is one card: its status and why, options, spending limits,
+// and whose it is (m opens the membership, a the account).
+type cardScreen struct {
+	*itemScreen[api.Card]
+	keys cardKeys
+}
+
+func newCardScreenByID(c *common, env *envState, id string) *cardScreen {
+	return newCardScreen(c, env, id, nil)
+}
+
+func newCardScreen(c *common, env *envState, id string, card *api.Card) *cardScreen {
+	s := &cardScreen{
+		itemScreen: newItemScreen(c, env, resourceCard, id, "card", env.API.Card, card),
+		keys: cardKeys{
+			Member:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "open member")),
+			Account: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "open account")),
+			Refresh: refreshKey(),
+		},
+	}
+	s.syncKeys()
+	return s
+}
+
+func (s *cardScreen) title() string {
+	if c := s.item.item; c != nil {
+		return orDash(joinNonEmpty(" ", c.CardMaskedNumber, c.Name))
+	}
+	return "Card"
+}
+
+func (s *cardScreen) syncKeys() {
+	var m *api.CardMembership
+	if c := s.item.item; c != nil {
+		m = c.AccountMembership
+	}
+	s.keys.Member.SetEnabled(m != nil && m.ID != "")
+	s.keys.Account.SetEnabled(m != nil && m.AccountID != "")
+}
+
+func (s *cardScreen) ShortHelp() []key.Binding {
+	return []key.Binding{s.keys.Member, s.keys.Account, s.keys.Refresh}
+}
+
+func (s *cardScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
+
+func (s *cardScreen) update(msg tea.Msg) tea.Cmd {
+	defer s.syncKeys()
+	s.item.apply(msg)
+	return nil
+}
+
+func (s *cardScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.syncKeys()
+	switch {
+	case key.Matches(msg, s.keys.Member):
+		return openCmd(s.env.Name, resourceMembership, s.item.item.AccountMembership.ID), true
+	case key.Matches(msg, s.keys.Account):
+		return openCmd(s.env.Name, resourceAccount, s.item.item.AccountMembership.AccountID), true
+	case key.Matches(msg, s.keys.Refresh):
+		return s.load(), true
+	}
+	return nil, false
+}
+
+func (s *cardScreen) view() string {
+	return s.itemScreen.view(s.title(), s.fields, s.keys.Refresh)
+}
+
+func (s *cardScreen) fields(c *api.Card) []field {
+	st := s.c.styles
+	si := &c.StatusInfo
+	hint := func(b key.Binding) string {
+		if !b.Enabled() {
+			return ""
+		}
+		return st.dim.Render("  (" + b.Help().Key + " opens it)")
+	}
+	holder, acct := "—", "—"
+	if m := c.AccountMembership; m != nil {
+		holder = joinNonEmpty(" · ", cardHolder(c), m.ID) + hint(s.keys.Member)
+		acct = orDash(m.AccountID) + hint(s.keys.Account)
+	}
+	fs := []field{
+		{label: "Status", value: joinNonEmpty(" · ", si.Status, si.Reason)}, {label: "Type", value: orDash(c.Type)},
+		{label: "Name", value: orDash(c.Name)}, {label: "Expires", value: orDash(c.ExpiryDate)},
+		{label: "Options", value: checks(st, []string{"withdrawal", "international", "e-commerce"}, []bool{c.Withdrawal, c.International, c.ECommerce}), wide: true},
+		{label: "Limits", value: spendingLimits(c.SpendingLimits), wide: true},
+		{label: "Holder", value: holder, wide: true},
+		{label: "Account", value: acct, wide: true},
+		{label: "Created", value: formatTime(c.CreatedAt)}, {label: "Updated", value: formatTime(c.UpdatedAt)},
+	}
+	if cs := si.Consent; cs != nil {
+		fs = append(fs, field{label: "Consent", value: joinNonEmpty(" · ", cs.Status, cs.ConsentURL), wide: true})
+	}
+	return append(fs, field{label: "ID", value: c.ID, wide: true})
+}
+
+// spendingLimits reads "2000.00 EUR Monthly (Partner)" for each limit.
+func spendingLimits(ls []api.SpendingLimit) string {
+	if len(ls) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = amountText(l.Amount) + " " + l.Period + " (" + l.Type + ")"
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,253 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/partnertui/partnertui/ui/pagedlist"
+)
+
+// listSpec is what one list screen reads and how it draws it.
+type listSpec[T any] struct {
+	title   string // the breadcrumb
+	noun    string // what the rows are: "Loading members…"
+	columns []pagedlist.Column[T]
+	id      func(*T) string
+	fetch   pagedlist.Fetch[T]
+	// reversible: fetch honours Request.Reverse, so G reaches the end in
+	// one request.
+	reversible bool
+	// empty says why there are no rows.
+	empty func() string
+	// open is the command that opens a row's screen; nil when rows do not
+	// open. openDesc names it on the hint line.
+	open     func(row T) tea.Cmd
+	openDesc string
+	// note follows the position on the status line (filters, progress
+	// across accounts); nil for none.
+	note func() string
+}
+
+type listKeys struct {
+	nav           pagedlist.KeyMap
+	Open, Refresh key.Binding
+}
+
+// listScreen is a paged list of one kind of item: the rows fetched as the
+// cursor nears them, from either end when the list reads in reverse, the
+// row under the cursor opened with enter.
+type listScreen[T any] struct {
+	c      *common
+	env    *envState
+	ctx    context.Context
+	cancel context.CancelFunc
+	spec   listSpec[T]
+	keys   listKeys
+	list   *pagedlist.Model[T]
+	w, h   int
+
+	started bool
+	// errLines is the list's error above the status line; shownErr the
+	// error they say.
+	errLines []string
+	shownErr error
+}
+
+func newListScreen[T any](c *common, env *envState, spec listSpec[T]) *listScreen[T] {
+	ctx, cancel := context.WithCancel(env.ctx)
+	s := &listScreen[T]{c: c, env: env, ctx: ctx, cancel: cancel, spec: spec,
+		keys: listKeys{nav: navKeys(), Open: openKey(spec.openDesc), Refresh: refreshKey()}}
+	s.list = pagedlist.New(pagedlist.Options[T]{
+		Columns:    spec.columns,
+		ID:         spec.id,
+		Fetch:      spec.fetch,
+		Reversible: spec.reversible,
+		Keys:       s.keys.nav,
+		Styles:     c.styles.list(),
+		Context:    ctx,
+		Run:        c.listRun(env.Name),
+		Now:        c.now,
+	})
+	s.syncKeys()
+	return s
+}
+
+// init reads the first page the first time the list is shown.
+func (s *listScreen[T]) init() tea.Cmd {
+	if s.started {
+		return nil
+	}
+	s.started = true
+	return s.list.Query(s.spec.fetch)
+}
+
+// query starts the list over with fetch (a new filter).
+func (s *listScreen[T]) query(fetch pagedlist.Fetch[T]) tea.Cmd {
+	s.started = true
+	s.spec.fetch = fetch
+	defer s.syncKeys()
+	return s.list.Query(fetch)
+}
+
+func (s *listScreen[T]) title() string   { return s.spec.title }
+func (s *listScreen[T]) capturing() bool { return false }
+func (s *listScreen[T]) busy() bool      { return s.list.Busy() }
+func (s *listScreen[T]) close()          { s.cancel(); s.list.Close() }
+
+func (s *listScreen[T]) setSize(w, h int) {
+	s.w, s.h = w, h
+	s.shownErr, s.errLines = nil, nil
+	s.layout()
+}
+
+// layout gives the list what the status line and the error leave.
+func (s *listScreen[T]) layout() {
+	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
+		s.shownErr = err
+		s.errLines = s.c.errLines(err, s.where(), s.w, s.h)
+	}
+	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
+}
+
+func (s *listScreen[T]) where() where { return where{retry: s.keys.Refresh, project: s.env.Project} }
+
+func (s *listScreen[T]) syncKeys() {
+	s.layout()
+	_, selected := s.list.Selected()
+	s.keys.Open.SetEnabled(selected && s.spec.open != nil)
+}
+
+func (s *listScreen[T]) ShortHelp() []key.Binding {
+	return []key.Binding{s.keys.Open, s.keys.Refresh}
+}
+
+func (s *listScreen[T]) FullHelp() [][]key.Binding {
+	return [][]key.Binding{s.list.Bindings(), {s.keys.Open, s.keys.Refresh}}
+}
+
+func (s *listScreen[T]) update(msg tea.Msg) tea.Cmd {
+	defer s.syncKeys()
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		s.list.SetStyles(s.c.styles.list())
+	case listMsg:
+		return s.list.Update(msg.inner)
+	}
+	return nil
+}
+
+func (s *listScreen[T]) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.syncKeys()
+	if cmd, ok := s.list.HandleKey(msg); ok {
+		return cmd, true
+	}
+	switch {
+	case key.Matches(msg, s.keys.Open):
+		if row, ok := s.list.Selected(); ok && s.spec.open != nil {
+			return s.spec.open(row), true
+		}
+		return nil, true
+	case key.Matches(msg, s.keys.Refresh):
+		if !s.list.Ready() {
+			return s.query(s.spec.fetch), true
+		}
+		return s.list.Refresh(), true
+	}
+	return nil, false
+}
+
+func (s *listScreen[T]) view() string {
+	if s.h <= 0 {
+		return ""
+	}
+	st := s.c.styles
+	if !s.list.Ready() {
+		if err := s.list.Err(); err != nil {
+			return fit(st.err.Render("✗ Could not load the "+s.spec.noun+". ")+explain(err, s.where()), s.w, s.h)
+		}
+		return fit(s.c.spinFrame+" Loading "+s.spec.noun+"…", s.w, s.h)
+	}
+	var b strings.Builder
+	if listH := s.h - 1 - len(s.errLines); listH > 0 {
+		if s.list.Len() == 0 {
+			b.WriteString(fit(st.dim.Render(s.spec.empty()), s.w, listH))
+		} else {
+			b.WriteString(s.list.View())
+		}
+		b.WriteByte('\n')
+	}
+	for _, l := range s.errLines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(s.statusLine())
+	return b.String()
+}
+
+func (s *listScreen[T]) statusLine() string {
+	var b strings.Builder
+	writePosition(&b, s.list)
+	if s.spec.note != nil {
+		if n := s.spec.note(); n != "" {
+			b.WriteString(" · ")
+			b.WriteString(n)
+		}
+	}
+	s.c.writeActivity(&b, s.list)
+	return trunc(s.c.styles.dimP.Render(b.String()), s.w)
+}
+
+// listInfo is what a status line tells of a paged list.
+type listInfo interface {
+	Cursor() int
+	Len() int
+	Loaded() int
+	Refreshing() bool
+	Busy() bool
+	Updated() time.Time
+}
+
+// writePosition writes "row i of loaded/total".
+func writePosition(b *strings.Builder, l listInfo) {
+	b.WriteString("row ")
+	b.WriteString(strconv.Itoa(min(l.Cursor()+1, l.Len())))
+	b.WriteString(" of ")
+	b.WriteString(strconv.Itoa(l.Loaded()))
+	b.WriteByte('/')
+	b.WriteString(strconv.Itoa(l.Len()))
+}
+
+// writeActivity writes what the list waits for, or how old its rows are.
+func (c *common) writeActivity(b *strings.Builder, l listInfo) {
+	switch {
+	case l.Refreshing():
+		b.WriteString(" · " + c.spinFrame + " refreshing")
+	case l.Busy():
+		b.WriteString(" · " + c.spinFrame + " loading more")
+	case !l.Updated().IsZero():
+		b.WriteString(" · updated " + shortDuration(c.now().Sub(l.Updated())) + " ago")
+	}
+}
+
+// maxErrLines bounds how much of a list an error may cover.
+const maxErrLines = 3
+
+// errLines is a list's error worded for the screen, wrapped to w, at most
+// maxErrLines lines and never the status line's; nil for no error.
+func (c *common) errLines(err error, at where, w, h int) []string {
+	if err == nil {
+		return nil
+	}
+	text := c.styles.err.Render("✗ " + explain(err, at))
+	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
+	if n := min(maxErrLines, max(h-1, 0)); len(lines) > n {
+		lines = lines[:n]
+	}
+	return lines
+}

@@ -1,0 +1,253 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/api"
+)
+
+// jumpTarget is one destination of the : palette: a view by name, or one
+// resource by id.
+type jumpTarget struct {
+	name string
+	arg  string // what follows the name ("ID"); "" when nothing does
+	desc string
+	open func(m *Model, arg string) tea.Cmd
+}
+
+// jumpTargets is the palette's registry. A new view is one more line:
+//
+//	{name: "events", desc: "the webhook event log", open: jumpView(newEventsScreen)},
+func jumpTargets() []jumpTarget {
+	return []jumpTarget{
+		{name: "accounts", desc: "the account list", open: func(m *Model, _ string) tea.Cmd { m.popTo(1); return nil }},
+		{name: "transactions", desc: "transactions across accounts", open: jumpView(func(c *common, e *envState) screen { return newTxListScreen(c, e, "") })},
+		{name: "members", desc: "every membership", open: jumpView(func(c *common, e *envState) screen { return newMembersList(c, e, "") })},
+		{name: "cards", desc: "every card", open: jumpView(func(c *common, e *envState) screen { return newCardsList(c, e, api.CardsParams{}) })},
+		{name: "account", arg: "ID", desc: "one account", open: jumpByID(resourceAccount)},
+		{name: "transaction", arg: "ID", desc: "one transaction", open: jumpByID(resourceTransaction)},
+		{name: "member", arg: "ID", desc: "one membership", open: jumpByID(resourceMembership)},
+		{name: "card", arg: "ID", desc: "one card", open: jumpByID(resourceCard)},
+	}
+}
+
+// jumpView opens a view above the account list, in place of whatever was
+// there.
+func jumpView(newScreen func(*common, *envState) screen) func(*Model, string) tea.Cmd {
+	return func(m *Model, _ string) tea.Cmd {
+		m.popTo(1)
+		return m.push(newScreen(m.c, m.env))
+	}
+}
+
+// jumpByID opens one resource by id on top of the stack.
+func jumpByID(kind resourceKind) func(*Model, string) tea.Cmd {
+	return func(m *Model, id string) tea.Cmd { return m.open(openMsg{envTag{m.env.Name}, kind, id}) }
+}
+
+// jumpMsg asks the root to close the palette and go to target.
+type jumpMsg struct {
+	envTag
+	target jumpTarget
+	arg    string
+}
+
+// closeMsg asks the root to close s, the screen on top.
+type closeMsg struct{ s screen }
+
+type paletteKeys struct {
+	Go, Complete, Cancel key.Binding
+}
+
+// paletteScreen is the : prompt over the screen it was opened on: a name
+// from the registry (completed with tab), and an id for the ones that
+// take one.
+type paletteScreen struct {
+	c       *common
+	env     *envState
+	under   screen
+	targets []jumpTarget
+	keys    paletteKeys
+	in      textinput.Model
+	err     string
+	w, h    int
+}
+
+func newPaletteScreen(c *common, env *envState, under screen) *paletteScreen {
+	p := &paletteScreen{c: c, env: env, under: under, targets: jumpTargets(), keys: paletteKeys{
+		Go:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		Cancel:   escKey("cancel"),
+	}}
+	p.in = newTextInput(":", "accounts, transactions, members, cards, or account ID…", 200)
+	p.in.SetStyles(c.inputStyles())
+	return p
+}
+
+func (p *paletteScreen) init() tea.Cmd { return p.in.Focus() }
+
+// title is empty: the palette is no place of its own in the breadcrumbs.
+func (p *paletteScreen) title() string   { return "" }
+func (p *paletteScreen) capturing() bool { return true }
+func (p *paletteScreen) busy() bool      { return p.under.busy() }
+
+// close leaves the screen under it alone: it stays on the stack.
+func (p *paletteScreen) close() {}
+
+func (p *paletteScreen) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.in.SetWidth(max(w-2, 8))
+}
+
+func (p *paletteScreen) ShortHelp() []key.Binding {
+	return []key.Binding{p.keys.Go, p.keys.Complete, p.keys.Cancel}
+}
+
+func (p *paletteScreen) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+func (p *paletteScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		p.in.SetStyles(p.c.inputStyles())
+	case tea.PasteMsg:
+		_, cmd := editInput(&p.in, msg)
+		return cmd
+	}
+	return nil
+}
+
+func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, p.keys.Cancel):
+		return func() tea.Msg { return closeMsg{p} }, true
+	case key.Matches(msg, p.keys.Complete):
+		p.complete()
+		return nil, true
+	case key.Matches(msg, p.keys.Go):
+		t, arg, err := p.resolve()
+		if err != "" {
+			p.err = err
+			return nil, true
+		}
+		env := p.env.Name
+		return func() tea.Msg { return jumpMsg{envTag{env}, t, arg} }, true
+	}
+	changed, cmd := editInput(&p.in, msg)
+	if changed {
+		p.err = ""
+	}
+	return cmd, true
+}
+
+// typed is the name typed so far and what follows it.
+func (p *paletteScreen) typed() (name, arg string, spaced bool) {
+	v := strings.TrimLeft(p.in.Value(), " ")
+	name, arg, spaced = strings.Cut(v, " ")
+	return strings.ToLower(name), strings.TrimSpace(arg), spaced
+}
+
+// matches are the targets whose name starts with prefix.
+func (p *paletteScreen) matches(prefix string) []jumpTarget {
+	var out []jumpTarget
+	for _, t := range p.targets {
+		if strings.HasPrefix(t.name, prefix) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// complete extends the name to what its matches share, with a space after
+// a whole name that takes an id.
+func (p *paletteScreen) complete() {
+	name, _, spaced := p.typed()
+	if spaced {
+		return
+	}
+	ms := p.matches(name)
+	if len(ms) == 0 {
+		return
+	}
+	names := make([]string, len(ms))
+	for i, t := range ms {
+		names[i] = t.name
+	}
+	done := commonPrefix(names)
+	if len(ms) == 1 && ms[0].arg != "" {
+		done += " "
+	}
+	p.in.SetValue(done)
+	p.in.CursorEnd()
+}
+
+// resolve finds the target typed: of those whose name it begins and that
+// take what follows it (an id or nothing), the one named exactly, else
+// the only one; err says what is wrong otherwise.
+func (p *paletteScreen) resolve() (jumpTarget, string, string) {
+	name, arg, _ := p.typed()
+	if name == "" {
+		return jumpTarget{}, "", "Type where to go: " + p.names() + "."
+	}
+	ms := p.matches(name)
+	fit := slices.DeleteFunc(slices.Clone(ms), func(t jumpTarget) bool { return (t.arg != "") != (arg != "") })
+	if i := slices.IndexFunc(fit, func(t jumpTarget) bool { return t.name == name }); i >= 0 {
+		return fit[i], arg, ""
+	}
+	switch {
+	case len(fit) == 1:
+		return fit[0], arg, ""
+	case len(fit) > 1:
+		return jumpTarget{}, "", "“" + name + "” could be " + joinNames(fit) + ": type more or press tab."
+	case len(ms) == 0:
+		return jumpTarget{}, "", "Nothing is called “" + name + "”: " + p.names() + "."
+	}
+	t := ms[0]
+	if t.arg != "" {
+		return t, "", t.name + " needs an " + t.arg + ": " + t.name + " " + t.arg + "."
+	}
+	return t, "", t.name + " takes nothing after it."
+}
+
+func (p *paletteScreen) names() string { return joinNames(p.targets) }
+
+func joinNames(ts []jumpTarget) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = strings.TrimSpace(t.name + " " + t.arg)
+	}
+	return strings.Join(names, ", ")
+}
+
+// view is the screen under the palette with its last two lines given to
+// the completions (or the error) and the prompt.
+func (p *paletteScreen) view() string {
+	if p.h <= 0 {
+		return ""
+	}
+	st := p.c.styles
+	prompt := trunc(p.in.View(), p.w)
+	if p.h == 1 {
+		return prompt
+	}
+	var note string
+	switch name, _, spaced := p.typed(); {
+	case p.err != "":
+		note = st.err.Render("✗ " + p.err)
+	case spaced:
+		if t, _, err := p.resolve(); err == "" || t.name != "" {
+			note = st.dim.Render(strings.TrimSpace(t.name+" "+t.arg) + ": " + t.desc)
+		}
+	default:
+		parts := []string{}
+		for _, t := range p.matches(name) {
+			parts = append(parts, st.bold.Render(t.name)+st.dim.Render(strings.TrimSuffix(" "+t.arg, " ")))
+		}
+		note = strings.Join(parts, "  ")
+	}
+	return fit(p.under.view(), p.w, p.h-2) + "\n" + trunc(note, p.w) + "\n" + prompt
+}
