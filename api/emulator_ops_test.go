@@ -59,16 +59,7 @@ func (c *opCoverage) missing(t *testing.T) []string {
 func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	t.Parallel()
 	info := startEmulator(t)
-	var demo emulator.DemoUser
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			demo = u
-			break
-		}
-	}
-	if demo.Phone == "" {
-		t.Fatal("the emulator lists no sandbox demo user")
-	}
+	demo := sandboxDemo(t, info)
 	ctx := context.Background()
 	cov := &opCoverage{ran: map[string]bool{}}
 	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
@@ -154,10 +145,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 				cov.ok(t, OpMembership, err)
 				checkMembership(t, m, status)
 				members, err := project.AccountMemberships(ctx, MembershipsParams{AccountID: m.AccountID, OrderBy: OrderCreatedAt, Direction: DirectionAsc})
-				cov.ok(t, OpAccountMembers, err)
-				if !slices.ContainsFunc(members.Items, func(x AccountMembership) bool { return x.ID == m.ID }) {
-					t.Errorf("%s(%s) does not list membership %s", OpAccountMembers, m.AccountID, m.ID)
-				}
+				wantListed(t, cov, OpAccountMembers, m.AccountID, members, err, m.ID, func(x AccountMembership) string { return x.ID })
 			}
 		})
 
@@ -177,10 +165,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 					continue
 				}
 				mc, err := project.Cards(ctx, CardsParams{MembershipID: c.AccountMembership.ID, Types: CardTypes()})
-				cov.ok(t, OpMembershipCards, err)
-				if !slices.ContainsFunc(mc.Items, func(x Card) bool { return x.ID == c.ID }) {
-					t.Errorf("%s(%s) does not list card %s", OpMembershipCards, c.AccountMembership.ID, c.ID)
-				}
+				wantListed(t, cov, OpMembershipCards, c.AccountMembership.ID, mc, err, c.ID, func(x Card) string { return x.ID })
 			}
 		})
 
@@ -236,10 +221,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 			one := filtered
 			one.AccountID = all.Items[0].Account.ID
 			acc, err := project.TransactionList(ctx, one)
-			cov.ok(t, OpAccountTransactionList, err)
-			if !slices.ContainsFunc(acc.Items, func(x TransactionDetail) bool { return x.ID == all.Items[0].ID }) {
-				t.Errorf("%s(%s) with every filter misses %s", OpAccountTransactionList, one.AccountID, all.Items[0].ID)
-			}
+			wantListed(t, cov, OpAccountTransactionList, one.AccountID, acc, err, all.Items[0].ID, func(x TransactionDetail) string { return x.ID })
 			searched, err := project.TransactionList(ctx, TransactionsParams{AccountID: one.AccountID, Search: all.Items[0].Reference, Amount: all.Items[0].Amount.Value})
 			cov.ok(t, OpAccountTransactionList, err)
 			if len(searched.Items) == 0 {
@@ -287,6 +269,28 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	if missing := cov.missing(t); len(missing) > 0 && !t.Failed() {
 		t.Errorf("operations this test never ran on the emulator: %v", missing)
 	}
+}
+
+// wantListed checks a list operation's result: it ran, and the page of
+// parent holds the item with id.
+func wantListed[T any](t *testing.T, cov *opCoverage, op, parent string, page *Page[T], err error, id string, idOf func(T) string) {
+	t.Helper()
+	cov.ok(t, op, err)
+	if !slices.ContainsFunc(page.Items, func(x T) bool { return idOf(x) == id }) {
+		t.Errorf("%s of %s does not list %s", op, parent, id)
+	}
+}
+
+// sandboxDemo is the emulator's first Sandbox demo user.
+func sandboxDemo(t *testing.T, info emulator.Info) emulator.DemoUser {
+	t.Helper()
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" {
+			return u
+		}
+	}
+	t.Fatal("the emulator lists no sandbox demo user")
+	return emulator.DemoUser{}
 }
 
 func checkMembership(t *testing.T, m *AccountMembership, status string) {
@@ -474,10 +478,7 @@ func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts 
 	}
 
 	subs, err := project.WebhookSubscriptions(ctx, WebhookSubscriptionsParams{First: 100})
-	cov.ok(t, OpWebhookSubscriptions, err)
-	if !slices.ContainsFunc(subs.Items, func(s WebhookSubscription) bool { return s.ID == sub.ID }) {
-		t.Errorf("%s does not list %s", OpWebhookSubscriptions, sub.ID)
-	}
+	wantListed(t, cov, OpWebhookSubscriptions, "the project", subs, err, sub.ID, func(s WebhookSubscription) string { return s.ID })
 	one, err := project.WebhookSubscription(ctx, sub.ID)
 	cov.ok(t, OpWebhookSubscription, err)
 	if one.Secret.Reveal() != "s3cret-for-the-ops-test" || one.StatusInfo.Status != "Enabled" {
