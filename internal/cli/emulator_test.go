@@ -432,3 +432,42 @@ func TestAccountCommandsOnTheEmulator(t *testing.T) {
 		t.Errorf("events --json is not one array: %v", err)
 	}
 }
+
+// TestStatusExitCodes: status checks the session end to end and exits 0
+// only when it works, 4 when a sign-in is needed, 1 for anything else; it
+// works with --project.
+func TestStatusExitCodes(t *testing.T) {
+	home := testenv.Isolate(t)
+	info, cfg := startEmulator(t, home, "user", emulator.Options{})
+	code, out, errOut := runCLI(t, "status", "--config", cfg)
+	if code != ExitSignIn || !strings.Contains(out, "Signed in:    no") || !strings.Contains(errOut, "partnertui login --env sandbox") {
+		t.Errorf("not signed in: exit %d\n%s%s", code, out, errOut)
+	}
+	// A rejected client secret: not a sign-in problem. (Checked before a
+	// valid project token is stored, which the next command would reuse.)
+	bad := filepath.Join(home, "bad.toml")
+	sb := info.Environments["sandbox"]
+	if err := os.WriteFile(bad, []byte(fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = \"wrong\"\n",
+		info.APIURL, info.AuthURL, sb.ClientID)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "status", "--config", bad, "--project")
+	if code != ExitFailure || !strings.Contains(errOut, "invalid_client") {
+		t.Errorf("wrong secret: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "status", "--config", cfg, "--project", "--json")
+	var rep statusReport
+	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || !rep.Works || rep.Token != "project" || rep.Project == nil {
+		t.Errorf("--project: exit %d, %+v, %v: %s", code, rep, err, errOut)
+	}
+	// The API cannot be reached.
+	down := filepath.Join(home, "down.toml")
+	if err := os.WriteFile(down, []byte(fmt.Sprintf("[sandbox]\napi_url = \"http://127.0.0.1:1\"\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
+		info.AuthURL, sb.ClientID, sb.ClientSecret)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, "status", "--config", down, "--project")
+	if code != ExitFailure || !strings.Contains(out, "Works:        no") || !strings.Contains(errOut, "could not reach") {
+		t.Errorf("unreachable API: exit %d\n%s%s", code, out, errOut)
+	}
+}
