@@ -353,7 +353,11 @@ type invalidArgumentQL struct {
 func (r *invalidArgumentQL) message() string {
 	parts := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
-		parts = append(parts, f.Name+": "+strings.Join(f.Errors, ", "))
+		// A server that already names the field in its message is not
+		// repeated.
+		if p := f.Name + ": " + strings.Join(f.Errors, ", "); !strings.Contains(r.Message, p) {
+			parts = append(parts, p)
+		}
 	}
 	if len(parts) == 0 {
 		return r.Message

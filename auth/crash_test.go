@@ -102,8 +102,8 @@ const (
 )
 
 // TestEmulatorKillDuringRefresh kills a helper process with SIGKILL at
-// random points of a refresh, anchored on the moment the server has
-// rotated the refresh token and sent its answer (the proxy's anchor), and
+// random points of a refresh, anchored on the moment the server logs the
+// rotation of the refresh token (before it sends the answer), and
 // lets a fresh session on the same files classify what the kill left. The
 // window the kills fall in is measured first: the median time from the
 // anchor to the helper's success, times 1.5, so kills land before the
@@ -123,10 +123,20 @@ func TestEmulatorKillDuringRefresh(t *testing.T) {
 		runs = n
 	}
 	_, procBin := buildHelpers(t)
-	e, env, s := signedInEmulator(t, emulator.Options{}, nil)
+	// The anchor is the moment the server logs the rotation: the emulator
+	// calls OnRefreshRotated right after writing that log line, before it
+	// sends the answer.
+	rotated := make(chan time.Time, 1)
+	onRotated := func() {
+		select {
+		case rotated <- time.Now():
+		default:
+		}
+	}
+	e, env, s := signedInEmulator(t, emulator.Options{OnRefreshRotated: onRotated}, nil)
 	dir := filepath.Dir(s.StorePath())
 	px := newTokenProxy(t, env.AuthURL, nil)
-	c := &crashRig{t: t, e: e, env: env, s: s, dir: dir, px: px, procBin: procBin}
+	c := &crashRig{t: t, e: e, env: env, s: s, dir: dir, px: px, rotated: rotated, procBin: procBin}
 
 	var spans []time.Duration
 	for range 5 {
@@ -160,6 +170,7 @@ type crashRig struct {
 	s         *Session // signs in again after a lost session
 	dir       string
 	px        *tokenProxy
+	rotated   <-chan time.Time // the server's rotation moments
 	procBin   string
 	n         int // rounds so far
 	recovered int // ok rounds that needed the temporary file
@@ -189,13 +200,13 @@ func (c *crashRig) round(offset time.Duration) (span time.Duration, outcome stri
 		t.Fatalf("helper: %q", line)
 	}
 	select {
-	case <-c.px.answered: // a stale anchor of an earlier round
+	case <-c.rotated: // a stale anchor of an earlier round
 	default:
 	}
 	stdin.Write([]byte("go\n"))
 	var anchor time.Time
 	select {
-	case anchor = <-c.px.answered:
+	case anchor = <-c.rotated:
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		cmd.Wait()

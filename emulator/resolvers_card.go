@@ -83,7 +83,7 @@ func (c *cardR) UpdatedAt() scalar                 { return dateTime(c.c.Updated
 func (c *cardR) MainCurrency() scalar              { return scalar(c.c.Currency) }
 func (c *cardR) CardContractExpiryDate() *scalar   { return optDateTime(c.c.ContractExpiry) }
 func (c *cardR) CardDesignUrl() string             { return data.CardDesignURL(c.c) }
-func (c *cardR) StatusInfo() *cardStatusR          { return &cardStatusR{c: c.c} }
+func (c *cardR) StatusInfo() *cardStatusR          { return &cardStatusR{r: c.r, c: c.c} }
 func (c *cardR) Withdrawal() bool                  { return c.c.Withdrawal }
 func (c *cardR) International() bool               { return c.c.International }
 func (c *cardR) NonMainCurrencyTransactions() bool { return c.c.NonMainCurrency }
@@ -124,7 +124,15 @@ func (c *cardR) Transactions(args transactionsArgs) (*txConnR, error) {
 }
 
 // cardStatusR serves the five card status types.
-type cardStatusR struct{ c data.Card }
+type cardStatusR struct {
+	r *request
+	c data.Card
+}
+
+// Consent is asked only of CardConsentPendingStatusInfo.
+func (s *cardStatusR) Consent() *consentR {
+	return &consentR{r: s.r, c: s.r.store.CardConsent(s.c)}
+}
 
 func (s *cardStatusR) Status() string { return s.c.Status }
 func (s *cardStatusR) Reason() string { return s.c.StatusReason }

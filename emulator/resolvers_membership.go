@@ -96,7 +96,7 @@ func (m *membershipR) CanManageBeneficiaries() bool          { return m.m.CanMan
 func (m *membershipR) CanInitiatePayments() bool             { return m.m.CanInitiatePayments }
 func (m *membershipR) CanManageAccountMembership() bool      { return m.m.CanManageAccountMembership }
 func (m *membershipR) CanManageCards() bool                  { return m.m.CanManageCards }
-func (m *membershipR) StatusInfo() *memberStatusR            { return &memberStatusR{m: m.m} }
+func (m *membershipR) StatusInfo() *memberStatusR            { return &memberStatusR{r: m.r, m: m.m} }
 func (m *membershipR) AccountID() graphql.ID                 { return graphql.ID(m.acc().ID) }
 func (m *membershipR) Account() *accountR                    { return m.r.account(m.acc()) }
 func (m *membershipR) CreatedAt() scalar                     { return dateTime(m.m.CreatedAt) }
@@ -122,15 +122,18 @@ func (m *membershipR) ResidencyAddress() *addressR {
 	return &addressR{a: m.r.store.MemberAddress(m.m)}
 }
 
-func (m *membershipR) User() *userR {
-	if m.m.UserID == "" {
+func (m *membershipR) User() *userR { return m.r.user(m.m.UserID) }
+
+// user is the User with this id; nil for none.
+func (r *request) user(id string) *userR {
+	if id == "" {
 		return nil
 	}
-	u, ok := m.r.store.User(m.m.UserID)
+	u, ok := r.store.User(id)
 	if !ok {
 		return nil
 	}
-	return &userR{r: m.r, u: u}
+	return &userR{r: r, u: u}
 }
 
 func (m *membershipR) SpendingLimits() *[]*spendingLimitR {
@@ -154,7 +157,15 @@ func (m *membershipR) Cards(args cardsArgs) (*cardConnR, error) {
 }
 
 // memberStatusR serves the six membership status types.
-type memberStatusR struct{ m data.Membership }
+type memberStatusR struct {
+	r *request
+	m data.Membership
+}
+
+// Consent is asked only of AccountMembershipConsentPendingStatusInfo.
+func (s *memberStatusR) Consent() *consentR {
+	return &consentR{r: s.r, c: s.r.store.MembershipConsent(s.m)}
+}
 
 func (s *memberStatusR) Status() string                { return s.m.Status }
 func (s *memberStatusR) Reason() string                { return s.m.StatusReason }

@@ -245,6 +245,7 @@ type AccountMembershipInvitationSentStatusInfo implements AccountMembershipStatu
 }
 type AccountMembershipConsentPendingStatusInfo implements AccountMembershipStatusInfo {
   status: AccountMembershipStatus!
+  consent: Consent!
   restrictedTo: RestrictedTo!
 }
 type AccountMembershipBindingUserErrorStatusInfo implements AccountMembershipStatusInfo {
@@ -271,6 +272,25 @@ type RestrictedTo {
   lastName: String!
   birthDate: Date
   phoneNumber: String
+}
+
+type Consent {
+  id: ID!
+  requireSCA: Boolean!
+  status: ConsentStatus!
+  createdAt: DateTime!
+  updatedAt: DateTime
+  startedAt: DateTime
+  expiredAt: DateTime
+  purpose: ConsentPurpose!
+  consentUrl: String!
+  redirectUrl: String!
+  userId: String!
+  user: User
+  challenge: String
+  acceptedAt: DateTime
+  refusedAt: DateTime
+  canceledAt: DateTime
 }
 
 type SpendingLimit {
@@ -319,6 +339,7 @@ interface CardStatusInfo {
 }
 type CardConsentPendingStatusInfo implements CardStatusInfo {
   status: CardStatus!
+  consent: Consent!
 }
 type CardProcessingStatusInfo implements CardStatusInfo {
   status: CardStatus!

@@ -120,6 +120,28 @@ enum CloseAccountReasonType {
 }
 enum SuspendAccountReasonType { SuspendRequested }
 enum AccountHolderStatus { Enabled Suspended Canceled }
+enum ConsentStatus {
+  Accepted
+  CustomerRefused
+  OperationCommitting
+  CredentialRefused @deprecated(reason: "this status has never been used and will be removed in the following months")
+  Created
+  Started
+  Expired
+  Failed
+  Canceled
+}
+enum ConsentPurpose {
+  RequestCreditLimit AcceptPartnershipConditions AddAccountMembership AddAccountMemberships AddBeneficiary
+  AddCard AddCards AddDigitalCard AddDigitalCards ActivatePhysicalCard ActivateDigitalCard CloseAccount
+  InitPayment PrintPhysicalCard ResumeAccountMembership ResumePhysicalCard ScheduleStandingOrder
+  UpdateAccountMembership UpdateCard UpdateServerConsentProjectSettings ViewCardNumbers ViewPhysicalCardPin
+  EnableMandate AddDirectDebitPaymentMandate InitiateFundingRequest InitiateInstantFundingRequest
+  InitiateInternationalCreditTransfer ConsentToMultipleConsents ReturnTransactionForDirectDebit
+  ReturnTransactionForInternationalCreditTransfer ThreeDsPayment
+  UpdateAccountSettings @deprecated(reason: "use OptOutBulkVerificationOfPayee")
+  OptOutBulkVerificationOfPayee
+}
 enum AccountMembershipStatus { ConsentPending InvitationSent BindingUserError Enabled Suspended Disabled }
 enum IdentificationLevel { Expert QES PVID }
 enum SpendingLimitType { AccountHolder Partner }

@@ -110,6 +110,21 @@ func (s eventSet) close() {
 	}
 }
 
+// WebhookRecorded returns a channel closed when the webhook event log of
+// env ("sandbox" or "live") records its next entry, so a client's test
+// waits for a delivery to be logged without polling: take the channel,
+// read the log, and wait on the channel while the entry is not there. For
+// any other env it returns nil, which never fires.
+func (s *Server) WebhookRecorded(env string) <-chan struct{} {
+	switch env {
+	case "sandbox":
+		return s.events.sandbox.hub.Recorded()
+	case "live":
+		return s.events.live.hub.Recorded()
+	}
+	return nil
+}
+
 // checkWebhookOptions refuses negative waits, which have no meaning.
 func checkWebhookOptions(o Options) error {
 	if o.WebhookRetryInterval < 0 || o.WebhookAnswerWindow < 0 || o.BookingDelay < 0 {

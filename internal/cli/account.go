@@ -49,14 +49,14 @@ func runAccount(ctx context.Context, opts *AccountOptions) error {
 	if err != nil {
 		return err
 	}
-	a, err := e.API.Account(ctx, opts.ID)
+	a, err := e.API.AccountDetail(ctx, opts.ID, e.Project)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		return WriteAccountJSON(opts.IO.Out, a)
+		return writeJSON(opts.IO.Out, a)
 	}
-	return WriteAccountDetail(opts.IO.Out, a)
+	return writeAccountDetail(opts.IO.Out, a)
 }
 
 // completionTimeout bounds the API call behind a shell completion: a Tab

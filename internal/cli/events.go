@@ -31,10 +31,10 @@ func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) 
 		Use:   "events",
 		Short: "List the webhook event log: each delivery the platform attempted, newest first",
 		Long: "Lists webhookEventLogs: one line per delivery attempt, with the event's type and resource, the\n" +
-			"endpoint's HTTP status, retries and duration. The log needs a project token (--project or\n" +
-			"token = \"project\").",
-		Example: "  partnertui events --project\n  partnertui events --project --type Transaction.Booked --since 2026-11-22\n" +
-			"  partnertui events --project --resource bosci_… --json",
+			"endpoint's HTTP status, retries and duration. The log belongs to the project: it is read with the\n" +
+			"project's token (client credentials) whatever token the other commands use.",
+		Example: "  partnertui events\n  partnertui events --type Transaction.Booked --since 2026-11-22\n" +
+			"  partnertui events --resource bosci_… --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := opts.params(); err != nil {
@@ -104,7 +104,8 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 	}
 	p, _ := opts.params()
 	format, _ := opts.Output.format()
-	walk := walkPages(e.API.WebhookEventLogs, p, opts.All)
+	// The event log belongs to the project, whatever token the rest uses.
+	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.All)
 	if len(opts.Types) > 1 {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {

@@ -34,6 +34,8 @@ type ListenOptions struct {
 	Backoff time.Duration
 	// Now is the clock of the printed lines.
 	Now func() time.Time
+	// read, when set, hears each completed read of the log (tests).
+	read func()
 }
 
 // Defaults of listen: one read of the log every 2 s is 150 requests per 5
@@ -58,10 +60,10 @@ func NewCmdListen(f *Factory, runF func(context.Context, *ListenOptions) error) 
 		Long: "Follows the platform's webhook event log and POSTs each new event's payload to --forward-to,\n" +
 			"once per eventId, with the subscription's secret in the x-swan-secret header, as the platform\n" +
 			"would. It prints one line per event with the local answer. --create makes a subscription for\n" +
-			"the run (removed when listen stops). The log needs a project token (--project or\n" +
-			"token = \"project\"). Ctrl+C stops it.",
-		Example: "  partnertui listen --project --create --forward-to http://localhost:8080/webhooks\n" +
-			"  partnertui listen --project --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook",
+			"the run (removed when listen stops). The log is read with the project's token (client\n" +
+			"credentials). Ctrl+C stops it.",
+		Example: "  partnertui listen --create --forward-to http://localhost:8080/webhooks\n" +
+			"  partnertui listen --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkForwardURL(opts.ForwardTo); err != nil {
@@ -109,7 +111,8 @@ func runListen(ctx context.Context, opts *ListenOptions) error {
 	if err != nil {
 		return err
 	}
-	l := &listener{opts: opts, api: e.API, env: string(e.Name), seen: map[string]bool{}, secrets: map[string]api.Secret{},
+	// The event log and the subscriptions belong to the project.
+	l := &listener{opts: opts, api: e.ProjectAPI, env: string(e.Name), seen: map[string]bool{}, secrets: map[string]api.Secret{},
 		http: &http.Client{Timeout: forwardTimeout}}
 	if opts.Create {
 		sub, err := l.create(ctx)
@@ -118,7 +121,7 @@ func runListen(ctx context.Context, opts *ListenOptions) error {
 		}
 		defer l.remove(sub)
 	} else if opts.Subscription == "" {
-		subs, err := e.API.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{First: 1})
+		subs, err := e.ProjectAPI.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{First: 1})
 		if err != nil {
 			return err
 		}
@@ -152,7 +155,7 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 		}
 		types = all
 	}
-	var raw [24]byte
+	var raw [16]byte // 32 hex characters: the platform takes secrets of up to 36
 	_, _ = rand.Read(raw[:])
 	secret := api.Secret(hex.EncodeToString(raw[:]))
 	sub, err := l.api.AddWebhookSubscription(ctx, api.WebhookSubscriptionInput{
@@ -217,6 +220,9 @@ func (l *listener) run(ctx context.Context) error {
 		case <-t.C:
 		}
 		news, err := l.fresh(ctx)
+		if l.opts.read != nil {
+			l.opts.read()
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil

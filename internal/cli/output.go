@@ -5,20 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/iban"
 )
-
-// WriteAccountJSON writes one account as a JSON object with the schema's
-// field names, followed by a newline.
-func WriteAccountJSON(w io.Writer, a *api.Account) error {
-	if a == nil {
-		return fmt.Errorf("no account to write")
-	}
-	return writeJSON(w, a)
-}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -57,36 +47,44 @@ func amountText(a api.Amount) string {
 	return strings.TrimSpace(v + " " + c)
 }
 
-// WriteAccountDetail writes one account as aligned "label  value" lines.
-func WriteAccountDetail(w io.Writer, a *api.Account) error {
-	if a == nil {
-		return fmt.Errorf("no account to write")
-	}
-	holder := a.Holder.Info.Name
+// writeAccountDetail writes one account as aligned "label  value" lines:
+// why its IBAN is hidden when it is, the reason of its status, its holder
+// and, with a user token, the signed-in user's rights on it.
+func writeAccountDetail(w io.Writer, a *api.AccountDetail) error {
+	holder := a.HolderDetail.Info.Name
 	var extra []string
-	if t := a.Holder.Info.Type; t != "" {
-		extra = append(extra, t)
-	}
-	if v := a.Holder.VerificationStatus; v != "" {
-		extra = append(extra, v)
+	for _, v := range []string{a.HolderDetail.Info.Type, a.HolderDetail.VerificationStatus} {
+		if v != "" {
+			extra = append(extra, v)
+		}
 	}
 	if len(extra) > 0 {
 		holder += " (" + strings.Join(extra, ", ") + ")"
+	}
+	status := a.StatusDetail.Status
+	if r := a.StatusDetail.ReasonInfo; r != nil {
+		status += ": " + strings.TrimSpace(r.Type+" "+r.Message)
 	}
 	lines := [][2]string{
 		{"ID", a.ID},
 		{"Name", a.Name},
 		{"Number", a.Number},
-		{"IBAN", iban.Format(a.IBAN)},
+		{"IBAN", ibanLine(a)},
 		{"BIC", a.BIC},
 		{"Currency", a.Currency},
 		{"Country", a.Country},
 		{"Language", a.Language},
-		{"Status", a.StatusInfo.Status},
+		{"Status", status},
 		{"Payment level", a.PaymentLevel},
 		{"Account type", a.PaymentAccountType},
 		{"Holder", holder},
-		{"Holder ID", a.Holder.ID},
+		{"Holder ID", a.HolderDetail.ID},
+	}
+	if addr := a.HolderDetail.ResidencyAddress; addr != nil {
+		lines = append(lines, [2]string{"Address", joinNonEmpty(", ", addr.AddressLine1, addr.AddressLine2, addr.PostalCode+" "+addr.City, addr.Country)})
+	}
+	if m := a.Membership; m != nil {
+		lines = append(lines, [2]string{"Your rights", rightsGrid(m) + "  (" + m.StatusInfo.Status + ")"})
 	}
 	if b := a.Balances; b != nil {
 		lines = append(lines,
@@ -96,29 +94,35 @@ func WriteAccountDetail(w io.Writer, a *api.Account) error {
 			[2]string{"Reserved", amountText(b.Reserved)},
 		)
 	}
-	if !a.CreatedAt.IsZero() {
-		lines = append(lines, [2]string{"Created", a.CreatedAt.UTC().Format(time.RFC3339)})
+	lines = append(lines, [2]string{"Created", stamp(a.CreatedAt)}, [2]string{"Updated", stamp(a.UpdatedAt)})
+	return writeAll(w, []byte(detailLines(lines)))
+}
+
+// ibanLine is the IBAN in groups of four, or why the platform hides it.
+func ibanLine(a *api.AccountDetail) string {
+	if a.IBAN != "" {
+		return iban.Format(a.IBAN)
 	}
-	if !a.UpdatedAt.IsZero() {
-		lines = append(lines, [2]string{"Updated", a.UpdatedAt.UTC().Format(time.RFC3339)})
-	}
-	width := 0
-	for _, l := range lines {
-		width = max(width, len(l[0]))
-	}
-	var b strings.Builder
-	for _, l := range lines {
-		v := l[1]
-		if v == "" {
-			v = "-"
+	var why []string
+	for _, r := range a.IBANHidden() {
+		switch r {
+		case api.IBANLimitedAccount:
+			why = append(why, "the account's payment level is Limited")
+		case api.IBANNoViewRight:
+			why = append(why, "your membership lacks the canViewAccount right")
+		case api.IBANNotAssigned:
+			why = append(why, "the account has none yet")
 		}
-		b.WriteString(l[0])
-		b.WriteString(strings.Repeat(" ", width-len(l[0])+2))
-		b.WriteString(v)
-		b.WriteByte('\n')
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("could not write the account: %w", err)
+	return "hidden: " + strings.Join(why, " and ")
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
 	}
-	return nil
+	return strings.Join(out, sep)
 }

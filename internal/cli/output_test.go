@@ -76,11 +76,13 @@ func TestWriteAccountsJSON(t *testing.T) {
 }
 
 func TestWriteAccountJSON(t *testing.T) {
-	a := sampleAccounts()[0]
+	t.Parallel()
+	a := api.AccountDetail{Account: sampleAccounts()[0]}
 	a.CreatedAt = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	a.Number = "12345678901"
+	a.StatusDetail = api.AccountStatusDetail{Status: "Opened"}
 	var buf bytes.Buffer
-	if err := WriteAccountJSON(&buf, &a); err != nil {
+	if err := writeJSON(&buf, &a); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -90,8 +92,8 @@ func TestWriteAccountJSON(t *testing.T) {
 	if got["createdAt"] != "2025-01-02T03:04:05Z" || got["number"] != "12345678901" || got["IBAN"] != a.IBAN {
 		t.Errorf("object = %v", got)
 	}
-	if err := WriteAccountJSON(&buf, nil); err == nil {
-		t.Error("nil account accepted")
+	if st, _ := got["statusInfo"].(map[string]any); st["status"] != "Opened" {
+		t.Errorf("statusInfo = %v", got["statusInfo"])
 	}
 }
 
@@ -123,19 +125,44 @@ func TestWriteAccountsTableIsAligned(t *testing.T) {
 	}
 }
 
-func TestWriteAccountDetail(t *testing.T) {
-	a := sampleAccounts()[0]
-	a.Holder.Info.Type = "Individual"
-	a.Holder.VerificationStatus = "Verified"
+func accountDetail() *api.AccountDetail {
+	a := &api.AccountDetail{Account: sampleAccounts()[0]}
+	a.HolderDetail = api.HolderDetail{ID: "h-1", VerificationStatus: "Verified", Info: api.HolderInfoDetail{Type: "Individual", Name: "Marie Dupont"},
+		ResidencyAddress: &api.Address{AddressLine1: "1 rue de la Paix", PostalCode: "75002", City: "Paris", Country: "FRA"}}
+	a.StatusDetail = api.AccountStatusDetail{Status: "Suspended", ReasonInfo: &api.StatusReason{Type: "ComplianceReason", Message: "KYC review"}}
 	a.UpdatedAt = time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	a.Membership = &api.AccountMembership{CanViewAccount: true, CanInitiatePayments: true, StatusInfo: api.MembershipStatusInfo{Status: "Enabled"}}
+	return a
+}
+
+func TestWriteAccountDetail(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
-	if err := WriteAccountDetail(&buf, &a); err != nil {
+	if err := writeAccountDetail(&buf, accountDetail()); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"IBAN           FR76 3000", "Holder         Marie Dupont (Individual, Verified)", "Available      1250.00 EUR", "Updated        2025-03-01T00:00:00Z", "Number         -"} {
+	for _, want := range []string{"IBAN           FR76 3000", "Holder         Marie Dupont (Individual, Verified)", "Available      1250.00 EUR",
+		"Updated        2025-03-01 00:00 UTC", "Number         -", "Status         Suspended: ComplianceReason KYC review",
+		"Address        1 rue de la Paix, 75002 Paris, FRA", "Your rights    V · P · ·  (Enabled)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("detail lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestHiddenIBANSaysWhy: a null IBAN is explained, not left blank.
+func TestHiddenIBANSaysWhy(t *testing.T) {
+	t.Parallel()
+	a := accountDetail()
+	a.IBAN = ""
+	a.PaymentLevel = "Limited"
+	a.Membership.CanViewAccount = false
+	var buf bytes.Buffer
+	if err := writeAccountDetail(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "IBAN           hidden: the account's payment level is Limited and your membership lacks the canViewAccount right") {
+		t.Errorf("detail:\n%s", buf.String())
 	}
 }

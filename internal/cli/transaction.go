@@ -50,7 +50,8 @@ func runTransaction(ctx context.Context, opts *TransactionOptions) error {
 	if err != nil {
 		return err
 	}
-	t, err := e.API.Transaction(ctx, opts.ID)
+	// transaction(id) belongs to the project: a user token cannot read it.
+	t, err := e.ProjectAPI.Transaction(ctx, opts.ID)
 	if err != nil {
 		return err
 	}

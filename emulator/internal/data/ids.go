@@ -83,6 +83,7 @@ const (
 	kindStatement
 	kindTransaction
 	kindRepaymentCycle
+	kindConsent
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -107,6 +108,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= 8
 	case kindRepaymentCycle:
 		n <<= 16
+	case kindConsent:
+		n <<= consentPosBits
 	case kindTransaction:
 		n = uint64(rounds) << positionBits
 	}

@@ -1,0 +1,502 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/emulator"
+)
+
+// opCoverage records which operations of Operations() a test ran, so a new
+// operation the test does not run fails it instead of going unchecked.
+type opCoverage struct {
+	mu  sync.Mutex
+	ran map[string]bool
+}
+
+// ok fails t, naming the operation, when the call failed: a GraphQL
+// validation error, an error the server sent with the data, or a response
+// whose data did not decode into the operation's shape.
+func (c *opCoverage) ok(t *testing.T, op string, err error) {
+	t.Helper()
+	c.mu.Lock()
+	c.ran[op] = true
+	c.mu.Unlock()
+	if err != nil {
+		t.Fatalf("%s on the emulator: %v", op, err)
+	}
+}
+
+func (c *opCoverage) missing(t *testing.T) []string {
+	t.Helper()
+	ops, err := Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, op := range ops {
+		if !c.ran[op.Name] {
+			out = append(out, op.Name)
+		}
+	}
+	return out
+}
+
+// TestEveryOperationRunsOnTheEmulator sends every operation the client
+// has, through the client's own methods, with the token kind each needs
+// and the ids the lists return, to the emulator: each must validate against
+// the served schema and decode into its shape, and the fields the API team
+// relies on must come back filled.
+func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
+	t.Parallel()
+	info := startEmulator(t)
+	demo := sandboxDemo(t, info)
+	ctx := context.Background()
+	cov := &opCoverage{ran: map[string]bool{}}
+	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	user := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
+
+	// The ids every read below uses come from the lists.
+	home, err := project.Home(ctx, AccountsParams{First: 50, OrderBy: OrderCreatedAt, Direction: DirectionAsc}, true)
+	cov.ok(t, OpHomeProject, err)
+	if home.Project == nil || home.Project.ID == "" || len(home.Accounts.Accounts) == 0 {
+		t.Fatalf("%s = %+v", OpHomeProject, home)
+	}
+	accounts := home.Accounts.Accounts
+	userHome, err := user.Home(ctx, AccountsParams{First: 20}, false)
+	cov.ok(t, OpHomeUser, err)
+	if userHome.User == nil || userHome.User.ID != demo.UserID || len(userHome.Accounts.Accounts) == 0 {
+		t.Fatalf("%s = %+v", OpHomeUser, userHome)
+	}
+
+	t.Run("reads", func(t *testing.T) {
+		t.Run("accounts", func(t *testing.T) {
+			t.Parallel()
+			page, err := project.Accounts(ctx, AccountsParams{First: 10, Status: []string{"Opened"}, OrderBy: OrderUpdatedAt, Direction: DirectionDesc})
+			cov.ok(t, OpAccounts, err)
+			if len(page.Accounts) == 0 {
+				t.Fatalf("%s: no open account", OpAccounts)
+			}
+			a, err := project.Account(ctx, accounts[0].ID)
+			cov.ok(t, OpAccount, err)
+			if a.ID != accounts[0].ID || a.Number == "" || a.Holder.Info.Type == "" {
+				t.Errorf("%s = %+v", OpAccount, a)
+			}
+			p, err := project.ProjectInfo(ctx)
+			cov.ok(t, OpProjectInfo, err)
+			if p.ID != home.Project.ID {
+				t.Errorf("%s = %+v, home said %+v", OpProjectInfo, p, home.Project)
+			}
+			u, err := user.User(ctx)
+			cov.ok(t, OpUser, err)
+			if u.ID != demo.UserID || u.FullName == "" {
+				t.Errorf("%s = %+v", OpUser, u)
+			}
+		})
+
+		t.Run("account detail", func(t *testing.T) {
+			t.Parallel()
+			company := false
+			for _, a := range accounts {
+				d, err := project.AccountDetail(ctx, a.ID, true)
+				cov.ok(t, OpAccountDetail, err)
+				if d.ID != a.ID || d.HolderDetail.ID == "" || d.StatusDetail.Status == "" {
+					t.Fatalf("%s(%s) = %+v", OpAccountDetail, a.ID, d)
+				}
+				if d.HolderDetail.Info.Type != "Company" {
+					continue
+				}
+				company = true
+				if i := d.HolderDetail.Info; i.RegistrationNumber == "" || i.TradeName == "" {
+					t.Errorf("%s(%s): company holder without registration number or trade name: %+v", OpAccountDetail, a.ID, i)
+				}
+				break
+			}
+			if !company {
+				t.Errorf("none of %d accounts has a company holder", len(accounts))
+			}
+			mine := userHome.Accounts.Accounts[0]
+			d, err := user.AccountDetail(ctx, mine.ID, false)
+			cov.ok(t, OpAccountDetailUser, err)
+			if d.Membership == nil || d.Membership.AccountID != mine.ID || d.Membership.User == nil || d.Membership.User.ID != demo.UserID {
+				t.Errorf("%s(%s): membership = %+v", OpAccountDetailUser, mine.ID, d.Membership)
+			}
+		})
+
+		t.Run("memberships", func(t *testing.T) {
+			t.Parallel()
+			for _, status := range MembershipStatuses() {
+				page, err := project.AccountMemberships(ctx, MembershipsParams{First: 3, Status: []string{status}})
+				cov.ok(t, OpMemberships, err)
+				if len(page.Items) == 0 {
+					t.Errorf("%s: no %s membership", OpMemberships, status)
+					continue
+				}
+				m, err := project.AccountMembership(ctx, page.Items[0].ID)
+				cov.ok(t, OpMembership, err)
+				checkMembership(t, m, status)
+				members, err := project.AccountMemberships(ctx, MembershipsParams{AccountID: m.AccountID, OrderBy: OrderCreatedAt, Direction: DirectionAsc})
+				wantListed(t, cov, OpAccountMembers, m.AccountID, members, err, m.ID, func(x AccountMembership) string { return x.ID })
+			}
+		})
+
+		t.Run("cards", func(t *testing.T) {
+			t.Parallel()
+			for _, status := range CardStatuses() {
+				page, err := project.Cards(ctx, CardsParams{First: 3, Statuses: []string{status}, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+				cov.ok(t, OpCards, err)
+				if len(page.Items) == 0 {
+					t.Errorf("%s: no %s card", OpCards, status)
+					continue
+				}
+				c, err := project.Card(ctx, page.Items[0].ID)
+				cov.ok(t, OpCard, err)
+				checkCard(t, c, status)
+				if c.AccountMembership == nil {
+					continue
+				}
+				mc, err := project.Cards(ctx, CardsParams{MembershipID: c.AccountMembership.ID, Types: CardTypes()})
+				wantListed(t, cov, OpMembershipCards, c.AccountMembership.ID, mc, err, c.ID, func(x Card) string { return x.ID })
+			}
+		})
+
+		t.Run("transactions", func(t *testing.T) {
+			t.Parallel()
+			// One transaction of each concrete type the client reads
+			// fields of, each fetched again by id.
+			kinds := map[string]TransactionsParams{
+				"SEPACreditTransferTransaction": {PaymentProduct: []string{"SEPACreditTransfer"}, Type: []string{"SepaCreditTransferIn", "SepaCreditTransferOut"}},
+				"SEPADirectDebitTransaction":    {PaymentProduct: []string{"SEPADirectDebit"}},
+				"InternalCreditTransfer":        {Type: []string{"InternalCreditTransferIn", "InternalCreditTransferOut"}},
+				"FeeTransaction":                {PaymentProduct: []string{"Fees"}},
+				"CardTransaction":               {PaymentProduct: []string{"Card"}},
+			}
+			for kind, p := range kinds {
+				p.First = 5
+				page, err := project.TransactionList(ctx, p)
+				cov.ok(t, OpProjectTransactions, err)
+				if len(page.Items) == 0 {
+					t.Errorf("%s: no %s", OpProjectTransactions, kind)
+					continue
+				}
+				tx, err := project.Transaction(ctx, page.Items[0].ID)
+				cov.ok(t, OpTransaction, err)
+				checkTransaction(t, tx, kind)
+			}
+			for _, status := range TransactionStatuses() {
+				page, err := project.TransactionList(ctx, TransactionsParams{First: 2, Status: []string{status}})
+				cov.ok(t, OpProjectTransactions, err)
+				if len(page.Items) == 0 {
+					t.Errorf("%s: no %s transaction", OpProjectTransactions, status)
+				}
+				for _, tx := range page.Items {
+					checkTxStatus(t, &tx, status)
+				}
+			}
+
+			// Every filter set at once, both ways.
+			now := time.Now()
+			filtered := TransactionsParams{
+				First: 20, Status: []string{"Booked", "Pending"}, PaymentProduct: PaymentProducts(),
+				Type: TransactionTypes(), IncludeRejectedWithFallback: new(bool),
+				IsAfterExecutionDate: now.AddDate(-5, 0, 0), IsBeforeExecutionDate: now.AddDate(1, 0, 0),
+				IsAfterUpdatedAt: now.AddDate(-5, 0, 0), IsBeforeUpdatedAt: now.AddDate(1, 0, 0),
+				IsAboveAmount: "0.01", IsBelowAmount: "1000000.00",
+				OrderBy: TxOrderExecutionDate, Direction: DirectionDesc,
+			}
+			all, err := project.TransactionList(ctx, filtered)
+			cov.ok(t, OpProjectTransactions, err)
+			if len(all.Items) == 0 {
+				t.Fatalf("%s with every filter: nothing", OpProjectTransactions)
+			}
+			one := filtered
+			one.AccountID = all.Items[0].Account.ID
+			acc, err := project.TransactionList(ctx, one)
+			wantListed(t, cov, OpAccountTransactionList, one.AccountID, acc, err, all.Items[0].ID, func(x TransactionDetail) string { return x.ID })
+			searched, err := project.TransactionList(ctx, TransactionsParams{AccountID: one.AccountID, Search: all.Items[0].Reference, Amount: all.Items[0].Amount.Value})
+			cov.ok(t, OpAccountTransactionList, err)
+			if len(searched.Items) == 0 {
+				t.Errorf("%s(%s) finds nothing by reference %q and amount %s", OpAccountTransactionList, one.AccountID, all.Items[0].Reference, all.Items[0].Amount.Value)
+			}
+
+			mine := userHome.Accounts.Accounts[0]
+			short, err := user.Transactions(ctx, mine.ID, 5, "")
+			cov.ok(t, OpAccountTransactions, err)
+			if short.TotalCount == 0 {
+				t.Errorf("%s(%s): no transactions", OpAccountTransactions, mine.ID)
+			}
+		})
+
+		t.Run("statements", func(t *testing.T) {
+			t.Parallel()
+			for _, a := range accounts {
+				page, err := project.Statements(ctx, StatementsParams{AccountID: a.ID, First: 3, OrderBy: "openingDate", Direction: DirectionDesc})
+				cov.ok(t, OpStatements, err)
+				if len(page.Items) == 0 {
+					continue
+				}
+				s := page.Items[0]
+				if s.Format == "" || s.FeeCredits.Currency == "" || s.FeeDebits.Currency == "" || s.StatusInfo.Status == "" || s.ClosingDate.IsZero() {
+					t.Errorf("%s(%s): statement %+v", OpStatements, a.ID, s)
+				}
+				return
+			}
+			t.Errorf("%s: none of %d accounts has a statement", OpStatements, len(accounts))
+		})
+
+		t.Run("webhook event types", func(t *testing.T) {
+			t.Parallel()
+			types, err := project.WebhookEventTypes(ctx)
+			cov.ok(t, OpWebhookEventTypes, err)
+			if !slices.Contains(types, "Transaction.Booked") {
+				t.Errorf("%s = %v", OpWebhookEventTypes, types)
+			}
+		})
+	})
+
+	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, cov, project, accounts) })
+
+	// An operation a failed step never reached is not news.
+	if missing := cov.missing(t); len(missing) > 0 && !t.Failed() {
+		t.Errorf("operations this test never ran on the emulator: %v", missing)
+	}
+}
+
+// wantListed checks a list operation's result: it ran, and the page of
+// parent holds the item with id.
+func wantListed[T any](t *testing.T, cov *opCoverage, op, parent string, page *Page[T], err error, id string, idOf func(T) string) {
+	t.Helper()
+	cov.ok(t, op, err)
+	if !slices.ContainsFunc(page.Items, func(x T) bool { return idOf(x) == id }) {
+		t.Errorf("%s of %s does not list %s", op, parent, id)
+	}
+}
+
+// sandboxDemo is the emulator's first Sandbox demo user.
+func sandboxDemo(t *testing.T, info emulator.Info) emulator.DemoUser {
+	t.Helper()
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" {
+			return u
+		}
+	}
+	t.Fatal("the emulator lists no sandbox demo user")
+	return emulator.DemoUser{}
+}
+
+func checkMembership(t *testing.T, m *AccountMembership, status string) {
+	t.Helper()
+	s := m.StatusInfo
+	if s.Status != status || m.AccountID == "" || m.Account == nil || m.Account.ID != m.AccountID || m.Account.Name == "" || m.CreatedAt.IsZero() {
+		t.Errorf("%s %s: %+v", status, m.ID, m)
+	}
+	switch status {
+	case "ConsentPending":
+		if c := s.Consent; c == nil || c.ID == "" || c.Status == "" || c.ConsentURL == "" {
+			t.Errorf("%s %s: consent = %+v", status, m.ID, c)
+		}
+		fallthrough
+	case "InvitationSent", "BindingUserError":
+		if r := s.RestrictedTo; r == nil || r.FirstName == "" || r.LastName == "" {
+			t.Errorf("%s %s: restrictedTo = %+v", status, m.ID, r)
+		}
+	case "Enabled":
+		if m.User == nil || m.User.ID == "" || m.User.FullName == "" {
+			t.Errorf("%s %s: user = %+v", status, m.ID, m.User)
+		}
+	case "Suspended", "Disabled":
+		if s.Reason == "" {
+			t.Errorf("%s %s: no reason", status, m.ID)
+		}
+	}
+	if status == "BindingUserError" && !(s.FirstNameMatchError || s.LastNameMatchError || s.BirthDateMatchError || s.PhoneNumberMatchError) {
+		t.Errorf("%s %s: no mismatch named: %+v", status, m.ID, s)
+	}
+}
+
+func checkCard(t *testing.T, c *Card, status string) {
+	t.Helper()
+	s := c.StatusInfo
+	if s.Status != status || c.CardMaskedNumber == "" || c.CreatedAt.IsZero() || c.UpdatedAt.IsZero() || c.AccountMembership == nil || c.AccountMembership.AccountID == "" {
+		t.Errorf("%s card %s: %+v", status, c.ID, c)
+	}
+	switch status {
+	case "ConsentPending":
+		if s.Consent == nil || s.Consent.ID == "" || s.Consent.Status == "" || s.Consent.ConsentURL == "" {
+			t.Errorf("%s card %s: consent = %+v", status, c.ID, s.Consent)
+		}
+	case "Canceled", "Canceling":
+		if s.Reason == "" {
+			t.Errorf("%s card %s: no reason", status, c.ID)
+		}
+	}
+}
+
+func checkTransaction(t *testing.T, tx *TransactionDetail, kind string) {
+	t.Helper()
+	if tx.Typename != kind || tx.Reference == "" || tx.PaymentProduct == "" || tx.StatusInfo.Status == "" || tx.CreatedAt.IsZero() || tx.Account == nil || tx.Account.Name == "" {
+		t.Errorf("%s %s: %+v", kind, tx.ID, tx)
+	}
+	switch kind {
+	case "SEPACreditTransferTransaction", "SEPADirectDebitTransaction":
+		if p := tx.CounterpartyParty(); p == nil || p.Name == "" || p.MaskedIBAN == "" {
+			t.Errorf("%s %s: counterparty %+v", kind, tx.ID, p)
+		}
+	case "InternalCreditTransfer":
+		if tx.Creditor == nil || tx.Debtor == nil || tx.Creditor.AccountNumber == "" || tx.Debtor.AccountNumber == "" {
+			t.Errorf("%s %s: creditor %+v, debtor %+v", kind, tx.ID, tx.Creditor, tx.Debtor)
+		}
+	case "FeeTransaction":
+		if tx.FeesType == "" {
+			t.Errorf("%s %s: no feesType", kind, tx.ID)
+		}
+	}
+	checkTxStatus(t, tx, tx.StatusInfo.Status)
+}
+
+// checkTxStatus checks that the fields of the status's concrete type came
+// back (those the schema makes non-null).
+func checkTxStatus(t *testing.T, tx *TransactionDetail, status string) {
+	t.Helper()
+	s := tx.StatusInfo
+	var ok bool
+	switch status {
+	case "Booked":
+		ok = !s.BookingDate.IsZero() && !s.ValueDate.IsZero() && s.BalanceAfter != nil && s.BalanceAfter.Amount != nil
+	case "Upcoming":
+		ok = !s.ExecutionDate.IsZero()
+	case "Rejected":
+		ok = s.Reason != "" && s.HasFallback != nil
+	case "Released":
+		ok = !s.ReleaseDate.IsZero() && s.Reason != ""
+	case "Settled":
+		ok = s.SettlementTransactionID != "" && s.SettledAt != ""
+	default: // Pending, Canceled, Deferred: their dates are nullable
+		ok = true
+	}
+	if s.Status != status || !ok {
+		t.Errorf("transaction %s, asked for status %s: statusInfo %+v", tx.ID, status, s)
+	}
+}
+
+// webhookOperations runs the webhook operations in the order a partner
+// would: subscribe an endpoint, cause an event (a simulated incoming
+// transfer), read its delivery in the event log, replay it, change and
+// remove the subscription.
+func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts []Account) {
+	ctx := context.Background()
+	delivered := make(chan string, 16)
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev struct {
+			EventID string `json:"eventId"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &ev)
+		select {
+		case delivered <- ev.EventID:
+		default:
+		}
+	}))
+	t.Cleanup(endpoint.Close)
+
+	sub, err := project.AddWebhookSubscription(ctx, WebhookSubscriptionInput{
+		Label: "every operation test", Endpoint: endpoint.URL, Secret: "s3cret-for-the-ops-test",
+		EventTypes: []string{"Transaction.Pending"},
+	})
+	cov.ok(t, OpAddWebhookSubscription, err)
+	t.Cleanup(func() {
+		// Removed below; this only tidies up after a failure.
+		_ = project.RemoveWebhookSubscription(context.Background(), sub.ID)
+	})
+	if sub.ID == "" || sub.Secret.Reveal() != "s3cret-for-the-ops-test" {
+		t.Fatalf("%s = %+v", OpAddWebhookSubscription, sub)
+	}
+
+	var creditor *Account
+	for i := range accounts {
+		if a := &accounts[i]; a.IBAN != "" && a.StatusInfo.Status == "Opened" {
+			creditor = a
+			break
+		}
+	}
+	if creditor == nil {
+		t.Fatal("no open account with an IBAN to credit")
+	}
+	txID, err := project.SimulateIncomingTransfer(ctx, IncomingTransfer{
+		Amount: Amount{Value: "3.21", Currency: creditor.Currency}, CreditorIBAN: creditor.IBAN, CreditorName: creditor.Holder.Info.Name,
+		DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Ops Test Debtor", Label: "every operation test",
+	})
+	cov.ok(t, OpSimulateTransfer, err)
+	if txID == "" {
+		t.Fatalf("%s: no transaction id", OpSimulateTransfer)
+	}
+
+	var eventID string
+	select {
+	case eventID = <-delivered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Transaction.Pending event was not delivered within 10s")
+	}
+	// The emulator logs the attempt once the endpoint's answer is in, just
+	// after the endpoint saw the event: read the log, and while the entry
+	// is not there wait for the emulator's next log entry.
+	srv, err := sharedEmulator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry *WebhookEventLog
+	for entry == nil {
+		recorded := srv.WebhookRecorded("sandbox")
+		logs, err := project.WebhookEventLogs(ctx, WebhookEventLogsParams{First: 10, EventID: eventID, WebhookSubscriptionID: sub.ID, EventType: "Transaction.Pending"})
+		cov.ok(t, OpWebhookEventLogs, err)
+		if len(logs.Items) > 0 {
+			entry = &logs.Items[0]
+			break
+		}
+		select {
+		case <-recorded:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the delivery of event %s was not logged within 10s", OpWebhookEventLogs, eventID)
+		}
+	}
+	if entry.ResourceID != txID || entry.StatusCode == nil || *entry.StatusCode != http.StatusOK || entry.WebhookSubscription == nil || entry.WebhookSubscription.ID != sub.ID {
+		t.Errorf("%s entry = %+v", OpWebhookEventLogs, entry)
+	}
+	got, err := project.WebhookEventLog(ctx, entry.ID)
+	cov.ok(t, OpWebhookEventLog, err)
+	if got.ID != entry.ID || got.EventID != eventID || got.RequestPayload == "" {
+		t.Errorf("%s = %+v", OpWebhookEventLog, got)
+	}
+
+	subs, err := project.WebhookSubscriptions(ctx, WebhookSubscriptionsParams{First: 100})
+	wantListed(t, cov, OpWebhookSubscriptions, "the project", subs, err, sub.ID, func(s WebhookSubscription) string { return s.ID })
+	one, err := project.WebhookSubscription(ctx, sub.ID)
+	cov.ok(t, OpWebhookSubscription, err)
+	if one.Secret.Reveal() != "s3cret-for-the-ops-test" || one.StatusInfo.Status != "Enabled" {
+		t.Errorf("%s = %+v", OpWebhookSubscription, one)
+	}
+
+	replay, err := project.ReplayWebhookEvent(ctx, eventID, sub.ID)
+	cov.ok(t, OpReplayWebhookEvent, err)
+	if replay.WebhookEventLogEntryID == "" || replay.EndpointStatus == nil || *replay.EndpointStatus != http.StatusOK {
+		t.Errorf("%s = %+v", OpReplayWebhookEvent, replay)
+	}
+
+	updated, err := project.UpdateWebhookSubscription(ctx, sub.ID, WebhookSubscriptionInput{
+		Label: "every operation test, disabled", Endpoint: endpoint.URL, EventTypes: []string{"Transaction.Booked"}, Status: "Disabled",
+	})
+	cov.ok(t, OpUpdateWebhookSubscription, err)
+	if updated.StatusInfo.Status != "Disabled" || !slices.Equal(updated.EventTypes, []string{"Transaction.Booked"}) {
+		t.Errorf("%s = %+v", OpUpdateWebhookSubscription, updated)
+	}
+	cov.ok(t, OpRemoveWebhookSubscription, project.RemoveWebhookSubscription(ctx, sub.ID))
+}

@@ -1,0 +1,83 @@
+package data
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Consent statuses (ConsentStatus) the emulator's pending consents take.
+const (
+	ConsentCreated = "Created"
+	ConsentStarted = "Started"
+)
+
+// Consent purposes (ConsentPurpose) of what waits for a consent.
+const (
+	PurposeAddAccountMembership = "AddAccountMembership"
+	PurposeAddCard              = "AddCard"
+)
+
+// Consent is what a ConsentPending membership or card waits for: the user
+// who asked for it has to accept it, with strong authentication, before
+// the invitation is sent or the card is issued. It is still pending:
+// Created, or Started once the user opened its URL.
+type Consent struct {
+	ID      string
+	Purpose string // ConsentPurpose
+	Status  string // ConsentStatus
+	// UserID is who asked: the account's legal representative, who
+	// invites the members and orders the cards.
+	UserID    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	StartedAt time.Time // zero until Started
+	Challenge string    // the consent's unique hash
+	URL       string    // where the user accepts it
+}
+
+// consentPosBits sizes a consent's position: account, then what waits for
+// it (a membership slot, or 1<<8 plus a card's rank).
+const consentPosBits = 9
+
+// MembershipConsent is the consent a ConsentPending membership waits for.
+func (s *Store) MembershipConsent(m Membership) Consent {
+	a := &s.accounts[m.AccountIndex]
+	return s.consent(a, uint64(m.Slot), PurposeAddAccountMembership, m.CreatedAt)
+}
+
+// CardConsent is the consent a ConsentPending card waits for.
+func (s *Store) CardConsent(c Card) Consent {
+	a := &s.accounts[c.AccountIndex]
+	return s.consent(a, 1<<8|uint64(cardRank(c.Slot, c.N)), PurposeAddCard, c.CreatedAt)
+}
+
+// consent builds the pending consent at a position of account a, asked
+// for when what waits for it was created.
+func (s *Store) consent(a *Account, local uint64, purpose string, created time.Time) Consent {
+	h := newHrand(a.txSeed, local, 0x636f6e73)
+	c := Consent{
+		ID:        s.entityID(kindConsent, uint64(a.idx)<<consentPosBits|local),
+		Purpose:   purpose,
+		Status:    ConsentCreated,
+		UserID:    s.LegalRepresentative(a).UserID,
+		CreatedAt: created,
+		UpdatedAt: created,
+		Challenge: fmt.Sprintf("%016x%016x", h.next(), h.next()),
+	}
+	// A third of the users opened the link and did not finish.
+	if h.intn(3) == 0 {
+		c.Status = ConsentStarted
+		c.StartedAt = created.Add(time.Duration(h.between(1, 180)) * time.Minute)
+		// Not after the account's last change, nor before the consent.
+		if c.StartedAt.After(a.UpdatedAt) {
+			c.StartedAt = a.UpdatedAt
+		}
+		if c.StartedAt.Before(created) {
+			c.StartedAt = created
+		}
+		c.UpdatedAt = c.StartedAt
+	}
+	c.URL = "https://consent.example.com/?" + url.Values{"consentId": {c.ID}, "env": {s.env}}.Encode()
+	return c
+}

@@ -1,0 +1,35 @@
+package emulator
+
+import (
+	graphql "github.com/graph-gophers/graphql-go"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+)
+
+// consentR is a Consent: what a ConsentPending membership or card waits
+// for. Every emulated consent is still pending, so it was never accepted,
+// refused, canceled or expired.
+type consentR struct {
+	r *request
+	c data.Consent
+}
+
+func (c *consentR) ID() graphql.ID      { return graphql.ID(c.c.ID) }
+func (c *consentR) RequireSCA() bool    { return true }
+func (c *consentR) Status() string      { return c.c.Status }
+func (c *consentR) CreatedAt() scalar   { return dateTime(c.c.CreatedAt) }
+func (c *consentR) UpdatedAt() *scalar  { return optDateTime(c.c.UpdatedAt) }
+func (c *consentR) StartedAt() *scalar  { return optDateTime(c.c.StartedAt) }
+func (c *consentR) ExpiredAt() *scalar  { return nil }
+func (c *consentR) Purpose() string     { return c.c.Purpose }
+func (c *consentR) ConsentUrl() string  { return c.c.URL }
+func (c *consentR) UserId() string      { return c.c.UserID }
+func (c *consentR) Challenge() *string  { return optString(c.c.Challenge) }
+func (c *consentR) AcceptedAt() *scalar { return nil }
+func (c *consentR) RefusedAt() *scalar  { return nil }
+func (c *consentR) CanceledAt() *scalar { return nil }
+func (c *consentR) User() *userR        { return c.r.user(c.c.UserID) }
+
+// RedirectUrl is where the user lands once the consent flow ends: the
+// project's registered redirect URI.
+func (c *consentR) RedirectUrl() string { return CallbackURI }

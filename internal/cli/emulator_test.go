@@ -1,0 +1,473 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// startEmulator runs an emulator for one test and writes a configuration
+// for its Sandbox client (token "user" or "project") into home.
+func startEmulator(t *testing.T, home, token string, opts emulator.Options) (emulator.Info, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := emulator.Start(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); srv.Close() })
+	info := srv.Info()
+	sb := info.Environments["sandbox"]
+	cfg := filepath.Join(home, "emulator.toml")
+	body := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\ntoken = %q\n",
+		info.APIURL, info.AuthURL, sb.ClientID, sb.ClientSecret, token)
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return info, cfg
+}
+
+// userClient signs the emulator's first Sandbox demo user in through its
+// forms and returns an API client with that user's token.
+func userClient(t *testing.T, info emulator.Info) *api.Client {
+	t.Helper()
+	sb := info.Environments["sandbox"]
+	var phone string
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" {
+			phone = u.Phone
+			break
+		}
+	}
+	env := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
+		ClientID: sb.ClientID, ClientSecret: sb.ClientSecret, RedirectURI: sb.RedirectURI}
+	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
+	if _, err := s.Login(context.Background(), auth.LoginOptions{ShowURL: func(auth.SignInPrompt) {}, Open: browser, FailOnOpenError: true}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: s.TokenSource()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// receiver records what listen forwards.
+type receiver struct {
+	mu      sync.Mutex
+	events  []map[string]any
+	secrets []string
+	got     chan struct{}
+}
+
+func newReceiver(t *testing.T) (*receiver, string) {
+	r := &receiver{got: make(chan struct{}, 100)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var ev map[string]any
+		body, _ := io.ReadAll(req.Body)
+		if err := json.Unmarshal(body, &ev); err != nil {
+			t.Errorf("forwarded body is not the JSON payload: %q", body)
+		}
+		r.mu.Lock()
+		r.events = append(r.events, ev)
+		r.secrets = append(r.secrets, req.Header.Get("x-swan-secret"))
+		r.mu.Unlock()
+		r.got <- struct{}{}
+	}))
+	t.Cleanup(srv.Close)
+	return r, srv.URL + "/webhooks"
+}
+
+// TestListenForwardsASimulatedTransferOnce: with a subscription made for
+// the run, listen forwards the events of a simulated incoming transfer to a
+// local receiver, each eventId exactly once, with the subscription's secret,
+// although the platform retries (and logs) every failed delivery; on exit it
+// removes the subscription.
+func TestListenForwardsASimulatedTransferOnce(t *testing.T) {
+	home := testenv.Isolate(t)
+	info, cfg := startEmulator(t, home, "project", emulator.Options{WebhookRetryInterval: 5 * time.Millisecond, WebhookMaxRetries: 3})
+	rec, url := newReceiver(t)
+
+	pr, pw := io.Pipe()
+	var out syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	reads := make(chan struct{}, 1000)
+	go func() {
+		f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: pw}}
+		defer f.Close()
+		root := NewCmdRoot(f)
+		// The same command, with a hook that hears each read of the log.
+		for _, c := range root.Commands() {
+			if c.Name() == "listen" {
+				root.RemoveCommand(c)
+			}
+		}
+		root.AddCommand(NewCmdListen(f, func(ctx context.Context, o *ListenOptions) error {
+			o.read = func() { reads <- struct{}{} }
+			return runListen(ctx, o)
+		}))
+		root.SetArgs([]string{"listen", "--config", cfg, "--create", "--forward-to", url, "--interval", "20ms"})
+		err := root.ExecuteContext(ctx)
+		if err != nil {
+			printError(f.IO, f.describe(err), err)
+		}
+		done <- exitCode(err)
+		pw.Close()
+	}()
+	stderr := bufio.NewReader(pr)
+	var errLines []string
+	for {
+		line, err := stderr.ReadString('\n')
+		if err != nil {
+			t.Fatalf("listen ended before it was ready: %q (exit %d)", errLines, <-done)
+		}
+		errLines = append(errLines, line)
+		if strings.HasPrefix(line, "Ready:") {
+			break
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+
+	// A transfer comes in: Transaction.Pending, Transaction.Booked and
+	// Account.Updated follow.
+	user := userClient(t, info)
+	accounts, err := user.Accounts(ctx, api.AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc *api.Account
+	for i := range accounts.Accounts {
+		if accounts.Accounts[i].IBAN != "" {
+			acc = &accounts.Accounts[i]
+			break
+		}
+	}
+	if acc == nil {
+		t.Fatal("the demo user has no account with an IBAN")
+	}
+	txID, err := user.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "12.00", Currency: acc.Currency},
+		CreditorIBAN: acc.IBAN, CreditorName: acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Debtor"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		select {
+		case <-rec.got:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("forwarded %d events of 3: %v", i, rec.events)
+		}
+	}
+	// Let listen read the log ten more times while the platform retries
+	// (and logs) each failed delivery: nothing may be forwarded twice.
+	for range len(reads) {
+		<-reads
+	}
+	for range 10 {
+		<-reads
+	}
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Fatalf("listen exited %d: %s", code, errLines)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	types := map[string]int{}
+	ids := map[string]bool{}
+	for i, ev := range rec.events {
+		types[fmt.Sprint(ev["eventType"])]++
+		id := fmt.Sprint(ev["eventId"])
+		if ids[id] {
+			t.Errorf("event %s forwarded twice", id)
+		}
+		ids[id] = true
+		if rec.secrets[i] == "" || rec.secrets[i] != rec.secrets[0] {
+			t.Errorf("x-swan-secret %q, want the subscription's secret on every event", rec.secrets[i])
+		}
+		if ev["projectId"] == nil || ev["eventDate"] == nil || ev["resourceId"] == nil {
+			t.Errorf("payload lacks the documented fields: %v", ev)
+		}
+	}
+	if len(rec.events) != 3 || types["Transaction.Pending"] != 1 || types["Transaction.Booked"] != 1 || types["Account.Updated"] != 1 {
+		t.Fatalf("forwarded %v", types)
+	}
+	if !strings.Contains(out.String(), txID) || strings.Count(out.String(), "→ 200 OK") != 3 {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	// The subscription made for the run is gone.
+	project := projectClient(t, info)
+	subs, err := project.WebhookSubscriptions(context.Background(), api.WebhookSubscriptionsParams{})
+	if err != nil || len(subs.Items) != 0 {
+		t.Errorf("subscriptions left after listen: %v, %v", subs, err)
+	}
+}
+
+func projectClient(t *testing.T, info emulator.Info) *api.Client {
+	t.Helper()
+	sb := info.Environments["sandbox"]
+	env := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL, ClientID: sb.ClientID, ClientSecret: sb.ClientSecret, Token: config.TokenProject}
+	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TokenSource: s.APITokenSource()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestListenBadInput: a malformed URL is a usage error; an unreachable
+// receiver is reported per event and retried, never a crash; with no
+// subscription and no --create, listen says how to make one.
+func TestListenBadInput(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{})
+	for _, bad := range []string{"localhost:8080", "ftp://x/y", "http://"} {
+		code, _, errOut := runCLI(t, "listen", "--config", cfg, "--forward-to", bad)
+		if code != ExitUsage || !strings.Contains(errOut, "--forward-to") {
+			t.Errorf("--forward-to %q: exit %d, %q", bad, code, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "listen", "--config", cfg, "--forward-to", "http://127.0.0.1:1/x")
+	if code != ExitFailure || !strings.Contains(errOut, "no webhook subscription") || !strings.Contains(errOut, "--create") {
+		t.Errorf("no subscription: exit %d, %q", code, errOut)
+	}
+}
+
+// TestForwardToAnUnreachableEndpointIsRetried: a refused connection is a
+// line per attempt with the next wait, then the event is given up; the
+// listener goes on.
+func TestForwardToAnUnreachableEndpointIsRetried(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	l := &listener{opts: &ListenOptions{IO: IO{Out: &out, Err: io.Discard}, ForwardTo: "http://127.0.0.1:1/unreachable",
+		Backoff: time.Millisecond, Now: time.Now}, seen: map[string]bool{}, secrets: map[string]api.Secret{}, http: &http.Client{Timeout: time.Second}}
+	l.forward(context.Background(), api.WebhookEventLog{EventID: "e1", EventType: "Transaction.Booked", ResourceID: "tx-1", RequestPayload: `{"eventId":"e1"}`})
+	text := out.String()
+	if n := strings.Count(text, "unreachable"); n != listenMaxAttempts {
+		t.Errorf("%d lines about the unreachable endpoint, want one per attempt (%d):\n%s", n, listenMaxAttempts, text)
+	}
+	if !strings.Contains(text, "trying again in 1ms") || !strings.Contains(text, fmt.Sprintf("gave up after %d attempts", listenMaxAttempts)) {
+		t.Errorf("output:\n%s", text)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestListenLatency measures, with listen's default interval, the time
+// from a simulated transfer to the local receiver's POST of its first
+// event, over 20 transfers. Run it with:
+//
+//	PARTNERTUI_LISTEN_LATENCY=1 go test -run TestListenLatency -v ./internal/cli
+func TestListenLatency(t *testing.T) {
+	if os.Getenv("PARTNERTUI_LISTEN_LATENCY") == "" {
+		t.Skip("measurement: set PARTNERTUI_LISTEN_LATENCY=1 to run it")
+	}
+	home := testenv.Isolate(t)
+	info, cfg := startEmulator(t, home, "project", emulator.Options{})
+	rec, url := newReceiver(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	go func() {
+		Run(ctx, IO{In: strings.NewReader(""), Out: io.Discard, Err: pw},
+			[]string{"listen", "--config", cfg, "--create", "--type", "Transaction.Pending", "--forward-to", url})
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "Ready:") {
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	user := userClient(t, info)
+	accounts, err := user.Accounts(ctx, api.AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc api.Account
+	for _, a := range accounts.Accounts {
+		if a.IBAN != "" {
+			acc = a
+			break
+		}
+	}
+	var lat []time.Duration
+	for range 20 {
+		// Transfers come at any moment of listen's polling cycle.
+		time.Sleep(rand.N(listenInterval))
+		start := time.Now()
+		if _, err := user.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "1.00", Currency: acc.Currency},
+			CreditorIBAN: acc.IBAN, CreditorName: "x", DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "y"}); err != nil {
+			t.Fatal(err)
+		}
+		<-rec.got
+		lat = append(lat, time.Since(start))
+	}
+	s := append([]time.Duration(nil), lat...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	t.Logf("simulated transfer → local POST under listen (interval %s): median %v, min %v, max %v over %d transfers",
+		listenInterval, s[len(s)/2], s[0], s[len(s)-1], len(s))
+}
+
+// TestAccountCommandsOnTheEmulator runs the commands that explore an
+// account, with a project token, through the whole stack.
+func TestAccountCommandsOnTheEmulator(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{})
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append(args, "--config", cfg)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return out
+	}
+	var accounts []map[string]any
+	if err := json.Unmarshal([]byte(run("accounts", "--first", "50", "--json")), &accounts); err != nil {
+		t.Fatal(err)
+	}
+	var open, limited string
+	for _, a := range accounts {
+		id := fmt.Sprint(a["id"])
+		if _, has := a["IBAN"]; !has && limited == "" {
+			limited = id
+		}
+		if st, _ := a["statusInfo"].(map[string]any); st["status"] == "Opened" && open == "" {
+			if _, has := a["IBAN"]; has {
+				open = id
+			}
+		}
+	}
+	if open == "" || limited == "" {
+		t.Fatalf("the emulator's first accounts lack an open or a limited one: %v", accounts)
+	}
+
+	if out := run("account", limited); !strings.Contains(out, "IBAN           hidden: the account's payment level is Limited") {
+		t.Errorf("a limited account's IBAN line does not say why it is hidden:\n%s", out)
+	}
+	var members []api.AccountMembership
+	if err := json.Unmarshal([]byte(run("members", open, "--json")), &members); err != nil || len(members) == 0 {
+		t.Fatalf("members: %v %v", members, err)
+	}
+	if table := run("members", open); !strings.Contains(table, "RIGHTS") || !strings.Contains(table, "V") {
+		t.Errorf("members table:\n%s", table)
+	}
+	if out := run("cards", "--account", open, "--jsonl"); out != "" {
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var c api.Card
+			if err := json.Unmarshal([]byte(l), &c); err != nil || c.CardMaskedNumber == "" {
+				t.Errorf("card line %q: %v", l, err)
+			}
+		}
+	}
+	if out := run("statements", open, "--jsonl"); strings.Count(out, "\n") == 0 || !strings.Contains(out, `"openingBalance"`) {
+		t.Errorf("statements:\n%s", out)
+	}
+
+	since := time.Now().AddDate(-1, 0, 0).UTC().Truncate(24 * time.Hour)
+	var txs []api.TransactionDetail
+	if err := json.Unmarshal([]byte(run("transactions", "--status", "Booked", "--min", "100", "--since", since.Format(time.DateOnly), "--first", "30", "--json")), &txs); err != nil {
+		t.Fatal(err)
+	}
+	if len(txs) == 0 {
+		t.Fatal("no booked transaction above 100 in the last year")
+	}
+	for _, tx := range txs {
+		v, _ := strconv.ParseFloat(tx.Amount.Value, 64)
+		if tx.StatusInfo.Status != "Booked" || v <= 100 || tx.ExecutionDate.Before(since) {
+			t.Errorf("the filters let %s through: %s %s %s", tx.ID, tx.StatusInfo.Status, tx.Amount.Value, tx.ExecutionDate)
+		}
+	}
+	if out := run("transaction", txs[0].ID); !strings.Contains(out, "Counterparty") || !strings.Contains(out, txs[0].ID) {
+		t.Errorf("transaction detail:\n%s", out)
+	}
+	var log []api.WebhookEventLog
+	if err := json.Unmarshal([]byte(run("events", "--json")), &log); err != nil {
+		t.Errorf("events --json is not one array: %v", err)
+	}
+}
+
+// TestStatusExitCodes: status checks the session end to end and exits 0
+// only when it works, 4 when a sign-in is needed, 1 for anything else; it
+// works with --project.
+func TestStatusExitCodes(t *testing.T) {
+	home := testenv.Isolate(t)
+	info, cfg := startEmulator(t, home, "user", emulator.Options{})
+	code, out, errOut := runCLI(t, "status", "--config", cfg)
+	if code != ExitSignIn || !strings.Contains(out, "Signed in:    no") || !strings.Contains(errOut, "partnertui login --env sandbox") {
+		t.Errorf("not signed in: exit %d\n%s%s", code, out, errOut)
+	}
+	// A rejected client secret: not a sign-in problem. (Checked before a
+	// valid project token is stored, which the next command would reuse.)
+	bad := filepath.Join(home, "bad.toml")
+	sb := info.Environments["sandbox"]
+	if err := os.WriteFile(bad, []byte(fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = \"wrong\"\n",
+		info.APIURL, info.AuthURL, sb.ClientID)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "status", "--config", bad, "--project")
+	if code != ExitFailure || !strings.Contains(errOut, "invalid_client") {
+		t.Errorf("wrong secret: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "status", "--config", cfg, "--project", "--json")
+	var rep statusReport
+	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || !rep.Works || rep.Token != "project" || rep.Project == nil {
+		t.Errorf("--project: exit %d, %+v, %v: %s", code, rep, err, errOut)
+	}
+	// The API cannot be reached.
+	down := filepath.Join(home, "down.toml")
+	if err := os.WriteFile(down, []byte(fmt.Sprintf("[sandbox]\napi_url = \"http://127.0.0.1:1\"\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
+		info.AuthURL, sb.ClientID, sb.ClientSecret)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, "status", "--config", down, "--project")
+	if code != ExitFailure || !strings.Contains(out, "Works:        no") || !strings.Contains(errOut, "could not reach") {
+		t.Errorf("unreachable API: exit %d\n%s%s", code, out, errOut)
+	}
+}
