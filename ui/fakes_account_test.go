@@ -159,6 +159,9 @@ func (f *fakeAPI) TransactionList(ctx context.Context, p api.TransactionsParams)
 		if _, ok := f.account(p.AccountID); !ok {
 			return nil, fmt.Errorf("account %s: %w", p.AccountID, api.ErrNotFound)
 		}
+		if !f.canView(p.AccountID) {
+			return &api.Page[api.TransactionDetail]{Items: []api.TransactionDetail{}}, nil
+		}
 		all = f.txs[p.AccountID]
 	case !f.projectToken:
 		return nil, &api.GraphQLError{Env: "sandbox", Errors: []api.GraphQLErrorDetail{{Message: "user tokens can't call transactions queries"}}}
@@ -200,6 +203,14 @@ func (f *fakeAPI) membersOf(a api.Account) []api.AccountMembership {
 		return ms
 	}
 	return makeMembers(a)
+}
+
+// canView is whether the token may read the account's history and
+// statements: the platform answers null to a member without
+// canViewAccount.
+func (f *fakeAPI) canView(accountID string) bool {
+	m := f.viewer[accountID]
+	return f.projectToken || m == nil || m.CanViewAccount
 }
 
 func (f *fakeAPI) AccountMemberships(ctx context.Context, p api.MembershipsParams) (*api.Page[api.AccountMembership], error) {
@@ -333,6 +344,9 @@ func (f *fakeAPI) Statements(ctx context.Context, p api.StatementsParams) (*api.
 	f.stmtCalls++
 	if f.err != nil {
 		return nil, f.err
+	}
+	if !f.canView(p.AccountID) {
+		return &api.Page[api.Statement]{Items: []api.Statement{}}, nil
 	}
 	rows, ok := f.statements[p.AccountID]
 	if !ok {

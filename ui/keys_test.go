@@ -53,7 +53,44 @@ func keyScenes() []keyScene {
 			d.press("enter")
 		}},
 		{name: "help", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("?") }, takesAll: true},
+		{name: "account transactions", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { d.press("enter", "2") })},
+		{name: "account transactions filtered", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { d.press("enter", "2", "/", "P", "enter") })},
+		{name: "transaction filters", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { d.press("enter", "2", "f") }), takesAll: true},
+		{name: "account members", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "3") }},
+		{name: "account cards", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "4") }},
+		{name: "account statements", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "5") }},
+		{name: "transaction", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { d.press("enter", "2", "enter") })},
+		{name: "transaction without a project client", fx: fixture{rows: 3, signedIn: true, noProjectAPI: true}, setup: func(d *driver) {
+			d.send(openMsg{envTag{config.Sandbox}, resourceTransaction, "tx-acc-0-1"})
+		}},
+		{name: "member", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "3", "enter") }},
+		{name: "card", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "4", "enter") }},
+		{name: "statement", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "5", "enter") }},
+		{name: "all transactions", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { jump(d, "transactions") })},
+		{name: "all members", fx: fixture{rows: 3, project: true}, setup: func(d *driver) { jump(d, "members") }},
+		{name: "all cards", fx: fixture{rows: 3, project: true}, setup: func(d *driver) { jump(d, "cards") }},
+		{name: "palette", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press(":") }, takesAll: true},
 	}
+}
+
+// withTxs gives the fake accounts transactions before setup runs.
+func withTxs(setup func(d *driver)) func(d *driver) {
+	return func(d *driver) {
+		for _, a := range d.sbx.accounts {
+			d.sbx.txs[a.ID] = makeTxs(a.ID, 30)
+		}
+		setup(d)
+	}
+}
+
+// jump goes somewhere with the : palette.
+func jump(d *driver, to string) {
+	d.t.Helper()
+	d.press(":")
+	for _, r := range to {
+		d.press(string(r))
+	}
+	d.press("enter")
 }
 
 func (sc keyScene) start(t *testing.T) *driver {
@@ -78,8 +115,8 @@ func shown(d *driver) []key.Binding {
 // the keys: every key they show is handled, and no other key is.
 func TestShownKeysAreExactlyTheHandledKeys(t *testing.T) {
 	t.Parallel()
-	probes := []string{"a", "b", "c", "e", "g", "G", "j", "k", "o", "q", "Q", "r", "s", "x", "y", "z", "/", "?",
-		"enter", "esc", "up", "down", "pgup", "pgdown", "home", "end"}
+	probes := []string{"a", "b", "c", "e", "f", "g", "G", "j", "k", "m", "o", "q", "Q", "r", "s", "x", "y", "z", "/", "?", ":",
+		"1", "2", "5", "enter", "esc", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "home", "end"}
 	for _, sc := range keyScenes() {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()

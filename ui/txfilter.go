@@ -217,10 +217,9 @@ func (f *txFilterForm) paste(msg tea.PasteMsg) tea.Cmd {
 // precedes it.
 func (f *txFilterForm) token() (head, tok string) {
 	v := f.fields[f.focus].in.Value()
-	if i := strings.LastIndex(v, ","); i >= 0 {
-		return v[:i+1], strings.TrimSpace(v[i+1:])
-	}
-	return "", strings.TrimSpace(v)
+	i := strings.LastIndex(v, ",") + 1
+	i += len(v[i:]) - len(strings.TrimLeft(v[i:], " "))
+	return v[:i], strings.TrimSpace(v[i:])
 }
 
 // candidates are the choices the focused field's last value may become,

@@ -1,0 +1,483 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/ui/pagedlist"
+)
+
+// walkList moves the cursor over every row of l, as a user paging down
+// would load them, and returns the rows.
+func walkList[T any](d *driver, l *pagedlist.Model[T]) []T {
+	d.t.Helper()
+	var out []T
+	for i := 0; i < l.Len(); i++ {
+		d.run(l.SetCursor(i))
+		row, ok := l.Selected()
+		if !ok {
+			d.t.Fatalf("row %d of %d did not load: %v", i, l.Len(), l.Err())
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// every is every item of a connection, read with the API client.
+func every[T any](t testing.TB, fetch api.Fetch[T]) []T {
+	t.Helper()
+	var out []T
+	if err := api.Walk(context.Background(), fetch, func(p *api.Page[T]) error { out = append(out, p.Items...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sameIDs fails unless got lists exactly want's ids, in order, once each.
+func sameIDs[T any](t testing.TB, what string, got, want []T, id func(*T) string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i := range got {
+		if seen[id(&got[i])] {
+			t.Fatalf("%s: %s is listed twice", what, id(&got[i]))
+		}
+		seen[id(&got[i])] = true
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, the API has %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if id(&got[i]) != id(&want[i]) {
+			t.Fatalf("%s: row %d is %s, the API has %s", what, i, id(&got[i]), id(&want[i]))
+		}
+	}
+}
+
+// quietClient is an *api.Client whose status updates nobody listens to:
+// the synchronous driver would wait on the channel forever.
+type quietClient struct{ *api.Client }
+
+func (quietClient) Updates() <-chan api.Status { return nil }
+
+// opLog counts the emulator's GraphQL requests by operation, from its
+// request log.
+type opLog struct {
+	mu  sync.Mutex
+	ops []string
+}
+
+func (l *opLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range bytes.Split(bytes.TrimSpace(p), []byte("\n")) {
+		var e struct {
+			Endpoint string `json:"endpoint"`
+			OpName   string `json:"operation_name"`
+		}
+		if json.Unmarshal(line, &e) == nil && strings.Contains(e.Endpoint, "graphql") {
+			l.ops = append(l.ops, e.OpName)
+		}
+	}
+	return len(p), nil
+}
+
+// since are the operations after the first n.
+func (l *opLog) since(n int) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.ops[n:]...)
+}
+
+func (l *opLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.ops)
+}
+
+// emu is the UI on real clients against the in-process emulator, driven
+// synchronously: every request is answered before the next key.
+type emu struct {
+	*driver
+	log    *opLog
+	client *api.Client // the environment's own client, for the expected rows
+	info   emulator.Info
+}
+
+// newEmu signs the Sandbox demo user in (or uses the project token) and
+// opens the UI on its accounts.
+func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	log := &opLog{}
+	eo.RequestLog = log
+	srv, err := emulator.Start(ctx, eo)
+	if err != nil {
+		t.Fatalf("start the emulator: %v", err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	info := srv.Info()
+	ei := info.Environments[string(config.Sandbox)]
+	ce := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
+		ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
+	sess, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: t.TempDir(), Project: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(project bool) *api.Client {
+		src := sess.APITokenSource()
+		if project {
+			src = sess.ProjectTokenSource()
+		}
+		c, err := api.New(api.Options{Env: string(config.Sandbox), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(), TokenSource: src})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	client := mk(project)
+	projectClient := client
+	if !project {
+		projectClient = mk(true)
+		phone := ""
+		for _, u := range info.DemoUsers {
+			if u.Env == string(config.Sandbox) {
+				phone = u.Phone
+				break
+			}
+		}
+		approve := auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false)
+		if _, err := sess.Login(ctx, auth.LoginOptions{Open: approve, FailOnOpenError: true, Timeout: 30 * time.Second,
+			Getenv: func(string) string { return "" }}); err != nil {
+			t.Fatalf("sign in: %v", err)
+		}
+	}
+	d := &driver{t: t}
+	envs := map[config.EnvName]*Environment{config.Sandbox: {Name: config.Sandbox, ClientID: ei.ClientID,
+		API: quietClient{client}, ProjectAPI: quietClient{projectClient}, Session: sess, Project: project}}
+	d.m = New(Options{Envs: envs, Start: config.Sandbox, NoColor: true,
+		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
+		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+			return func() tea.Msg { return pendingTick{dur, fn} }
+		},
+	})
+	t.Cleanup(d.m.Close)
+	d.run(d.m.Init())
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.send(tea.BackgroundColorMsg{})
+	return &emu{driver: d, log: log, client: client, info: info}
+}
+
+func txID(t *api.TransactionDetail) string     { return t.ID }
+func memberID(m *api.AccountMembership) string { return m.ID }
+func cardID(c *api.Card) string                { return c.ID }
+func statementID(s *api.Statement) string      { return s.ID }
+
+// typeText types s, one key a character.
+func (d *driver) typeText(s string) {
+	d.t.Helper()
+	for _, r := range s {
+		d.press(string(r))
+	}
+}
+
+// Every tab of an account against the emulator: each list has the rows
+// the API has, in its order, once each; each row opens its detail; a
+// tab costs one request the first time it is shown and none after.
+func TestEmulatorAccountTabs(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	acct, ok := e.accounts().list.Selected()
+	if !ok {
+		t.Fatal("no account")
+	}
+	ops := e.log.count()
+	e.press("enter")
+	s := e.account()
+	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountDetailUser {
+		t.Fatalf("the Overview sent %q, want one %s", got, api.OpAccountDetailUser)
+	}
+	e.wantScreen("✓ valid")
+	e.wantScreen("Your rights")
+
+	// Transactions.
+	ops = e.log.count()
+	e.press("2")
+	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountTransactionList {
+		t.Fatalf("the Transactions tab sent %q", got)
+	}
+	base := api.TransactionsParams{AccountID: acct.ID, OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
+	want := every(t, api.Pages(e.client.TransactionList, base))
+	if len(want) == 0 {
+		t.Fatal("the demo account has no transactions")
+	}
+	t.Logf("%d transactions", len(want))
+	sameIDs(t, "transactions", walkList(e.driver, s.tx.list), want, txID)
+	e.press("g", "enter")
+	e.wantScreen(want[0].Type)
+	e.wantScreen(signedAmount(want[0].Side, want[0].Amount))
+	e.press("a")
+	if e.account() != s {
+		t.Fatal("a on a transaction of the account below did not go back to it")
+	}
+
+	// Filters: a status, then a search, then an amount range.
+	ops = e.log.count()
+	e.press("f")
+	e.typeText("book")
+	e.press("tab", "enter")
+	if got := e.log.since(ops); len(got) != 1 {
+		t.Fatalf("applying a filter sent %d requests: %q", len(got), got)
+	}
+	booked := every(t, api.Pages(e.client.TransactionList, withStatus(base, "Booked")))
+	sameIDs(t, "booked transactions", walkList(e.driver, s.tx.list), booked, txID)
+	e.wantScreen("status Booked")
+	e.press("esc")
+	sameIDs(t, "transactions once the filters are cleared", walkList(e.driver, s.tx.list), want, txID)
+	word := strings.Fields(want[0].Label)[0]
+	e.press("/")
+	e.typeText(word)
+	e.press("enter")
+	searched := base
+	searched.Search = word
+	sameIDs(t, "transactions found", walkList(e.driver, s.tx.list), every(t, api.Pages(e.client.TransactionList, searched)), txID)
+	e.press("esc", "f", "down", "down", "down", "down")
+	e.typeText("10")
+	e.press("down")
+	e.typeText("500")
+	e.press("enter")
+	ranged := base
+	ranged.IsAboveAmount, ranged.IsBelowAmount = "10", "500"
+	sameIDs(t, "transactions from 10 to 500", walkList(e.driver, s.tx.list), every(t, api.Pages(e.client.TransactionList, ranged)), txID)
+	e.press("esc")
+
+	// Members, and a member's cards.
+	ops = e.log.count()
+	e.press("3")
+	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountMembers {
+		t.Fatalf("the Members tab sent %q", got)
+	}
+	members := every(t, api.Pages(e.client.AccountMemberships, api.MembershipsParams{AccountID: acct.ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	sameIDs(t, "members", walkList(e.driver, s.members.list), members, memberID)
+	e.press("g", "enter")
+	m := topAs[*memberScreen](e.driver)
+	e.wantScreen(members[0].Email)
+	e.wantScreen("Rights")
+	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{MembershipID: members[0].ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	sameIDs(t, "the member's cards", walkList(e.driver, m.cards.list), cards, cardID)
+	if len(cards) > 0 {
+		e.press("g", "enter")
+		e.wantScreen(cards[0].CardMaskedNumber)
+		e.press("m")
+		if topAs[*memberScreen](e.driver) != m {
+			t.Fatal("m on a card of the member below did not go back to it")
+		}
+	}
+	e.press("esc")
+
+	// Cards and statements.
+	e.press("4")
+	sameIDs(t, "cards", walkList(e.driver, s.cards.list),
+		every(t, api.Pages(e.client.Cards, api.CardsParams{AccountID: acct.ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc})), cardID)
+	e.press("5")
+	statements := every(t, api.Pages(e.client.Statements, api.StatementsParams{AccountID: acct.ID, OrderBy: "openingDate", Direction: api.DirectionDesc}))
+	sameIDs(t, "statements", walkList(e.driver, s.statements.list), statements, statementID)
+	if len(statements) > 0 {
+		e.press("g", "enter")
+		e.wantScreen(dayText(statements[0].OpeningDate))
+		e.press("esc")
+	}
+
+	// Tabs already shown cost nothing again.
+	ops = e.log.count()
+	e.press("1", "2", "3", "4", "5")
+	if got := e.log.since(ops); len(got) != 0 {
+		t.Fatalf("showing tabs again sent %q", got)
+	}
+}
+
+func withStatus(p api.TransactionsParams, s ...string) api.TransactionsParams {
+	p.Status = s
+	return p
+}
+
+// With a user token, the transactions across accounts are each account's
+// in turn (the platform refuses the root query): the list has every
+// account's rows, in order, once each, read a page at a time.
+func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	var want []api.TransactionDetail
+	for _, a := range accounts {
+		want = append(want, every(t, api.Pages(e.client.TransactionList,
+			api.TransactionsParams{AccountID: a.ID, OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}))...)
+	}
+	if len(want) <= 100 {
+		t.Fatalf("the demo user's %d accounts have %d transactions: too few to page", len(accounts), len(want))
+	}
+	ops := e.log.count()
+	jump(e.driver, "transactions")
+	s := topAs[*txListScreen](e.driver)
+	if got := e.log.since(ops); len(got) < 2 || got[0] != api.OpAccounts {
+		t.Fatalf("the first rows took %q", got)
+	}
+	e.wantScreen("Accounts › All transactions")
+	sameIDs(t, "transactions across accounts", walkList(e.driver, s.list), want, txID)
+	e.wantScreen("all " + itoa(len(accounts)) + " accounts read")
+
+	// A filter applies to every account.
+	e.press("f")
+	e.typeText("Pending")
+	e.press("enter")
+	var pending []api.TransactionDetail
+	for _, tx := range want {
+		if tx.StatusInfo.Status == "Pending" {
+			pending = append(pending, tx)
+		}
+	}
+	sameIDs(t, "pending transactions across accounts", walkList(e.driver, s.list), pending, txID)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// With a project token the : palette's views are the project's: one
+// list of transactions (read from either end), every membership, every
+// card; and any resource opens by id.
+func TestEmulatorPaletteProjectToken(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 40}, true)
+	base := api.TransactionsParams{OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
+
+	ops := e.log.count()
+	jump(e.driver, "tr")
+	s := topAs[*txListScreen](e.driver)
+	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpProjectTransactions {
+		t.Fatalf("the first rows took %q", got)
+	}
+	// The first 250 rows, as the API pages them.
+	var want []api.TransactionDetail
+	_ = api.Walk(context.Background(), api.Pages(e.client.TransactionList, base), func(p *api.Page[api.TransactionDetail]) error {
+		want = append(want, p.Items...)
+		if len(want) >= 250 {
+			return errEnoughRows
+		}
+		return nil
+	})
+	var got []api.TransactionDetail
+	for i := 0; i < 250; i++ {
+		e.run(s.list.SetCursor(i))
+		row, ok := s.list.Selected()
+		if !ok {
+			t.Fatalf("row %d did not load: %v", i, s.list.Err())
+		}
+		got = append(got, row)
+	}
+	sameIDs(t, "the project's first transactions", got, want[:250], txID)
+	// G reads the end in one request: the oldest transaction.
+	ops = e.log.count()
+	e.press("G")
+	gOps := e.log.since(ops)
+	last, _ := s.list.Selected()
+	asc := base
+	asc.Direction, asc.First = api.DirectionAsc, 1
+	oldest, err := e.client.TransactionList(context.Background(), asc)
+	if err != nil || len(oldest.Items) != 1 || last.ID != oldest.Items[0].ID || len(gOps) != 1 {
+		t.Fatalf("G: row %s after %q, the oldest is %+v (%v)", last.ID, gOps, oldest.Items, err)
+	}
+	e.press("enter")
+	e.wantScreen(last.ID)
+
+	// Every membership, paged.
+	jump(e.driver, "members")
+	e.wantScreen("Accounts › All members")
+	members := every(t, api.Pages(e.client.AccountMemberships, api.MembershipsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	if len(members) <= 100 {
+		t.Fatalf("%d memberships: too few to page", len(members))
+	}
+	sameIDs(t, "every membership", walkList(e.driver, topAs[*listScreen[api.AccountMembership]](e.driver).list), members, memberID)
+
+	// Every card.
+	jump(e.driver, "cards")
+	e.wantScreen("Accounts › All cards")
+	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	sameIDs(t, "every card", walkList(e.driver, topAs[*listScreen[api.Card]](e.driver).list), cards, cardID)
+
+	// Resources by id, and back to the list with :accounts.
+	acct := members[0].Account
+	jump(e.driver, "account "+acct.ID)
+	e.wantScreen("Accounts › All cards › " + acct.Name)
+	jump(e.driver, "member "+members[0].ID)
+	e.wantScreen(members[0].Email)
+	jump(e.driver, "card "+cards[0].ID)
+	e.wantScreen(cards[0].CardMaskedNumber)
+	jump(e.driver, "transaction "+want[0].ID)
+	e.wantScreen(want[0].ID)
+	e.wantScreen(want[0].Type)
+	jump(e.driver, "accounts")
+	e.accounts()
+	if len(e.m.stack) != 1 {
+		t.Fatalf(":accounts left %d screens", len(e.m.stack))
+	}
+}
+
+var errEnoughRows = errors.New("enough rows")
+
+// The Overview says why an IBAN is missing: a Limited account has none,
+// and a membership without canViewAccount shows none (nor the history).
+func TestEmulatorHiddenIBANSaysWhy(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{}))
+	var limited, noView string
+	for _, a := range accounts {
+		d, err := e.client.AccountDetail(context.Background(), a.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch hidden := d.IBANHidden(); {
+		case slices.Contains(hidden, api.IBANLimitedAccount) && limited == "":
+			limited = a.ID
+		case slices.Contains(hidden, api.IBANNoViewRight) && noView == "":
+			noView = a.ID
+		}
+	}
+	if limited == "" || noView == "" {
+		t.Fatalf("the demo user has no Limited account (%q) or no account without canViewAccount (%q)", limited, noView)
+	}
+	e.send(openMsg{envTag{config.Sandbox}, resourceAccount, limited})
+	e.wantScreen("IBAN        not shown: the account is Limited; only Unlimited ones get an IBAN")
+	e.press("esc")
+	e.send(openMsg{envTag{config.Sandbox}, resourceAccount, noView})
+	e.wantScreen("your membership lacks canViewAccount")
+	e.press("2")
+	e.wantScreen("No transactions shown: your membership of this account lacks canViewAccount")
+}
