@@ -190,9 +190,13 @@ func (s *listScreen[T]) view() string {
 	return b.String()
 }
 
+// statusLine: where the cursor is (in a list with rows), the note, what
+// is loading or how old the rows are.
 func (s *listScreen[T]) statusLine() string {
 	var b strings.Builder
-	writePosition(&b, s.list)
+	if s.list.Len() > 0 {
+		writePosition(&b, s.list)
+	}
 	if s.spec.note != nil {
 		if n := s.spec.note(); n != "" {
 			b.WriteString(" · ")
@@ -200,7 +204,7 @@ func (s *listScreen[T]) statusLine() string {
 		}
 	}
 	s.c.writeActivity(&b, s.list)
-	return trunc(s.c.styles.dimP.Render(b.String()), s.w)
+	return trunc(s.c.styles.dimP.Render(strings.TrimPrefix(b.String(), " · ")), s.w)
 }
 
 // listInfo is what a status line tells of a paged list.
@@ -214,13 +218,17 @@ type listInfo interface {
 }
 
 // writePosition writes "row i of loaded/total".
+// It is drawn on every key press: the numbers go through a buffer on the
+// stack, not strings of their own.
 func writePosition(b *strings.Builder, l listInfo) {
-	b.WriteString("row ")
-	b.WriteString(strconv.Itoa(min(l.Cursor()+1, l.Len())))
-	b.WriteString(" of ")
-	b.WriteString(strconv.Itoa(l.Loaded()))
-	b.WriteByte('/')
-	b.WriteString(strconv.Itoa(l.Len()))
+	var buf [64]byte
+	p := append(buf[:0], "row "...)
+	p = strconv.AppendInt(p, int64(min(l.Cursor()+1, l.Len())), 10)
+	p = append(p, " of "...)
+	p = strconv.AppendInt(p, int64(l.Loaded()), 10)
+	p = append(p, '/')
+	p = strconv.AppendInt(p, int64(l.Len()), 10)
+	b.Write(p)
 }
 
 // writeActivity writes what the list waits for, or how old its rows are.

@@ -205,7 +205,7 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
-	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	e := newEmu(t, emulator.Options{Accounts: 12}, false)
 	acct, ok := e.accounts().list.Selected()
 	if !ok {
 		t.Fatal("no account")
@@ -328,7 +328,7 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
-	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	e := newEmu(t, emulator.Options{Accounts: 10}, false)
 	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
 	var want []api.TransactionDetail
 	for _, a := range accounts {
@@ -338,6 +338,7 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 	if len(want) <= 100 {
 		t.Fatalf("the demo user's %d accounts have %d transactions: too few to page", len(accounts), len(want))
 	}
+	t.Logf("%d accounts, %d transactions", len(accounts), len(want))
 	ops := e.log.count()
 	jump(e.driver, "transactions")
 	s := topAs[*txListScreen](e.driver)
@@ -455,7 +456,7 @@ func TestEmulatorHiddenIBANSaysWhy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
-	e := newEmu(t, emulator.Options{Accounts: 40}, false)
+	e := newEmu(t, emulator.Options{Accounts: 12}, false)
 	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{}))
 	var limited, noView string
 	for _, a := range accounts {

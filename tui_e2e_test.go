@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// TestTmuxWholeAccount walks the whole account in a real terminal: an
+// account opened with the : palette, its members, a member's card, back,
+// its transactions, one transaction.
+func TestTmuxWholeAccount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is required in CI (.ci/run installs it): %v", err)
+		}
+		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
+	}
+	home := testenv.Isolate(t)
+	bin := realBinary.get(t)
+	tm := newTmux(t, home)
+
+	// The demo's data is the same on every run: the command line names
+	// the account where the demo user holds a card.
+	cmd := exec.Command(bin, "--demo", "cards", "--json")
+	cmd.Env = tm.env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("partnertui --demo cards: %v", err)
+	}
+	var cards []struct {
+		AccountMembership struct {
+			AccountID string `json:"accountId"`
+		} `json:"accountMembership"`
+	}
+	if err := json.Unmarshal(out, &cards); err != nil || len(cards) == 0 {
+		t.Fatalf("the demo user's cards (%v): %s", err, out)
+	}
+	account := cards[0].AccountMembership.AccountID
+
+	tm.start(120, 40, bin, "--demo")
+	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
+	tm.keys("a")
+	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.keys(":")
+	tm.waitFor("palette", "accounts  transactions  members  cards")
+	tm.keys("account "+account, "Enter")
+	tm.waitFor("account overview", "Overview", "Your rights", "IBAN")
+
+	tm.keys("3")
+	tm.waitFor("members", "V B P M C", "row 1 of")
+	// The demo user is one of the members: the one with cards.
+	for i := 0; ; i++ {
+		tm.keys("Enter")
+		tm.waitFor("member", "Rights", "Cards (")
+		if !strings.Contains(tm.capture(), "Cards (0)") {
+			break
+		}
+		if i == 10 {
+			t.Fatalf("no member of the account has a card:\n%s", tm.capture())
+		}
+		// esc then j at once would read as alt+j: wait for the list.
+		tm.keys("Escape")
+		tm.waitFor("members", "V B P M C")
+		tm.keys("j")
+	}
+	tm.waitFor("the member's cards", "row 1 of")
+	tm.keys("Enter")
+	tm.waitFor("card", "Options", "Limits", "m opens it")
+	tm.keys("Escape")
+	tm.waitFor("back on the member", "Cards (", "Rights")
+	tm.keys("Escape")
+	tm.waitFor("back on the members", "V B P M C")
+
+	tm.keys("2")
+	tm.waitFor("transactions", "Counterparty · label", "row 1 of")
+	tm.keys("Enter")
+	tm.waitFor("transaction", "Executed", "Counterparty", "a opens it")
+	tm.keys("a")
+	tm.waitFor("back on the account", "Overview", "Transactions", "row 1 of")
+	tm.keys("q")
+	tm.waitExit()
+}

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
+)
+
+// firstRows is one way into a new view: from the state prep leads to,
+// the keys of open show its first rows; back returns to that state.
+type firstRows struct {
+	name    string
+	project bool
+	prep    []string
+	open    []string
+	back    []string
+	// requests is what the first rows cost against the emulator's demo
+	// data (-1: it depends on the data, see the test).
+	requests int
+}
+
+func keysOf(s string) []string { return strings.Split(s, "") }
+
+func firstRowsViews() []firstRows {
+	return []firstRows{
+		{name: "overview", open: []string{"enter"}, back: []string{"esc"}, requests: 1},
+		{name: "transactions tab", prep: []string{"enter"}, open: []string{"2"}, back: []string{"esc", "enter"}, requests: 1},
+		{name: "members tab", prep: []string{"enter"}, open: []string{"3"}, back: []string{"esc", "enter"}, requests: 1},
+		{name: "cards tab", prep: []string{"enter"}, open: []string{"4"}, back: []string{"esc", "enter"}, requests: 1},
+		{name: "statements tab", prep: []string{"enter"}, open: []string{"5"}, back: []string{"esc", "enter"}, requests: 1},
+		{name: "transaction", prep: []string{"enter", "2"}, open: []string{"enter"}, back: []string{"esc"}, requests: 0},
+		// The member comes with the row; the screen reads its cards.
+		{name: "member", prep: []string{"enter", "3"}, open: []string{"enter"}, back: []string{"esc"}, requests: 1},
+		// A user token reads the account list, then each account's
+		// transactions until a page is full.
+		{name: "all transactions, user token", open: append(keysOf(":transactions"), "enter"), back: []string{"esc"}, requests: -1},
+		{name: "all transactions, project token", project: true, open: append(keysOf(":transactions"), "enter"), back: []string{"esc"}, requests: 1},
+		{name: "all members, user token", open: append(keysOf(":members"), "enter"), back: []string{"esc"}, requests: 1},
+		{name: "all members, project token", project: true, open: append(keysOf(":members"), "enter"), back: []string{"esc"}, requests: 1},
+		{name: "all cards, user token", open: append(keysOf(":cards"), "enter"), back: []string{"esc"}, requests: 1},
+		{name: "all cards, project token", project: true, open: append(keysOf(":cards"), "enter"), back: []string{"esc"}, requests: 1},
+	}
+}
+
+// Each new view's first rows cost the requests the table says, against
+// the emulator: a tab one, a detail opened from its row none (or its own
+// list), the walk across a user's accounts one for the accounts and one
+// per account until the page is full.
+func TestFirstRowsRequests(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	emus := map[bool]*emu{false: newEmu(t, emulator.Options{Accounts: 12}, false), true: newEmu(t, emulator.Options{Accounts: 12}, true)}
+	for _, v := range firstRowsViews() {
+		e := emus[v.project]
+		e.press(v.prep...)
+		ops := e.log.count()
+		e.press(v.open...)
+		got := e.log.since(ops)
+		want := v.requests
+		if want < 0 {
+			want = 1 + walkRequests(t, e)
+		}
+		if len(got) != want {
+			t.Errorf("%s: %d requests %q, want %d", v.name, len(got), got, want)
+		}
+		t.Logf("%s: %d requests %q", v.name, len(got), got)
+		e.press(v.back...)
+		e.m.popTo(1)
+	}
+}
+
+// walkRequests is how many accounts' transactions fill the first page of
+// the walk across the user's accounts.
+func walkRequests(t *testing.T, e *emu) int {
+	t.Helper()
+	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	rows := 0
+	for i, a := range accounts {
+		p, err := e.client.TransactionList(t.Context(), api.TransactionsParams{AccountID: a.ID, First: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows += p.TotalCount; rows >= 100 {
+			return i + 1
+		}
+	}
+	return len(accounts)
+}
+
+// BenchmarkFirstRows is the wall time from the key press to the first rows
+// of each new view against the emulator, with the requests it took:
+//
+//	go test ./ui -run '^$' -bench FirstRows -benchtime 20x
+func BenchmarkFirstRows(b *testing.B) {
+	emus := map[bool]*emu{false: newEmu(b, emulator.Options{Accounts: 12}, false), true: newEmu(b, emulator.Options{Accounts: 12}, true)}
+	for _, v := range firstRowsViews() {
+		b.Run(v.name, func(b *testing.B) {
+			e := emus[v.project]
+			e.driver.t = b
+			e.m.popTo(1)
+			e.press(v.prep...)
+			requests := 0
+			b.ResetTimer()
+			for range b.N {
+				ops := e.log.count()
+				e.press(v.open...)
+				requests += e.log.count() - ops
+				b.StopTimer()
+				e.press(v.back...)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
+		})
+	}
+}
