@@ -373,21 +373,8 @@ func (s *accountsScreen) view() string {
 		}
 		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
 	}
-	var b strings.Builder
-	if listH := s.h - 1 - len(s.errLines); listH > 0 {
-		if s.list.Len() == 0 {
-			b.WriteString(fit(st.colHeader.Render(TextAccounts)+"\n"+s.emptyText(), s.w, listH))
-		} else {
-			b.WriteString(s.list.View())
-		}
-		b.WriteByte('\n')
-	}
-	for _, l := range s.errLines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString(s.statusLine())
-	return b.String()
+	return listBody(s.w, s.h, s.list.Len() == 0, s.list.View, func() string { return st.colHeader.Render(TextAccounts) + "\n" + s.emptyText() },
+		s.errLines, s.statusLine())
 }
 
 func (s *accountsScreen) emptyText() string {

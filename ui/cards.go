@@ -24,14 +24,9 @@ func newCardsList(c *common, env *envState, p api.CardsParams) *listScreen[api.C
 		noun:    "cards",
 		columns: cardColumns(p.MembershipID == ""),
 		id:      func(c *api.Card) string { return c.ID },
-		fetch: fetchPages(env.API.Cards, func(r pagedlist.Request) api.CardsParams {
-			q := base
-			q.After, q.First = r.After, r.First
-			if r.Reverse {
-				q.Direction = api.DirectionAsc
-			}
-			return q
-		}),
+		fetch: fetchPages(env.API.Cards, pageParams(base, func(p *api.CardsParams, after string, first int, dir string) {
+			p.After, p.First, p.Direction = after, first, dir
+		})),
 		reversible: true,
 		empty:      func() string { return empty },
 		open: func(card api.Card) tea.Cmd {

@@ -10,8 +10,44 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
+
+// fetchPages reads one API list's pages; params turns a request into the
+// method's parameters.
+func fetchPages[P, T any](get func(context.Context, P) (*api.Page[T], error), params func(pagedlist.Request) P) pagedlist.Fetch[T] {
+	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
+		page, err := get(ctx, params(r))
+		if err != nil || page == nil {
+			return pagedlist.Page[T]{}, err
+		}
+		return pageOf(page), nil
+	}
+}
+
+func pageOf[T any](p *api.Page[T]) pagedlist.Page[T] {
+	return pagedlist.Page[T]{
+		Rows: p.Items, Total: p.TotalCount,
+		StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
+		HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != "",
+	}
+}
+
+// pageParams turns a request into a list's parameters: base with the
+// request's cursor and size, read newest first, or oldest first for a
+// reverse read. set writes them where the parameters keep them.
+func pageParams[P any](base P, set func(p *P, after string, first int, dir string)) func(pagedlist.Request) P {
+	return func(r pagedlist.Request) P {
+		p := base
+		dir := api.DirectionDesc
+		if r.Reverse {
+			dir = api.DirectionAsc
+		}
+		set(&p, r.After, r.First, dir)
+		return p
+	}
+}
 
 // listSpec is what one list screen reads and how it draws it.
 type listSpec[T any] struct {
@@ -173,20 +209,26 @@ func (s *listScreen[T]) view() string {
 		}
 		return fit(s.c.spinFrame+" Loading "+s.spec.noun+"…", s.w, s.h)
 	}
+	return listBody(s.w, s.h, s.list.Len() == 0, s.list.View, func() string { return st.dim.Render(s.spec.empty()) }, s.errLines, s.statusLine())
+}
+
+// listBody is a list screen's body, h lines: the rows (or, in an empty
+// list, why there are none), the error's lines, the status line.
+func listBody(w, h int, empty bool, rows, why func() string, errLines []string, status string) string {
 	var b strings.Builder
-	if listH := s.h - 1 - len(s.errLines); listH > 0 {
-		if s.list.Len() == 0 {
-			b.WriteString(fit(st.dim.Render(s.spec.empty()), s.w, listH))
+	if listH := h - 1 - len(errLines); listH > 0 {
+		if empty {
+			b.WriteString(fit(why(), w, listH))
 		} else {
-			b.WriteString(s.list.View())
+			b.WriteString(rows())
 		}
 		b.WriteByte('\n')
 	}
-	for _, l := range s.errLines {
+	for _, l := range errLines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	b.WriteString(s.statusLine())
+	b.WriteString(status)
 	return b.String()
 }
 

@@ -25,14 +25,9 @@ func newMembersList(c *common, env *envState, accountID string) *listScreen[api.
 		noun:    "members",
 		columns: memberColumns(accountID == ""),
 		id:      func(m *api.AccountMembership) string { return m.ID },
-		fetch: fetchPages(env.API.AccountMemberships, func(r pagedlist.Request) api.MembershipsParams {
-			p := base
-			p.After, p.First = r.After, r.First
-			if r.Reverse {
-				p.Direction = api.DirectionAsc
-			}
-			return p
-		}),
+		fetch: fetchPages(env.API.AccountMemberships, pageParams(base, func(p *api.MembershipsParams, after string, first int, dir string) {
+			p.After, p.First, p.Direction = after, first, dir
+		})),
 		reversible: true,
 		empty:      func() string { return empty },
 		open: func(m api.AccountMembership) tea.Cmd {

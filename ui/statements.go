@@ -17,14 +17,9 @@ func newStatementsList(c *common, env *envState, accountID string) *listScreen[a
 		noun:    "statements",
 		columns: statementColumns(),
 		id:      func(s *api.Statement) string { return s.ID },
-		fetch: fetchPages(env.API.Statements, func(r pagedlist.Request) api.StatementsParams {
-			p := base
-			p.After, p.First = r.After, r.First
-			if r.Reverse {
-				p.Direction = api.DirectionAsc
-			}
-			return p
-		}),
+		fetch: fetchPages(env.API.Statements, pageParams(base, func(p *api.StatementsParams, after string, first int, dir string) {
+			p.After, p.First, p.Direction = after, first, dir
+		})),
 		reversible: true,
 		empty:      func() string { return "No statements for this account yet." },
 		open: func(st api.Statement) tea.Cmd {

@@ -72,34 +72,9 @@ func (t *txListScreen) fetch() pagedlist.Fetch[api.TransactionDetail] {
 		return t.walk.fetch(base)
 	}
 	t.walk = nil
-	return fetchPages(a.TransactionList, func(r pagedlist.Request) api.TransactionsParams {
-		p := base
-		p.After, p.First = r.After, r.First
-		if r.Reverse {
-			p.Direction = api.DirectionAsc
-		}
-		return p
-	})
-}
-
-// fetchPages reads one API list's pages; params turns a request into the
-// method's parameters.
-func fetchPages[P, T any](get func(context.Context, P) (*api.Page[T], error), params func(pagedlist.Request) P) pagedlist.Fetch[T] {
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
-		page, err := get(ctx, params(r))
-		if err != nil || page == nil {
-			return pagedlist.Page[T]{}, err
-		}
-		return pageOf(page), nil
-	}
-}
-
-func pageOf[T any](p *api.Page[T]) pagedlist.Page[T] {
-	return pagedlist.Page[T]{
-		Rows: p.Items, Total: p.TotalCount,
-		StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
-		HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != "",
-	}
+	return fetchPages(a.TransactionList, pageParams(base, func(p *api.TransactionsParams, after string, first int, dir string) {
+		p.After, p.First, p.Direction = after, first, dir
+	}))
 }
 
 // txColumns reproduce a statement line: date, signed amount, status, who

@@ -397,15 +397,13 @@ func TestPaletteResolve(t *testing.T) {
 	if tg, _, err := p.resolve(); err != "" || tg.name != "members" {
 		t.Errorf("member: %s %s", tg.name, err)
 	}
-	p.in.SetValue("tra")
-	p.complete()
-	if p.in.Value() != "transaction" {
-		t.Errorf("tra + tab = %q", p.in.Value())
-	}
-	p.in.SetValue("car")
-	p.complete()
-	if p.in.Value() != "card" {
-		t.Errorf("car + tab = %q", p.in.Value())
+	for typed, want := range map[string]string{"tra": "transaction", "car": "card", "acco": "account", "accounts": "accounts",
+		"transactio": "transaction", "x": "x"} {
+		p.in.SetValue(typed)
+		p.complete()
+		if p.in.Value() != want {
+			t.Errorf("%s + tab = %q, want %q", typed, p.in.Value(), want)
+		}
 	}
 }
 
