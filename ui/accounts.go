@@ -398,6 +398,7 @@ func (s *accountsScreen) statusLine() string {
 		return trunc(s.filter.View()+st.dim.Render(filterNote), s.w)
 	}
 	var b strings.Builder
+	b.Grow(128)
 	writePosition(&b, s.list)
 	if s.query.order == api.OrderUpdatedAt {
 		b.WriteString(" · by updated")

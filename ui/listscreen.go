@@ -207,7 +207,13 @@ func (s *listScreen[T]) view() string {
 		if err := s.list.Err(); err != nil {
 			return fit(st.err.Render("✗ Could not load the "+s.spec.noun+". ")+explain(err, s.where()), s.w, s.h)
 		}
-		return fit(s.c.spinFrame+" Loading "+s.spec.noun+"…", s.w, s.h)
+		wait := s.c.spinFrame + " Loading " + s.spec.noun + "…"
+		if s.spec.note != nil {
+			if n := s.spec.note(); n != "" {
+				wait += " " + n
+			}
+		}
+		return fit(wait, s.w, s.h)
 	}
 	return listBody(s.w, s.h, s.list.Len() == 0, s.list.View, func() string { return st.dim.Render(s.spec.empty()) }, s.errLines, s.statusLine())
 }

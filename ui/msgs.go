@@ -54,15 +54,6 @@ type homeMsg struct {
 
 func (m homeMsg) msgErr() error { return m.err }
 
-type accountMsg struct {
-	envTag
-	id   int
-	acct *api.Account
-	err  error
-}
-
-func (m accountMsg) msgErr() error { return m.err }
-
 type simulateMsg struct {
 	envTag
 	id     int

@@ -22,7 +22,7 @@ type jumpTarget struct {
 
 // jumpTargets is the palette's registry. A new view is one more line:
 //
-//	{name: "events", desc: "the webhook event log", open: jumpView(newEventsScreen)},
+//	{name: "events", desc: "the webhook event log", open: jumpView(func(c *common, e *envState) screen { return newEventsScreen(c, e) })},
 func jumpTargets() []jumpTarget {
 	return []jumpTarget{
 		{name: "accounts", desc: "the account list", open: func(m *Model, _ string) tea.Cmd { m.popTo(1); return nil }},

@@ -51,7 +51,7 @@ type statementScreen struct {
 func newStatementScreen(c *common, env *envState, st api.Statement) *statementScreen {
 	s := &statementScreen{
 		// The platform has no query for one statement: the list's row is
-		// all there is.
+		// all there is, and nothing opens a statement by id (kind 0).
 		itemScreen: newItemScreen(c, env, 0, st.ID, "statement", nil, &st),
 		copyURL:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy download URL")),
 	}

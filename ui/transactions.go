@@ -137,9 +137,14 @@ func (t *txListScreen) note() string {
 		parts = append(parts, s)
 	}
 	if w := t.walk; w != nil {
-		if read, total, done := w.progress(); done {
+		switch read, total, done := w.progress(); {
+		case done && total == 0:
+			parts = append(parts, "you have no accounts")
+		case done:
 			parts = append(parts, fmt.Sprintf("all %d accounts read", total))
-		} else {
+		case total == 0:
+			parts = append(parts, "reading your accounts")
+		default:
 			parts = append(parts, fmt.Sprintf("%d of %d accounts read", read, total))
 		}
 	}
