@@ -143,6 +143,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		Context:    ctx,
 		Run:        c.listRun(env.Name),
 		Now:        c.now,
+		Waiting:    c.listWaiting(env, false),
 	})
 	s.syncKeys()
 	return s
@@ -385,7 +386,7 @@ func (s *accountsScreen) view() string {
 		if err != nil {
 			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
 		}
-		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
+		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
 	var b strings.Builder
 	if listH := s.h - 1 - len(s.errLines); listH > 0 {
@@ -441,7 +442,11 @@ func (s *accountsScreen) statusLine() string {
 	case s.list.Refreshing():
 		b.WriteString(" · " + s.c.spinFrame + " refreshing")
 	case s.list.Busy():
-		b.WriteString(" · " + s.c.spinFrame + " loading more")
+		if w := waitText(s.env.status, s.c.now()); w != "" {
+			b.WriteString(" · " + s.c.spinFrame + " " + w)
+		} else {
+			b.WriteString(" · " + s.c.spinFrame + " loading more")
+		}
 	case !s.list.Updated().IsZero():
 		b.WriteString(" · updated " + shortDuration(s.c.now().Sub(s.list.Updated())) + " ago")
 	}

@@ -73,6 +73,7 @@ func (m *Model) refresh() {
 	}
 	t := m.top()
 	m.keys.Back.SetEnabled(len(m.stack) > 1 && !uses(t.FullHelp(), "esc"))
+	m.keys.Events.SetEnabled(m.env.ProjectAPI != nil && !isEventsScreen(t))
 	c := &m.chrome
 
 	hk := headerKey{w: m.w, env: m.env.Name, help: m.showHelp, ro: m.env.ReadOnly || m.env.Name == config.Live, styleGen: c.styleGen}
@@ -96,7 +97,7 @@ func (m *Model) refresh() {
 		c.hints = m.hintLine(binds)
 	}
 
-	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.status, expiry: m.env.expiry,
+	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.footerStatus(), expiry: m.env.expiry,
 		busy: m.busy(), spin: m.c.spinFrame, styleGen: c.styleGen}
 	if !fk.status.RetryAt.IsZero() || !fk.expiry.IsZero() {
 		// Countdowns change with the clock, by the second at most.
@@ -232,7 +233,7 @@ func (m *Model) helpView() string {
 	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
 }
 
-// footerView: badge · who · used/limit · status+latency · 429 countdown ·
+// footerView: badge · who · used/limit · status+latency · wait countdown ·
 // token time left · spinner · ? help. Lower-priority parts are dropped
 // first when the terminal is narrow.
 func (m *Model) footerView() string {
@@ -254,7 +255,7 @@ func (m *Model) footerView() string {
 		}
 		parts = append(parts, part{s.footer.Render(trunc(name, 28)), 5})
 	}
-	st := e.status
+	st := e.footerStatus()
 	limit := st.Limit
 	if limit == 0 {
 		limit = platform.RequestBudget
@@ -263,16 +264,7 @@ func (m *Model) footerView() string {
 	if st.LastStatus != 0 {
 		parts = append(parts, part{s.footer.Render(fmt.Sprintf("%d %s", st.LastStatus, latency(st.LastLatency))), 6})
 	}
-	if !st.RetryAt.IsZero() {
-		what := "429"
-		if st.Throttled {
-			what = "budget"
-		}
-		left := st.RetryAt.Sub(now)
-		text := what + " · retrying now"
-		if left > 0 {
-			text = fmt.Sprintf("%s · retrying in %s", what, shortDuration(left.Round(time.Second)))
-		}
+	if text := footerWait(st, now); text != "" {
 		parts = append(parts, part{s.countdown.Render(text), 1})
 	}
 	if !e.expiry.IsZero() {

@@ -36,6 +36,10 @@ type common struct {
 	// spinFrame is the root spinner's current frame, set when it turns, for
 	// the screens that show what they wait for.
 	spinFrame string
+	// getenv is Options.Getenv; headless is auth.Headless of it: no
+	// browser started here would reach the user.
+	getenv   func(string) string
+	headless bool
 }
 
 // nextID hands out request ids. They increase across screens and
@@ -74,8 +78,10 @@ type envState struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	status api.Status
-	owner  *owner
-	expiry time.Time
+	// projectStatus is the project-token client's, when it is not API.
+	projectStatus api.Status
+	owner         *owner
+	expiry        time.Time
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

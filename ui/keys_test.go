@@ -30,7 +30,7 @@ func keyScenes() []keyScene {
 		}
 		d.update(keyMsg("enter")) // Login runs in a command never run here
 		s := d.signin()
-		s.update(loginURLMsg{envTag{config.Sandbox}, s.id, "http://127.0.0.1:1/x"})
+		s.update(loginURLMsg{envTag{config.Sandbox}, s.id, auth.SignInPrompt{URL: "http://127.0.0.1:1/x", Opening: true}, nil})
 	}
 	return []keyScene{
 		{name: "accounts", fx: fixture{rows: 30, signedIn: true}},
