@@ -31,7 +31,7 @@ type chrome struct {
 	headerKey headerKey
 	titles    []string
 	hintKey   hintKey
-	hintBinds []key.Help
+	hintBinds []drawnBinding
 	footerKey footerKey
 	styleGen  int
 }
@@ -92,7 +92,7 @@ func (m *Model) refresh() {
 		c.hintKey = ik
 		c.hintBinds = c.hintBinds[:0]
 		for _, b := range binds {
-			c.hintBinds = append(c.hintBinds, b.Help())
+			c.hintBinds = append(c.hintBinds, drawnBinding{b.Help(), b.Enabled()})
 		}
 		c.hints = m.hintLine(binds)
 	}
@@ -121,12 +121,19 @@ func sameTitles(titles []string, stack []screen) bool {
 	return true
 }
 
-func sameHelp(drawn []key.Help, binds []key.Binding) bool {
+// drawnBinding is what the hint line drew of a binding: a disabled one is
+// left out, so enabling it (a row got selected) changes the line too.
+type drawnBinding struct {
+	help key.Help
+	on   bool
+}
+
+func sameHelp(drawn []drawnBinding, binds []key.Binding) bool {
 	if len(drawn) != len(binds) {
 		return false
 	}
 	for i, b := range binds {
-		if drawn[i] != b.Help() {
+		if drawn[i] != (drawnBinding{b.Help(), b.Enabled()}) {
 			return false
 		}
 	}

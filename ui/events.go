@@ -453,7 +453,9 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 		// The ages moved on even when nothing is read.
 		s.list.Reformat()
 		next := s.schedulePoll()
-		if !s.tailing() || s.list.Busy() || !s.list.Ready() {
+		// After a failed read the tail stops until r: polling a refused
+		// project token would only ask the token endpoint again and again.
+		if !s.tailing() || s.list.Busy() || !s.list.Ready() || s.err != nil {
 			return next
 		}
 		s.polling = true
@@ -649,10 +651,11 @@ func (s *eventsScreen) view() string {
 	}
 	st := s.c.styles
 	if !s.list.Ready() {
+		text := s.c.loadingText(s.env.projectAPIStatus(), "the "+envTitle(s.env.Name)+" event log")
 		if s.err != nil {
-			return fit(st.err.Render("✗ Could not read the event log. ")+explain(s.err, s.where())+"\n"+s.statusLine(), s.w, s.h)
+			text = lipgloss.NewStyle().Width(max(s.w, 1)).Render(st.err.Render("✗ Could not read the event log. ") + explain(s.err, s.where()))
 		}
-		return fit(s.c.loadingText(s.env.projectAPIStatus(), "the "+envTitle(s.env.Name)+" event log")+"\n"+s.statusLine(), s.w, s.h)
+		return fit(text, s.w, s.h-1) + "\n" + s.statusLine()
 	}
 	var b strings.Builder
 	if listH := s.h - 1 - len(s.errLines); listH > 0 {
@@ -731,6 +734,8 @@ func (s *eventsScreen) tailText() string {
 			return "live"
 		}
 		return s.c.spinFrame + " loading"
+	case s.err != nil:
+		return "tail stopped by the error (" + s.keys.Refresh.Help().Key + " reads again)"
 	case !s.list.Ready():
 		return "live"
 	case !s.tailing():

@@ -269,8 +269,9 @@ func (s *eventScreen) statusLine() string {
 	case s.replayBusy:
 		return trunc(s.c.spinFrame+" Replaying "+s.ev.EventType+"…", s.w)
 	}
-	text := fmt.Sprintf("%d%%", int(s.vp.ScrollPercent()*100+0.5))
-	if s.vp.TotalLineCount() <= s.vp.Height() {
+	total, first := s.vp.TotalLineCount(), s.vp.YOffset()+1
+	text := fmt.Sprintf("lines %d–%d of %d", first, min(first+s.vp.Height()-1, total), total)
+	if total <= s.vp.Height() {
 		text = "all shown"
 	}
 	return trunc(st.dimP.Render(text), s.w)

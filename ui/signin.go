@@ -125,6 +125,8 @@ func (s *signinScreen) syncKeys() {
 	if s.state == signinFailed {
 		k.SignIn.SetHelp("enter", "try again")
 		k.Approve.SetHelp("a", "approve as the demo user")
+	} else if s.c.headless {
+		k.SignIn.SetHelp("enter", "sign in")
 	} else {
 		k.SignIn.SetHelp("enter", "sign in with the browser")
 		k.Approve.SetHelp("a", "approve as the demo user, no browser needed")
@@ -198,8 +200,9 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		// A terminal paste while the address is awaited needs no key first.
 		if s.headless() && s.pasteID == 0 {
 			s.pasting = true
+			focus := s.pasteIn.Focus()
 			_, cmd := editInput(&s.pasteIn, msg)
-			return tea.Batch(s.pasteIn.Focus(), cmd)
+			return tea.Batch(focus, cmd)
 		}
 	case loginNoteMsg:
 		if msg.id != s.id || s.state != signinWaiting {
