@@ -456,7 +456,9 @@ func TestEventColumnsAndAges(t *testing.T) {
 // go test ./ui -run TestGoldenEventsAndWaits -update.
 func TestGoldenEventsAndWaits(t *testing.T) {
 	t.Parallel()
-	refuse := func(string) error { return &auth.PasteError{Reason: "it carries neither an authorization code nor an error"} }
+	refuse := func(string) error {
+		return &auth.PasteError{Reason: "it carries neither an authorization code nor an error"}
+	}
 	scenes := []struct {
 		name  string
 		fx    fixture
