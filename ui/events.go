@@ -660,7 +660,8 @@ func (s *eventsScreen) view() string {
 	var b strings.Builder
 	if listH := s.h - 1 - len(s.errLines); listH > 0 {
 		if s.list.Len() == 0 {
-			b.WriteString(fit(st.colHeader.Render(TextEvents)+"\n"+s.emptyText(), s.w, listH))
+			empty := lipgloss.NewStyle().Width(max(s.w, 1)).Render(s.emptyText())
+			b.WriteString(fit(st.colHeader.Render(TextEvents)+"\n"+empty, s.w, listH))
 		} else {
 			b.WriteString(s.list.View())
 		}
@@ -692,8 +693,8 @@ func (s *eventsScreen) statusLine() string {
 		return trunc(s.input.View(), s.w)
 	}
 	var b strings.Builder
-	if s.list.Ready() {
-		fmt.Fprintf(&b, "row %d of %d/%d", min(s.list.Cursor()+1, s.list.Len()), s.list.Loaded(), s.list.Len())
+	if s.list.Len() > 0 {
+		fmt.Fprintf(&b, "row %d of %d/%d", s.list.Cursor()+1, s.list.Loaded(), s.list.Len())
 	}
 	add := func(p string) {
 		if b.Len() > 0 {

@@ -419,6 +419,9 @@ func (s *signinScreen) view() string {
 		s.waitingView(line, wrap)
 	case signinChecking:
 		line(s.c.spinFrame, " Signed in; checking which user the token belongs to…")
+		if w := waitText(s.env.status, s.c.now()); w != "" {
+			line(st.warn.Render("The check is " + w + "."))
+		}
 	case signinDone:
 		line(st.ok.Render("✓ Signed in as "+s.user.name), st.dim.Render(" "+s.user.phone))
 		for _, w := range s.warnings {
