@@ -63,6 +63,10 @@ type footerKey struct {
 	styleGen int
 }
 
+// coverable is a screen that spends requests on its own (a live tail)
+// and stops while another screen covers it.
+type coverable interface{ setCovered(bool) }
+
 // restyled forces every line to be drawn again with the new styles.
 func (c *chrome) restyled() { c.styleGen++ }
 
@@ -72,6 +76,11 @@ func (m *Model) refresh() {
 		return
 	}
 	t := m.top()
+	for _, s := range m.stack {
+		if c, ok := s.(coverable); ok {
+			c.setCovered(s != t)
+		}
+	}
 	m.keys.Back.SetEnabled(len(m.stack) > 1 && !uses(t.FullHelp(), "esc"))
 	m.keys.Events.SetEnabled(m.env.ProjectAPI != nil && !isEventsScreen(t))
 	c := &m.chrome

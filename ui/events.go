@@ -272,6 +272,9 @@ type eventsScreen struct {
 	// for (no spinner for it).
 	polling bool
 	pollSeq int
+	// covered: another screen (an event, its resource) is on top; the
+	// tail reads nothing nobody sees.
+	covered bool
 	// err is the last finished read's error; kept while the next read is
 	// on the wire so a failing tail does not blink.
 	err      error
@@ -352,7 +355,8 @@ func (s *eventsScreen) title() string {
 	return TextEvents
 }
 
-func (s *eventsScreen) capturing() bool { return s.editing != fieldNone || s.confirming != nil }
+func (s *eventsScreen) setCovered(c bool) { s.covered = c }
+func (s *eventsScreen) capturing() bool   { return s.editing != fieldNone || s.confirming != nil }
 func (s *eventsScreen) busy() bool {
 	return (s.list.Busy() && !s.polling) || s.replayBusy || s.typesID != 0
 }
@@ -455,7 +459,7 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 		next := s.schedulePoll()
 		// After a failed read the tail stops until r: polling a refused
 		// project token would only ask the token endpoint again and again.
-		if !s.tailing() || s.list.Busy() || !s.list.Ready() || s.err != nil {
+		if s.covered || !s.tailing() || s.list.Busy() || !s.list.Ready() || s.err != nil {
 			return next
 		}
 		s.polling = true
@@ -676,7 +680,14 @@ func (s *eventsScreen) view() string {
 }
 
 func (s *eventsScreen) emptyText() string {
-	if s.query.filtered() {
+	q := s.query
+	if q.scope != "" && q.resource != "" && q.eventType == "" && q.status == "" {
+		// The log filters on the id an event names: the account's
+		// transactions and cards name their own.
+		return "No events name " + q.scope + " yet; the events of its transactions and cards name those instead. Press " +
+			s.keys.Clear.Help().Key + " to see every event."
+	}
+	if q.filtered() {
 		return "No events match these filters. Press " + s.keys.Clear.Help().Key + " to clear them."
 	}
 	return "No events logged in " + envTitle(s.env.Name) + " yet: the platform logs an event when it delivers it to a webhook subscription, so the log stays empty while the project has none."

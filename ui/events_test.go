@@ -173,6 +173,21 @@ func TestEventsTailSpendsAtMostItsShareOfTheBudget(t *testing.T) {
 	if n := d.sbxP.requests() - before; n != 1 {
 		t.Fatalf("back at the top, a poll sent %d requests", n)
 	}
+
+	// Under an event's screen the tail reads nothing; back on top, it does.
+	d.press("enter")
+	before = d.sbxP.requests()
+	for range 10 {
+		d.firePoll()
+	}
+	if n := d.sbxP.requests() - before; n != 0 {
+		t.Fatalf("the covered tail sent %d requests", n)
+	}
+	d.press("esc")
+	d.firePoll()
+	if n := d.sbxP.requests() - before; n != 1 {
+		t.Fatalf("uncovered, a poll sent %d requests", n)
+	}
 }
 
 // A poll held back by the budget is not sent; while it waits no other
