@@ -259,6 +259,31 @@ func fit(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// listView assembles a list screen's body: the list (or, with no rows, its
+// title and what an empty list means there, wrapped), the error lines
+// (errLines) and the status line; exactly h lines.
+func (c *common) listView(list interface {
+	Len() int
+	View() string
+}, title, empty string, errs []string, status string, w, h int) string {
+	var b strings.Builder
+	if listH := h - 1 - len(errs); listH > 0 {
+		if list.Len() == 0 {
+			wrapped := lipgloss.NewStyle().Width(max(w, 1)).Render(empty)
+			b.WriteString(fit(c.styles.colHeader.Render(title)+"\n"+wrapped, w, listH))
+		} else {
+			b.WriteString(list.View())
+		}
+		b.WriteByte('\n')
+	}
+	for _, l := range errs {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(status)
+	return b.String()
+}
+
 // shortDuration renders d as "12s", "4m", "1h05m".
 func shortDuration(d time.Duration) string {
 	if d < 0 {

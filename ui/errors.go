@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
@@ -292,3 +293,36 @@ func longDuration(d time.Duration) string {
 		return fmt.Sprintf("%d seconds", int(d.Round(time.Second)/time.Second))
 	}
 }
+
+// errLines is a list screen's error, worded with its remedy and wrapped
+// above the screen's status line. It is worded again only when the error
+// or the size changes, not on every key.
+type errLines struct {
+	err   error
+	w, h  int
+	lines []string
+}
+
+// maxErrLines bounds how much of a list an error may cover.
+const maxErrLines = 3
+
+// set makes err the error shown on a w×h screen and returns its lines: at
+// most maxErrLines, and never the status line's.
+func (e *errLines) set(c *common, err error, at where, w, h int) []string {
+	if err == e.err && w == e.w && h == e.h {
+		return e.lines
+	}
+	e.err, e.w, e.h, e.lines = err, w, h, nil
+	if err == nil {
+		return nil
+	}
+	text := c.styles.err.Render("✗ " + explain(err, at))
+	e.lines = strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
+	if n := min(maxErrLines, max(h-1, 0)); len(e.lines) > n {
+		e.lines = e.lines[:n]
+	}
+	return e.lines
+}
+
+// restyled words the error again with the new styles.
+func (e *errLines) restyled() { e.w = -1 }

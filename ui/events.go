@@ -277,9 +277,8 @@ type eventsScreen struct {
 	covered bool
 	// err is the last finished read's error; kept while the next read is
 	// on the wire so a failing tail does not blink.
-	err      error
-	errLines []string
-	shownErr error
+	err  error
+	errs errLines
 
 	editing eventField
 	input   textinput.Model
@@ -317,9 +316,7 @@ func (m *Model) openEvents() tea.Cmd {
 			q.scope = q.resource
 		}
 	}
-	s := newEventsScreen(m.c, m.env, q)
-	env := m.env.Name
-	return func() tea.Msg { return pushMsg{envTag{env}, s} }
+	return push(m.env.Name, newEventsScreen(m.c, m.env, q))
 }
 
 func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
@@ -365,23 +362,13 @@ func (s *eventsScreen) close() { s.cancel(); s.list.Close() }
 func (s *eventsScreen) setSize(w, h int) {
 	s.w, s.h = w, h
 	s.input.SetWidth(max(w-ansi.StringWidth(s.prompt())-1, 8))
-	s.shownErr, s.errLines = nil, nil
 	s.layout()
 }
 
 // layout gives the list what the status line and the error leave.
 func (s *eventsScreen) layout() {
-	if s.err != s.shownErr || (s.err != nil && s.errLines == nil) {
-		s.shownErr, s.errLines = s.err, nil
-		if s.err != nil {
-			text := s.c.styles.err.Render("✗ " + explain(s.err, s.where()))
-			s.errLines = strings.Split(lipgloss.NewStyle().Width(max(s.w, 1)).Render(text), "\n")
-			if n := min(maxErrLines, max(s.h-1, 0)); len(s.errLines) > n {
-				s.errLines = s.errLines[:n]
-			}
-		}
-	}
-	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
+	lines := s.errs.set(s.c, s.err, s.where(), s.w, s.h)
+	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
 }
 
 func (s *eventsScreen) where() where { return where{retry: s.keys.Refresh, project: true} }
@@ -446,6 +433,7 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.BackgroundColorMsg:
 		s.list.SetStyles(s.c.styles.list())
 		s.input.SetStyles(s.c.inputStyles())
+		s.errs.restyled()
 	case eventsListMsg:
 		cmd := s.list.Update(msg.inner)
 		s.settled()
@@ -526,9 +514,7 @@ func (s *eventsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok {
 			return nil, true
 		}
-		d := newEventScreen(s.c, s.env, ev)
-		env := s.env.Name
-		return func() tea.Msg { return pushMsg{envTag{env}, d} }, true
+		return push(s.env.Name, newEventScreen(s.c, s.env, ev)), true
 	case key.Matches(msg, k.Type):
 		return s.edit(fieldType), true
 	case key.Matches(msg, k.Resource):
@@ -661,22 +647,7 @@ func (s *eventsScreen) view() string {
 		}
 		return fit(text, s.w, s.h-1) + "\n" + s.statusLine()
 	}
-	var b strings.Builder
-	if listH := s.h - 1 - len(s.errLines); listH > 0 {
-		if s.list.Len() == 0 {
-			empty := lipgloss.NewStyle().Width(max(s.w, 1)).Render(s.emptyText())
-			b.WriteString(fit(st.colHeader.Render(TextEvents)+"\n"+empty, s.w, listH))
-		} else {
-			b.WriteString(s.list.View())
-		}
-		b.WriteByte('\n')
-	}
-	for _, l := range s.errLines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString(s.statusLine())
-	return b.String()
+	return s.c.listView(s.list, TextEvents, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *eventsScreen) emptyText() string {

@@ -139,6 +139,11 @@ type pushMsg struct {
 	s screen
 }
 
+// push asks the root to open s on top of the stack.
+func push(env config.EnvName, s screen) tea.Cmd {
+	return func() tea.Msg { return pushMsg{envTag{env}, s} }
+}
+
 // crashMsg reports a panic recovered in a background task.
 type crashMsg struct {
 	reason any
