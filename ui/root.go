@@ -121,6 +121,9 @@ func New(opts Options) *Model {
 		if e.API != nil {
 			st.status = e.API.Status()
 		}
+		if p := st.distinctProject(); p != nil {
+			st.projectStatus = p.Status()
+		}
 		m.envs[name] = st
 	}
 	start := opts.Start
