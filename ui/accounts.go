@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -122,10 +121,9 @@ type accountsScreen struct {
 	filtering bool
 	filterSeq int
 
-	// errLines is the list's error, wrapped above the status line (it
-	// takes rows from the list); shownErr is the error they say.
-	errLines []string
-	shownErr error
+	// errs is the list's error, wrapped above the status line (it takes
+	// rows from the list).
+	errs errLines
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
@@ -143,6 +141,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		Context:    ctx,
 		Run:        c.listRun(env.Name),
 		Now:        c.now,
+		Waiting:    c.listWaiting(env, false),
 	})
 	s.syncKeys()
 	return s
@@ -191,27 +190,13 @@ func (s *accountsScreen) setSize(w, h int) {
 	// The field scrolls within what the prompt and note leave (one cell
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterNote)-1, 8))
-	s.shownErr, s.errLines = nil, nil
 	s.layout()
 }
 
-// maxErrLines bounds how much of the list an error may cover.
-const maxErrLines = 3
-
 // layout gives the list what the status line and the error leave.
 func (s *accountsScreen) layout() {
-	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
-		s.shownErr, s.errLines = err, nil
-		if err != nil {
-			text := s.c.styles.err.Render("✗ " + explain(err, s.where()))
-			s.errLines = strings.Split(lipgloss.NewStyle().Width(max(s.w, 1)).Render(text), "\n")
-			// The status line stays, whatever the height.
-			if n := min(maxErrLines, max(s.h-1, 0)); len(s.errLines) > n {
-				s.errLines = s.errLines[:n]
-			}
-		}
-	}
-	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
+	lines := s.errs.set(s.c, s.list.Err(), s.where(), s.w, s.h)
+	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
 }
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
@@ -248,6 +233,7 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.BackgroundColorMsg:
 		s.list.SetStyles(s.c.styles.list())
 		s.filter.SetStyles(s.c.inputStyles())
+		s.errs.restyled()
 	case homeMsg:
 		if msg.id != s.homeID {
 			return nil
@@ -290,9 +276,7 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok {
 			return nil, true
 		}
-		d := newDetailScreen(s.c, s.env, a)
-		env := s.env.Name
-		return func() tea.Msg { return pushMsg{envTag{env}, d} }, true
+		return push(s.env.Name, newDetailScreen(s.c, s.env, a)), true
 	case key.Matches(msg, k.Filter):
 		s.filtering = true
 		s.filter.SetValue(s.query.search)
@@ -385,23 +369,9 @@ func (s *accountsScreen) view() string {
 		if err != nil {
 			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
 		}
-		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
+		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
-	var b strings.Builder
-	if listH := s.h - 1 - len(s.errLines); listH > 0 {
-		if s.list.Len() == 0 {
-			b.WriteString(fit(st.colHeader.Render(TextAccounts)+"\n"+s.emptyText(), s.w, listH))
-		} else {
-			b.WriteString(s.list.View())
-		}
-		b.WriteByte('\n')
-	}
-	for _, l := range s.errLines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString(s.statusLine())
-	return b.String()
+	return s.c.listView(s.list, TextAccounts, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *accountsScreen) emptyText() string {
@@ -441,7 +411,11 @@ func (s *accountsScreen) statusLine() string {
 	case s.list.Refreshing():
 		b.WriteString(" · " + s.c.spinFrame + " refreshing")
 	case s.list.Busy():
-		b.WriteString(" · " + s.c.spinFrame + " loading more")
+		if w := waitText(s.env.status, s.c.now()); w != "" {
+			b.WriteString(" · " + s.c.spinFrame + " " + w)
+		} else {
+			b.WriteString(" · " + s.c.spinFrame + " loading more")
+		}
 	case !s.list.Updated().IsZero():
 		b.WriteString(" · updated " + shortDuration(s.c.now().Sub(s.list.Updated())) + " ago")
 	}

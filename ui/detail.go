@@ -99,6 +99,7 @@ func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
 		Context: ctx,
 		Run:     c.listRun(env.Name),
 		Now:     c.now,
+		Waiting: c.listWaiting(env, false),
 	})
 	d.syncKeys()
 	return d
@@ -430,6 +431,9 @@ func (d *detailScreen) view() string {
 	switch {
 	case d.tx.Busy():
 		head += " " + d.c.spinFrame
+		if w := waitText(d.env.status, d.c.now()); w != "" {
+			head += " " + w
+		}
 	case d.tx.Err() != nil:
 		head += " " + st.err.Render("✗ "+explain(d.tx.Err(), d.where()))
 	}
