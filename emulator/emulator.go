@@ -53,6 +53,11 @@ type Options struct {
 	// before it is Booked [0: booked before the mutation answers, still
 	// after its Transaction.Pending event].
 	BookingDelay time.Duration
+	// DemoSubscription gives each environment, at start, one enabled
+	// webhook subscription to every event type, pointing at an address
+	// that cannot be reached: the event log fills as things happen, which
+	// is what partnertui --demo shows (and listen forwards).
+	DemoSubscription bool
 
 	// TokenAuthMethod is how the demo clients authenticate at the token
 	// endpoint: "client_secret_post" [default] or "client_secret_basic".

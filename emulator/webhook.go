@@ -40,8 +40,18 @@ func newEvents(opts Options, store *data.Store) *events {
 		bookingDelay: opts.BookingDelay,
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	if opts.DemoSubscription {
+		// The input is valid by construction: an error is a bug, and the
+		// demo only shows an empty log.
+		_, _ = e.hub.Add(webhooks.SubscriptionInput{Label: "partnertui demo", Endpoint: DemoWebhookEndpoint,
+			EventTypes: webhooks.EventTypes(), Status: webhooks.StatusEnabled})
+	}
 	return e
 }
+
+// DemoWebhookEndpoint is where the demo subscription points: a reserved
+// name that fails at once, so each delivery is logged without waiting.
+const DemoWebhookEndpoint = "https://partnertui.invalid/demo"
 
 // interrupt cancels pending bookings, deliveries and replays without
 // waiting for them.

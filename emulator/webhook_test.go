@@ -793,3 +793,23 @@ func TestWebhookSecretStaysOutOfTheRequestLog(t *testing.T) {
 		t.Fatalf("request log:\n%s", raw)
 	}
 }
+
+// TestDemoSubscriptionFillsTheLog: with DemoSubscription each environment
+// starts with one enabled subscription to every event type, so what happens
+// in the emulator is logged (what partnertui --demo shows).
+func TestDemoSubscriptionFillsTheLog(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 30, WebhookMaxRetries: -1, DemoSubscription: true})
+	for _, ev := range []*events{e.events.sandbox, e.events.live} {
+		page, err := ev.hub.Subscriptions(10, "")
+		if err != nil || len(page.Subscriptions) != 1 {
+			t.Fatalf("subscriptions = %+v, %v", page, err)
+		}
+		s := page.Subscriptions[0]
+		if s.Endpoint != DemoWebhookEndpoint || s.Status != webhooks.StatusEnabled || len(s.EventTypes) != len(webhooks.EventTypes()) {
+			t.Errorf("demo subscription = %+v", s)
+		}
+	}
+	e.simulate(e.transferTarget().IBAN)
+	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, 3)
+}

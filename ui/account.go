@@ -88,6 +88,9 @@ func (s *accountScreen) hidden(what string, empty func() string) string {
 
 func (s *accountScreen) resource() (resourceKind, string) { return resourceAccount, s.overview.acct.ID }
 
+// eventScope is the account, for the Events view opened from any tab.
+func (s *accountScreen) eventScope() (id, name string) { return s.overview.eventScope() }
+
 func (s *accountScreen) init() tea.Cmd {
 	return s.show(s.active)
 }

@@ -120,10 +120,9 @@ type accountsScreen struct {
 	filtering bool
 	filterSeq int
 
-	// errLines is the list's error, wrapped above the status line (it
-	// takes rows from the list); shownErr is the error they say.
-	errLines []string
-	shownErr error
+	// errs is the list's error, wrapped above the status line (it takes
+	// rows from the list).
+	errs errLines
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
@@ -141,6 +140,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		Context:    ctx,
 		Run:        c.listRun(env.Name),
 		Now:        c.now,
+		Waiting:    c.listWaiting(env, false),
 	})
 	s.syncKeys()
 	return s
@@ -189,17 +189,13 @@ func (s *accountsScreen) setSize(w, h int) {
 	// The field scrolls within what the prompt and note leave (one cell
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterNote)-1, 8))
-	s.shownErr, s.errLines = nil, nil
 	s.layout()
 }
 
 // layout gives the list what the status line and the error leave.
 func (s *accountsScreen) layout() {
-	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
-		s.shownErr = err
-		s.errLines = s.c.errLines(err, s.where(), s.w, s.h)
-	}
-	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
+	lines := s.errs.set(s.c, s.list.Err(), s.where(), s.w, s.h)
+	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
 }
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
@@ -236,6 +232,7 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.BackgroundColorMsg:
 		s.list.SetStyles(s.c.styles.list())
 		s.filter.SetStyles(s.c.inputStyles())
+		s.errs.restyled()
 	case homeMsg:
 		if msg.id != s.homeID {
 			return nil
@@ -278,7 +275,7 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok {
 			return nil, true
 		}
-		return pushCmd(s.env.Name, newAccountScreen(s.c, s.env, a)), true
+		return push(s.env.Name, newAccountScreen(s.c, s.env, a)), true
 	case key.Matches(msg, k.Filter):
 		s.filtering = true
 		s.filter.SetValue(s.query.search)
@@ -371,10 +368,9 @@ func (s *accountsScreen) view() string {
 		if err != nil {
 			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
 		}
-		return fit(s.c.spinFrame+" Loading "+envTitle(s.env.Name)+" accounts…", s.w, s.h)
+		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
-	return listBody(s.w, s.h, s.list.Len() == 0, s.list.View, func() string { return st.colHeader.Render(TextAccounts) + "\n" + s.emptyText() },
-		s.errLines, s.statusLine())
+	return s.c.listView(s.list, TextAccounts, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *accountsScreen) emptyText() string {
@@ -411,7 +407,7 @@ func (s *accountsScreen) statusLine() string {
 	case s.query.search != "":
 		b.WriteString(" · filter “" + s.query.search + "”")
 	}
-	s.c.writeActivity(&b, s.list)
+	s.c.writeActivity(&b, s.list, s.env.status)
 	return trunc(st.dimP.Render(b.String()), s.w)
 }
 

@@ -30,7 +30,7 @@ func newCardsList(c *common, env *envState, p api.CardsParams) *listScreen[api.C
 		reversible: true,
 		empty:      func() string { return empty },
 		open: func(card api.Card) tea.Cmd {
-			return pushCmd(env.Name, newCardScreen(c, env, card.ID, &card))
+			return push(env.Name, newCardScreen(c, env, card.ID, &card))
 		},
 		openDesc: "open card",
 	})

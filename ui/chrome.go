@@ -31,7 +31,7 @@ type chrome struct {
 	headerKey headerKey
 	titles    []string
 	hintKey   hintKey
-	hintBinds []key.Help
+	hintBinds []drawnBinding
 	footerKey footerKey
 	styleGen  int
 }
@@ -63,6 +63,10 @@ type footerKey struct {
 	styleGen int
 }
 
+// coverable is a screen that spends requests on its own (a live tail)
+// and stops while another screen covers it.
+type coverable interface{ setCovered(bool) }
+
 // restyled forces every line to be drawn again with the new styles.
 func (c *chrome) restyled() { c.styleGen++ }
 
@@ -72,7 +76,13 @@ func (m *Model) refresh() {
 		return
 	}
 	t := m.top()
+	for _, s := range m.stack {
+		if c, ok := s.(coverable); ok {
+			c.setCovered(s != t)
+		}
+	}
 	m.keys.Back.SetEnabled(len(m.stack) > 1 && !uses(t.FullHelp(), "esc"))
+	m.keys.Events.SetEnabled(m.env.ProjectAPI != nil && !isEventsScreen(t))
 	c := &m.chrome
 
 	hk := headerKey{w: m.w, env: m.env.Name, help: m.showHelp, ro: m.env.ReadOnly || m.env.Name == config.Live, styleGen: c.styleGen}
@@ -86,19 +96,17 @@ func (m *Model) refresh() {
 	}
 
 	ik := hintKey{w: m.w, confirm: m.confirm, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
-	// Only enabled bindings are drawn, so only they say whether the line
-	// changed: a binding enabled with the same help must redraw it.
-	binds := enabled(m.hintBindings()...)
+	binds := m.hintBindings()
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
 		c.hintBinds = c.hintBinds[:0]
 		for _, b := range binds {
-			c.hintBinds = append(c.hintBinds, b.Help())
+			c.hintBinds = append(c.hintBinds, drawnBinding{b.Help(), b.Enabled()})
 		}
 		c.hints = m.hintLine(binds)
 	}
 
-	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.status, expiry: m.env.expiry,
+	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.footerStatus(), expiry: m.env.expiry,
 		busy: m.busy(), spin: m.c.spinFrame, styleGen: c.styleGen}
 	if !fk.status.RetryAt.IsZero() || !fk.expiry.IsZero() {
 		// Countdowns change with the clock, by the second at most.
@@ -122,12 +130,19 @@ func sameTitles(titles []string, stack []screen) bool {
 	return true
 }
 
-func sameHelp(drawn []key.Help, binds []key.Binding) bool {
+// drawnBinding is what the hint line drew of a binding: a disabled one is
+// left out, so enabling it (a row got selected) changes the line too.
+type drawnBinding struct {
+	help key.Help
+	on   bool
+}
+
+func sameHelp(drawn []drawnBinding, binds []key.Binding) bool {
 	if len(drawn) != len(binds) {
 		return false
 	}
 	for i, b := range binds {
-		if drawn[i] != b.Help() {
+		if drawn[i] != (drawnBinding{b.Help(), b.Enabled()}) {
 			return false
 		}
 	}
@@ -237,7 +252,7 @@ func (m *Model) helpView() string {
 	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
 }
 
-// footerView: badge · who · used/limit · status+latency · 429 countdown ·
+// footerView: badge · who · used/limit · status+latency · wait countdown ·
 // token time left · spinner · ? help. Lower-priority parts are dropped
 // first when the terminal is narrow.
 func (m *Model) footerView() string {
@@ -259,7 +274,7 @@ func (m *Model) footerView() string {
 		}
 		parts = append(parts, part{s.footer.Render(trunc(name, 28)), 5})
 	}
-	st := e.status
+	st := e.footerStatus()
 	limit := st.Limit
 	if limit == 0 {
 		limit = platform.RequestBudget
@@ -268,16 +283,7 @@ func (m *Model) footerView() string {
 	if st.LastStatus != 0 {
 		parts = append(parts, part{s.footer.Render(fmt.Sprintf("%d %s", st.LastStatus, latency(st.LastLatency))), 6})
 	}
-	if !st.RetryAt.IsZero() {
-		what := "429"
-		if st.Throttled {
-			what = "budget"
-		}
-		left := st.RetryAt.Sub(now)
-		text := what + " · retrying now"
-		if left > 0 {
-			text = fmt.Sprintf("%s · retrying in %s", what, shortDuration(left.Round(time.Second)))
-		}
+	if text := footerWait(st, now); text != "" {
 		parts = append(parts, part{s.countdown.Render(text), 1})
 	}
 	if !e.expiry.IsZero() {

@@ -36,6 +36,10 @@ type common struct {
 	// spinFrame is the root spinner's current frame, set when it turns, for
 	// the screens that show what they wait for.
 	spinFrame string
+	// getenv is Options.Getenv; headless is auth.Headless of it: no
+	// browser started here would reach the user.
+	getenv   func(string) string
+	headless bool
 }
 
 // nextID hands out request ids. They increase across screens and
@@ -74,8 +78,10 @@ type envState struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	status api.Status
-	owner  *owner
-	expiry time.Time
+	// projectStatus is the project-token client's, when it is not API.
+	projectStatus api.Status
+	owner         *owner
+	expiry        time.Time
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:
@@ -251,6 +257,31 @@ func fit(s string, w, h int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// listView assembles a list screen's body: the list (or, with no rows, its
+// title and what an empty list means there, wrapped), the error lines
+// (errLines) and the status line; exactly h lines.
+func (c *common) listView(list interface {
+	Len() int
+	View() string
+}, title, empty string, errs []string, status string, w, h int) string {
+	var b strings.Builder
+	if listH := h - 1 - len(errs); listH > 0 {
+		if list.Len() == 0 {
+			wrapped := lipgloss.NewStyle().Width(max(w, 1)).Render(empty)
+			b.WriteString(fit(c.styles.colHeader.Render(title)+"\n"+wrapped, w, listH))
+		} else {
+			b.WriteString(list.View())
+		}
+		b.WriteByte('\n')
+	}
+	for _, l := range errs {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(status)
+	return b.String()
 }
 
 // shortDuration renders d as "12s", "4m", "1h05m".

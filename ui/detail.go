@@ -393,6 +393,9 @@ func (d *detailScreen) view() string {
 		return fit(d.qrView(), d.w, d.h)
 	}
 	lines := []string{st.title.Render(accountTitle(&d.acct))}
+	if w := waitText(d.env.status, d.c.now()); w != "" && d.detail.busy() {
+		lines = append(lines, d.c.spinFrame+" "+w)
+	}
 	if err := d.detail.err; err != nil {
 		lines = append(lines, st.err.Render("✗ Could not load the account. ")+explain(err, d.where()))
 	}

@@ -10,10 +10,12 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/budget"
 )
 
 // This file is the only place the UI words what to do about an error. The
@@ -73,6 +75,8 @@ func advise(err error, at where) (facts, next string) {
 		signIn    *auth.SignInError
 		listen    *auth.CallbackListenError
 		notConfig *config.NotConfiguredError
+		budgetErr *budget.FileError
+		readOnly  *api.ReadOnlyError
 	)
 	switch {
 	case errors.As(err, &ended):
@@ -123,6 +127,14 @@ func advise(err error, at where) (facts, next string) {
 		return "The " + title(gqlErr.Env) + " API returned errors" + detail(strings.Join(msgs, "; ")) + ".", retry
 	case errors.Is(err, api.ErrNotFound):
 		return sentence(err), "It may have been deleted: " + lowerFirst(press("refresh"))
+	case errors.As(err, &budgetErr) && errors.Is(err, budget.ErrLocked):
+		return fmt.Sprintf("The request budget file %s stayed %v, so the request was not sent.", budgetErr.Path, budgetErr.Err),
+			"Wait for that process to finish or end it, then " + lowerFirst(retry)
+	case errors.As(err, &budgetErr):
+		return fmt.Sprintf("The request budget file %s cannot be used (%v), so the request was not sent.", budgetErr.Path, budgetErr.Err),
+			"Make the state directory writable (the file is rebuilt if you delete it), then " + lowerFirst(retry)
+	case errors.As(err, &readOnly):
+		return title(readOnly.Env) + " is read-only: partnertui sends it no change, so nothing was sent.", ""
 	case errors.As(err, &server):
 		return fmt.Sprintf("The %s API failed with HTTP %d%s.", title(server.Env), server.Status, parens(server.Message)), retry
 	case errors.As(err, &network) && network.Timeout:
@@ -152,13 +164,19 @@ func advise(err error, at where) (facts, next string) {
 		return "The authorization code expired or was already used" + parens(desc) + ".",
 			press("sign in again with a new code")
 	case errors.Is(err, auth.ErrInvalidClient):
-		env, d := "", ""
+		env, d, method := "", "", ""
 		if errors.As(err, &tokenErr) {
-			env, d = tokenErr.Env, joinNonEmpty(": ", tokenErr.Code, tokenErr.Description)
+			env, d, method = tokenErr.Env, joinNonEmpty(": ", tokenErr.Code, tokenErr.Description), tokenErr.RegisteredAuthMethod
 		}
 		who := "The authorization server"
 		if env != "" {
 			who = "The " + title(env) + " authorization server"
+		}
+		if method != "" && method != auth.ClientAuthMethod {
+			// The secret may be right: the client is registered to send it
+			// another way, and partnertui never tries another way.
+			return who + " refused the client" + parens(d) + ": it expects " + method + ", and partnertui sends the secret as " + auth.ClientAuthMethod + ".",
+				"Set the client's token endpoint authentication method to " + auth.ClientAuthMethod + " in the dashboard, then " + lowerFirst(tryAgain)
 		}
 		return who + " refused the client" + parens(d) + ".",
 			"Generate a new secret in the dashboard and set it as client_secret, client_secret_env or client_secret_command under [" + tableOf(env) + "] in the config file, then " + lowerFirst(tryAgain)
@@ -275,3 +293,36 @@ func longDuration(d time.Duration) string {
 		return fmt.Sprintf("%d seconds", int(d.Round(time.Second)/time.Second))
 	}
 }
+
+// errLines is a list screen's error, worded with its remedy and wrapped
+// above the screen's status line. It is worded again only when the error
+// or the size changes, not on every key.
+type errLines struct {
+	err   error
+	w, h  int
+	lines []string
+}
+
+// maxErrLines bounds how much of a list an error may cover.
+const maxErrLines = 3
+
+// set makes err the error shown on a w×h screen and returns its lines: at
+// most maxErrLines, and never the status line's.
+func (e *errLines) set(c *common, err error, at where, w, h int) []string {
+	if err == e.err && w == e.w && h == e.h {
+		return e.lines
+	}
+	e.err, e.w, e.h, e.lines = err, w, h, nil
+	if err == nil {
+		return nil
+	}
+	text := c.styles.err.Render("✗ " + explain(err, at))
+	e.lines = strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
+	if n := min(maxErrLines, max(h-1, 0)); len(e.lines) > n {
+		e.lines = e.lines[:n]
+	}
+	return e.lines
+}
+
+// restyled words the error again with the new styles.
+func (e *errLines) restyled() { e.w = -1 }

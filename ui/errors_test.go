@@ -11,6 +11,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/budget"
 )
 
 // wording is one error and what the screen must say about it.
@@ -178,5 +179,23 @@ func TestWordingLocalState(t *testing.T) {
 			want: "Another partnertui process held the session lock /s/sandbox.lock for more than 30s. Press r to try again."},
 		{name: "not configured", err: &config.NotConfiguredError{Env: config.Live, Keys: "client_id"}, at: where{},
 			want: "Live is not configured: client_id must be set under [live] in the config file."},
+	})
+}
+
+func TestWordingAuthMethodBudgetAndReadOnly(t *testing.T) {
+	t.Parallel()
+	checkWording(t, []wording{
+		{name: "registered for basic", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client",
+			Description: "client is registered for client_secret_basic", RegisteredAuthMethod: "client_secret_basic"}, at: onSignIn,
+			want: "The Sandbox authorization server refused the client (invalid_client: client is registered for client_secret_basic): it expects client_secret_basic, and partnertui sends the secret as client_secret_post. Set the client's token endpoint authentication method to client_secret_post in the dashboard, then press enter to try again."},
+		{name: "registered for post", err: &auth.TokenEndpointError{Env: "live", Grant: "client_credentials", Status: 401, Code: "invalid_client",
+			RegisteredAuthMethod: auth.ClientAuthMethod}, at: onProject,
+			has: []string{"Generate a new secret", "under [live]"}},
+		{name: "budget file", err: fmt.Errorf("the sandbox request was not sent: %w", &budget.FileError{Path: "/s/budget-api.example", Err: errors.New("permission denied")}), at: onList,
+			want: "The request budget file /s/budget-api.example cannot be used (permission denied), so the request was not sent. Make the state directory writable (the file is rebuilt if you delete it), then press r to retry."},
+		{name: "budget locked", err: &budget.FileError{Path: "/s/budget-api.example", Err: fmt.Errorf("%w for more than 5s", budget.ErrLocked)}, at: onList,
+			want: "The request budget file /s/budget-api.example stayed locked by another process for more than 5s, so the request was not sent. Wait for that process to finish or end it, then press r to retry."},
+		{name: "read-only", err: &api.ReadOnlyError{Env: "live"}, at: onList,
+			want: "Live is read-only: partnertui sends it no change, so nothing was sent."},
 	})
 }

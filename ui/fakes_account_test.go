@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -355,39 +354,16 @@ func (f *fakeAPI) Statements(ctx context.Context, p api.StatementsParams) (*api.
 	return fakePage(rows, func(s *api.Statement) string { return s.ID }, p.After, p.First, p.Direction == api.DirectionAsc)
 }
 
-// fakeTxLookup is an environment's project-token client as far as the
-// account screens use it: transactions by id.
-type fakeTxLookup struct {
-	f     *fakeAPI
-	calls int
-}
-
-func (p *fakeTxLookup) Transaction(ctx context.Context, id string) (*api.TransactionDetail, error) {
-	p.f.mu.Lock()
-	defer p.f.mu.Unlock()
-	p.calls++
-	for _, txs := range p.f.txs {
+// transaction finds a transaction by id among every account's.
+func (f *fakeAPI) transaction(id string) (api.TransactionDetail, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, txs := range f.txs {
 		for _, t := range txs {
 			if t.ID == id {
-				return &t, nil
+				return t, true
 			}
 		}
 	}
-	return nil, fmt.Errorf("transaction %s: %w", id, api.ErrNotFound)
+	return api.TransactionDetail{}, false
 }
-
-var errNoWebhooks = errors.New("this fake serves transactions only")
-
-func (p *fakeTxLookup) WebhookEventLogs(context.Context, api.WebhookEventLogsParams) (*api.Page[api.WebhookEventLog], error) {
-	return nil, errNoWebhooks
-}
-
-func (p *fakeTxLookup) WebhookEventLog(context.Context, string) (*api.WebhookEventLog, error) {
-	return nil, errNoWebhooks
-}
-
-func (p *fakeTxLookup) ReplayWebhookEvent(context.Context, string, string) (*api.WebhookReplay, error) {
-	return nil, errNoWebhooks
-}
-
-func (p *fakeTxLookup) Status() api.Status { return p.f.Status() }

@@ -229,6 +229,7 @@ type fakeSession struct {
 	mu       sync.Mutex
 	t        testing.TB
 	onLoop   *atomic.Bool
+	headless bool // the prompt Login shows is a headless one
 	signedIn bool
 	login    func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
 	logins   int
@@ -242,7 +243,7 @@ func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.
 	fn := s.login
 	s.mu.Unlock()
 	if opts.ShowURL != nil {
-		opts.ShowURL(auth.SignInPrompt{URL: "http://127.0.0.1:9999/oauth2/auth?client_id=SANDBOX_test&state=abc"})
+		opts.ShowURL(fakePrompt(s.headless, opts.Open != nil))
 	}
 	if fn != nil {
 		id, err := fn(ctx, opts)
@@ -257,6 +258,17 @@ func (s *fakeSession) Login(ctx context.Context, opts auth.LoginOptions) (*auth.
 	s.signedIn = true
 	s.mu.Unlock()
 	return &auth.Identity{Subject: "user-1"}, nil
+}
+
+// fakePrompt is the prompt a Login shows; its Paste answers
+// ErrSignInFinished (tests that paste hand the screen their own paste).
+func fakePrompt(headless, opening bool) auth.SignInPrompt {
+	p := auth.SignInPrompt{Env: "sandbox", URL: "http://127.0.0.1:9999/oauth2/auth?client_id=SANDBOX_test&state=abc",
+		CallbackPort: 43123, Headless: headless, Opening: opening || !headless}
+	if headless {
+		p.SSHForward = "ssh -N -L 43123:127.0.0.1:43123 dev.example.com"
+	}
+	return p
 }
 
 // read is one read of the token store.
@@ -300,6 +312,8 @@ type driver struct {
 	live   *fakeAPI
 	sbxS   *fakeSession
 	liveS  *fakeSession
+	sbxP   *fakeProjectAPI // the environments' event logs
+	liveP  *fakeProjectAPI
 }
 
 type fixture struct {
@@ -311,8 +325,8 @@ type fixture struct {
 	demo       bool
 	color      bool
 	project    bool // both environments use a project token
-	// noProjectAPI leaves the environments without a project-token client.
-	noProjectAPI bool
+	noEvents   bool // no project-token client: no event log, no transaction by id
+	headless   bool // an SSH session: no browser opens
 }
 
 func newDriver(t testing.TB, fx fixture) *driver {
@@ -323,9 +337,9 @@ func newDriver(t testing.TB, fx fixture) *driver {
 // newDriverWith lets setup change the fakes before the program starts.
 func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	t.Helper()
-	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3)}
-	d.sbxS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute)}
-	d.liveS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute)}
+	d := &driver{t: t, sbx: newFakeAPI(fx.rows), live: newFakeAPI(3), sbxP: newFakeProjectAPI(12), liveP: newFakeProjectAPI(3)}
+	d.sbxS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.signedIn, expiry: testNow.Add(58 * time.Minute), headless: fx.headless}
+	d.liveS = &fakeSession{t: t, onLoop: &d.onLoop, signedIn: fx.liveSigned, expiry: testNow.Add(30 * time.Minute), headless: fx.headless}
 	d.live.status.Env = "live"
 	for i := range d.live.accounts {
 		d.live.accounts[i].Name = fmt.Sprintf("Live account %d", i)
@@ -343,18 +357,29 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 		e.Project = fx.project
 	}
 	d.sbx.projectToken, d.live.projectToken = fx.project, fx.project
-	if !fx.noProjectAPI {
-		envs[config.Sandbox].ProjectAPI = &fakeTxLookup{f: d.sbx}
+	d.sbxP.txsOf, d.liveP.txsOf = d.sbx, d.live
+	if !fx.noEvents {
+		envs[config.Sandbox].ProjectAPI = d.sbxP
 		if e := envs[config.Live]; e != nil {
-			e.ProjectAPI = &fakeTxLookup{f: d.live}
+			e.ProjectAPI = d.liveP
 		}
+	}
+	// A desktop session unless the test says SSH.
+	getenv := func(k string) string {
+		switch {
+		case fx.headless && k == "SSH_CONNECTION":
+			return "203.0.113.9 50000 198.51.100.7 22"
+		case !fx.headless && k == "DISPLAY":
+			return ":0"
+		}
+		return ""
 	}
 	if setup != nil {
 		setup(d)
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
-		Envs: envs, Start: config.Sandbox, NoColor: !fx.color,
+		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/api"
 )
 
 // The chrome's feeds: the API status of each environment, the stored
@@ -34,6 +37,158 @@ func (m *Model) listen(e *envState) tea.Cmd {
 			return nil
 		}
 	})
+}
+
+// statusPollMsg carries the statuses read by pollStatus.
+type statusPollMsg struct {
+	envTag
+	api, project       api.Status
+	hasAPI, hasProject bool
+}
+
+// pollStatus reads the environment's clients' statuses off the event loop:
+// Status re-reads the machine-wide budget file, which is how the footer
+// learns of other processes' requests and waits (Updates only tells of
+// this process's own). The project client is read only when it is not
+// the API client itself.
+func (m *Model) pollStatus(e *envState) tea.Cmd {
+	if e == nil {
+		return nil
+	}
+	a, p := e.API, e.distinctProject()
+	if a == nil && p == nil {
+		return nil
+	}
+	name := e.Name
+	return m.c.task(func() tea.Msg {
+		msg := statusPollMsg{envTag: envTag{name}, hasAPI: a != nil, hasProject: p != nil}
+		if a != nil {
+			msg.api = a.Status()
+		}
+		if p != nil {
+			msg.project = p.Status()
+		}
+		return msg
+	})
+}
+
+// polled applies what pollStatus read, and speeds the clock up when a wait
+// began meanwhile.
+func (m *Model) polled(msg statusPollMsg) tea.Cmd {
+	e := m.envs[msg.env]
+	if e == nil {
+		return nil
+	}
+	if msg.hasAPI {
+		e.status = msg.api
+	}
+	if msg.hasProject {
+		e.projectStatus = msg.project
+	}
+	if e == m.env && m.needFastClock() && !m.clockFast {
+		return m.startClock()
+	}
+	return nil
+}
+
+// distinctProject is the project-token client when it is another client
+// than API (nil in project mode, where API is the project client, or when
+// there is none).
+func (e *envState) distinctProject() ProjectAPI {
+	if e.ProjectAPI == nil {
+		return nil
+	}
+	if a, ok := e.ProjectAPI.(API); ok && a == e.API {
+		return nil
+	}
+	return e.ProjectAPI
+}
+
+// projectAPIStatus is the last status of the client ProjectAPI calls go
+// through.
+func (e *envState) projectAPIStatus() api.Status {
+	if e.distinctProject() == nil {
+		return e.status
+	}
+	return e.projectStatus
+}
+
+// footerStatus is what the footer shows of both clients: they share the
+// machine's budget, so the count is the latest read of it, and a wait of
+// either is the environment's wait.
+func (e *envState) footerStatus() api.Status {
+	st := e.status
+	if e.distinctProject() == nil {
+		return st
+	}
+	p := e.projectStatus
+	st.Used = max(st.Used, p.Used)
+	if st.RetryAt.IsZero() && !p.RetryAt.IsZero() {
+		st.Waiting, st.WaitReason, st.RetryAt, st.Throttled = p.Waiting, p.WaitReason, p.RetryAt, p.Throttled
+	}
+	st.Retrying = st.Retrying || p.Retrying
+	return st
+}
+
+// waitText says what holds a client's requests back and for how long, for
+// a screen that would otherwise say "Loading…" or show an empty list:
+// "waiting 12s for the request budget". It is "" when nothing waits.
+func waitText(st api.Status, now time.Time) string {
+	if st.RetryAt.IsZero() {
+		return ""
+	}
+	what := "after an HTTP 429 (too many requests)"
+	if st.WaitReason == api.WaitBudget {
+		what = "for the request budget"
+	}
+	left := st.RetryAt.Sub(now).Round(time.Second)
+	if left <= 0 {
+		return "waiting " + what + ": sending now"
+	}
+	return "waiting " + shortDuration(left) + " " + what
+}
+
+// footerWait is the footer's countdown: "budget · sending in 12s" while the
+// budget holds requests back, "429 · retrying in 3s" only while a query the
+// server refused waits to be sent again, "429 · sending in 3s" while first
+// sends wait out a 429 (this process's or another one's).
+func footerWait(st api.Status, now time.Time) string {
+	if st.RetryAt.IsZero() {
+		return ""
+	}
+	what, verb := "429", "sending"
+	if st.WaitReason == api.WaitBudget {
+		what = "budget"
+	}
+	if st.Retrying {
+		verb = "retrying"
+	}
+	left := st.RetryAt.Sub(now).Round(time.Second)
+	if left <= 0 {
+		return what + " · " + verb + " now"
+	}
+	return fmt.Sprintf("%s · %s in %s", what, verb, shortDuration(left))
+}
+
+// loadingText is a screen's line while its first answer is awaited: the
+// wait that holds the request back, or "Loading what…".
+func (c *common) loadingText(st api.Status, what string) string {
+	if w := waitText(st, c.now()); w != "" {
+		return c.spinFrame + " " + w
+	}
+	return c.spinFrame + " Loading " + what + "…"
+}
+
+// listWaiting is a paged list's Options.Waiting for e's API client (or
+// its project client): read when the list is drawn, on the event loop.
+func (c *common) listWaiting(e *envState, project bool) func() string {
+	return func() string {
+		st := e.status
+		if project {
+			st = e.projectAPIStatus()
+		}
+		return waitText(st, c.now())
+	}
 }
 
 // tokenCmd reads the stored token's expiry off the event loop. A project
@@ -74,7 +229,7 @@ func (m *Model) needFastClock() bool {
 	if e == nil {
 		return false
 	}
-	if !e.status.RetryAt.IsZero() {
+	if !e.footerStatus().RetryAt.IsZero() {
 		return true
 	}
 	left := e.expiry.Sub(m.c.now())

@@ -95,8 +95,16 @@ func newFlowWith(t *testing.T, eo emulator.Options, project bool) *flow {
 				break
 			}
 		}
+		// The event log is the project's: its own client, as the app builds it.
+		var pc ProjectAPI = c
+		if !project {
+			if pc, err = api.New(api.Options{Env: string(name), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(),
+				TokenSource: s.ProjectTokenSource(), ReadOnly: name == config.Live}); err != nil {
+				t.Fatalf("project client %s: %v", name, err)
+			}
+		}
 		f.sess[name] = s
-		envs[name] = &Environment{Name: name, ClientID: ei.ClientID, API: c, Session: s, ReadOnly: name == config.Live,
+		envs[name] = &Environment{Name: name, ClientID: ei.ClientID, API: c, Session: s, ReadOnly: name == config.Live, ProjectAPI: pc,
 			DemoApprove: auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false), Project: project}
 	}
 	m := New(Options{Envs: envs, Start: config.Sandbox, LoginTimeout: 30 * time.Second,

@@ -15,6 +15,9 @@ import (
 // text.
 type globalKeys struct {
 	Env, Help, Quit, ForceQuit key.Binding
+	// Events opens the webhook event log, scoped to the account on screen;
+	// enabled when the environment has a project-token client.
+	Events key.Binding
 	// Back pops the screen; enabled only when there is one to go back to
 	// and the screen does not use esc itself.
 	Back key.Binding
@@ -28,9 +31,10 @@ type globalKeys struct {
 
 func newGlobalKeys() globalKeys {
 	return globalKeys{
-		Env:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "switch sandbox/live")),
-		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit: key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		Env:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "switch sandbox/live")),
+		Events: key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "events")),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:   key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		// ctrl+c is matched before anything else, text inputs included.
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
@@ -41,11 +45,11 @@ func newGlobalKeys() globalKeys {
 }
 
 // short are the global keys worth a place on the hint line.
-func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, k.Quit} }
+func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, k.Quit, k.Events} }
 
 // full are the global keys of the help view.
 func (k globalKeys) full() []key.Binding {
-	return []key.Binding{k.Back, k.Jump, k.Env, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.Back, k.Jump, k.Events, k.Env, k.Help, k.Quit, k.ForceQuit}
 }
 
 // navKeys move a list's cursor.

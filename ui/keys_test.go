@@ -23,15 +23,6 @@ type keyScene struct {
 }
 
 func keyScenes() []keyScene {
-	blockLogin := func(d *driver) {
-		d.sbxS.login = func(ctx context.Context, _ auth.LoginOptions) (*auth.Identity, error) {
-			<-ctx.Done()
-			return nil, ctx.Err()
-		}
-		d.update(keyMsg("enter")) // Login runs in a command never run here
-		s := d.signin()
-		s.update(loginURLMsg{envTag{config.Sandbox}, s.id, "http://127.0.0.1:1/x"})
-	}
 	return []keyScene{
 		{name: "accounts", fx: fixture{rows: 30, signedIn: true}},
 		{name: "accounts filtered", fx: fixture{rows: 30, signedIn: true}, setup: func(d *driver) { d.press("/", "2", "enter") }},
@@ -60,7 +51,7 @@ func keyScenes() []keyScene {
 		{name: "account cards", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "4") }},
 		{name: "account statements", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "5") }},
 		{name: "transaction", fx: fixture{rows: 3, signedIn: true}, setup: withTxs(func(d *driver) { d.press("enter", "2", "enter") })},
-		{name: "transaction without a project client", fx: fixture{rows: 3, signedIn: true, noProjectAPI: true}, setup: func(d *driver) {
+		{name: "transaction without a project client", fx: fixture{rows: 3, signedIn: true, noEvents: true}, setup: func(d *driver) {
 			d.send(openMsg{envTag{config.Sandbox}, resourceTransaction, "tx-acc-0-1"})
 		}},
 		{name: "member", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "3", "enter") }},
@@ -70,6 +61,25 @@ func keyScenes() []keyScene {
 		{name: "all members", fx: fixture{rows: 3, project: true}, setup: func(d *driver) { jump(d, "members") }},
 		{name: "all cards", fx: fixture{rows: 3, project: true}, setup: func(d *driver) { jump(d, "cards") }},
 		{name: "palette", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press(":") }, takesAll: true},
+		{name: "events", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E") }},
+		{name: "events of an account", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("enter", "E") }},
+		{name: "events type field", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E", "t") }, takesAll: true},
+		{name: "events replay question", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E", "R") }, takesAll: true},
+		{name: "events on Live", fx: fixture{rows: 3, signedIn: true, liveSigned: true}, setup: func(d *driver) { d.press("e", "y", "E") }},
+		{name: "event", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E", "enter") }},
+		{name: "event naming nothing to open", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E", "G", "enter") }},
+		{name: "event replay question", fx: fixture{rows: 3, signedIn: true}, setup: func(d *driver) { d.press("E", "enter", "R") }, takesAll: true},
+		{name: "no event log", fx: fixture{rows: 3, signedIn: true, noEvents: true}},
+		{name: "sign-in headless", fx: fixture{rows: 3, headless: true}},
+		{name: "sign-in headless waiting", fx: fixture{rows: 3, headless: true}, setup: func(d *driver) {
+			blockLogin(d)
+			d.send(loginURLMsg{envTag{config.Sandbox}, d.signin().id, fakePrompt(true, false), func(string) error { return nil }})
+		}},
+		{name: "sign-in paste field", fx: fixture{rows: 3, headless: true}, setup: func(d *driver) {
+			blockLogin(d)
+			d.send(loginURLMsg{envTag{config.Sandbox}, d.signin().id, fakePrompt(true, false), func(string) error { return nil }})
+			d.press("p")
+		}, takesAll: true},
 	}
 }
 
@@ -115,8 +125,8 @@ func shown(d *driver) []key.Binding {
 // the keys: every key they show is handled, and no other key is.
 func TestShownKeysAreExactlyTheHandledKeys(t *testing.T) {
 	t.Parallel()
-	probes := []string{"a", "b", "c", "e", "f", "g", "G", "j", "k", "m", "o", "q", "Q", "r", "s", "x", "y", "z", "/", "?", ":",
-		"1", "2", "5", "enter", "esc", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "home", "end"}
+	probes := []string{"a", "b", "c", "e", "E", "f", "g", "G", "j", "k", "m", "o", "p", "q", "Q", "r", "R", "s", "t", "x", "y", "z",
+		"/", "?", ":", "1", "2", "5", "enter", "esc", "tab", "shift+tab", "up", "down", "pgup", "pgdown", "home", "end"}
 	for _, sc := range keyScenes() {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/ui/pagedlist"
@@ -89,10 +88,8 @@ type listScreen[T any] struct {
 	w, h   int
 
 	started bool
-	// errLines is the list's error above the status line; shownErr the
-	// error they say.
-	errLines []string
-	shownErr error
+	// errs is the list's error, above the status line.
+	errs errLines
 }
 
 func newListScreen[T any](c *common, env *envState, spec listSpec[T]) *listScreen[T] {
@@ -109,6 +106,7 @@ func newListScreen[T any](c *common, env *envState, spec listSpec[T]) *listScree
 		Context:    ctx,
 		Run:        c.listRun(env.Name),
 		Now:        c.now,
+		Waiting:    c.listWaiting(env, false),
 	})
 	s.syncKeys()
 	return s
@@ -138,17 +136,13 @@ func (s *listScreen[T]) close()          { s.cancel(); s.list.Close() }
 
 func (s *listScreen[T]) setSize(w, h int) {
 	s.w, s.h = w, h
-	s.shownErr, s.errLines = nil, nil
 	s.layout()
 }
 
 // layout gives the list what the status line and the error leave.
 func (s *listScreen[T]) layout() {
-	if err := s.list.Err(); err != s.shownErr || (err != nil && s.errLines == nil) {
-		s.shownErr = err
-		s.errLines = s.c.errLines(err, s.where(), s.w, s.h)
-	}
-	s.list.SetSize(s.w, max(s.h-1-len(s.errLines), 0))
+	lines := s.errs.set(s.c, s.list.Err(), s.where(), s.w, s.h)
+	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
 }
 
 func (s *listScreen[T]) where() where { return where{retry: s.keys.Refresh, project: s.env.Project} }
@@ -172,6 +166,7 @@ func (s *listScreen[T]) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		s.list.SetStyles(s.c.styles.list())
+		s.errs.restyled()
 	case listMsg:
 		return s.list.Update(msg.inner)
 	}
@@ -207,7 +202,7 @@ func (s *listScreen[T]) view() string {
 		if err := s.list.Err(); err != nil {
 			return fit(st.err.Render("✗ Could not load the "+s.spec.noun+". ")+explain(err, s.where()), s.w, s.h)
 		}
-		wait := s.c.spinFrame + " Loading " + s.spec.noun + "…"
+		wait := s.c.loadingText(s.env.status, s.spec.noun)
 		if s.spec.note != nil {
 			if n := s.spec.note(); n != "" {
 				wait += " " + n
@@ -215,27 +210,7 @@ func (s *listScreen[T]) view() string {
 		}
 		return fit(wait, s.w, s.h)
 	}
-	return listBody(s.w, s.h, s.list.Len() == 0, s.list.View, func() string { return st.dim.Render(s.spec.empty()) }, s.errLines, s.statusLine())
-}
-
-// listBody is a list screen's body, h lines: the rows (or, in an empty
-// list, why there are none), the error's lines, the status line.
-func listBody(w, h int, empty bool, rows, why func() string, errLines []string, status string) string {
-	var b strings.Builder
-	if listH := h - 1 - len(errLines); listH > 0 {
-		if empty {
-			b.WriteString(fit(why(), w, listH))
-		} else {
-			b.WriteString(rows())
-		}
-		b.WriteByte('\n')
-	}
-	for _, l := range errLines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString(status)
-	return b.String()
+	return s.c.listView(s.list, s.spec.title, s.spec.empty(), s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 // statusLine: where the cursor is (in a list with rows), the note, what
@@ -251,7 +226,7 @@ func (s *listScreen[T]) statusLine() string {
 			b.WriteString(n)
 		}
 	}
-	s.c.writeActivity(&b, s.list)
+	s.c.writeActivity(&b, s.list, s.env.status)
 	return trunc(s.c.styles.dimP.Render(strings.TrimPrefix(b.String(), " · ")), s.w)
 }
 
@@ -279,31 +254,19 @@ func writePosition(b *strings.Builder, l listInfo) {
 	b.Write(p)
 }
 
-// writeActivity writes what the list waits for, or how old its rows are.
-func (c *common) writeActivity(b *strings.Builder, l listInfo) {
+// writeActivity writes what the list waits for (the wait that holds its
+// request back, from the API client's status st), or how old its rows are.
+func (c *common) writeActivity(b *strings.Builder, l listInfo, st api.Status) {
 	switch {
 	case l.Refreshing():
 		b.WriteString(" · " + c.spinFrame + " refreshing")
 	case l.Busy():
-		b.WriteString(" · " + c.spinFrame + " loading more")
+		if w := waitText(st, c.now()); w != "" {
+			b.WriteString(" · " + c.spinFrame + " " + w)
+		} else {
+			b.WriteString(" · " + c.spinFrame + " loading more")
+		}
 	case !l.Updated().IsZero():
 		b.WriteString(" · updated " + shortDuration(c.now().Sub(l.Updated())) + " ago")
 	}
-}
-
-// maxErrLines bounds how much of a list an error may cover.
-const maxErrLines = 3
-
-// errLines is a list's error worded for the screen, wrapped to w, at most
-// maxErrLines lines and never the status line's; nil for no error.
-func (c *common) errLines(err error, at where, w, h int) []string {
-	if err == nil {
-		return nil
-	}
-	text := c.styles.err.Render("✗ " + explain(err, at))
-	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
-	if n := min(maxErrLines, max(h-1, 0)); len(lines) > n {
-		lines = lines[:n]
-	}
-	return lines
 }

@@ -31,7 +31,7 @@ func newMembersList(c *common, env *envState, accountID string) *listScreen[api.
 		reversible: true,
 		empty:      func() string { return empty },
 		open: func(m api.AccountMembership) tea.Cmd {
-			return pushCmd(env.Name, newMemberScreen(c, env, m.ID, &m))
+			return push(env.Name, newMemberScreen(c, env, m.ID, &m))
 		},
 		openDesc: "open member",
 	})

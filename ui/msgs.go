@@ -64,10 +64,13 @@ type simulateMsg struct {
 
 func (m simulateMsg) msgErr() error { return m.err }
 
+// loginURLMsg hands over what a running Login shows the user (its
+// ShowURL); paste is prompt.Paste, separate so tests can stand in for it.
 type loginURLMsg struct {
 	envTag
-	id  int
-	url string
+	id     int
+	prompt auth.SignInPrompt
+	paste  func(string) error
 }
 
 // loginNoteMsg is a warning from a running Login (LoginOptions.Warn).
@@ -125,6 +128,11 @@ type flashMsg struct {
 type pushMsg struct {
 	envTag
 	s screen
+}
+
+// push asks the root to open s on top of the stack.
+func push(env config.EnvName, s screen) tea.Cmd {
+	return func() tea.Msg { return pushMsg{envTag{env}, s} }
 }
 
 // crashMsg reports a panic recovered in a background task.

@@ -111,8 +111,3 @@ func (m *Model) popTo(n int) {
 func openCmd(env config.EnvName, kind resourceKind, id string) tea.Cmd {
 	return func() tea.Msg { return openMsg{envTag{env}, kind, id} }
 }
-
-// pushCmd asks the root to open s on top of the stack.
-func pushCmd(env config.EnvName, s screen) tea.Cmd {
-	return func() tea.Msg { return pushMsg{envTag{env}, s} }
-}

@@ -22,13 +22,14 @@ type jumpTarget struct {
 
 // jumpTargets is the palette's registry. A new view is one more line:
 //
-//	{name: "events", desc: "the webhook event log", open: jumpView(func(c *common, e *envState) screen { return newEventsScreen(c, e) })},
+//	{name: "things", desc: "every thing", open: jumpView(func(c *common, e *envState) screen { return newThingsList(c, e) })},
 func jumpTargets() []jumpTarget {
 	return []jumpTarget{
 		{name: "accounts", desc: "the account list", open: func(m *Model, _ string) tea.Cmd { m.popTo(1); return nil }},
 		{name: "transactions", desc: "transactions across accounts", open: jumpView(func(c *common, e *envState) screen { return newTxListScreen(c, e, "") })},
 		{name: "members", desc: "every membership", open: jumpView(func(c *common, e *envState) screen { return newMembersList(c, e, "") })},
 		{name: "cards", desc: "every card", open: jumpView(func(c *common, e *envState) screen { return newCardsList(c, e, api.CardsParams{}) })},
+		{name: "events", desc: "the webhook event log (of the account on screen)", open: func(m *Model, _ string) tea.Cmd { return m.openEvents() }},
 		{name: "account", arg: "ID", desc: "one account", open: jumpByID(resourceAccount)},
 		{name: "transaction", arg: "ID", desc: "one transaction", open: jumpByID(resourceTransaction)},
 		{name: "member", arg: "ID", desc: "one membership", open: jumpByID(resourceMembership)},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -42,9 +43,11 @@ type screen interface {
 }
 
 const (
-	flashDelay     = 4 * time.Second
-	clockFast      = time.Second
-	clockSlow      = 15 * time.Second
+	flashDelay = 4 * time.Second
+	clockFast  = time.Second
+	// clockSlow also paces the status poll: the footer's count of the
+	// machine's requests (other processes' included) is at most this old.
+	clockSlow      = 5 * time.Second
 	filterDebounce = 300 * time.Millisecond
 )
 
@@ -92,7 +95,12 @@ func New(opts Options) *Model {
 		clip = tea.SetClipboard
 	}
 	root, cancel := context.WithCancel(context.Background())
-	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick,
+		getenv: getenv, headless: auth.Headless(getenv)}
 	if c.tick == nil {
 		c.tick = tea.Tick
 	}
@@ -112,6 +120,9 @@ func New(opts Options) *Model {
 		st := &envState{Environment: e, ctx: ctx, cancel: cancel}
 		if e.API != nil {
 			st.status = e.API.Status()
+		}
+		if p := st.distinctProject(); p != nil {
+			st.projectStatus = p.Status()
 		}
 		m.envs[name] = st
 	}
@@ -222,7 +233,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.clockFast = m.needFastClock()
-		return m.clockTick()
+		return tea.Batch(m.clockTick(), m.pollStatus(m.env))
+	case statusPollMsg:
+		return m.polled(msg)
 	case flashMsg:
 		return m.setFlash(msg.text, msg.bad)
 	case flashClearMsg:
@@ -397,6 +410,8 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Env):
 		return m.requestSwitch(), true
+	case key.Matches(msg, k.Events):
+		return m.openEvents(), true
 	case key.Matches(msg, k.Back) && len(m.stack) > 1:
 		m.closeTop()
 		return nil, true

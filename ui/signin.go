@@ -3,10 +3,12 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -26,16 +28,21 @@ const (
 )
 
 type signinKeys struct {
-	SignIn, Approve, CopyURL, Cancel, Continue key.Binding
+	SignIn, Approve, CopyURL, Paste, Cancel, Continue key.Binding
+	// While the paste field has focus.
+	UsePaste, StopPaste key.Binding
 }
 
 func newSigninKeys() signinKeys {
 	return signinKeys{
-		SignIn:   openKey("sign in with the browser"),
-		Approve:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve as the demo user, no browser needed")),
-		CopyURL:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link")),
-		Cancel:   escKey("cancel"),
-		Continue: openKey("continue to the accounts"),
+		SignIn:    openKey("sign in with the browser"),
+		Approve:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve as the demo user, no browser needed")),
+		CopyURL:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy link")),
+		Paste:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "paste the address the browser ends on")),
+		Cancel:    escKey("cancel"),
+		Continue:  openKey("continue to the accounts"),
+		UsePaste:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "use this address")),
+		StopPaste: escKey("stop pasting"),
 	}
 }
 
@@ -49,7 +56,11 @@ type signinScreen struct {
 	w, h   int
 	state  signinState
 	reason error // why the session ended; nil on a first sign-in
-	url    string
+	// prompt is what the running Login showed (its URL, callback port,
+	// whether it is headless); paste hands it a redirected address.
+	prompt auth.SignInPrompt
+	paste  func(string) error
+	demo   bool // the running sign-in approves as the demo user
 	id     int
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -64,10 +75,20 @@ type signinScreen struct {
 	waitCtx     context.Context
 	// notesSeen are shown while waiting (a browser that failed to open).
 	notesSeen []string
+
+	// The address pasted back in a headless sign-in: the field, whether it
+	// has focus, the Paste in flight, and why the last one was refused.
+	pasteIn    textinput.Model
+	pasting    bool
+	pasteID    int
+	refused    string
+	pasteTaken bool // a paste was accepted: Login is finishing
 }
 
 func newSigninScreen(c *common, env *envState, reason error, timeout time.Duration) *signinScreen {
 	s := &signinScreen{c: c, env: env, reason: reason, timeout: timeout, keys: newSigninKeys()}
+	s.pasteIn = newTextInput("> ", "http://127.0.0.1:…/callback?code=…&state=…", 8<<10)
+	s.pasteIn.SetStyles(c.inputStyles())
 	s.syncKeys()
 	return s
 }
@@ -75,10 +96,20 @@ func newSigninScreen(c *common, env *envState, reason error, timeout time.Durati
 func (s *signinScreen) init() tea.Cmd { return nil }
 func (s *signinScreen) title() string { return TextSignIn }
 func (s *signinScreen) capturing() bool {
-	return false
+	return s.pasting
 }
-func (s *signinScreen) busy() bool       { return s.state == signinWaiting || s.state == signinChecking }
-func (s *signinScreen) setSize(w, h int) { s.w, s.h = w, h }
+func (s *signinScreen) busy() bool { return s.state == signinWaiting || s.state == signinChecking }
+func (s *signinScreen) setSize(w, h int) {
+	s.w, s.h = w, h
+	s.pasteIn.SetWidth(max(w-ansi.StringWidth(s.pasteIn.Prompt)-1, 8))
+}
+
+// headless: the running sign-in cannot reach the user's browser, so it
+// shows the ssh -L command and takes the redirected address pasted back.
+// A demo approval plays the browser itself and needs neither.
+func (s *signinScreen) headless() bool {
+	return s.state == signinWaiting && s.prompt.Headless && !s.demo && s.paste != nil
+}
 
 func (s *signinScreen) close() {
 	if s.cancel != nil {
@@ -94,19 +125,28 @@ func (s *signinScreen) syncKeys() {
 	if s.state == signinFailed {
 		k.SignIn.SetHelp("enter", "try again")
 		k.Approve.SetHelp("a", "approve as the demo user")
+	} else if s.c.headless {
+		k.SignIn.SetHelp("enter", "sign in")
 	} else {
 		k.SignIn.SetHelp("enter", "sign in with the browser")
 		k.Approve.SetHelp("a", "approve as the demo user, no browser needed")
 	}
 	k.Approve.SetEnabled(idle && s.env.DemoApprove != nil)
-	k.CopyURL.SetEnabled(s.state == signinWaiting && s.url != "")
-	k.Cancel.SetEnabled(s.state == signinWaiting)
+	waiting := s.state == signinWaiting && !s.pasting
+	k.CopyURL.SetEnabled(waiting && s.prompt.URL != "")
+	k.Paste.SetEnabled(waiting && s.headless() && s.pasteID == 0)
+	k.Cancel.SetEnabled(waiting)
 	k.Continue.SetEnabled(s.state == signinDone)
+	k.UsePaste.SetEnabled(s.pasting)
+	k.StopPaste.SetEnabled(s.pasting)
 }
 
 func (s *signinScreen) ShortHelp() []key.Binding {
 	k := s.keys
-	return []key.Binding{k.SignIn, k.Approve, k.CopyURL, k.Cancel, k.Continue}
+	if s.pasting {
+		return []key.Binding{k.UsePaste, k.StopPaste}
+	}
+	return []key.Binding{k.SignIn, k.Approve, k.CopyURL, k.Paste, k.Cancel, k.Continue}
 }
 
 func (s *signinScreen) FullHelp() [][]key.Binding {
@@ -116,17 +156,23 @@ func (s *signinScreen) FullHelp() [][]key.Binding {
 func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
 	k := s.keys
+	if s.pasting {
+		return s.pasteKey(msg), true
+	}
 	switch {
 	case key.Matches(msg, k.SignIn):
 		return s.start(false), true
 	case key.Matches(msg, k.Approve):
 		return s.start(true), true
 	case key.Matches(msg, k.CopyURL):
-		return tea.Batch(s.c.clipboard(s.url), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} }), true
+		return tea.Batch(s.c.clipboard(s.prompt.URL), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} }), true
+	case key.Matches(msg, k.Paste):
+		s.pasting = true
+		return s.pasteIn.Focus(), true
 	case key.Matches(msg, k.Cancel):
 		s.cancel()
 		s.state = signinIdle
-		s.url = ""
+		s.prompt, s.paste = auth.SignInPrompt{}, nil
 		s.id = s.c.nextID() // the cancelled login's answer is now stale
 		return func() tea.Msg { return flashMsg{text: "Sign-in cancelled"} }, true
 	case key.Matches(msg, k.Continue):
@@ -139,9 +185,24 @@ func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		s.pasteIn.SetStyles(s.c.inputStyles())
 	case loginURLMsg:
 		if msg.id == s.id && s.state == signinWaiting {
-			s.url = msg.url
+			s.prompt, s.paste = msg.prompt, msg.paste
+		}
+	case signinPasteMsg:
+		if msg.id != s.id || msg.paste != s.pasteID {
+			return nil
+		}
+		return s.pasted(msg.err)
+	case tea.PasteMsg:
+		// A terminal paste while the address is awaited needs no key first.
+		if s.headless() && s.pasteID == 0 {
+			s.pasting = true
+			focus := s.pasteIn.Focus()
+			_, cmd := editInput(&s.pasteIn, msg)
+			return tea.Batch(focus, cmd)
 		}
 	case loginNoteMsg:
 		if msg.id != s.id || s.state != signinWaiting {
@@ -155,6 +216,9 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.id != s.id {
 			return nil
 		}
+		// Whichever way it ended, nothing more is pasted into this one.
+		s.pasting, s.pasteID = false, 0
+		s.pasteIn.Blur()
 		if msg.err != nil {
 			s.cancel()
 			s.state, s.err = signinFailed, msg.err
@@ -196,12 +260,70 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// signinPasteMsg answers a Paste of the redirected address.
+type signinPasteMsg struct {
+	envTag
+	id, paste int
+	err       error
+}
+
+// pasteKey edits the paste field: enter hands the address to the sign-in,
+// esc leaves the field (the sign-in goes on waiting).
+func (s *signinScreen) pasteKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.UsePaste):
+		text := strings.TrimSpace(s.pasteIn.Value())
+		if text == "" {
+			s.refused = "nothing was pasted"
+			return nil
+		}
+		s.pasting, s.refused = false, ""
+		s.pasteIn.Blur()
+		s.pasteID = s.c.nextID()
+		paste, id, pid, env := s.paste, s.id, s.pasteID, s.env.Name
+		// Paste exchanges the code with the server: never on the loop.
+		return s.c.task(func() tea.Msg { return signinPasteMsg{envTag{env}, id, pid, paste(text)} })
+	case key.Matches(msg, k.StopPaste):
+		s.pasting = false
+		s.pasteIn.Blur()
+		return nil
+	}
+	_, cmd := editInput(&s.pasteIn, msg)
+	return cmd
+}
+
+// pasted applies Paste's answer: accepted (Login is finishing), refused
+// (say why and keep waiting), or the sign-in ended (Login's own answer
+// says how).
+func (s *signinScreen) pasted(err error) tea.Cmd {
+	s.pasteID = 0
+	var refused *auth.PasteError
+	switch {
+	case err == nil:
+		s.pasteTaken = true
+		s.pasteIn.SetValue("")
+	case errors.As(err, &refused):
+		s.refused = refused.Reason
+		s.pasteIn.SetValue("")
+		s.pasting = true
+		return s.pasteIn.Focus()
+	default:
+		s.c.log.Info("pasted address after the sign-in ended", "env", string(s.env.Name), "error", err.Error())
+	}
+	return nil
+}
+
 func (s *signinScreen) start(demo bool) tea.Cmd {
 	s.id = s.c.nextID()
 	s.ctx, s.cancel = context.WithCancel(s.env.ctx)
-	s.state, s.err, s.url, s.warnings, s.user, s.reason = signinWaiting, nil, "", nil, nil, nil
+	s.state, s.err, s.warnings, s.user, s.reason = signinWaiting, nil, nil, nil, nil
+	s.prompt, s.paste, s.demo = auth.SignInPrompt{}, nil, demo
 	s.notesSeen, s.home, s.checkFailed = nil, nil, false
-	urls := make(chan string, 1)
+	s.pasting, s.pasteID, s.refused, s.pasteTaken = false, 0, "", false
+	s.pasteIn.Blur()
+	s.pasteIn.SetValue("")
+	prompts := make(chan auth.SignInPrompt, 1)
 	notes := make(chan string, 8)
 	opts := auth.LoginOptions{
 		// Warn, like ShowURL, is called from Login's goroutines.
@@ -215,11 +337,12 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 		// URL over without blocking it.
 		ShowURL: func(p auth.SignInPrompt) {
 			select {
-			case urls <- p.URL:
+			case prompts <- p:
 			default:
 			}
 		},
 		Timeout: s.timeout,
+		Getenv:  s.c.getenv,
 	}
 	if demo {
 		opts.Open = s.env.DemoApprove
@@ -235,8 +358,8 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 	})
 	showURL := s.c.task(func() tea.Msg {
 		select {
-		case u := <-urls:
-			return loginURLMsg{envTag{env}, id, u}
+		case p := <-prompts:
+			return loginURLMsg{envTag{env}, id, p, p.Paste}
 		case <-waitCtx.Done():
 			return nil
 		}
@@ -289,22 +412,16 @@ func (s *signinScreen) view() string {
 	switch s.state {
 	case signinIdle:
 		line(st.bold.Render("What will happen"))
-		line(wrap.Render("1. Your browser opens the platform's sign-in page; the link is shown here too."))
-		line(wrap.Render("2. Enter your phone number and the 6-digit code, then approve access."))
-		line(wrap.Render("3. The browser returns to partnertui on 127.0.0.1; the tokens are stored for " + envTitle(s.env.Name) + " only."))
+		for _, step := range s.steps() {
+			line(wrap.Render(step))
+		}
 	case signinWaiting:
-		line(s.c.spinFrame, " Waiting for the sign-in to finish in the browser…")
-		if s.url == "" {
-			line(st.dim.Render("Preparing the sign-in link…"))
-		} else {
-			line(st.dim.Render("If no browser opened, open this link:"))
-			line(ansi.Hardwrap(s.url, max(w, 1), false))
-		}
-		for _, n := range s.notesSeen {
-			line(wrap.Render(st.warn.Render("⚠ " + n)))
-		}
+		s.waitingView(line, wrap)
 	case signinChecking:
 		line(s.c.spinFrame, " Signed in; checking which user the token belongs to…")
+		if w := waitText(s.env.status, s.c.now()); w != "" {
+			line(st.warn.Render("The check is " + w + "."))
+		}
 	case signinDone:
 		line(st.ok.Render("✓ Signed in as "+s.user.name), st.dim.Render(" "+s.user.phone))
 		for _, w := range s.warnings {
@@ -318,6 +435,81 @@ func (s *signinScreen) view() string {
 		line(wrap.Render(st.err.Render(what) + explain(s.err, at)))
 	}
 	return fit(strings.TrimSuffix(b.String(), "\n"), w, s.h)
+}
+
+// steps say what the sign-in will do, as it will really happen here: over
+// SSH or without a display no browser opens, and the way back is a tunnel
+// or a pasted address.
+func (s *signinScreen) steps() []string {
+	stored := "the tokens are stored for " + envTitle(s.env.Name) + " only."
+	if !s.c.headless {
+		return []string{
+			"1. Your browser opens the platform's sign-in page; the link is shown here too.",
+			"2. Enter your phone number and the 6-digit code, then approve access.",
+			"3. The browser returns to partnertui on 127.0.0.1; " + stored,
+		}
+	}
+	return []string{
+		"No browser can open from here (an SSH session, or no display), so:",
+		"1. partnertui shows the sign-in link and the ssh -L command that forwards its callback port.",
+		"2. On your own computer, run that command, open the link, enter your phone number and the 6-digit code, then approve access.",
+		"3. The browser returns through the tunnel to partnertui on 127.0.0.1. Without a tunnel, paste here the address the browser ends on; " + stored,
+	}
+}
+
+// waitingView says what the running sign-in waits for and what the user
+// does next: watch the browser, open the link, or (headless) forward the
+// port or paste the address back.
+func (s *signinScreen) waitingView(line func(...string), wrap lipgloss.Style) {
+	st := s.c.styles
+	w := max(s.w, 1)
+	p := s.prompt
+	switch {
+	case s.demo:
+		line(s.c.spinFrame, " Approving as the demo user on the sign-in pages…")
+	case p.URL == "":
+		line(s.c.spinFrame, " Preparing the sign-in link…")
+	case s.headless():
+		line(s.c.spinFrame, " Waiting for the sign-in: no browser opens from here.")
+		n := 1
+		if p.SSHForward != "" {
+			line(wrap.Render(fmt.Sprintf("%d. On your own computer, forward the callback port first:", n)))
+			line("   " + st.bold.Render(p.SSHForward))
+			n++
+		}
+		line(wrap.Render(fmt.Sprintf("%d. Open this link in a browser there and approve:", n)))
+		line(ansi.Hardwrap(p.URL, w, false))
+		n++
+		back := "The browser then comes back here"
+		if p.SSHForward != "" {
+			back += " through the tunnel"
+		}
+		line(wrap.Render(fmt.Sprintf("%d. %s. Without a tunnel, paste the address it ends on (http://127.0.0.1:%d/…):", n, back, p.CallbackPort)))
+		switch {
+		case s.pasteID != 0:
+			line(s.c.spinFrame, " Checking the pasted address…")
+		case s.pasteTaken:
+			line(st.ok.Render("✓ Address accepted; finishing the sign-in…"))
+		case s.pasting:
+			line(s.pasteIn.View())
+		default:
+			line(st.dim.Render("Paste it, or press " + s.keys.Paste.Help().Key + " to type it."))
+		}
+		if s.refused != "" {
+			line(wrap.Render(st.err.Render("✗ That address was not used: " + s.refused + ".")))
+		}
+	case p.Opening:
+		line(s.c.spinFrame, " Waiting for the sign-in to finish in the browser that is opening…")
+		line(st.dim.Render("If no browser opened, open this link:"))
+		line(ansi.Hardwrap(p.URL, w, false))
+	default:
+		line(s.c.spinFrame, " Waiting for the sign-in to finish in your browser…")
+		line(st.dim.Render("Open this link in your browser:"))
+		line(ansi.Hardwrap(p.URL, w, false))
+	}
+	for _, n := range s.notesSeen {
+		line(wrap.Render(st.warn.Render("⚠ " + n)))
+	}
 }
 
 // phoneMismatch warns when the prefilled phone number is not the signed-in

@@ -23,7 +23,7 @@ func newStatementsList(c *common, env *envState, accountID string) *listScreen[a
 		reversible: true,
 		empty:      func() string { return "No statements for this account yet." },
 		open: func(st api.Statement) tea.Cmd {
-			return pushCmd(env.Name, newStatementScreen(c, env, st))
+			return push(env.Name, newStatementScreen(c, env, st))
 		},
 		openDesc: "open statement",
 	})

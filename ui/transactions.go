@@ -51,7 +51,7 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 		reversible: accountID != "" || env.Project,
 		empty:      t.emptyText,
 		open: func(tx api.TransactionDetail) tea.Cmd {
-			return pushCmd(env.Name, newTxDetail(c, env, tx))
+			return push(env.Name, newTxDetail(c, env, tx))
 		},
 		openDesc: "open transaction",
 		note:     t.note,
@@ -204,9 +204,9 @@ func (t *txListScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	switch {
 	case key.Matches(msg, t.keys.Filter):
-		return t.openForm(fieldStatus), true
+		return t.openForm(filterStatus), true
 	case key.Matches(msg, t.keys.Search):
-		return t.openForm(fieldSearch), true
+		return t.openForm(filterSearch), true
 	case key.Matches(msg, t.keys.ClearFilter):
 		t.filter = txFilter{}
 		return t.query(t.fetch()), true

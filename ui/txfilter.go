@@ -73,13 +73,13 @@ func splitList(s string) []string {
 
 // The form's fields, in order.
 const (
-	fieldStatus = iota
-	fieldType
-	fieldFrom
-	fieldTo
-	fieldMin
-	fieldMax
-	fieldSearch
+	filterStatus = iota
+	filterType
+	filterFrom
+	filterTo
+	filterMin
+	filterMax
+	filterSearch
 )
 
 type filterField struct {
@@ -283,35 +283,35 @@ func (f *txFilterForm) parse() (txFilter, error) {
 	var r txFilter
 	var err error
 	val := func(i int) string { return strings.TrimSpace(f.fields[i].in.Value()) }
-	if r.statuses, err = canonicalList(val(fieldStatus), api.TransactionStatuses(), "status"); err != nil {
-		return r, f.at(fieldStatus, err)
+	if r.statuses, err = canonicalList(val(filterStatus), api.TransactionStatuses(), "status"); err != nil {
+		return r, f.at(filterStatus, err)
 	}
-	if r.types, err = canonicalList(val(fieldType), api.TransactionTypes(), "transaction type"); err != nil {
-		return r, f.at(fieldType, err)
+	if r.types, err = canonicalList(val(filterType), api.TransactionTypes(), "transaction type"); err != nil {
+		return r, f.at(filterType, err)
 	}
-	if r.from, err = parseDay(val(fieldFrom)); err != nil {
-		return r, f.at(fieldFrom, err)
+	if r.from, err = parseDay(val(filterFrom)); err != nil {
+		return r, f.at(filterFrom, err)
 	}
-	if r.to, err = parseDay(val(fieldTo)); err != nil {
-		return r, f.at(fieldTo, err)
+	if r.to, err = parseDay(val(filterTo)); err != nil {
+		return r, f.at(filterTo, err)
 	}
 	if !r.from.IsZero() && !r.to.IsZero() && r.to.Before(r.from) {
-		return r, f.at(fieldTo, fmt.Errorf("%s is before the start of the range, %s", dayText(r.to), dayText(r.from)))
+		return r, f.at(filterTo, fmt.Errorf("%s is before the start of the range, %s", dayText(r.to), dayText(r.from)))
 	}
-	if r.min, err = parseAmount(val(fieldMin)); err != nil {
-		return r, f.at(fieldMin, err)
+	if r.min, err = parseAmount(val(filterMin)); err != nil {
+		return r, f.at(filterMin, err)
 	}
-	if r.max, err = parseAmount(val(fieldMax)); err != nil {
-		return r, f.at(fieldMax, err)
+	if r.max, err = parseAmount(val(filterMax)); err != nil {
+		return r, f.at(filterMax, err)
 	}
 	if r.min != "" && r.max != "" {
 		lo, _ := strconv.ParseFloat(r.min, 64)
 		hi, _ := strconv.ParseFloat(r.max, 64)
 		if hi < lo {
-			return r, f.at(fieldMax, fmt.Errorf("%s is below the minimum, %s", r.max, r.min))
+			return r, f.at(filterMax, fmt.Errorf("%s is below the minimum, %s", r.max, r.min))
 		}
 	}
-	r.search = val(fieldSearch)
+	r.search = val(filterSearch)
 	return r, nil
 }
 

@@ -116,6 +116,9 @@ type Options struct {
 	NoColor bool
 	// LoginTimeout bounds one browser sign-in; 0 means the auth default.
 	LoginTimeout time.Duration
+	// Getenv reads the variables that tell a session without a browser
+	// (SSH_CONNECTION, DISPLAY…; see auth.Headless); nil means os.Getenv.
+	Getenv func(string) string
 
 	// tick replaces tea.Tick in tests, which fire timers by hand.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

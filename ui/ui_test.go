@@ -73,7 +73,7 @@ func TestSignInWaitingShowsURLCopyAndEscCancels(t *testing.T) {
 	cmd := d.update(keyMsg("enter"))
 	s := d.signin()
 	// The URL arrives while Login still runs.
-	s.update(loginURLMsg{envTag{config.Sandbox}, s.id, "http://127.0.0.1:1/oauth2/auth?x=1"})
+	s.update(loginURLMsg{envTag{config.Sandbox}, s.id, auth.SignInPrompt{URL: "http://127.0.0.1:1/oauth2/auth?x=1", Opening: true}, nil})
 	d.wantScreen("http://127.0.0.1:1/oauth2/auth?x=1")
 	d.press("c")
 	if len(d.copied) != 1 || d.copied[0] != "http://127.0.0.1:1/oauth2/auth?x=1" {
@@ -523,7 +523,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 	d.wantScreen("? help")
 	st := d.sbx.Status()
 	st.LastStatus = 429
-	st.RetryAt = testNow.Add(12 * time.Second)
+	st.Waiting, st.WaitReason, st.Retrying, st.RetryAt = 1, api.WaitRetryAfter, true, testNow.Add(12*time.Second)
 	d.send(statusMsg{envTag{config.Sandbox}, st})
 	if !d.m.clockFast {
 		t.Fatal("the clock did not speed up for the countdown")
@@ -533,7 +533,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 	st.RetryAt = testNow.Add(-time.Second)
 	d.send(statusMsg{envTag{config.Sandbox}, st})
 	d.wantScreen("429 · retrying now")
-	st.RetryAt, st.LastStatus = time.Time{}, 200
+	st.Waiting, st.WaitReason, st.Retrying, st.RetryAt, st.LastStatus = 0, "", false, time.Time{}, 200
 	d.send(statusMsg{envTag{config.Sandbox}, st})
 	if strings.Contains(d.screen(), "retrying") {
 		t.Fatal("the countdown outlived the retry")
@@ -548,7 +548,7 @@ func TestFooterKeepsCountdownWhenNarrow(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 40, h: 10})
 	st := d.sbx.Status()
-	st.RetryAt = testNow.Add(12 * time.Second)
+	st.Waiting, st.WaitReason, st.Retrying, st.RetryAt = 1, api.WaitRetryAfter, true, testNow.Add(12*time.Second)
 	d.send(statusMsg{envTag{config.Sandbox}, st})
 	lines := strings.Split(d.screen(), "\n")
 	footer := lines[len(lines)-1]

@@ -122,12 +122,12 @@ func TestFilterCompletion(t *testing.T) {
 		typed string
 		want  string
 	}{
-		{fieldStatus, "bo", "Booked"},
-		{fieldStatus, "Booked,re", "Booked,Re"}, // Rejected, Released
-		{fieldStatus, "Booked, rel", "Booked, Released"},
-		{fieldType, "sepacredittransferin", "SepaCreditTransferIn"}, // In, InReturn, InRecall share it
-		{fieldType, "fees", "Fees"},
-		{fieldType, "CardOutDebitR", "CardOutDebitReversal"},
+		{filterStatus, "bo", "Booked"},
+		{filterStatus, "Booked,re", "Booked,Re"}, // Rejected, Released
+		{filterStatus, "Booked, rel", "Booked, Released"},
+		{filterType, "sepacredittransferin", "SepaCreditTransferIn"}, // In, InReturn, InRecall share it
+		{filterType, "fees", "Fees"},
+		{filterType, "CardOutDebitR", "CardOutDebitReversal"},
 	}
 	for _, tc := range cases {
 		f := newTxFilterForm(c, txFilter{}, tc.field)
@@ -138,12 +138,12 @@ func TestFilterCompletion(t *testing.T) {
 		}
 	}
 	// Nothing to complete: tab goes to the next field.
-	f := newTxFilterForm(c, txFilter{}, fieldStatus)
+	f := newTxFilterForm(c, txFilter{}, filterStatus)
 	f.handleKey(keyMsg("tab"))
-	if f.focus != fieldType {
+	if f.focus != filterType {
 		t.Fatalf("tab on an empty field stayed on field %d", f.focus)
 	}
-	f.fields[fieldType].in.SetValue("nope")
+	f.fields[filterType].in.SetValue("nope")
 	if _, out := f.handleKey(keyMsg("enter")); out != formKept || f.err == nil || !strings.Contains(f.err.Error(), "“nope” is not a transaction type") {
 		t.Fatalf("an unknown type: outcome %d, error %v", out, f.err)
 	}
@@ -250,9 +250,8 @@ func TestOpenByID(t *testing.T) {
 	d.wantScreen("Accounts › Account 2")
 	d.wantScreen("Holder 2 (Individual)")
 	open(resourceTransaction, "tx-acc-2-1")
-	lookup := d.m.env.ProjectAPI.(*fakeTxLookup)
-	if lookup.calls != 1 {
-		t.Fatalf("the transaction was read %d times with the project's client", lookup.calls)
+	if d.sbxP.txCalls != 1 {
+		t.Fatalf("the transaction was read %d times with the project's client", d.sbxP.txCalls)
 	}
 	d.wantScreen("Accounts › Account 2 › Payment 1")
 	d.wantScreen("+11.00 EUR")
@@ -282,7 +281,7 @@ func TestOpenByID(t *testing.T) {
 // screen says so instead of sending anything.
 func TestTransactionByIDWithoutProjectClient(t *testing.T) {
 	t.Parallel()
-	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 160, h: 40, noProjectAPI: true})
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 160, h: 40, noEvents: true})
 	before := d.sbx.requests()
 	d.send(openMsg{envTag{config.Sandbox}, resourceTransaction, "tx-1"})
 	d.wantScreen("Looking a transaction up by its ID takes the project's token, and Sandbox has no project-token client.")
@@ -417,7 +416,7 @@ func TestPaletteJumps(t *testing.T) {
 		t.Fatal(": did not open the palette")
 	}
 	d.wantScreen("Accounts › Account 0 › Members\n") // no crumb of its own
-	d.wantScreen("accounts  transactions  members  cards  account ID")
+	d.wantScreen("accounts  transactions  members  cards  events  account ID")
 	d.press("q", "e") // text, not quit or switch
 	if d.quit || d.m.confirm {
 		t.Fatal("a global key fired in the palette")

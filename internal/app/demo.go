@@ -28,7 +28,7 @@ type demo struct {
 func startDemo(ctx context.Context) (*demo, error) {
 	// A simulated transfer stays Pending for a moment, so the demo shows
 	// both of its states and their webhook events.
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay})
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}

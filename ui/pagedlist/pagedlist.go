@@ -113,6 +113,12 @@ type Options[T any] struct {
 	Run func(func() tea.Msg) tea.Cmd
 	// Now is the clock for Updated; nil means time.Now.
 	Now func() time.Time
+	// Waiting says what holds the reads back before they are sent (a spent
+	// request budget, an HTTP 429), "" when nothing does; nil for never.
+	// While a read is on the wire, View draws it in place of the first row
+	// not loaded yet, or of the first row of a list with none yet, so a
+	// held read shows the wait instead of an empty list.
+	Waiting func() string
 }
 
 // pageMsg is the answer to one request.
@@ -602,6 +608,19 @@ func (m *Model[T]) format(i int) (line string, loaded bool) {
 	return m.r.line(r), true
 }
 
+// Reformat formats the rows on screen again, for cells that change with
+// the clock (an age) rather than with the rows.
+func (m *Model[T]) Reformat() {
+	m.r.invalidate()
+	m.prepare()
+}
+
 // View draws the column titles and the rows in the window: exactly the
 // height given to SetSize, no line wider than its width.
-func (m *Model[T]) View() string { return m.r.view(m.cursor - m.offset) }
+func (m *Model[T]) View() string {
+	wait := ""
+	if m.o.Waiting != nil && m.Busy() {
+		wait = m.o.Waiting()
+	}
+	return m.r.view(m.cursor-m.offset, wait)
+}

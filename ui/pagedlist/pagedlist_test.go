@@ -557,3 +557,67 @@ func TestMissingCursorFallsBackToTheOtherSide(t *testing.T) {
 	}
 	checkOrder(t, l, c)
 }
+
+// A read held back (a spent budget) shows its wait where rows are missing:
+// on the first line before the first page, on the first placeholder after.
+func TestWaitingTakesThePlaceOfMissingRows(t *testing.T) {
+	t.Parallel()
+	c := newConn(250)
+	wait := "waiting 12s for the request budget"
+	l := New(Options[row]{
+		Columns: []Column[row]{{Title: "Name", Width: 10, Flex: true, Cell: func(r *row) string { return r.name }}},
+		ID:      func(r *row) string { return r.id },
+		Fetch:   c.fetch,
+		Keys:    DefaultKeyMap(),
+		Waiting: func() string { return wait },
+	})
+	l.SetSize(40, 6)
+	cmd := l.Query(nil) // on the wire, not answered
+	lines := strings.Split(ansi.Strip(l.View()), "\n")
+	if len(lines) != 6 || strings.TrimSpace(lines[1]) != wait {
+		t.Fatalf("before the first page the list shows:\n%s", l.View())
+	}
+	run(l, cmd)
+	if strings.Contains(l.View(), wait) {
+		t.Fatalf("the wait outlived the read:\n%s", l.View())
+	}
+	// Jump to rows not loaded yet: the read that fetches them waits.
+	l.cursor, l.offset = 180, 178
+	l.prepare()
+	cmd = l.more()
+	if cmd == nil || !l.Busy() {
+		t.Fatal("no read for the missing rows")
+	}
+	view := ansi.Strip(l.View())
+	if strings.Count(view, wait) != 1 || !strings.Contains(view, "…") {
+		t.Fatalf("the wait is not on exactly one missing row:\n%s", view)
+	}
+	wait = ""
+	if strings.Contains(ansi.Strip(l.View()), "waiting") {
+		t.Fatal("an empty wait is drawn")
+	}
+}
+
+// Reformat draws the window's cells again: cells that depend on the clock
+// are current without a read.
+func TestReformatRedrawsCells(t *testing.T) {
+	t.Parallel()
+	c := newConn(5)
+	tick := 0
+	l := New(Options[row]{
+		Columns: []Column[row]{{Title: "Age", Width: 10, Cell: func(*row) string { return fmt.Sprintf("%ds", tick) }}},
+		ID:      func(r *row) string { return r.id },
+		Fetch:   c.fetch,
+		Keys:    DefaultKeyMap(),
+	})
+	l.SetSize(20, 4)
+	run(l, l.Query(nil))
+	tick = 7
+	if strings.Contains(l.View(), "7s") {
+		t.Fatal("the cells were formatted again without Reformat")
+	}
+	l.Reformat()
+	if !strings.Contains(l.View(), "7s") || c.count() != 1 {
+		t.Fatalf("Reformat did not redraw, or read (%d requests):\n%s", c.count(), l.View())
+	}
+}

@@ -202,7 +202,9 @@ func (r *renderer[T]) prepare(offset, n int, format func(int) (string, bool)) {
 }
 
 // view assembles the window with the cursor on line sel: exactly h lines.
-func (r *renderer[T]) view(sel int) string {
+// wait, when not empty, takes the place of the first row not loaded (of
+// the first line when there are no rows).
+func (r *renderer[T]) view(sel int, wait string) string {
 	if r.h <= 0 {
 		return ""
 	}
@@ -219,9 +221,15 @@ func (r *renderer[T]) view(sel int) string {
 		}
 		lines++
 		if i >= len(r.lines) {
+			if wait != "" && i == 0 {
+				b.WriteString(r.styles.Placeholder.Render(r.pad(wait)))
+			}
 			continue
 		}
 		switch {
+		case !r.loaded[i] && wait != "":
+			b.WriteString(r.styles.Placeholder.Render(r.pad(wait)))
+			wait = ""
 		case i == sel && r.loaded[i]:
 			r.sel.Write(&b, r.lines[i])
 		case i == sel:

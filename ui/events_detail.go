@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/ui/pagedlist"
+)
+
+// resourceOf is the kind of resource an event names, from its type's
+// prefix (Account.Updated, Transaction.Booked, AccountMembership.Bound,
+// Card.Created); 0 for the types whose resource the UI does not open.
+func resourceOf(eventType string) resourceKind {
+	prefix, _, _ := strings.Cut(eventType, ".")
+	switch prefix {
+	case "Account":
+		return resourceAccount
+	case "Transaction":
+		return resourceTransaction
+	case "AccountMembership":
+		return resourceMembership
+	case "Card":
+		return resourceCard
+	}
+	return 0
+}
+
+func (k resourceKind) noun() string {
+	switch k {
+	case resourceAccount:
+		return "account"
+	case resourceTransaction:
+		return "transaction"
+	case resourceMembership:
+		return "membership"
+	case resourceCard:
+		return "card"
+	}
+	return "resource"
+}
+
+// prettyJSON indents JSON text; anything else comes back as it is, with
+// tabs made spaces so that widths hold.
+func prettyJSON(s string) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(strings.TrimSpace(s)), "", "  "); err == nil {
+		return b.String()
+	}
+	return strings.ReplaceAll(s, "\t", "    ")
+}
+
+type eventKeys struct {
+	nav                        pagedlist.KeyMap
+	OpenResource, Copy, Replay key.Binding
+	Confirm                    key.Binding
+}
+
+func newEventKeys(kind resourceKind) eventKeys {
+	return eventKeys{
+		nav:          navKeys(),
+		OpenResource: openKey("open " + kind.noun()),
+		Copy:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy payload")),
+		Replay:       replayKey(),
+		Confirm:      confirmReplayKey(),
+	}
+}
+
+// eventScreen is one delivery of one event: its facts, the resource it
+// names (enter opens it), the payload that was POSTed, pretty-printed, and
+// what the endpoint answered. Everything came with the log's page: it
+// costs no request.
+type eventScreen struct {
+	c      *common
+	env    *envState
+	ctx    context.Context
+	cancel context.CancelFunc
+	keys   eventKeys
+	w, h   int
+
+	ev   api.WebhookEventLog
+	kind resourceKind
+	vp   viewport.Model
+
+	confirming bool
+	replayID   int
+	replayBusy bool
+}
+
+func newEventScreen(c *common, env *envState, ev api.WebhookEventLog) *eventScreen {
+	ctx, cancel := context.WithCancel(env.ctx)
+	kind := resourceOf(ev.EventType)
+	s := &eventScreen{c: c, env: env, ctx: ctx, cancel: cancel, ev: ev, kind: kind, keys: newEventKeys(kind)}
+	s.vp = viewport.New()
+	s.vp.SoftWrap = true
+	s.syncKeys()
+	return s
+}
+
+func (s *eventScreen) init() tea.Cmd   { return nil }
+func (s *eventScreen) title() string   { return s.ev.EventType }
+func (s *eventScreen) capturing() bool { return s.confirming }
+func (s *eventScreen) busy() bool      { return s.replayBusy }
+func (s *eventScreen) close()          { s.cancel() }
+func (s *eventScreen) setSize(w, h int) {
+	s.w, s.h = w, h
+	s.layout()
+}
+
+func (s *eventScreen) layout() {
+	s.vp.SetWidth(max(s.w, 1))
+	s.vp.SetHeight(max(s.h-1, 0))
+	s.vp.SetContent(s.content())
+}
+
+func (s *eventScreen) ShortHelp() []key.Binding {
+	k := s.keys
+	if s.confirming {
+		return []key.Binding{k.Confirm}
+	}
+	return []key.Binding{k.OpenResource, k.Copy, k.Replay}
+}
+
+func (s *eventScreen) FullHelp() [][]key.Binding {
+	if s.confirming {
+		return [][]key.Binding{s.ShortHelp()}
+	}
+	n := s.keys.nav
+	return [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown, n.Top, n.Bottom}, s.ShortHelp()}
+}
+
+func (s *eventScreen) syncKeys() {
+	k := &s.keys
+	k.OpenResource.SetEnabled(!s.confirming && s.kind != 0 && s.ev.ResourceID != "")
+	k.Copy.SetEnabled(!s.confirming)
+	k.Replay.SetEnabled(!s.confirming && canReplay(s.env) && !s.replayBusy)
+	k.Confirm.SetEnabled(s.confirming)
+}
+
+func (s *eventScreen) update(msg tea.Msg) tea.Cmd {
+	defer s.syncKeys()
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		s.vp.SetContent(s.content())
+	case replayMsg:
+		if msg.id == s.replayID {
+			s.replayBusy = false
+			return replayFlash(msg, where{retry: s.keys.Replay, project: true})
+		}
+	}
+	return nil
+}
+
+func (s *eventScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	defer s.syncKeys()
+	k := s.keys
+	if s.confirming {
+		s.confirming = false
+		if !key.Matches(msg, k.Confirm) {
+			return func() tea.Msg { return flashMsg{text: "Nothing replayed"} }, true
+		}
+		s.replayID, s.replayBusy = s.c.nextID(), true
+		return replayCmd(s.c, s.env, s.ctx, s.replayID, s.ev), true
+	}
+	n := k.nav
+	switch {
+	case key.Matches(msg, n.Up):
+		s.vp.ScrollUp(1)
+	case key.Matches(msg, n.Down):
+		s.vp.ScrollDown(1)
+	case key.Matches(msg, n.PageUp):
+		s.vp.PageUp()
+	case key.Matches(msg, n.PageDown):
+		s.vp.PageDown()
+	case key.Matches(msg, n.Top):
+		s.vp.GotoTop()
+	case key.Matches(msg, n.Bottom):
+		s.vp.GotoBottom()
+	case key.Matches(msg, k.OpenResource):
+		open := openMsg{envTag{s.env.Name}, s.kind, s.ev.ResourceID}
+		return func() tea.Msg { return open }, true
+	case key.Matches(msg, k.Copy):
+		return tea.Batch(s.c.clipboard(s.ev.RequestPayload), func() tea.Msg { return flashMsg{text: "Payload copied"} }), true
+	case key.Matches(msg, k.Replay):
+		s.confirming = true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// content is everything the screen scrolls through.
+func (s *eventScreen) content() string {
+	st := s.c.styles
+	ev := &s.ev
+	label := func(t string) string { return st.dim.Render(fmt.Sprintf("%-13s", t)) }
+	var b strings.Builder
+	line := func(parts ...string) {
+		b.WriteString(strings.Join(parts, ""))
+		b.WriteByte('\n')
+	}
+	line(st.title.Render(ev.EventType))
+	line(label("Event"), ev.EventID)
+	line(label("Date"), eventTime(ev.EventDate))
+	res := ev.ResourceID
+	if s.kind != 0 && res != "" {
+		res = strings.ToUpper(s.kind.noun()[:1]) + s.kind.noun()[1:] + " " + res + st.dim.Render("  ("+s.keys.OpenResource.Help().Key+" opens it)")
+	}
+	line(label("Resource"), res)
+	delivery := deliveryCell(ev)
+	if ev.StatusText != "" {
+		delivery += " " + ev.StatusText
+	}
+	attempt := "manual replay"
+	if ev.RetryCount != nil {
+		attempt = fmt.Sprintf("retry %d", *ev.RetryCount)
+		if *ev.RetryCount == 0 {
+			attempt = "first attempt"
+		}
+	}
+	line(label("Delivery"), delivery+" · "+attempt+fmt.Sprintf(" · %d ms", ev.Duration))
+	if sub := ev.WebhookSubscription; sub != nil {
+		line(label("Subscription"), sub.Label+" → "+sub.Endpoint)
+	}
+	line(label("Logged"), eventTime(ev.CreatedAt))
+	line()
+	line(st.bold.Render("Payload"))
+	line(prettyJSON(ev.RequestPayload))
+	line()
+	line(st.bold.Render("Response"))
+	if ev.ResponsePayload == "" {
+		line(st.dim.Render("(empty)"))
+	} else {
+		line(prettyJSON(ev.ResponsePayload))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// eventTime is a log time to the second, in UTC like the platform's.
+func eventTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func (s *eventScreen) view() string {
+	if s.h <= 0 {
+		return ""
+	}
+	return fit(s.vp.View(), s.w, s.h-1) + "\n" + s.statusLine()
+}
+
+// statusLine is the replay question, the replay in flight, or how far the
+// payload is scrolled.
+func (s *eventScreen) statusLine() string {
+	st := s.c.styles
+	switch {
+	case s.confirming:
+		return trunc(st.warn.Render(replayQuestion(s.ev, s.keys.Confirm)), s.w)
+	case s.replayBusy:
+		return trunc(s.c.spinFrame+" Replaying "+s.ev.EventType+"…", s.w)
+	}
+	total, first := s.vp.TotalLineCount(), s.vp.YOffset()+1
+	text := fmt.Sprintf("lines %d–%d of %d", first, min(first+s.vp.Height()-1, total), total)
+	if total <= s.vp.Height() {
+		text = "all shown"
+	}
+	return trunc(st.dimP.Render(text), s.w)
+}
