@@ -64,15 +64,7 @@ func TestMain(m *testing.M) {
 // terminal (tmux), through sign-in, the account list, the detail, the
 // environment switch and quit.
 func TestTmuxEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test skipped in -short mode")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is required in CI (.ci/run installs it): %v", err)
-		}
-		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
-	}
+	needTmux(t)
 	home := testenv.Isolate(t)
 	bin := realBinary.get(t)
 
@@ -95,6 +87,21 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.waitExit()
 	if left, _ := filepath.Glob(filepath.Join(tm.tmpdir, "partnertui-demo-*")); len(left) > 0 {
 		t.Errorf("the demo left its token directory behind: %v", left)
+	}
+}
+
+// needTmux skips an end-to-end test in -short mode or without tmux,
+// which CI must have.
+func needTmux(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test skipped in -short mode")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is required in CI (.ci/run installs it): %v", err)
+		}
+		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
 	}
 }
 

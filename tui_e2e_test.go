@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -14,15 +13,7 @@ import (
 // account opened with the : palette, its members, a member's card, back,
 // its transactions, one transaction.
 func TestTmuxWholeAccount(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test skipped in -short mode")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is required in CI (.ci/run installs it): %v", err)
-		}
-		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
-	}
+	needTmux(t)
 	home := testenv.Isolate(t)
 	bin := realBinary.get(t)
 	tm := newTmux(t, home)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/partnertui/partnertui/internal/testenv"
@@ -12,15 +10,7 @@ import (
 // a transfer from an account, see Transaction.Booked appear in the Events
 // view, open it, jump to the transaction.
 func TestTmuxEventsEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test skipped in -short mode")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is required in CI (.ci/run installs it): %v", err)
-		}
-		t.Skip("tmux is not installed: apt-get install -y tmux to run the end-to-end test")
-	}
+	needTmux(t)
 	home := testenv.Isolate(t)
 	bin := realBinary.get(t)
 
