@@ -77,8 +77,12 @@ func advise(err error, at where) (facts, next string) {
 		notConfig *config.NotConfiguredError
 		budgetErr *budget.FileError
 		readOnly  *api.ReadOnlyError
+		noProject *noProjectAPIError
 	)
 	switch {
+	case errors.As(err, &noProject):
+		return "Looking a transaction up by its ID takes the project's token, and " + title(noProject.env) +
+			" has no project-token client.", "Open the transaction from its account's Transactions tab instead."
 	case errors.As(err, &ended):
 		facts = "The " + title(ended.Env) + " session has ended: " + ended.Reason
 		if ended.Path != "" {
@@ -326,3 +330,12 @@ func (e *errLines) set(c *common, err error, at where, w, h int) []string {
 
 // restyled words the error again with the new styles.
 func (e *errLines) restyled() { e.w = -1 }
+
+// noProjectAPIError: a transaction is looked up by id with the project's
+// token (a user token cannot read Query.transaction), and the environment
+// has no project-token client.
+type noProjectAPIError struct{ env string }
+
+func (e *noProjectAPIError) Error() string {
+	return "the " + e.env + " environment has no project-token client"
+}

@@ -64,7 +64,7 @@ func (s *itemScreen[T]) lines(heading string, fields func(*T) []field, retry key
 	st := s.c.styles
 	lines := []string{st.title.Render(heading)}
 	if err := s.item.err; err != nil {
-		lines = append(lines, st.err.Render("✗ Could not load the "+s.noun+". ")+explainMore(err, where{retry: retry, project: s.env.Project}))
+		lines = append(lines, st.err.Render("✗ Could not load the "+s.noun+". ")+explain(err, where{retry: retry, project: s.env.Project}))
 	}
 	switch {
 	case s.item.item != nil:
