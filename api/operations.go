@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -101,15 +99,7 @@ func Operations() ([]Operation, error) {
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {
-		var (
-			q   string
-			err error
-		)
-		if b.mutation {
-			q, err = graphql.ConstructMutation(b.v, b.vars, graphql.OperationName(b.name))
-		} else {
-			q, err = graphql.ConstructQuery(b.v, b.vars, graphql.OperationName(b.name))
-		}
+		q, err := constructOperation(b.mutation, b.v, b.vars, b.name)
 		if err != nil {
 			return nil, fmt.Errorf("building operation %s: %w", b.name, err)
 		}
@@ -501,7 +491,7 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	var q *T
 	err := c.run(ctx, false, func(ctx context.Context) error {
 		q = new(T)
-		return c.decode(ctx, c.gql, false, q, vars, name)
+		return c.decode(ctx, false, false, q, vars, name)
 	})
 	if err != nil && !isPartial(err) {
 		return nil, err
@@ -513,28 +503,16 @@ func (c *Client) accountNotFound(id string) error {
 	return fmt.Errorf("account %q was not found in %s: %w", safetext.Truncate(id, 80), c.env, ErrNotFound)
 }
 
-// decode sends the operation built from v's type and decodes its data into
-// v. Every string of the result is then made safe for a terminal, once,
-// here: no caller strips again. v must be a fresh value on every call.
-//
-// Queries are decoded with encoding/json (the graphql client's own decoder
-// marshals every scalar back and forth and costs more CPU than the whole
-// request otherwise); mutations select union members through inline
-// fragments, which only the graphql client's decoder flattens.
-func (c *Client) decode(ctx context.Context, gc *graphql.Client, mutation bool, v any, vars map[string]any, name string) error {
-	if mutation {
-		err := gc.Mutate(ctx, v, vars, graphql.OperationName(name))
-		safetext.StripFields(v)
-		return err
+// decode sends the operation built from v's type to the GraphQL endpoint,
+// or with admin to the Testing API, and decodes its data into v. Every
+// string of the result is then made safe for a terminal, once, there: no
+// caller strips again. v must be a fresh value on every call.
+func (c *Client) decode(ctx context.Context, admin, mutation bool, v any, vars map[string]any, name string) error {
+	url := c.gqlURL
+	if admin {
+		url = c.testingURL
 	}
-	data, err := gc.QueryRaw(ctx, v, vars, graphql.OperationName(name))
-	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
-		if derr := json.Unmarshal(data, v); derr != nil && err == nil {
-			return &decodeError{err: derr}
-		}
-		safetext.StripFields(v)
-	}
-	return err
+	return c.exchange(ctx, url, mutation, v, vars, name)
 }
 
 // decodeError: the response was JSON but its data did not have the shape
@@ -634,7 +612,7 @@ func (c *Client) Transactions(ctx context.Context, accountID string, first int, 
 // with ErrNoTestingAPI without sending anything. It is a mutation: it is
 // never retried, even on 429.
 func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
-	if c.testing == nil {
+	if c.testingURL == "" {
 		return "", fmt.Errorf("cannot simulate a transfer in %s: %w", c.env, ErrNoTestingAPI)
 	}
 	vars := map[string]any{"input": incomingSepaCreditTransferInput{
@@ -649,7 +627,7 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 	var m *simulateMutation
 	err := c.run(ctx, true, func(ctx context.Context) error {
 		m = &simulateMutation{}
-		return c.decode(ctx, c.testing, true, m, vars, OpSimulateTransfer)
+		return c.decode(ctx, true, true, m, vars, OpSimulateTransfer)
 	})
 	if err != nil {
 		return "", err
