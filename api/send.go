@@ -167,10 +167,10 @@ func (e *bodyError) Unwrap() error { return e.err }
 // them), *decodeError (the data did not fit v), *bodyError, *statusError or
 // the transport's error; classify words them.
 //
-// A query's data is decoded once, by encoding/json straight from the
-// body into v. A mutation's data goes through the graphql client's
-// decoder, which flattens the inline fragments its union members are
-// selected with.
+// A query's body is read into a recycled buffer and decoded once, by
+// encoding/json, straight into v. A mutation's data goes through the
+// graphql client's decoder, which flattens the inline fragments its union
+// members are selected with.
 func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any, vars map[string]any, name string) error {
 	op, err := c.ops.get(mutation, v, vars, name)
 	if err != nil {
@@ -234,12 +234,15 @@ func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any,
 	return nil
 }
 
-// decodeResponse reads a GraphQL response {"data":…,"errors":[…]},
-// decoding data into v. shapeErr is data that did not fit v (the rest of v
-// is still filled, as encoding/json does); err is a body that is not a
-// GraphQL JSON response at all. A body of JSON null is an empty response,
-// as the graphql client read it.
+// decodeResponse reads a GraphQL response {"data":…,"errors":[…]} in one
+// pass, decoding data straight into v. shapeErr is data that did not fit v
+// (the rest of v is still filled, as encoding/json does); err is a body
+// that is not a GraphQL response object at all.
 func decodeResponse(body []byte, v any) (errs []wireError, shapeErr, err error) {
+	if b := bytes.TrimLeft(body, " \t\r\n"); len(b) > 0 && b[0] != '{' {
+		// JSON null would decode into nothing without an error.
+		return nil, nil, errors.New("the response is not a JSON object")
+	}
 	env := struct {
 		Data   any         `json:"data"`
 		Errors []wireError `json:"errors"`

@@ -20,9 +20,13 @@ import (
 // bidirectional overrides (they reorder what the user reads) and invalid
 // UTF-8, and keeps all printable Unicode.
 func Strip(s string) string {
-	if printableASCII(s) {
+	if unchanged(s) {
 		return s // the common case: no allocation
 	}
+	return strip(s)
+}
+
+func strip(s string) string {
 	s = ansi.Strip(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -85,11 +89,24 @@ func skipString(s string, i int) int {
 	return i
 }
 
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e {
+// unchanged reports whether Strip would return s as it is: valid UTF-8
+// without controls, line separators or bidi controls. Checking first lets
+// names with accents, like plain ASCII, go through without an allocation.
+func unchanged(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c > 0x7e {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size <= 1) || r <= 0x9f || r == '\u2028' || r == '\u2029' ||
+			(r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f' {
 			return false
 		}
+		i += size
 	}
 	return true
 }
@@ -210,8 +227,8 @@ func (p *plan) strip(s *Stripper, v reflect.Value) {
 	switch p.kind {
 	case reflect.String:
 		if v.CanSet() {
-			if str := v.String(); !printableASCII(str) {
-				v.SetString(Strip(str))
+			if str := v.String(); !unchanged(str) {
+				v.SetString(strip(str))
 			}
 		}
 	case reflect.Pointer:
@@ -239,8 +256,8 @@ func (p *plan) strip(s *Stripper, v reflect.Value) {
 	case reflect.Map:
 		if p.elem.kind == reflect.String {
 			for _, k := range v.MapKeys() {
-				if str := v.MapIndex(k).String(); !printableASCII(str) {
-					v.SetMapIndex(k, reflect.ValueOf(Strip(str)).Convert(v.Type().Elem()))
+				if str := v.MapIndex(k).String(); !unchanged(str) {
+					v.SetMapIndex(k, reflect.ValueOf(strip(str)).Convert(v.Type().Elem()))
 				}
 			}
 			return
