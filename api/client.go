@@ -295,9 +295,10 @@ func (c *Client) end(sentAt time.Time, notSent bool, status int, h http.Header) 
 
 // run sends one operation, retrying queries on 429 and any operation once
 // after a 401 that a rotated token may cure. call must build a fresh result
-// struct on every invocation: decoding fills a struct, and a resend must not
-// keep what an earlier answer left in it. Every send goes through the whole transport stack, so retries
-// count against the budget and show in Status like any other request.
+// struct on every invocation: decoding fills a struct, and a resend must
+// not keep what an earlier answer left in it. Every send goes through the
+// whole transport stack, so retries count against the budget and show in
+// Status like any other request.
 //
 // A 429 puts a hold on the shared budget (its Retry-After, else a
 // backoff): every request of every process sharing it waits for the hold

@@ -491,7 +491,7 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	var q *T
 	err := c.run(ctx, false, func(ctx context.Context) error {
 		q = new(T)
-		return c.decode(ctx, false, false, q, vars, name)
+		return c.exchange(ctx, c.gqlURL, false, q, vars, name)
 	})
 	if err != nil && !isPartial(err) {
 		return nil, err
@@ -502,25 +502,6 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 func (c *Client) accountNotFound(id string) error {
 	return fmt.Errorf("account %q was not found in %s: %w", safetext.Truncate(id, 80), c.env, ErrNotFound)
 }
-
-// decode sends the operation built from v's type to the GraphQL endpoint,
-// or with admin to the Testing API, and decodes its data into v. Every
-// string of the result is then made safe for a terminal, once, there: no
-// caller strips again. v must be a fresh value on every call.
-func (c *Client) decode(ctx context.Context, admin, mutation bool, v any, vars map[string]any, name string) error {
-	url := c.gqlURL
-	if admin {
-		url = c.testingURL
-	}
-	return c.exchange(ctx, url, mutation, v, vars, name)
-}
-
-// decodeError: the response was JSON but its data did not have the shape
-// the operation asked for.
-type decodeError struct{ err error }
-
-func (e *decodeError) Error() string { return "decoding the response data: " + e.err.Error() }
-func (e *decodeError) Unwrap() error { return e.err }
 
 // isPartial reports whether err may come with data worth keeping.
 func isPartial(err error) bool {
@@ -627,7 +608,7 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 	var m *simulateMutation
 	err := c.run(ctx, true, func(ctx context.Context) error {
 		m = &simulateMutation{}
-		return c.decode(ctx, true, true, m, vars, OpSimulateTransfer)
+		return c.exchange(ctx, c.testingURL, true, m, vars, OpSimulateTransfer)
 	})
 	if err != nil {
 		return "", err

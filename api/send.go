@@ -35,12 +35,13 @@ func constructOperation(mutation bool, v any, vars map[string]any, name string) 
 	return graphql.ConstructQuery(v, vars, graphql.OperationName(name))
 }
 
-// opTexts remembers each operation's request body around its variables.
-// Building the text walks v's type by reflection, and its result depends
-// only on that type, the variables' names and types, and the name: the
-// package's variable types name their GraphQL type from the type alone and
-// no result type selects through an ordered-map slice (the two ways the
-// graphql client lets a value change the text).
+// opTexts remembers each operation's request body around its variables,
+// so the text is built by reflection once, not on every request. The text
+// depends only on v's type, the variables' names and types, and the name:
+// the package's variable types name their GraphQL type from the type alone
+// and no result type selects through an ordered-map slice (the two ways
+// the graphql client lets a value change the text). Concurrent misses may
+// both build a text; either serves.
 type opTexts struct {
 	mu sync.Mutex
 	m  map[opKey][]*opText
@@ -161,11 +162,20 @@ type bodyError struct{ err error }
 func (e *bodyError) Error() string { return "reading the response: " + e.err.Error() }
 func (e *bodyError) Unwrap() error { return e.err }
 
-// exchange sends the operation built from v's type to url through the
-// client's whole transport stack and decodes the answer's data into v. It
-// returns nil, *serverErrors (v holds whatever partial data came with
-// them), *decodeError (the data did not fit v), *bodyError, *statusError or
-// the transport's error; classify words them.
+// decodeError: the response was JSON but its data did not have the shape
+// the operation asked for.
+type decodeError struct{ err error }
+
+func (e *decodeError) Error() string { return "decoding the response data: " + e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+// exchange sends the operation built from v's type to url (the GraphQL
+// endpoint or the Testing API) through the client's whole transport stack
+// and decodes the answer's data into v, a fresh value on every call. Every
+// string of the result is then made safe for a terminal, once, here: no
+// caller strips again. It returns nil, *serverErrors (v holds whatever
+// partial data came with them), *decodeError (the data did not fit v),
+// *bodyError, *statusError or the transport's error; classify words them.
 //
 // A query's body is read into a recycled buffer and decoded once, by
 // encoding/json, straight into v. A mutation's data goes through the
@@ -255,8 +265,8 @@ func decodeResponse(body []byte, v any) (errs []wireError, shapeErr, err error) 
 	if !errors.As(err, &ute) || (ute.Field != "data" && !strings.HasPrefix(ute.Field, "data.")) {
 		return nil, nil, err
 	}
-	// encoding/json reports only the first value of the wrong type: the
-	// errors, which come after the data, may be wrong too.
+	// encoding/json reports only the first value of the wrong type: errors
+	// of the wrong shape may hide behind the data's.
 	var only struct {
 		Errors []wireError `json:"errors"`
 	}
