@@ -48,8 +48,8 @@ func strip(s string) string {
 			i = skipString(s, i)
 		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
 			// C0, DEL, the other C1 controls: dropped.
-		case (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f':
-			// bidi embeddings, overrides and isolates: dropped.
+		case isBidiControl(r):
+			// dropped
 		default:
 			b.WriteRune(r)
 		}
@@ -89,6 +89,12 @@ func skipString(s string, i int) int {
 	return i
 }
 
+// isBidiControl: the embeddings, overrides, isolates and marks that
+// reorder what the user reads.
+func isBidiControl(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f'
+}
+
 // unchanged reports whether Strip would return s as it is: valid UTF-8
 // without controls, line separators or bidi controls. Checking first lets
 // names with accents, like plain ASCII, go through without an allocation.
@@ -102,8 +108,7 @@ func unchanged(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size <= 1) || r <= 0x9f || r == '\u2028' || r == '\u2029' ||
-			(r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f' {
+		if (r == utf8.RuneError && size <= 1) || r <= 0x9f || r == '\u2028' || r == '\u2029' || isBidiControl(r) {
 			return false
 		}
 		i += size
