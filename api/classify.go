@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	graphql "github.com/hasura/go-graphql-client"
-
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
@@ -102,11 +100,11 @@ func limitOf(ws []wireError) (limit, message string, ok bool) {
 }
 
 // parseErrorsBody reads {"errors":[…]} from an error response body.
-func parseErrorsBody(body string) ([]wireError, bool) {
+func parseErrorsBody(body []byte) ([]wireError, bool) {
 	var env struct {
 		Errors []wireError `json:"errors"`
 	}
-	if err := json.Unmarshal([]byte(body), &env); err != nil || len(env.Errors) == 0 {
+	if err := json.Unmarshal(body, &env); err != nil || len(env.Errors) == 0 {
 		return nil, false
 	}
 	return env.Errors, true
@@ -116,8 +114,8 @@ func (c *Client) snippet(cs *callState) string {
 	return safetext.Strip(string(cs.snippet[:cs.nSnippet]))
 }
 
-// classify turns what the graphql client returned, and what the transport
-// saw, into one of the package's typed errors.
+// classify turns what exchange returned, and what the transport saw, into
+// one of the package's typed errors.
 func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	if cs.guardErr != nil {
 		return cs.guardErr
@@ -157,14 +155,12 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		return &NetworkError{Env: c.env, Host: cs.host, Timeout: timeout, Err: inner}
 	}
 
-	var gerrs graphql.Errors
-	errors.As(err, &gerrs)
-	// Error statuses come back as a graphql.NetworkError carrying the body;
-	// read its {"errors":[…]} once for whichever branch needs it.
+	// An error status's body may carry {"errors":[…]}: read it once for
+	// whichever branch needs it.
 	var ws []wireError
-	var netErr graphql.NetworkError
-	if errors.As(err, &netErr) {
-		ws, _ = parseErrorsBody(netErr.Body())
+	var se *statusError
+	if errors.As(err, &se) {
+		ws, _ = parseErrorsBody(se.body)
 	}
 	firstMessage := ""
 	if len(ws) > 0 {
@@ -205,24 +201,16 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the data does not have the expected shape"}
 	}
 
-	// HTTP 200: errors from the server itself carry no wrapped error;
-	// the graphql client's own (decode failures) do.
-	var server []wireError
-	decodeFailed := false
-	for _, e := range gerrs {
-		if e.Unwrap() != nil {
-			decodeFailed = true
-			continue
+	// HTTP 200 with "errors".
+	var server *serverErrors
+	if errors.As(err, &server) {
+		if isUnauthenticated(server.errs) {
+			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: safetext.Strip(server.errs[0].Message)}
 		}
-		server = append(server, wireError{Message: e.Message, Path: e.Path, Extensions: e.Extensions})
+		return &GraphQLError{Env: c.env, Status: cs.status, Errors: details(server.errs)}
 	}
-	if len(server) > 0 {
-		if isUnauthenticated(server) {
-			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: safetext.Strip(server[0].Message)}
-		}
-		return &GraphQLError{Env: c.env, Status: cs.status, Errors: details(server)}
-	}
-	if decodeFailed || len(gerrs) > 0 {
+	var be *bodyError
+	if errors.As(err, &be) {
 		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the body is not the expected GraphQL JSON"}
 	}
 	return fmt.Errorf("the %s request failed: %w", c.env, err)

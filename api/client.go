@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	graphql "github.com/hasura/go-graphql-client"
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/internal/budget"
@@ -82,10 +81,14 @@ type Client struct {
 	onWait   func(Wait)               // Options.OnWait; may be nil
 	budget   *budget.Budget
 
-	base    *http.Transport
-	http    *http.Client // the full stack; tests drive the guard through it
-	gql     *graphql.Client
-	testing *graphql.Client // nil without a Testing API
+	base       *http.Transport
+	http       *http.Client // the full stack; tests drive the guard through it
+	gqlURL     string
+	testingURL string // "" without a Testing API
+
+	ops   opTexts           // each operation's text, built once
+	strip safetext.Stripper // remembers where each response type holds strings
+	bufs  bufPool           // response bodies
 
 	updates chan Status
 
@@ -180,10 +183,8 @@ func New(opts Options) (*Client, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	c.http = hc
-	c.gql = graphql.NewClient(opts.GraphQLURL, hc)
-	if opts.TestingURL != "" {
-		c.testing = graphql.NewClient(opts.TestingURL, hc)
-	}
+	c.gqlURL = opts.GraphQLURL
+	c.testingURL = opts.TestingURL
 	return c, nil
 }
 
@@ -294,9 +295,10 @@ func (c *Client) end(sentAt time.Time, notSent bool, status int, h http.Header) 
 
 // run sends one operation, retrying queries on 429 and any operation once
 // after a 401 that a rotated token may cure. call must build a fresh result
-// struct on every invocation (the graphql client cannot decode into a struct
-// twice). Every send goes through the whole transport stack, so retries
-// count against the budget and show in Status like any other request.
+// struct on every invocation: decoding fills a struct, and a resend must
+// not keep what an earlier answer left in it. Every send goes through the
+// whole transport stack, so retries count against the budget and show in
+// Status like any other request.
 //
 // A 429 puts a hold on the shared budget (its Retry-After, else a
 // backoff): every request of every process sharing it waits for the hold

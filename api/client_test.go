@@ -387,6 +387,34 @@ func TestFaultServers(t *testing.T) {
 				t.Errorf("partial data lost: %+v", page)
 			}
 		}},
+		{"data of the wrong shape beside GraphQL errors", func(w http.ResponseWriter, r *http.Request) {
+			p := accountsPage(0, 2, 2)
+			p["data"].(map[string]any)["accounts"].(map[string]any)["totalCount"] = "many"
+			p["errors"] = []any{map[string]any{"message": "count unavailable", "path": []any{"accounts", "totalCount"}}}
+			writeJSON200(w, p)
+		}, func(t *testing.T, page *AccountsPage, err error) {
+			var ge *GraphQLError
+			if !errors.As(err, &ge) || ge.Errors[0].Message != "count unavailable" {
+				t.Fatalf("err = %v", err)
+			}
+			if page == nil || len(page.Accounts) != 2 {
+				t.Errorf("partial data lost: %+v", page)
+			}
+		}},
+		{"errors of the wrong shape", respond(http.StatusOK, `{"data":null,"errors":{"message":"not a list"}}`),
+			func(t *testing.T, page *AccountsPage, err error) {
+				var be *BadResponseError
+				if !errors.As(err, &be) || be.Status != 200 || be.Reason != "the body is not the expected GraphQL JSON" || page != nil {
+					t.Errorf("err = %#v, page = %v", err, page)
+				}
+			}},
+		{"JSON null", respond(http.StatusOK, "null"),
+			func(t *testing.T, page *AccountsPage, err error) {
+				var be *BadResponseError
+				if !errors.As(err, &be) || be.Status != 200 || page != nil {
+					t.Errorf("err = %#v, page = %v", err, page)
+				}
+			}},
 		{"redirect elsewhere is not followed", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "http://127.0.0.1:1/steal", http.StatusTemporaryRedirect)
 		}, func(t *testing.T, _ *AccountsPage, err error) {

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -101,15 +99,7 @@ func Operations() ([]Operation, error) {
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {
-		var (
-			q   string
-			err error
-		)
-		if b.mutation {
-			q, err = graphql.ConstructMutation(b.v, b.vars, graphql.OperationName(b.name))
-		} else {
-			q, err = graphql.ConstructQuery(b.v, b.vars, graphql.OperationName(b.name))
-		}
+		q, err := constructOperation(b.mutation, b.v, b.vars, b.name)
 		if err != nil {
 			return nil, fmt.Errorf("building operation %s: %w", b.name, err)
 		}
@@ -501,7 +491,7 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	var q *T
 	err := c.run(ctx, false, func(ctx context.Context) error {
 		q = new(T)
-		return c.decode(ctx, c.gql, false, q, vars, name)
+		return c.exchange(ctx, c.gqlURL, false, q, vars, name)
 	})
 	if err != nil && !isPartial(err) {
 		return nil, err
@@ -512,37 +502,6 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 func (c *Client) accountNotFound(id string) error {
 	return fmt.Errorf("account %q was not found in %s: %w", safetext.Truncate(id, 80), c.env, ErrNotFound)
 }
-
-// decode sends the operation built from v's type and decodes its data into
-// v. Every string of the result is then made safe for a terminal, once,
-// here: no caller strips again. v must be a fresh value on every call.
-//
-// Queries are decoded with encoding/json (the graphql client's own decoder
-// marshals every scalar back and forth and costs more CPU than the whole
-// request otherwise); mutations select union members through inline
-// fragments, which only the graphql client's decoder flattens.
-func (c *Client) decode(ctx context.Context, gc *graphql.Client, mutation bool, v any, vars map[string]any, name string) error {
-	if mutation {
-		err := gc.Mutate(ctx, v, vars, graphql.OperationName(name))
-		safetext.StripFields(v)
-		return err
-	}
-	data, err := gc.QueryRaw(ctx, v, vars, graphql.OperationName(name))
-	if len(data) > 0 && !bytes.Equal(data, []byte("null")) {
-		if derr := json.Unmarshal(data, v); derr != nil && err == nil {
-			return &decodeError{err: derr}
-		}
-		safetext.StripFields(v)
-	}
-	return err
-}
-
-// decodeError: the response was JSON but its data did not have the shape
-// the operation asked for.
-type decodeError struct{ err error }
-
-func (e *decodeError) Error() string { return "decoding the response data: " + e.err.Error() }
-func (e *decodeError) Unwrap() error { return e.err }
 
 // isPartial reports whether err may come with data worth keeping.
 func isPartial(err error) bool {
@@ -634,7 +593,7 @@ func (c *Client) Transactions(ctx context.Context, accountID string, first int, 
 // with ErrNoTestingAPI without sending anything. It is a mutation: it is
 // never retried, even on 429.
 func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
-	if c.testing == nil {
+	if c.testingURL == "" {
 		return "", fmt.Errorf("cannot simulate a transfer in %s: %w", c.env, ErrNoTestingAPI)
 	}
 	vars := map[string]any{"input": incomingSepaCreditTransferInput{
@@ -649,7 +608,7 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 	var m *simulateMutation
 	err := c.run(ctx, true, func(ctx context.Context) error {
 		m = &simulateMutation{}
-		return c.decode(ctx, c.testing, true, m, vars, OpSimulateTransfer)
+		return c.exchange(ctx, c.testingURL, true, m, vars, OpSimulateTransfer)
 	})
 	if err != nil {
 		return "", err

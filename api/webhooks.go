@@ -499,7 +499,7 @@ func mutate[M any](ctx context.Context, c *Client, name string, vars map[string]
 	var m *M
 	err := c.run(ctx, true, func(ctx context.Context) error {
 		m = new(M)
-		return c.decode(ctx, c.gql, true, m, vars, name)
+		return c.exchange(ctx, c.gqlURL, true, m, vars, name)
 	})
 	if err != nil {
 		return nil, redactErr(err, secret)

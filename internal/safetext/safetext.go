@@ -8,6 +8,7 @@ package safetext
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -19,9 +20,13 @@ import (
 // bidirectional overrides (they reorder what the user reads) and invalid
 // UTF-8, and keeps all printable Unicode.
 func Strip(s string) string {
-	if printableASCII(s) {
+	if unchanged(s) {
 		return s // the common case: no allocation
 	}
+	return strip(s)
+}
+
+func strip(s string) string {
 	s = ansi.Strip(s)
 	var b strings.Builder
 	b.Grow(len(s))
@@ -43,8 +48,8 @@ func Strip(s string) string {
 			i = skipString(s, i)
 		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
 			// C0, DEL, the other C1 controls: dropped.
-		case (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f':
-			// bidi embeddings, overrides and isolates: dropped.
+		case isBidiControl(r):
+			// dropped
 		default:
 			b.WriteRune(r)
 		}
@@ -84,11 +89,29 @@ func skipString(s string, i int) int {
 	return i
 }
 
-func printableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e {
+// isBidiControl: the embeddings, overrides, isolates and marks that
+// reorder what the user reads.
+func isBidiControl(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') || r == '\u200e' || r == '\u200f'
+}
+
+// unchanged reports whether Strip would return s as it is: valid UTF-8
+// without controls, line separators or bidi controls. Checking first lets
+// names with accents, like plain ASCII, go through without an allocation.
+func unchanged(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c > 0x7e {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size <= 1) || r <= 0x9f || r == '\u2028' || r == '\u2029' || isBidiControl(r) {
 			return false
 		}
+		i += size
 	}
 	return true
 }
@@ -111,25 +134,111 @@ func Truncate(s string, max int) string {
 // struct fields, pointers, slices, arrays and map values: a decoded response
 // is made safe as a whole, so a field added to a response type later cannot
 // be forgotten. ptr must be a pointer; anything else is left alone.
+// Exported struct fields are reached; unexported ones and byte slices
+// (json.RawMessage is not text on screen) are not. A Stripper does the
+// same for types it has seen before at a fraction of the cost.
 func StripFields(ptr any) {
+	var s Stripper
+	s.StripFields(ptr)
+}
+
+// Stripper is StripFields with a memory: it learns once per type where
+// strings can be (which struct fields, element types), so a response's
+// walk skips numbers and booleans and reads no struct metadata again.
+// The zero value is ready to use; it is safe for concurrent use.
+type Stripper struct {
+	plans sync.Map // reflect.Type → *plan
+}
+
+// StripFields is the package's StripFields.
+func (s *Stripper) StripFields(ptr any) {
 	v := reflect.ValueOf(ptr)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return
 	}
-	stripValue(v.Elem())
+	s.plan(v.Type()).strip(s, v)
 }
 
-func stripValue(v reflect.Value) {
-	switch v.Kind() {
+// plan is how to strip a value of one type.
+type plan struct {
+	kind reflect.Kind
+	// none: no string can be reached from a value of this type.
+	none   bool
+	elem   *plan       // of a pointer, slice, array or map value
+	fields []fieldPlan // of a struct: its exported fields that can hold strings
+}
+
+type fieldPlan struct {
+	index int
+	plan  *plan
+}
+
+func (s *Stripper) plan(t reflect.Type) *plan {
+	if p, ok := s.plans.Load(t); ok {
+		return p.(*plan)
+	}
+	seen := make(map[reflect.Type]*plan)
+	p := buildPlan(t, seen)
+	// Concurrent builders store complete plans of their own: whichever
+	// lands is as good as the other.
+	for t, q := range seen {
+		s.plans.LoadOrStore(t, q)
+	}
+	return p
+}
+
+// buildPlan plans t. seen holds the plans under construction, so a
+// recursive type refers to itself; one still being built counts as
+// holding strings, which at worst walks a value that holds none.
+func buildPlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
+	if p, ok := seen[t]; ok {
+		return p
+	}
+	p := &plan{kind: t.Kind()}
+	seen[t] = p
+	switch t.Kind() {
+	case reflect.String, reflect.Interface:
+	case reflect.Pointer, reflect.Map:
+		p.elem = buildPlan(t.Elem(), seen)
+		p.none = p.elem.none
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			p.none = true
+			break
+		}
+		p.elem = buildPlan(t.Elem(), seen)
+		p.none = p.elem.none
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if fp := buildPlan(f.Type, seen); !fp.none {
+				p.fields = append(p.fields, fieldPlan{index: i, plan: fp})
+			}
+		}
+		p.none = len(p.fields) == 0
+	default:
+		p.none = true
+	}
+	return p
+}
+
+func (p *plan) strip(s *Stripper, v reflect.Value) {
+	if p.none {
+		return
+	}
+	switch p.kind {
 	case reflect.String:
 		if v.CanSet() {
-			if s := v.String(); !printableASCII(s) {
-				v.SetString(Strip(s))
+			if str := v.String(); !unchanged(str) {
+				v.SetString(strip(str))
 			}
 		}
 	case reflect.Pointer:
 		if !v.IsNil() {
-			stripValue(v.Elem())
+			p.elem.strip(s, v.Elem())
 		}
 	case reflect.Interface:
 		// What an interface holds is not addressable: strip a copy and put
@@ -139,26 +248,21 @@ func stripValue(v reflect.Value) {
 		}
 		c := reflect.New(v.Elem().Type()).Elem()
 		c.Set(v.Elem())
-		stripValue(c)
+		s.plan(c.Type()).strip(s, c)
 		v.Set(c)
 	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				stripValue(v.Field(i))
-			}
+		for _, f := range p.fields {
+			f.plan.strip(s, v.Field(f.index))
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return // raw bytes (json.RawMessage) are not text on screen
-		}
 		for i := range v.Len() {
-			stripValue(v.Index(i))
+			p.elem.strip(s, v.Index(i))
 		}
 	case reflect.Map:
-		if v.Type().Elem().Kind() == reflect.String {
+		if p.elem.kind == reflect.String {
 			for _, k := range v.MapKeys() {
-				if s := v.MapIndex(k).String(); !printableASCII(s) {
-					v.SetMapIndex(k, reflect.ValueOf(Strip(s)).Convert(v.Type().Elem()))
+				if str := v.MapIndex(k).String(); !unchanged(str) {
+					v.SetMapIndex(k, reflect.ValueOf(strip(str)).Convert(v.Type().Elem()))
 				}
 			}
 			return
@@ -168,7 +272,7 @@ func stripValue(v reflect.Value) {
 			// Map values are not addressable: strip a copy and put it back.
 			c := reflect.New(e.Type()).Elem()
 			c.Set(e)
-			stripValue(c)
+			p.elem.strip(s, c)
 			v.SetMapIndex(k, c)
 		}
 	}
