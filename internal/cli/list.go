@@ -63,23 +63,30 @@ type itemWriter[T any] interface {
 // newItemWriter picks the writer for f. screenful is how many rows a table
 // buffers to size its columns before it streams.
 func newItemWriter[T any](w io.Writer, f listFormat, cols []column[T], screenful int) itemWriter[T] {
+	return newItemWriterIndent(w, f, cols, screenful, true)
+}
+
+// newItemWriterIndent is newItemWriter with the choice of an indented JSON
+// array (for people: a terminal) or a compact one (for programs: a pipe, a
+// file), as gh does; indenting is a fifth of the cost of a long listing.
+func newItemWriterIndent[T any](w io.Writer, f listFormat, cols []column[T], screenful int, indent bool) itemWriter[T] {
 	switch f {
 	case formatJSON:
-		return &jsonArrayWriter[T]{w: w}
+		return &jsonArrayWriter[T]{w: w, indent: indent}
 	case formatJSONL:
 		return &jsonLinesWriter[T]{w: w}
 	}
 	return &tableWriter[T]{w: w, cols: cols, screenful: max(screenful, 1)}
 }
 
-// jsonArrayWriter writes exactly what encoding one []T with two-space
-// indentation would, element by element.
+// jsonArrayWriter writes exactly what encoding one []T would (with
+// two-space indentation when indent is set), element by element.
 type jsonArrayWriter[T any] struct {
-	w     io.Writer
-	n     int
-	buf   bytes.Buffer
-	enc   *json.Encoder
-	began bool
+	w      io.Writer
+	indent bool
+	n      int
+	buf    bytes.Buffer
+	enc    *json.Encoder
 }
 
 func (j *jsonArrayWriter[T]) write(items []T) error {
@@ -89,15 +96,21 @@ func (j *jsonArrayWriter[T]) write(items []T) error {
 	if j.enc == nil {
 		j.enc = json.NewEncoder(&j.buf)
 		j.enc.SetEscapeHTML(false)
-		// Elements of an indented array sit one level in.
-		j.enc.SetIndent("  ", "  ")
+		if j.indent {
+			// Elements of an indented array sit one level in.
+			j.enc.SetIndent("  ", "  ")
+		}
+	}
+	open, sep := "[", ","
+	if j.indent {
+		open, sep = "[\n  ", ",\n  "
 	}
 	j.buf.Reset()
 	for i := range items {
 		if j.n == 0 {
-			j.buf.WriteString("[\n  ")
+			j.buf.WriteString(open)
 		} else {
-			j.buf.WriteString(",\n  ")
+			j.buf.WriteString(sep)
 		}
 		if err := j.enc.Encode(&items[i]); err != nil {
 			return fmt.Errorf("could not encode the JSON output: %w", err)
@@ -111,10 +124,13 @@ func (j *jsonArrayWriter[T]) write(items []T) error {
 func (j *jsonArrayWriter[T]) partial() error { return nil }
 
 func (j *jsonArrayWriter[T]) close() error {
-	if j.n == 0 {
+	switch {
+	case j.n == 0:
 		return writeAll(j.w, []byte("[]\n"))
+	case j.indent:
+		return writeAll(j.w, []byte("\n]\n"))
 	}
-	return writeAll(j.w, []byte("\n]\n"))
+	return writeAll(j.w, []byte("]\n"))
 }
 
 // jsonLinesWriter writes one compact JSON object per line.
@@ -303,7 +319,7 @@ func (e *PartialListError) Unwrap() error { return e.Err }
 // terminal's stderr.
 func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progressLine) error {
 	bw := bufio.NewWriterSize(r.io.Out, 64<<10)
-	out := newItemWriter(bw, r.format, r.cols, r.screenful)
+	out := newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
 	written, pages := 0, 0
 	err := walk(ctx, func(items []T, total int) error {
 		if err := out.write(items); err != nil {

@@ -47,26 +47,46 @@ func pagesOf[T any](items []T, size, failAfter int, fail error) walkFunc[T] {
 }
 
 // TestStreamedJSONEqualsBufferedJSON: writing page by page gives, byte for
-// byte, what encoding the whole list at once gives.
+// byte, what encoding the whole list at once gives: compact for a pipe (as
+// the command writes it when stdout is not a terminal), indented for people.
 func TestStreamedJSONEqualsBufferedJSON(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 7, 250} {
 		items := manyAccounts(n)
-		var buffered bytes.Buffer
-		if err := writeJSON(&buffered, items); err != nil {
+		var indented bytes.Buffer
+		if err := writeJSON(&indented, items); err != nil {
+			t.Fatal(err)
+		}
+		var compact bytes.Buffer
+		enc := json.NewEncoder(&compact)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(items); err != nil {
 			t.Fatal(err)
 		}
 		if n == 0 {
-			buffered.Reset()
-			buffered.WriteString("[]\n")
+			indented.Reset()
+			indented.WriteString("[]\n")
+			compact.Reset()
+			compact.WriteString("[]\n")
 		}
 		var streamed bytes.Buffer
 		r := &listRun[api.Account]{io: IO{Out: &streamed, Err: &bytes.Buffer{}}, format: formatJSON, noun: "accounts", cols: accountColumns()}
 		if err := r.run(context.Background(), pagesOf(items, 100, 0, nil), nil); err != nil {
 			t.Fatal(err)
 		}
-		if streamed.String() != buffered.String() {
-			t.Fatalf("n=%d: streamed JSON differs from the buffered encoding:\n%s\n--- want ---\n%s", n, streamed.String(), buffered.String())
+		if streamed.String() != compact.String() {
+			t.Fatalf("n=%d: streamed JSON differs from the buffered encoding:\n%s\n--- want ---\n%s", n, streamed.String(), compact.String())
+		}
+		var pretty bytes.Buffer
+		w := newItemWriterIndent(&pretty, formatJSON, accountColumns(), 100, true)
+		for from := 0; from < n; from += 100 {
+			if err := w.write(items[from:min(from+100, n)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_ = w.close()
+		if pretty.String() != indented.String() {
+			t.Fatalf("n=%d: streamed indented JSON differs from the buffered encoding", n)
 		}
 	}
 }
