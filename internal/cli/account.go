@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,22 +21,14 @@ type AccountOptions struct {
 func NewCmdAccount(f *Factory, runF func(context.Context, *AccountOptions) error) *cobra.Command {
 	opts := &AccountOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
-		Use:     "account ID",
-		Short:   "Show one account in full",
-		Example: "  partnertui account 3f2a…\n  partnertui account 3f2a… --json",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return errors.New("account needs exactly one account ID: run `partnertui accounts` to find one")
-			}
-			return nil
-		},
+		Use:               "account ID",
+		Short:             "Show one account in full",
+		Example:           "  partnertui account 3f2a…\n  partnertui account 3f2a… --json",
+		Args:              exactlyOne("account", "account ID", "accounts"),
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runAccount(cmd.Context(), opts)
+			return pick(runF, runAccount)(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")

@@ -39,10 +39,7 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runAccounts(cmd.Context(), opts)
+			return pick(runF, runAccounts)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

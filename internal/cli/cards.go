@@ -37,10 +37,7 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 			if err := checkChoices("--status", opts.Status, api.CardStatuses()); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runCards(cmd.Context(), opts)
+			return pick(runF, runCards)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -36,10 +36,7 @@ func NewCmdEmulator(f *Factory, runF func(context.Context, *EmulatorOptions) err
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
 				return &UsageError{Err: err}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runEmulator(cmd.Context(), opts)
+			return pick(runF, runEmulator)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -40,10 +40,7 @@ func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) 
 			if _, err := opts.params(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runEvents(cmd.Context(), opts)
+			return pick(runF, runEvents)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -89,11 +89,7 @@ func (f *Factory) App() *app.App { return f.app }
 // Env is the environment the flags select, with its session and client;
 // under --demo the demo user is signed in first.
 func (f *Factory) Env(ctx context.Context) (*app.Env, error) {
-	name, err := f.app.EnvName(f.Session.Env)
-	if err != nil {
-		return nil, &UsageError{Err: err}
-	}
-	e, err := f.app.Env(name)
+	e, err := f.selected()
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +97,35 @@ func (f *Factory) Env(ctx context.Context) (*app.Env, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// selected is the environment the flags select, as it is: commands about
+// the session itself (login, logout, status) decide what to do about it.
+func (f *Factory) selected() (*app.Env, error) {
+	name, err := f.app.EnvName(f.Session.Env)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return f.app.Env(name)
+}
+
+// pick is the test's run function when it gave one, else the command's.
+func pick[O any](runF, run func(context.Context, *O) error) func(context.Context, *O) error {
+	if runF != nil {
+		return runF
+	}
+	return run
+}
+
+// exactlyOne accepts exactly one argument, and otherwise says what it is
+// and how to find one.
+func exactlyOne(cmd, what, findWith string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return fmt.Errorf("%s needs exactly one %s: run `partnertui %s` to find one", cmd, what, findWith)
+		}
+		return nil
+	}
 }
 
 // usesProjectToken reports whether the selected environment calls the API

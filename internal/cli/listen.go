@@ -72,10 +72,7 @@ func NewCmdListen(f *Factory, runF func(context.Context, *ListenOptions) error) 
 			if opts.Create && opts.Subscription != "" {
 				return usageErrorf("--create and --subscription cannot be used together: --create makes a new subscription")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runListen(cmd.Context(), opts)
+			return pick(runF, runListen)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -30,10 +30,7 @@ func NewCmdLogin(f *Factory, runF func(context.Context, *LoginOptions) error) *c
 		Example: "  partnertui login\n  partnertui login --env live\n  partnertui login --no-browser   # over SSH: open the URL on your own machine",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runLogin(cmd.Context(), opts)
+			return pick(runF, runLogin)(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoBrowser, "no-browser", false, "print the URL but do not open a browser")
@@ -41,15 +38,11 @@ func NewCmdLogin(f *Factory, runF func(context.Context, *LoginOptions) error) *c
 }
 
 func runLogin(ctx context.Context, opts *LoginOptions) error {
-	a := opts.F.App()
-	name, err := a.EnvName(opts.F.Session.Env)
-	if err != nil {
-		return &UsageError{Err: err}
-	}
-	e, err := a.Env(name)
+	e, err := opts.F.selected()
 	if err != nil {
 		return err
 	}
+	name := e.Name
 	lo := auth.LoginOptions{
 		NoBrowser: opts.NoBrowser,
 		ShowURL:   func(p auth.SignInPrompt) { showSignIn(opts.IO, p) },

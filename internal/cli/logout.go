@@ -26,25 +26,18 @@ func NewCmdLogout(f *Factory, runF func(context.Context, *LogoutOptions) error) 
 		Example: "  partnertui logout\n  partnertui logout --env live",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runLogout(cmd.Context(), opts)
+			return pick(runF, runLogout)(cmd.Context(), opts)
 		},
 	}
 	return f.withSession(cmd, false)
 }
 
 func runLogout(ctx context.Context, opts *LogoutOptions) error {
-	a := opts.F.App()
-	name, err := a.EnvName(opts.F.Session.Env)
-	if err != nil {
-		return &UsageError{Err: err}
-	}
-	e, err := a.Env(name)
+	e, err := opts.F.selected()
 	if err != nil {
 		return err
 	}
+	name := e.Name
 	if err := e.Session.Logout(ctx); err != nil {
 		if !errors.Is(err, auth.ErrRevocationFailed) {
 			return err

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,23 +27,15 @@ func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error
 		Short: "List an account's members: user, email, status and rights",
 		Long: "Lists the account's memberships. RIGHTS reads V B P M C for the five rights: view the account,\n" +
 			"manage beneficiaries, initiate payments, manage memberships, manage cards (· when missing).",
-		Example: "  partnertui members 3f2a…\n  partnertui members 3f2a… --all --json",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return errors.New("members needs exactly one account ID: run `partnertui accounts` to find one")
-			}
-			return nil
-		},
+		Example:           "  partnertui members 3f2a…\n  partnertui members 3f2a… --all --json",
+		Args:              exactlyOne("members", "account ID", "accounts"),
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runMembers(cmd.Context(), opts)
+			return pick(runF, runMembers)(cmd.Context(), opts)
 		},
 	}
 	opts.Output.register(cmd, "memberships")

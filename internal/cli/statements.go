@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
@@ -23,25 +22,17 @@ type StatementsOptions struct {
 func NewCmdStatements(f *Factory, runF func(context.Context, *StatementsOptions) error) *cobra.Command {
 	opts := &StatementsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
-		Use:     "statements ACCOUNT_ID",
-		Short:   "List an account's statements: period, opening and closing balances, totals",
-		Example: "  partnertui statements 3f2a…\n  partnertui statements 3f2a… --all --json",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return errors.New("statements needs exactly one account ID: run `partnertui accounts` to find one")
-			}
-			return nil
-		},
+		Use:               "statements ACCOUNT_ID",
+		Short:             "List an account's statements: period, opening and closing balances, totals",
+		Example:           "  partnertui statements 3f2a…\n  partnertui statements 3f2a… --all --json",
+		Args:              exactlyOne("statements", "account ID", "accounts"),
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runStatements(cmd.Context(), opts)
+			return pick(runF, runStatements)(cmd.Context(), opts)
 		},
 	}
 	opts.Output.register(cmd, "statements")

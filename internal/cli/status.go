@@ -36,10 +36,7 @@ func NewCmdStatus(f *Factory, runF func(context.Context, *StatusOptions) error) 
 		Example: "  partnertui status\n  partnertui status --env live --json\n  partnertui status --project",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runStatus(cmd.Context(), opts)
+			return pick(runF, runStatus)(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
@@ -63,18 +60,11 @@ type statusReport struct {
 }
 
 func runStatus(ctx context.Context, opts *StatusOptions) error {
-	a := opts.F.App()
-	name, err := a.EnvName(opts.F.Session.Env)
-	if err != nil {
-		return &UsageError{Err: err}
-	}
-	e, err := a.Env(name)
+	e, err := opts.F.Env(ctx)
 	if err != nil {
 		return err
 	}
-	if err := a.EnsureSignedIn(ctx, e); err != nil {
-		return err
-	}
+	name := e.Name
 	rep := statusReport{Env: string(name), ClientID: e.Config.ClientID, Token: "user"}
 	if e.Project {
 		rep.Token = "project"

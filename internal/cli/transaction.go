@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 
@@ -27,18 +26,10 @@ func NewCmdTransaction(f *Factory, runF func(context.Context, *TransactionOption
 		Use:     "transaction ID",
 		Short:   "Show one transaction in full: status and its reason, counterparty and IBAN, dates",
 		Example: "  partnertui transaction bosci_… \n  partnertui transaction bosci_… --json",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return errors.New("transaction needs exactly one transaction ID: run `partnertui transactions` to find one")
-			}
-			return nil
-		},
+		Args:    exactlyOne("transaction", "transaction ID", "transactions"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runTransaction(cmd.Context(), opts)
+			return pick(runF, runTransaction)(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")

@@ -43,10 +43,7 @@ func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOpti
 			if _, err := opts.params(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runTransactions(cmd.Context(), opts)
+			return pick(runF, runTransactions)(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -35,10 +35,7 @@ func NewCmdTUI(f *Factory, runF func(context.Context, *TUIOptions) error) *cobra
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runTUI(cmd.Context(), opts)
+			return pick(runF, runTUI)(cmd.Context(), opts)
 		},
 	}
 	return f.withSession(cmd, true)
