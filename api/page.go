@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/partnertui/partnertui/internal/safetext"
 )
@@ -50,13 +52,14 @@ func (e *PagingError) Is(target error) bool { return target == ErrPaging }
 // page failed and wrap the original error.
 func Walk[T any](ctx context.Context, fetch Fetch[T], each func(*Page[T]) error) error {
 	ctx, cancel := context.WithCancel(ctx)
-	var next *inflight[Page[T]]
+	w := &walk[T]{ctx: ctx, fetch: fetch}
 	defer func() {
 		cancel()
-		next.wait() // the prefetch sees the cancellation and ends
+		w.waitAll() // every fetch sees the cancellation and ends
 	}()
 	after := ""
-	page, err := fetch(ctx, after)
+	sp := &speculation[T]{armed: true}
+	page, err := w.fetchPeeking(ctx, after, sp)
 	for n := 1; ; n++ {
 		if page == nil {
 			if err == nil {
@@ -65,8 +68,10 @@ func Walk[T any](ctx context.Context, fetch Fetch[T], each func(*Page[T]) error)
 			return pageErr(n, err)
 		}
 		cursor, more, perr := nextCursor(page, n, after)
-		if err == nil && perr == nil && more {
-			next = goFetch(ctx, func(ctx context.Context) (*Page[T], error) { return fetch(ctx, cursor) })
+		next, nextSp := sp.take(cursor, err == nil && perr == nil && more)
+		if next == nil && err == nil && perr == nil && more {
+			nextSp = &speculation[T]{}
+			next = w.start(func(ctx context.Context) (*Page[T], error) { return w.fetchPeeking(ctx, cursor, nextSp) })
 		}
 		if eerr := each(page); eerr != nil {
 			return eerr
@@ -79,10 +84,149 @@ func Walk[T any](ctx context.Context, fetch Fetch[T], each func(*Page[T]) error)
 		case !more:
 			return nil
 		}
+		// Page n is written: the page after the next may leave as soon as
+		// its cursor is known, and no sooner, so a slow consumer holds
+		// the walk to two pages and one request in flight.
+		nextSp.arm(w)
 		page, err = next.wait()
-		next = nil
+		sp = nextSp
 		after = cursor
 	}
+}
+
+// walk is one Walk's fetches, so that it can wait for all of them. It
+// counts them rather than keeping them: a kept fetch would keep its page.
+type walk[T any] struct {
+	ctx     context.Context
+	fetch   Fetch[T]
+	running sync.WaitGroup
+}
+
+func (w *walk[T]) start(fetch func(context.Context) (*Page[T], error)) *inflight[Page[T]] {
+	w.running.Add(1)
+	return goFetch(w.ctx, func(ctx context.Context) (*Page[T], error) {
+		defer w.running.Done()
+		return fetch(ctx)
+	})
+}
+
+// waitAll waits, once the walk's context is cancelled, for every fetch to
+// end.
+func (w *walk[T]) waitAll() { w.running.Wait() }
+
+// speculation is the fetch of the page after one page, started as soon as
+// that page's answer was read, before it was decoded: with a cursor-paged
+// list the next request can only leave once the cursor is known, and
+// decoding a page of 100 takes longer than finding the cursor in it. The
+// fetch is used only if the decoded page names the same cursor.
+type speculation[T any] struct {
+	mu        sync.Mutex
+	closed    bool // Walk has taken it: nothing starts from it any more
+	armed     bool // the fetch may start once the cursor is known
+	cursor    string
+	hasCursor bool
+	f         *inflight[Page[T]]
+	next      *speculation[T]
+}
+
+// startLocked starts the fetch of the page after sp's, with sp.mu held.
+func (sp *speculation[T]) startLocked(w *walk[T]) {
+	next := &speculation[T]{}
+	c := sp.cursor
+	sp.next = next
+	sp.f = w.start(func(ctx context.Context) (*Page[T], error) { return w.fetchPeeking(ctx, c, next) })
+}
+
+// arm lets the fetch start as soon as the cursor is known (at once when it
+// already is).
+func (sp *speculation[T]) arm(w *walk[T]) {
+	if sp == nil {
+		return
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.armed = true
+	if !sp.closed && sp.hasCursor && sp.f == nil && w.ctx.Err() == nil {
+		sp.startLocked(w)
+	}
+}
+
+// fetchPeeking fetches the page after cursor after, starting the next
+// fetch (recorded in sp) as soon as this one's answer shows its cursor.
+func (w *walk[T]) fetchPeeking(ctx context.Context, after string, sp *speculation[T]) (*Page[T], error) {
+	peek := func(body []byte) {
+		c, ok := peekNextCursor(body)
+		if !ok || c == after {
+			return
+		}
+		sp.mu.Lock()
+		defer sp.mu.Unlock()
+		if sp.closed || sp.hasCursor || w.ctx.Err() != nil {
+			return
+		}
+		sp.cursor, sp.hasCursor = c, true
+		if sp.armed {
+			sp.startLocked(w)
+		}
+	}
+	return w.fetch(context.WithValue(ctx, rawAnswerKey{}, peek), after)
+}
+
+// take returns the speculative fetch when it is for cursor and wanted, and
+// stops it otherwise; no fetch starts from sp afterwards.
+func (sp *speculation[T]) take(cursor string, wanted bool) (*inflight[Page[T]], *speculation[T]) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.closed = true
+	if sp.f == nil {
+		return nil, nil
+	}
+	if wanted && sp.cursor == cursor {
+		return sp.f, sp.next
+	}
+	sp.f.stop()
+	return nil, nil
+}
+
+// rawAnswerKey carries, in a request's context, a func that sees the raw
+// answer of a query before it is decoded.
+type rawAnswerKey struct{}
+
+// peekNextCursor finds, in a raw answer holding exactly one pageInfo, the
+// endCursor when hasNextPage is true. Anything unusual (two connections,
+// escapes, no next page) says no: the page is then fetched after decoding,
+// as it would be anyway.
+func peekNextCursor(body []byte) (string, bool) {
+	hasNext, ok := onlyValue(body, `"hasNextPage"`)
+	if !ok || !bytes.HasPrefix(hasNext, []byte("true")) {
+		return "", false
+	}
+	end, ok := onlyValue(body, `"endCursor"`)
+	if !ok || len(end) < 2 || end[0] != '"' {
+		return "", false
+	}
+	closing := bytes.IndexByte(end[1:], '"')
+	if closing <= 0 {
+		return "", false
+	}
+	cursor := end[1 : 1+closing]
+	if bytes.IndexByte(cursor, '\\') >= 0 {
+		return "", false
+	}
+	return string(cursor), true
+}
+
+// onlyValue is what follows key's colon when key appears exactly once.
+func onlyValue(body []byte, key string) ([]byte, bool) {
+	i := bytes.Index(body, []byte(key))
+	if i < 0 || bytes.Contains(body[i+len(key):], []byte(key)) {
+		return nil, false
+	}
+	rest := bytes.TrimLeft(body[i+len(key):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != ':' {
+		return nil, false
+	}
+	return bytes.TrimLeft(rest[1:], " \t\r\n"), true
 }
 
 func pageErr(n int, err error) error {

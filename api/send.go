@@ -217,6 +217,11 @@ func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any,
 	if _, err := buf.ReadFrom(resp.Body); err != nil {
 		return &bodyError{err: err}
 	}
+	if seen, ok := ctx.Value(rawAnswerKey{}).(func([]byte)); ok && !mutation {
+		// Walk reads the next page's cursor here, before the decoding,
+		// so that the next request is on the wire while this one decodes.
+		seen(buf.Bytes())
+	}
 	var raw json.RawMessage
 	target := v
 	if mutation {

@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,5 +240,106 @@ func TestWalkConcurrentWalksShareAClient(t *testing.T) {
 	wg.Wait()
 	if s := c.Status(); s.InFlight != 0 || s.Used != 12 {
 		t.Errorf("status = %+v, want 12 requests and none in flight", s)
+	}
+}
+
+func TestPeekNextCursor(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		body string
+		want string
+		ok   bool
+	}{
+		{`{"data":{"accounts":{"totalCount":3,"pageInfo":{"hasNextPage":true,"endCursor":"abc"},"edges":[]}}}`, "abc", true},
+		{`{"data":{"accounts":{"pageInfo":{ "hasNextPage" : true , "endCursor" :  "a-b_c=" }}}}`, "a-b_c=", true},
+		{`{"data":{"accounts":{"pageInfo":{"hasNextPage":false,"endCursor":"abc"}}}}`, "", false},
+		{`{"data":{"accounts":{"pageInfo":{"hasNextPage":true,"endCursor":null}}}}`, "", false},
+		{`{"data":{"accounts":{"pageInfo":{"hasNextPage":true,"endCursor":"a\"b"}}}}`, "", false},
+		{`{"data":{"a":{"pageInfo":{"hasNextPage":true,"endCursor":"x"}},"b":{"pageInfo":{"hasNextPage":true,"endCursor":"y"}}}}`, "", false},
+		{`{"errors":[{"message":"boom"}]}`, "", false},
+		{``, "", false},
+	}
+	for _, tc := range cases {
+		got, ok := peekNextCursor([]byte(tc.body))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("peekNextCursor(%s) = %q, %v; want %q, %v", tc.body, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestWalkSendsTheNextRequestBeforeDecoding: the cursor is read from the
+// raw answer, so the request for page 2 reaches the server before page 1
+// has even been decoded — the decoding of a page is off the critical path.
+// The fetch below cannot return page 1 until the server has seen the
+// request for page 2: without the early start this walk would never end.
+func TestWalkSendsTheNextRequestBeforeDecoding(t *testing.T) {
+	t.Parallel()
+	second := make(chan struct{})
+	var once sync.Once
+	h := pagingServer(t, 250, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"after":"100"`)) {
+			once.Do(func() { close(second) })
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h(w, r)
+	}), nil)
+	var fetched atomic.Int32
+	fetch := func(ctx context.Context, after string) (*Page[Account], error) {
+		page, err := c.AccountList(ctx, AccountsParams{After: after})
+		if fetched.Add(1) == 1 {
+			select {
+			case <-second:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the request for page 2 left only after page 1 was decoded")
+			}
+		}
+		return page, err
+	}
+	n := 0
+	if err := Walk(context.Background(), fetch, func(p *Page[Account]) error { n += len(p.Items); return nil }); err != nil || n != 250 {
+		t.Fatalf("walked %d accounts: %v", n, err)
+	}
+	if s := c.Status(); s.Used != 3 {
+		t.Errorf("%d requests for 3 pages: a speculative fetch was wasted", s.Used)
+	}
+}
+
+// TestWalkDropsAWrongGuess: when the decoded cursor is not the one read in
+// the raw answer (the client strips a bidi override from it), the early
+// fetch is dropped and the page is fetched with the right cursor: nothing
+// is skipped or repeated.
+func TestWalkDropsAWrongGuess(t *testing.T) {
+	t.Parallel()
+	const total = 250
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := decodeReq(t, r)
+		after, _ := q.Variables["after"].(string)
+		from, _ := strconv.Atoi(strings.TrimSuffix(after, "\u202e"))
+		page := accountsPage(from, min(from+100, total), total)
+		// The raw cursor carries a bidi override the decoded one loses.
+		info := page["data"].(map[string]any)["accounts"].(map[string]any)["pageInfo"].(map[string]any)
+		info["endCursor"] = fmt.Sprint(min(from+100, total)) + "\u202e"
+		writeJSON200(w, page)
+	}), nil)
+	var ids []string
+	if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), func(p *Page[Account]) error {
+		for _, a := range p.Items {
+			ids = append(ids, a.ID)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			t.Fatalf("%s handed out twice", id)
+		}
+		seen[id] = true
+	}
+	if len(ids) != total {
+		t.Fatalf("walked %d accounts, want %d", len(ids), total)
 	}
 }
