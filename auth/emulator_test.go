@@ -95,24 +95,6 @@ func (l *requestLog) count(t *testing.T, endpoint, grant string) int {
 	return n
 }
 
-// waitQuiet returns once no request has been logged for quiet.
-func (l *requestLog) waitQuiet(t *testing.T, quiet time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	last := -1
-	for time.Now().Before(deadline) {
-		l.mu.Lock()
-		n := l.buf.Len()
-		l.mu.Unlock()
-		if n == last {
-			return
-		}
-		last = n
-		time.Sleep(quiet)
-	}
-	t.Fatal("the emulator kept logging requests for 10 s")
-}
-
 type emu struct {
 	info emulator.Info
 	log  *requestLog

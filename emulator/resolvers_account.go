@@ -102,7 +102,7 @@ type membershipsOfAccountArgs struct {
 }
 
 func (a *accountR) Memberships(args membershipsOfAccountArgs) (*membershipConnR, error) {
-	q, err := membershipsArgs{First: args.First, Before: args.Before, After: args.After, Filters: args.Filters, OrderBy: args.OrderBy}.query()
+	q, err := membershipsArgs(args).query()
 	if err != nil {
 		return nil, err
 	}

@@ -7,12 +7,9 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 )
 
@@ -53,18 +50,4 @@ func Run(ctx context.Context, streams IO, args []string) int {
 		printError(streams, f.describe(err), err)
 	}
 	return exitCode(err)
-}
-
-// printError writes the error sentence on stderr: "Error:" in bold red on a
-// terminal, plain for scripts and logs.
-func printError(streams IO, msg string, err error) {
-	var silent *exitError
-	if errors.As(err, &silent) {
-		return
-	}
-	label := "Error:"
-	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
-		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
-	}
-	fmt.Fprintln(streams.Err, label, msg)
 }

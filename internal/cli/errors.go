@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
@@ -189,4 +191,18 @@ func sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// printError writes the error sentence on stderr: "Error:" in bold red on a
+// terminal, plain for scripts and logs.
+func printError(streams IO, msg string, err error) {
+	var silent *exitError
+	if errors.As(err, &silent) {
+		return
+	}
+	label := "Error:"
+	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
+		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
+	}
+	fmt.Fprintln(streams.Err, label, msg)
 }
