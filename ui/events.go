@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -34,46 +32,6 @@ const (
 	eventsPageSize     = 50
 )
 
-// eventsQuery is what the Events view asks the log for; each change starts
-// a new query of the list. Every filter is the server's.
-type eventsQuery struct {
-	eventType string // filters.eventType
-	status    string // filters.statusText: "" or one of api.WebhookStatusTexts()
-	resource  string // filters.resourceId
-	// scope names the account resource came from when the view was opened
-	// from one; "" when the user typed the resource.
-	scope string
-}
-
-func (q eventsQuery) filtered() bool { return q.eventType != "" || q.status != "" || q.resource != "" }
-
-func (q eventsQuery) params() api.WebhookEventLogsParams {
-	return api.WebhookEventLogsParams{First: eventsPageSize, EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
-}
-
-// fetch reads pages of the log, newest first (the log has no other order).
-func (q eventsQuery) fetch(p ProjectAPI) pagedlist.Fetch[api.WebhookEventLog] {
-	base := q.params()
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
-		pp := base
-		pp.After, pp.First = r.After, r.First
-		page, err := p.WebhookEventLogs(ctx, pp)
-		if err != nil || page == nil {
-			return pagedlist.Page[api.WebhookEventLog]{}, err
-		}
-		return pagedlist.Page[api.WebhookEventLog]{Rows: page.Items, Total: page.TotalCount,
-			StartCursor: page.PageInfo.StartCursor, EndCursor: page.PageInfo.EndCursor,
-			HasNext: page.PageInfo.HasNextPage && page.PageInfo.EndCursor != ""}, nil
-	}
-}
-
-// nextStatus cycles the status filter: any, then each status text.
-func nextStatus(cur string) string {
-	all := append([]string{""}, api.WebhookStatusTexts()...)
-	i := slices.Index(all, cur)
-	return all[(i+1)%len(all)]
-}
-
 // eventsListMsg carries the Events list's answers. It has no msgErr on
 // purpose: the log is read with the project token, whose refusal is a
 // configuration matter shown on this screen, never a reason to send the
@@ -87,29 +45,6 @@ type eventsListMsg struct {
 type eventsPollMsg struct {
 	envTag
 	seq int
-}
-
-// eventTypesMsg answers the event types asked for the type filter's
-// suggestions.
-type eventTypesMsg struct {
-	envTag
-	id    int
-	types []string
-}
-
-// replayMsg answers a replay of one event.
-type replayMsg struct {
-	envTag
-	id     int
-	ev     api.WebhookEventLog
-	replay *api.WebhookReplay
-	err    error
-}
-
-// eventTypeLister is the optional part of a ProjectAPI (*api.Client has
-// it) that names the event types, for the type filter's suggestions.
-type eventTypeLister interface {
-	WebhookEventTypes(ctx context.Context) ([]string, error)
 }
 
 // eventColumns: the type and the status code matter most; the
@@ -164,52 +99,6 @@ func age(d time.Duration) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 }
 
-// canReplay: replaying is a mutation, and Live is read-only (the key is
-// not bound there at all; the API client refuses too).
-func canReplay(e *envState) bool { return !e.ReadOnly && e.Name != config.Live }
-
-// replayCmd replays ev to the subscription it was delivered to.
-func replayCmd(c *common, e *envState, ctx context.Context, id int, ev api.WebhookEventLog) tea.Cmd {
-	p, env := e.ProjectAPI, e.Name
-	sub := ""
-	if ev.WebhookSubscription != nil {
-		sub = ev.WebhookSubscription.ID
-	}
-	c.log.Info("replaying a webhook event", "env", string(env), "event", ev.EventID, "subscription", sub)
-	return c.task(func() tea.Msg {
-		r, err := p.ReplayWebhookEvent(ctx, ev.EventID, sub)
-		return replayMsg{envTag{env}, id, ev, r, err}
-	})
-}
-
-// replayFlash words a replay's outcome for the flash line.
-func replayFlash(msg replayMsg, at where) tea.Cmd {
-	if msg.err != nil {
-		text := "The replay failed. " + explain(msg.err, at)
-		return func() tea.Msg { return flashMsg{text: text, bad: true} }
-	}
-	text := "Replayed " + msg.ev.EventType
-	if s := msg.ev.WebhookSubscription; s != nil && s.Label != "" {
-		text += " to " + s.Label
-	}
-	switch {
-	case msg.replay == nil || msg.replay.EndpointStatus == nil:
-		text += ": the endpoint gave no answer"
-	default:
-		text += fmt.Sprintf(": the endpoint answered %d", *msg.replay.EndpointStatus)
-	}
-	return func() tea.Msg { return flashMsg{text: text} }
-}
-
-// replayQuestion is the confirmation a replay waits for.
-func replayQuestion(ev api.WebhookEventLog, yes key.Binding) string {
-	to := ""
-	if s := ev.WebhookSubscription; s != nil && s.Label != "" {
-		to = " to " + s.Label
-	}
-	return "Replay " + ev.EventType + " " + ev.EventID + to + "? " + yes.Help().Key + " replays, any other key keeps it."
-}
-
 type eventsKeys struct {
 	nav                                         pagedlist.KeyMap
 	Open, Type, Status, Resource, Clear, Replay key.Binding
@@ -235,17 +124,6 @@ func newEventsKeys() eventsKeys {
 		Confirm:  confirmReplayKey(),
 	}
 }
-
-func replayKey() key.Binding {
-	return key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "replay"))
-}
-
-func confirmReplayKey() key.Binding {
-	return key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "replay · any other key keeps it"))
-}
-
-// eventField is the filter being typed.
-type eventField int
 
 const (
 	fieldNone eventField = iota
@@ -547,85 +425,6 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	s.replayID, s.replayBusy = s.c.nextID(), true
 	return replayCmd(s.c, s.env, s.ctx, s.replayID, ev)
-}
-
-// edit opens the field of filter f with its current value.
-func (s *eventsScreen) edit(f eventField) tea.Cmd {
-	s.editing = f
-	s.input.Prompt = s.prompt()
-	s.input.SetWidth(max(s.w-ansi.StringWidth(s.input.Prompt)-1, 8))
-	var cmd tea.Cmd
-	switch f {
-	case fieldType:
-		s.input.Placeholder = "Transaction.Booked"
-		s.input.ShowSuggestions = true
-		s.input.SetValue(s.query.eventType)
-		cmd = s.loadTypes()
-	case fieldResource:
-		s.input.Placeholder = "the id of an account, transaction, card…"
-		s.input.ShowSuggestions = false
-		s.input.SetValue(s.query.resource)
-	}
-	s.input.CursorEnd()
-	return tea.Batch(cmd, s.input.Focus())
-}
-
-func (s *eventsScreen) prompt() string {
-	if s.editing == fieldResource {
-		return "resource: "
-	}
-	return "type: "
-}
-
-// loadTypes asks once for the event types the type field suggests, when
-// the client can list them.
-func (s *eventsScreen) loadTypes() tea.Cmd {
-	lister, ok := s.env.ProjectAPI.(eventTypeLister)
-	if !ok || s.typesID != 0 || len(s.input.AvailableSuggestions()) > 0 {
-		return nil
-	}
-	s.typesID = s.c.nextID()
-	id, env, ctx := s.typesID, s.env.Name, s.ctx
-	return s.c.task(func() tea.Msg {
-		types, err := lister.WebhookEventTypes(ctx)
-		if err != nil {
-			// Suggestions are a convenience: the field works without them.
-			types = nil
-		}
-		return eventTypesMsg{envTag{env}, id, types}
-	})
-}
-
-func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := s.keys
-	switch {
-	case key.Matches(msg, k.Apply):
-		v := strings.TrimSpace(s.input.Value())
-		q := s.query
-		switch s.editing {
-		case fieldType:
-			q.eventType = v
-		case fieldResource:
-			if v != q.resource {
-				q.resource, q.scope = v, ""
-			}
-		}
-		s.closeField()
-		if q == s.query {
-			return nil
-		}
-		return s.run(q)
-	case key.Matches(msg, k.Cancel):
-		s.closeField()
-		return nil
-	}
-	_, cmd := editInput(&s.input, msg)
-	return cmd
-}
-
-func (s *eventsScreen) closeField() {
-	s.editing = fieldNone
-	s.input.Blur()
 }
 
 // run makes q the query and reads its first page; the rows on screen stay

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/ui/pagedlist"
+)
+
+// The Events view's query: its filters by type, status and resource, and
+// the field that edits them.
+
+// eventsQuery is what the Events view asks the log for; each change starts
+// a new query of the list. Every filter is the server's.
+type eventsQuery struct {
+	eventType string // filters.eventType
+	status    string // filters.statusText: "" or one of api.WebhookStatusTexts()
+	resource  string // filters.resourceId
+	// scope names the account resource came from when the view was opened
+	// from one; "" when the user typed the resource.
+	scope string
+}
+
+func (q eventsQuery) filtered() bool { return q.eventType != "" || q.status != "" || q.resource != "" }
+
+func (q eventsQuery) params() api.WebhookEventLogsParams {
+	return api.WebhookEventLogsParams{First: eventsPageSize, EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
+}
+
+// fetch reads pages of the log, newest first (the log has no other order).
+func (q eventsQuery) fetch(p ProjectAPI) pagedlist.Fetch[api.WebhookEventLog] {
+	base := q.params()
+	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
+		pp := base
+		pp.After, pp.First = r.After, r.First
+		page, err := p.WebhookEventLogs(ctx, pp)
+		if err != nil || page == nil {
+			return pagedlist.Page[api.WebhookEventLog]{}, err
+		}
+		return pagedlist.Page[api.WebhookEventLog]{Rows: page.Items, Total: page.TotalCount,
+			StartCursor: page.PageInfo.StartCursor, EndCursor: page.PageInfo.EndCursor,
+			HasNext: page.PageInfo.HasNextPage && page.PageInfo.EndCursor != ""}, nil
+	}
+}
+
+// nextStatus cycles the status filter: any, then each status text.
+func nextStatus(cur string) string {
+	all := append([]string{""}, api.WebhookStatusTexts()...)
+	i := slices.Index(all, cur)
+	return all[(i+1)%len(all)]
+}
+
+// eventTypesMsg answers the event types asked for the type filter's
+// suggestions.
+type eventTypesMsg struct {
+	envTag
+	id    int
+	types []string
+}
+
+// eventTypeLister is the optional part of a ProjectAPI (*api.Client has
+// it) that names the event types, for the type filter's suggestions.
+type eventTypeLister interface {
+	WebhookEventTypes(ctx context.Context) ([]string, error)
+}
+
+// eventField is the filter being typed.
+type eventField int
+
+// edit opens the field of filter f with its current value.
+func (s *eventsScreen) edit(f eventField) tea.Cmd {
+	s.editing = f
+	s.input.Prompt = s.prompt()
+	s.input.SetWidth(max(s.w-ansi.StringWidth(s.input.Prompt)-1, 8))
+	var cmd tea.Cmd
+	switch f {
+	case fieldType:
+		s.input.Placeholder = "Transaction.Booked"
+		s.input.ShowSuggestions = true
+		s.input.SetValue(s.query.eventType)
+		cmd = s.loadTypes()
+	case fieldResource:
+		s.input.Placeholder = "the id of an account, transaction, card…"
+		s.input.ShowSuggestions = false
+		s.input.SetValue(s.query.resource)
+	}
+	s.input.CursorEnd()
+	return tea.Batch(cmd, s.input.Focus())
+}
+
+func (s *eventsScreen) prompt() string {
+	if s.editing == fieldResource {
+		return "resource: "
+	}
+	return "type: "
+}
+
+// loadTypes asks once for the event types the type field suggests, when
+// the client can list them.
+func (s *eventsScreen) loadTypes() tea.Cmd {
+	lister, ok := s.env.ProjectAPI.(eventTypeLister)
+	if !ok || s.typesID != 0 || len(s.input.AvailableSuggestions()) > 0 {
+		return nil
+	}
+	s.typesID = s.c.nextID()
+	id, env, ctx := s.typesID, s.env.Name, s.ctx
+	return s.c.task(func() tea.Msg {
+		types, err := lister.WebhookEventTypes(ctx)
+		if err != nil {
+			// Suggestions are a convenience: the field works without them.
+			types = nil
+		}
+		return eventTypesMsg{envTag{env}, id, types}
+	})
+}
+
+func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	switch {
+	case key.Matches(msg, k.Apply):
+		v := strings.TrimSpace(s.input.Value())
+		q := s.query
+		switch s.editing {
+		case fieldType:
+			q.eventType = v
+		case fieldResource:
+			if v != q.resource {
+				q.resource, q.scope = v, ""
+			}
+		}
+		s.closeField()
+		if q == s.query {
+			return nil
+		}
+		return s.run(q)
+	case key.Matches(msg, k.Cancel):
+		s.closeField()
+		return nil
+	}
+	_, cmd := editInput(&s.input, msg)
+	return cmd
+}
+
+func (s *eventsScreen) closeField() {
+	s.editing = fieldNone
+	s.input.Blur()
+}
