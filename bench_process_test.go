@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,8 +57,13 @@ func TestProcessBenchmark(t *testing.T) {
 		cfg := filepath.Join(home, fmt.Sprintf("bench-%d.toml", accounts))
 		writeProjectConfig(t, cfg, emu)
 		cli := []string{bin, "--config", cfg, "accounts", "--project", "--all", "--json"}
-		plain := []string{loop, emu.graphqlURL, emu.tokenURL, emu.clientID, emu.secret, query}
+		plain := []string{loop, emu.graphqlURL, query}
+		loopEnv := append(os.Environ(), "PLAINLOOP_TOKEN="+emu.projectToken(t))
 		if accounts == 10_000 {
+			// One untimed run each: partnertui's first run fetches the
+			// project token it then keeps, the loop's warms the page cache.
+			timeProcess(t, cli, os.Environ())
+			timeProcess(t, plain, loopEnv)
 			var cliTimes, loopTimes, cliFirst, loopFirst []time.Duration
 			for i := range runs {
 				// Alternate which goes first, so neither always meets a
@@ -66,7 +73,11 @@ func TestProcessBenchmark(t *testing.T) {
 					order = [][]string{plain, cli}
 				}
 				for _, args := range order {
-					total, first, _ := timeProcess(t, args)
+					env := os.Environ()
+					if args[0] == loop {
+						env = loopEnv
+					}
+					total, first, _ := timeProcess(t, args, env)
 					if args[0] == bin {
 						cliTimes, cliFirst = append(cliTimes, total), append(cliFirst, first)
 					} else {
@@ -85,7 +96,7 @@ func TestProcessBenchmark(t *testing.T) {
 			// requests would otherwise wait for the machine's request
 			// budget (2,000 per 5 minutes).
 			t.Setenv("XDG_STATE_HOME", t.TempDir())
-			_, _, peak := timeProcess(t, cli)
+			_, _, peak := timeProcess(t, cli, os.Environ())
 			peaks = append(peaks, peak)
 		}
 		slices.Sort(peaks)
@@ -139,6 +150,25 @@ func startEmulatorProcess(t *testing.T, bin string, accounts int) *emulatorProce
 		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret}
 }
 
+// projectToken fetches the plain loop's token once, before any timing: the
+// loop runs with a token in hand, as partnertui does with its token store.
+func (e *emulatorProcess) projectToken(t *testing.T) string {
+	t.Helper()
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {e.clientID}, "client_secret": {e.secret}}
+	resp, err := http.PostForm(e.tokenURL, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
+		t.Fatalf("client_credentials token: HTTP %d: %v", resp.StatusCode, err)
+	}
+	return tok.AccessToken
+}
+
 func writeProjectConfig(t *testing.T, path string, e *emulatorProcess) {
 	t.Helper()
 	cfg := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\ntoken = \"project\"\n",
@@ -151,9 +181,10 @@ func writeProjectConfig(t *testing.T, path string, e *emulatorProcess) {
 // timeProcess runs args to completion with stdout read as it comes: the
 // total wall time, the time to the first account on stdout, and the peak
 // RSS in KiB.
-func timeProcess(t *testing.T, args []string) (total, first time.Duration, peakKiB int64) {
+func timeProcess(t *testing.T, args, env []string) (total, first time.Duration, peakKiB int64) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

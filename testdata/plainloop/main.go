@@ -1,8 +1,9 @@
 // Command plainloop is the yardstick of the whole-process benchmark in
 // bench_process_test.go: the least a client can do to read every account —
-// one client-credentials token, then the same accounts query, page after
-// page, with plain net/http. It prints "first" on stdout when the first page
-// has arrived and the number of accounts at the end.
+// the same accounts query, page after page, with plain net/http and a token
+// already in hand (PLAINLOOP_TOKEN: a token never goes in process
+// arguments). It prints "first" on stdout when the first page has arrived
+// and the number of accounts at the end.
 package main
 
 import (
@@ -11,29 +12,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 )
 
 func main() {
-	if len(os.Args) != 6 {
-		fmt.Fprintln(os.Stderr, "usage: plainloop GRAPHQL_URL TOKEN_URL CLIENT_ID CLIENT_SECRET QUERY")
+	token := os.Getenv("PLAINLOOP_TOKEN")
+	if len(os.Args) != 3 || token == "" {
+		fmt.Fprintln(os.Stderr, "usage: PLAINLOOP_TOKEN=… plainloop GRAPHQL_URL QUERY")
 		os.Exit(2)
 	}
-	gql, tokenURL, id, secret, query := os.Args[1], os.Args[2], os.Args[3], os.Args[4], os.Args[5]
-	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
-	resp, err := http.Post(tokenURL, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
-	if err != nil {
-		fail(err)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
-		fail(fmt.Errorf("token: %v", err))
-	}
-	resp.Body.Close()
+	gql, query := os.Args[1], os.Args[2]
 	var after *string
 	n := 0
 	for page := 0; ; page++ {
@@ -41,7 +29,7 @@ func main() {
 			"variables": map[string]any{"first": 100, "after": after, "filters": nil, "orderBy": nil}})
 		req, _ := http.NewRequest(http.MethodPost, gql, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		req.Header.Set("Authorization", "Bearer "+token)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			fail(err)
