@@ -178,7 +178,7 @@ func (n *accountListNode) account() Account {
 }
 
 type accountsQuery struct {
-	Accounts accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+	Accounts connectionQL[accountListNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
 // accountFilterInput is the schema's AccountFilterInput (a variable type).
@@ -193,14 +193,9 @@ type accountFilterInput struct {
 // receiver lets a nil *accountFilterInput declare the nullable type.
 func (*accountFilterInput) GetGraphQLType() string { return "AccountFilterInput" }
 
-// accountOrderByInput is the schema's AccountOrderByInput (a variable type).
-type accountOrderByInput struct {
-	Field     string `json:"field,omitempty"`
-	Direction string `json:"direction,omitempty"`
-}
+type accountOrderName struct{}
 
-// GetGraphQLType names the variable's type in the query text.
-func (*accountOrderByInput) GetGraphQLType() string { return "AccountOrderByInput" }
+func (accountOrderName) graphQLType() string { return "AccountOrderByInput" }
 
 // accountsVars always declares the same four variables, so the query text
 // does not depend on which filters are set.
@@ -209,15 +204,7 @@ func accountsVars(p AccountsParams, first int, after string) map[string]any {
 	if p.Search != "" || p.MainIBAN != "" || len(p.Status) > 0 || len(p.PaymentLevels) > 0 {
 		filters = &accountFilterInput{Status: p.Status, PaymentLevels: p.PaymentLevels, Search: p.Search, MainIBAN: iban.Compact(p.MainIBAN)}
 	}
-	var orderBy *accountOrderByInput
-	if p.OrderBy != "" || p.Direction != "" {
-		orderBy = &accountOrderByInput{Field: p.OrderBy, Direction: p.Direction}
-	}
-	var afterPtr *string
-	if after != "" {
-		afterPtr = &after
-	}
-	return map[string]any{"first": first, "after": afterPtr, "filters": filters, "orderBy": orderBy}
+	return map[string]any{"first": first, "after": cursorVar(after), "filters": filters, "orderBy": orderVar[accountOrderName](p.OrderBy, p.Direction)}
 }
 
 type accountFullNode struct {
@@ -340,37 +327,22 @@ type projectInfoQuery struct {
 	ProjectInfo projectInfoNode `graphql:"projectInfo"`
 }
 
-// accountsConnection is the selection of Query.accounts for a list.
-type accountsConnection struct {
-	TotalCount int        `graphql:"totalCount"`
-	PageInfo   pageInfoQL `graphql:"pageInfo"`
-	Edges      []struct {
-		Node accountListNode `graphql:"node"`
-	} `graphql:"edges"`
-}
-
-func (c *accountsConnection) page() *AccountsPage {
-	page := &AccountsPage{
-		Accounts:   make([]Account, 0, len(c.Edges)),
-		TotalCount: c.TotalCount,
-		PageInfo:   c.PageInfo.pageInfo(),
-	}
-	for i := range c.Edges {
-		page.Accounts = append(page.Accounts, c.Edges[i].Node.account())
-	}
-	return page
+// accountsPageOf converts a page of Query.accounts.
+func accountsPageOf(c *connectionQL[accountListNode]) *AccountsPage {
+	p := convertPage(c, (*accountListNode).account)
+	return &AccountsPage{Accounts: p.Items, TotalCount: p.TotalCount, PageInfo: p.PageInfo}
 }
 
 // The first screen of the app needs who is signed in and the first page of
 // accounts: one operation carries both, so launch costs one request.
 type homeUserQuery struct {
-	User     *userNode          `graphql:"user"`
-	Accounts accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+	User     *userNode                     `graphql:"user"`
+	Accounts connectionQL[accountListNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
 type homeProjectQuery struct {
-	ProjectInfo projectInfoNode    `graphql:"projectInfo"`
-	Accounts    accountsConnection `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+	ProjectInfo projectInfoNode               `graphql:"projectInfo"`
+	Accounts    connectionQL[accountListNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
 type transactionNode struct {
@@ -385,24 +357,28 @@ type transactionNode struct {
 	StatusInfo    statusQL `graphql:"statusInfo"`
 }
 
+func (n *transactionNode) transaction() Transaction {
+	return Transaction{
+		ID:            n.ID,
+		Reference:     n.Reference,
+		Side:          n.Side,
+		Type:          n.Type,
+		Amount:        n.Amount.amount(),
+		Label:         n.Label,
+		Counterparty:  n.Counterparty,
+		ExecutionDate: parseTime(n.ExecutionDate),
+		StatusInfo:    StatusInfo{Status: n.StatusInfo.Status},
+	}
+}
+
 type transactionsQuery struct {
 	Account *struct {
-		Transactions *struct {
-			TotalCount int        `graphql:"totalCount"`
-			PageInfo   pageInfoQL `graphql:"pageInfo"`
-			Edges      []struct {
-				Node transactionNode `graphql:"node"`
-			} `graphql:"edges"`
-		} `graphql:"transactions(first: $first, after: $after, orderBy: {field: createdAt, direction: Desc})"`
+		Transactions *connectionQL[transactionNode] `graphql:"transactions(first: $first, after: $after, orderBy: {field: createdAt, direction: Desc})"`
 	} `graphql:"account(accountId: $accountId)"`
 }
 
 func transactionsVars(accountID string, first int, after string) map[string]any {
-	var afterPtr *string
-	if after != "" {
-		afterPtr = &after
-	}
-	return map[string]any{"accountId": graphql.ID(accountID), "first": first, "after": afterPtr}
+	return map[string]any{"accountId": graphql.ID(accountID), "first": first, "after": cursorVar(after)}
 }
 
 // incomingSepaCreditTransferInput is the Testing API's input type (a
@@ -449,7 +425,7 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	if q == nil {
 		return nil, err
 	}
-	return q.Accounts.page(), err
+	return accountsPageOf(&q.Accounts), err
 }
 
 // first is the page size to ask for: n when it is a valid page size, else
@@ -471,13 +447,13 @@ func (c *Client) Home(ctx context.Context, p AccountsParams, project bool) (*Hom
 		if q == nil {
 			return nil, err
 		}
-		return &Home{Project: q.ProjectInfo.projectInfo(), Accounts: q.Accounts.page()}, err
+		return &Home{Project: q.ProjectInfo.projectInfo(), Accounts: accountsPageOf(&q.Accounts)}, err
 	}
 	q, err := query[homeUserQuery](ctx, c, OpHomeUser, vars)
 	if q == nil {
 		return nil, err
 	}
-	h := &Home{Accounts: q.Accounts.page()}
+	h := &Home{Accounts: accountsPageOf(&q.Accounts)}
 	if q.User != nil {
 		h.User = q.User.user()
 	}
@@ -499,10 +475,6 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	return q, err
 }
 
-func (c *Client) accountNotFound(id string) error {
-	return fmt.Errorf("account %q was not found in %s: %w", safetext.Truncate(id, 80), c.env, ErrNotFound)
-}
-
 // isPartial reports whether err may come with data worth keeping.
 func isPartial(err error) bool {
 	_, ok := err.(*GraphQLError)
@@ -520,7 +492,7 @@ func (c *Client) Account(ctx context.Context, id string) (*Account, error) {
 		if err != nil {
 			return nil, fmt.Errorf("account %q is not available in %s: %w", safetext.Truncate(id, 80), c.env, err)
 		}
-		return nil, c.accountNotFound(id)
+		return nil, c.notFound("account", id)()
 	}
 	return q.Account.account(), err
 }
@@ -551,41 +523,18 @@ func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
 
 // Transactions fetches one page of an account's transactions (newest first).
 func (c *Client) Transactions(ctx context.Context, accountID string, first int, after string) (*TransactionsPage, error) {
-	if first <= 0 || first > platform.PageMax {
-		first = c.pageSize
-	}
-	q, err := query[transactionsQuery](ctx, c, OpAccountTransactions, transactionsVars(accountID, first, after))
-	if q == nil {
+	p, err := listPage(ctx, c, OpAccountTransactions, transactionsVars(accountID, c.first(first), after),
+		func(q *transactionsQuery) (*connectionQL[transactionNode], bool) {
+			if q.Account == nil {
+				return nil, false
+			}
+			return q.Account.Transactions, true
+		},
+		(*transactionNode).transaction, c.notFound("account", accountID))
+	if p == nil {
 		return nil, err
 	}
-	if q.Account == nil {
-		if err != nil {
-			return nil, err
-		}
-		return nil, c.accountNotFound(accountID)
-	}
-	page := &TransactionsPage{}
-	if t := q.Account.Transactions; t != nil {
-		page.TotalCount = t.TotalCount
-		page.PageInfo = t.PageInfo.pageInfo()
-		page.Transactions = make([]Transaction, 0, len(t.Edges))
-		for i := range t.Edges {
-			n := &t.Edges[i].Node
-			tx := Transaction{
-				ID:            n.ID,
-				Reference:     n.Reference,
-				Side:          n.Side,
-				Type:          n.Type,
-				Amount:        n.Amount.amount(),
-				Label:         n.Label,
-				Counterparty:  n.Counterparty,
-				ExecutionDate: parseTime(n.ExecutionDate),
-				StatusInfo:    StatusInfo{Status: n.StatusInfo.Status},
-			}
-			page.Transactions = append(page.Transactions, tx)
-		}
-	}
-	return page, err
+	return &TransactionsPage{Transactions: p.Items, TotalCount: p.TotalCount, PageInfo: p.PageInfo}, err
 }
 
 // SimulateIncomingTransfer books an incoming SEPA credit transfer through the

@@ -85,9 +85,7 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 }
 
 func (pg *Pager) fetch(ctx context.Context, after string) (*AccountsPage, error) {
-	p := pg.params
-	p.After = after
-	return pg.c.Accounts(ctx, p)
+	return pg.c.Accounts(ctx, pg.params.WithAfter(after))
 }
 
 // Close stops any prefetch in flight and waits for it to end.
