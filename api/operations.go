@@ -475,6 +475,21 @@ func query[T any](ctx context.Context, c *Client, name string, vars map[string]a
 	return q, err
 }
 
+// mutate sends the mutation name built from *M's type to url (the GraphQL
+// endpoint or the Testing API), once (never retried on 429; refused on a
+// read-only client), and keeps secret out of whatever error comes back.
+func mutate[M any](ctx context.Context, c *Client, url, name string, vars map[string]any, secret Secret) (*M, error) {
+	var m *M
+	err := c.run(ctx, true, func(ctx context.Context) error {
+		m = new(M)
+		return c.exchange(ctx, url, true, m, vars, name)
+	})
+	if err != nil {
+		return nil, redactErr(err, secret)
+	}
+	return m, nil
+}
+
 // isPartial reports whether err may come with data worth keeping.
 func isPartial(err error) bool {
 	_, ok := err.(*GraphQLError)
@@ -554,11 +569,7 @@ func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransf
 		EndToEndID:   in.Reference,
 		Label:        in.Label,
 	}}
-	var m *simulateMutation
-	err := c.run(ctx, true, func(ctx context.Context) error {
-		m = &simulateMutation{}
-		return c.exchange(ctx, c.testingURL, true, m, vars, OpSimulateTransfer)
-	})
+	m, err := mutate[simulateMutation](ctx, c, c.testingURL, OpSimulateTransfer, vars, "")
 	if err != nil {
 		return "", err
 	}

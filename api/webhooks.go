@@ -492,22 +492,7 @@ func (c *Client) WebhookEventTypes(ctx context.Context) ([]string, error) {
 	return q.WebhookEventTypes, err
 }
 
-// mutate sends the mutation name built from *M's type, once (never retried
-// on 429; refused on a read-only client), and keeps secret out of whatever
-// error comes back.
-func mutate[M any](ctx context.Context, c *Client, name string, vars map[string]any, secret Secret) (*M, error) {
-	var m *M
-	err := c.run(ctx, true, func(ctx context.Context) error {
-		m = new(M)
-		return c.exchange(ctx, c.gqlURL, true, m, vars, name)
-	})
-	if err != nil {
-		return nil, redactErr(err, secret)
-	}
-	return m, nil
-}
-
-// rejected is the error for a union member other than the success payload.
+// rejectionErr is the error for a union member other than the success payload.
 func (c *Client) rejectionErr(typename, message string, secret Secret) error {
 	if message == "" {
 		message = "no message"
@@ -521,7 +506,7 @@ func (c *Client) AddWebhookSubscription(ctx context.Context, in WebhookSubscript
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	m, err := mutate[addWebhookSubscriptionMutation](ctx, c, OpAddWebhookSubscription, in.vars(""), in.Secret)
+	m, err := mutate[addWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpAddWebhookSubscription, in.vars(""), in.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +522,7 @@ func (c *Client) UpdateWebhookSubscription(ctx context.Context, id string, in We
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	m, err := mutate[updateWebhookSubscriptionMutation](ctx, c, OpUpdateWebhookSubscription, in.vars(id), in.Secret)
+	m, err := mutate[updateWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpUpdateWebhookSubscription, in.vars(id), in.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -558,7 +543,7 @@ func (c *Client) RemoveWebhookSubscription(ctx context.Context, id string) error
 		return paramError("input.webhookSubscriptionId", "", "is required", nil)
 	}
 	vars := map[string]any{"input": webhookSubscriptionIDInput{WebhookSubscriptionID: id}}
-	m, err := mutate[removeWebhookSubscriptionMutation](ctx, c, OpRemoveWebhookSubscription, vars, "")
+	m, err := mutate[removeWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpRemoveWebhookSubscription, vars, "")
 	if err != nil {
 		return err
 	}
@@ -585,7 +570,7 @@ func (c *Client) ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID
 		return nil, paramError("input.webhookEventId", "", "is required", nil)
 	}
 	vars := map[string]any{"input": replayWebhookEventInput{WebhookEventID: eventID, SubscriptionID: subscriptionID}}
-	m, err := mutate[replayWebhookEventMutation](ctx, c, OpReplayWebhookEvent, vars, "")
+	m, err := mutate[replayWebhookEventMutation](ctx, c, c.gqlURL, OpReplayWebhookEvent, vars, "")
 	if err != nil {
 		return nil, err
 	}
