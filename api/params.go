@@ -32,7 +32,7 @@ func (e *ParamError) Error() string {
 func (e *ParamError) Is(target error) bool { return target == ErrInvalidParam }
 
 func paramError(param, value, reason string, allowed []string) error {
-	return &ParamError{Param: param, Value: safetext.Truncate(safetext.Strip(value), 80), Reason: reason, Allowed: allowed}
+	return &ParamError{Param: param, Value: safetext.Truncate(value, 80), Reason: reason, Allowed: allowed}
 }
 
 // checkEnum refuses any value that is not one of allowed.
