@@ -131,9 +131,9 @@ type cardNode struct {
 	International    bool         `graphql:"international"`
 	ECommerce        bool         `graphql:"eCommerce"`
 	SpendingLimits   []struct {
-		Type   string   `graphql:"type"`
-		Period string   `graphql:"period"`
-		Amount amountQL `graphql:"amount"`
+		Type   string           `graphql:"type"`
+		Period string           `graphql:"period"`
+		Amount fragments.Amount `graphql:"amount"`
 	} `graphql:"spendingLimits"`
 	AccountMembership *struct {
 		ID        string `graphql:"id"`
@@ -169,7 +169,7 @@ func (n *cardNode) card() Card {
 		UpdatedAt:     parseTime(n.UpdatedAt),
 	}
 	for _, l := range n.SpendingLimits {
-		c.SpendingLimits = append(c.SpendingLimits, SpendingLimit{Type: l.Type, Period: l.Period, Amount: l.Amount.amount()})
+		c.SpendingLimits = append(c.SpendingLimits, SpendingLimit{Type: l.Type, Period: l.Period, Amount: Amount(l.Amount)})
 	}
 	if m := n.AccountMembership; m != nil {
 		c.AccountMembership = &CardMembership{ID: m.ID, Email: m.Email, AccountID: m.AccountID}

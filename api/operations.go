@@ -110,13 +110,6 @@ func Operations() ([]Operation, error) {
 
 // ---- GraphQL shapes. Field tags carry the schema's exact names. ----
 
-type amountQL struct {
-	Value    string `graphql:"value"`
-	Currency string `graphql:"currency"`
-}
-
-func (a amountQL) amount() Amount { return Amount(a) }
-
 type pageInfoQL struct {
 	HasNextPage     *bool   `graphql:"hasNextPage"`
 	HasPreviousPage *bool   `graphql:"hasPreviousPage"`
@@ -157,7 +150,7 @@ type accountListNode struct {
 		} `graphql:"info"`
 	} `graphql:"holder"`
 	Balances *struct {
-		Available amountQL `graphql:"available"`
+		Available fragments.Amount `graphql:"available"`
 	} `graphql:"balances"`
 }
 
@@ -172,7 +165,7 @@ func (n *accountListNode) account() Account {
 		Holder:     Holder{Info: HolderInfo{Name: n.Holder.Info.Name}},
 	}
 	if n.Balances != nil {
-		a.Balances = &Balances{Available: n.Balances.Available.amount()}
+		a.Balances = &Balances{Available: Amount(n.Balances.Available)}
 	}
 	return a
 }
@@ -346,15 +339,15 @@ type homeProjectQuery struct {
 }
 
 type transactionNode struct {
-	ID            string   `graphql:"id"`
-	Reference     string   `graphql:"reference"`
-	Side          string   `graphql:"side"`
-	Type          string   `graphql:"type"`
-	Amount        amountQL `graphql:"amount"`
-	Label         string   `graphql:"label"`
-	Counterparty  string   `graphql:"counterparty"`
-	ExecutionDate string   `graphql:"executionDate"`
-	StatusInfo    statusQL `graphql:"statusInfo"`
+	ID            string           `graphql:"id"`
+	Reference     string           `graphql:"reference"`
+	Side          string           `graphql:"side"`
+	Type          string           `graphql:"type"`
+	Amount        fragments.Amount `graphql:"amount"`
+	Label         string           `graphql:"label"`
+	Counterparty  string           `graphql:"counterparty"`
+	ExecutionDate string           `graphql:"executionDate"`
+	StatusInfo    statusQL         `graphql:"statusInfo"`
 }
 
 func (n *transactionNode) transaction() Transaction {
@@ -363,7 +356,7 @@ func (n *transactionNode) transaction() Transaction {
 		Reference:     n.Reference,
 		Side:          n.Side,
 		Type:          n.Type,
-		Amount:        n.Amount.amount(),
+		Amount:        Amount(n.Amount),
 		Label:         n.Label,
 		Counterparty:  n.Counterparty,
 		ExecutionDate: parseTime(n.ExecutionDate),

@@ -96,16 +96,16 @@ func (p StatementsParams) vars(first int) map[string]any {
 // ---- GraphQL shapes ----
 
 type statementNode struct {
-	ID             string   `graphql:"id"`
-	Period         *string  `graphql:"period"`
-	OpeningDate    string   `graphql:"openingDate"`
-	ClosingDate    string   `graphql:"closingDate"`
-	OpeningBalance amountQL `graphql:"openingBalance"`
-	ClosingBalance amountQL `graphql:"closingBalance"`
-	TotalCredits   amountQL `graphql:"totalCredits"`
-	TotalDebits    amountQL `graphql:"totalDebits"`
-	FeeCredits     amountQL `graphql:"feeCredits"`
-	FeeDebits      amountQL `graphql:"feeDebits"`
+	ID             string           `graphql:"id"`
+	Period         *string          `graphql:"period"`
+	OpeningDate    string           `graphql:"openingDate"`
+	ClosingDate    string           `graphql:"closingDate"`
+	OpeningBalance fragments.Amount `graphql:"openingBalance"`
+	ClosingBalance fragments.Amount `graphql:"closingBalance"`
+	TotalCredits   fragments.Amount `graphql:"totalCredits"`
+	TotalDebits    fragments.Amount `graphql:"totalDebits"`
+	FeeCredits     fragments.Amount `graphql:"feeCredits"`
+	FeeDebits      fragments.Amount `graphql:"feeDebits"`
 	StatusInfo     struct {
 		Status                        string `graphql:"status"`
 		fragments.GeneratedStatusInfo `graphql:"... on GeneratedStatusInfo"`
@@ -122,12 +122,12 @@ func (n *statementNode) statement() Statement {
 		Period:         deref(n.Period),
 		OpeningDate:    parseTime(n.OpeningDate),
 		ClosingDate:    parseTime(n.ClosingDate),
-		OpeningBalance: n.OpeningBalance.amount(),
-		ClosingBalance: n.ClosingBalance.amount(),
-		TotalCredits:   n.TotalCredits.amount(),
-		TotalDebits:    n.TotalDebits.amount(),
-		FeeCredits:     n.FeeCredits.amount(),
-		FeeDebits:      n.FeeDebits.amount(),
+		OpeningBalance: Amount(n.OpeningBalance),
+		ClosingBalance: Amount(n.ClosingBalance),
+		TotalCredits:   Amount(n.TotalCredits),
+		TotalDebits:    Amount(n.TotalDebits),
+		FeeCredits:     Amount(n.FeeCredits),
+		FeeDebits:      Amount(n.FeeDebits),
 		StatusInfo:     StatementStatusInfo{Status: n.StatusInfo.Status, URL: firstNonEmpty(n.StatusInfo.URL, n.StatusInfo.VoidedURL)},
 		Format:         n.Format,
 		CreatedAt:      parseTime(n.CreatedAt),

@@ -245,7 +245,7 @@ func (s *txStatusQL) statusInfo() TransactionStatusInfo {
 	if b := s.BalanceAfter; b != nil {
 		si.BalanceAfter = &BookedBalanceAfter{}
 		if a := b.Amount; a != nil {
-			si.BalanceAfter.Amount = &Amount{Value: a.Value, Currency: a.Currency}
+			si.BalanceAfter.Amount = new(Amount(*a))
 		}
 	}
 	return si
@@ -254,21 +254,21 @@ func (s *txStatusQL) statusInfo() TransactionStatusInfo {
 // txNode is the selection of a Transaction: the interface's fields, and
 // the counterparties of the concrete types that describe them.
 type txNode struct {
-	Typename                                string        `graphql:"__typename" json:"__typename"`
-	ID                                      string        `graphql:"id"`
-	Reference                               string        `graphql:"reference"`
-	ExternalReference                       *string       `graphql:"externalReference"`
-	Side                                    string        `graphql:"side"`
-	Type                                    string        `graphql:"type"`
-	Amount                                  amountQL      `graphql:"amount"`
-	Label                                   string        `graphql:"label"`
-	Counterparty                            string        `graphql:"counterparty"`
-	PaymentProduct                          string        `graphql:"paymentProduct"`
-	StatusInfo                              txStatusQL    `graphql:"statusInfo"`
-	ExecutionDate                           string        `graphql:"executionDate"`
-	CreatedAt                               string        `graphql:"createdAt"`
-	UpdatedAt                               string        `graphql:"updatedAt"`
-	Account                                 *accountRefQL `graphql:"account"`
+	Typename                                string           `graphql:"__typename" json:"__typename"`
+	ID                                      string           `graphql:"id"`
+	Reference                               string           `graphql:"reference"`
+	ExternalReference                       *string          `graphql:"externalReference"`
+	Side                                    string           `graphql:"side"`
+	Type                                    string           `graphql:"type"`
+	Amount                                  fragments.Amount `graphql:"amount"`
+	Label                                   string           `graphql:"label"`
+	Counterparty                            string           `graphql:"counterparty"`
+	PaymentProduct                          string           `graphql:"paymentProduct"`
+	StatusInfo                              txStatusQL       `graphql:"statusInfo"`
+	ExecutionDate                           string           `graphql:"executionDate"`
+	CreatedAt                               string           `graphql:"createdAt"`
+	UpdatedAt                               string           `graphql:"updatedAt"`
+	Account                                 *accountRefQL    `graphql:"account"`
 	fragments.SEPACreditTransferTransaction `graphql:"... on SEPACreditTransferTransaction"`
 	fragments.SEPADirectDebitTransaction    `graphql:"... on SEPADirectDebitTransaction"`
 	fragments.InternalCreditTransfer        `graphql:"... on InternalCreditTransfer"`
@@ -283,7 +283,7 @@ func (n *txNode) transaction() TransactionDetail {
 		ExternalReference: deref(n.ExternalReference),
 		Side:              n.Side,
 		Type:              n.Type,
-		Amount:            n.Amount.amount(),
+		Amount:            Amount(n.Amount),
 		Label:             n.Label,
 		Counterparty:      n.Counterparty,
 		PaymentProduct:    n.PaymentProduct,
