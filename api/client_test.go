@@ -20,14 +20,7 @@ import (
 func okAccounts(w http.ResponseWriter) { writeJSON200(w, accountsPage(0, 2, 2)) }
 
 func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
-	ops, err := Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{}
-	for _, o := range ops {
-		want[o.Name] = o.Query
-	}
+	want := operationTexts(t)
 	var got gqlRequest
 	var auth string
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -230,16 +230,7 @@ func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
 
 func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 	info := startEmulator(t)
-	var demo emulator.DemoUser
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			demo = u
-			break
-		}
-	}
-	if demo.Phone == "" {
-		t.Fatal("the emulator lists no sandbox demo user")
-	}
+	demo := sandboxDemo(t, info)
 	c := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
 	ctx := context.Background()
 
@@ -344,13 +335,7 @@ func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSou
 // token and for a project token alike.
 func TestEmulatorHomeIsOneRequest(t *testing.T) {
 	info := startEmulator(t)
-	var demo emulator.DemoUser
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			demo = u
-			break
-		}
-	}
+	demo := sandboxDemo(t, info)
 	ctx := context.Background()
 	user := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
 	h, err := user.Home(ctx, AccountsParams{First: 20, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, false)

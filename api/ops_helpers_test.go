@@ -81,6 +81,20 @@ func pageOf[N any](t *testing.T, q gqlRequest, total int, node func(i int) N) ma
 	return connection(from, min(from+first, total), total, node)
 }
 
+// operationTexts maps each operation's name to the text Operations() lists.
+func operationTexts(t *testing.T) map[string]string {
+	t.Helper()
+	ops, err := Operations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make(map[string]string, len(ops))
+	for _, o := range ops {
+		texts[o.Name] = o.Query
+	}
+	return texts
+}
+
 // varJSON re-encodes a request variable for comparison with a JSON literal.
 func varJSON(t *testing.T, q gqlRequest, name string) string {
 	t.Helper()

@@ -128,14 +128,7 @@ func gqlFields(v reflect.Value, m map[string]any, only func(string) bool) {
 // sent with exactly the text Operations() lists, and records which were.
 func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 	t.Helper()
-	ops, err := Operations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := map[string]string{}
-	for _, o := range ops {
-		texts[o.Name] = o.Query
-	}
+	texts := operationTexts(t)
 	shapes := map[string]any{
 		OpAccounts: &accountsQuery{}, OpAccount: &accountQuery{}, OpUser: &userQuery{},
 		OpHomeUser: &homeUserQuery{}, OpHomeProject: &homeProjectQuery{},
