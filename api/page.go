@@ -120,13 +120,12 @@ func (w *walk[T]) waitAll() { w.running.Wait() }
 // decoding a page of 100 takes longer than finding the cursor in it. The
 // fetch is used only if the decoded page names the same cursor.
 type speculation[T any] struct {
-	mu        sync.Mutex
-	closed    bool // Walk has taken it: nothing starts from it any more
-	armed     bool // the fetch may start once the cursor is known
-	cursor    string
-	hasCursor bool
-	f         *inflight[Page[T]]
-	next      *speculation[T]
+	mu     sync.Mutex
+	closed bool   // Walk has taken it: nothing starts from it any more
+	armed  bool   // the fetch may start once the cursor is known
+	cursor string // "" until known: peekNextCursor never finds an empty one
+	f      *inflight[Page[T]]
+	next   *speculation[T]
 }
 
 // startLocked starts the fetch of the page after sp's, with sp.mu held.
@@ -146,7 +145,7 @@ func (sp *speculation[T]) arm(w *walk[T]) {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	sp.armed = true
-	if !sp.closed && sp.hasCursor && sp.f == nil && w.ctx.Err() == nil {
+	if !sp.closed && sp.cursor != "" && sp.f == nil && w.ctx.Err() == nil {
 		sp.startLocked(w)
 	}
 }
@@ -161,10 +160,10 @@ func (w *walk[T]) fetchPeeking(ctx context.Context, after string, sp *speculatio
 		}
 		sp.mu.Lock()
 		defer sp.mu.Unlock()
-		if sp.closed || sp.hasCursor || w.ctx.Err() != nil {
+		if sp.closed || sp.cursor != "" || w.ctx.Err() != nil {
 			return
 		}
-		sp.cursor, sp.hasCursor = c, true
+		sp.cursor = c
 		if sp.armed {
 			sp.startLocked(w)
 		}
