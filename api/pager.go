@@ -13,12 +13,14 @@ type Pager struct {
 	c      *Client
 	params AccountsParams
 
-	mu           sync.Mutex
-	after        string // cursor of the next page to hand out
-	done         bool
-	closed       bool
-	pending      *inflight[AccountsPage]
-	pendingAfter string // the cursor pending was started for
+	mu     sync.Mutex
+	after  string // cursor of the next page to hand out
+	done   bool
+	closed bool
+	// pending is the prefetch of the page after cursor after: only Next
+	// moves after, and it starts the prefetch for the new cursor in the
+	// same step.
+	pending *inflight[AccountsPage]
 }
 
 // NewPager starts a pager over the accounts connection with params p
@@ -39,12 +41,12 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 		pg.mu.Unlock()
 		return nil, false, nil
 	}
-	pf, pfAfter := pg.pending, pg.pendingAfter
+	pf := pg.pending
 	pg.pending = nil
 	after := pg.after
 	pg.mu.Unlock()
 
-	if pf != nil && pfAfter == after {
+	if pf != nil {
 		select {
 		case <-pf.done:
 			page, err = pf.wait()
@@ -55,7 +57,6 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 			return nil, false, ctx.Err()
 		}
 	} else {
-		pf.stop()
 		page, err = pg.fetch(ctx, after)
 	}
 	if page == nil {
@@ -80,7 +81,6 @@ func (pg *Pager) Next(ctx context.Context) (page *AccountsPage, ok bool, err err
 	// The prefetch runs with its own context: the ctx of this Next call
 	// typically ends as soon as Next returns.
 	pg.pending = goFetch(context.Background(), func(ctx context.Context) (*AccountsPage, error) { return pg.fetch(ctx, next) })
-	pg.pendingAfter = next
 	return page, true, nil
 }
 
