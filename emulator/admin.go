@@ -95,18 +95,22 @@ func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs)
 }
 
 type sandboxUserConnR struct {
-	page   data.UserPage
+	page   data.Page[data.User]
 	active string
 }
 
 func (c *sandboxUserConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *sandboxUserConnR) PageInfo() *pageInfoR {
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, c.page.Cursors...)
+	cursors := make([]string, len(c.page.Items))
+	for i := range c.page.Items {
+		cursors[i] = data.UserCursor(&c.page.Items[i])
+	}
+	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
-	out := make([]*sandboxUserEdgeR, len(c.page.Users))
-	for i, u := range c.page.Users {
-		out[i] = &sandboxUserEdgeR{cursor: c.page.Cursors[i], node: newSandboxUser(u, u.ID == c.active)}
+	out := make([]*sandboxUserEdgeR, len(c.page.Items))
+	for i, u := range c.page.Items {
+		out[i] = &sandboxUserEdgeR{cursor: data.UserCursor(&u), node: newSandboxUser(u, u.ID == c.active)}
 	}
 	return out
 }

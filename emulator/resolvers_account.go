@@ -11,22 +11,22 @@ import (
 
 type accountConnR struct {
 	r    *request
-	page data.AccountPage
+	page data.Page[*data.Account]
 }
 
 func (c *accountConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 
 func (c *accountConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Accounts))
-	for i, a := range c.page.Accounts {
+	cursors := make([]string, len(c.page.Items))
+	for i, a := range c.page.Items {
 		cursors[i] = a.Cursor()
 	}
 	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 
 func (c *accountConnR) Edges() []*accountEdgeR {
-	out := make([]*accountEdgeR, len(c.page.Accounts))
-	for i, a := range c.page.Accounts {
+	out := make([]*accountEdgeR, len(c.page.Items))
+	for i, a := range c.page.Items {
 		out[i] = &accountEdgeR{acc: c.r.account(a)}
 	}
 	return out
@@ -260,21 +260,21 @@ func (b *balancesR) Reserved() *amountR  { return amount(b.b.Reserved, b.b.Curre
 
 type statementConnR struct {
 	acc  *accountR
-	page data.StatementPage
+	page data.Page[data.Statement]
 }
 
 func (c *statementConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *statementConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Statements))
-	for i := range c.page.Statements {
-		cursors[i] = data.StatementCursor(&c.page.Statements[i])
+	cursors := make([]string, len(c.page.Items))
+	for i := range c.page.Items {
+		cursors[i] = data.StatementCursor(&c.page.Items[i])
 	}
 	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 func (c *statementConnR) Edges() []*statementEdgeR {
-	out := make([]*statementEdgeR, len(c.page.Statements))
-	for i := range c.page.Statements {
-		out[i] = &statementEdgeR{st: &statementR{acc: c.acc, s: c.page.Statements[i]}}
+	out := make([]*statementEdgeR, len(c.page.Items))
+	for i := range c.page.Items {
+		out[i] = &statementEdgeR{st: &statementR{acc: c.acc, s: c.page.Items[i]}}
 	}
 	return out
 }

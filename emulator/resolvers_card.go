@@ -46,21 +46,21 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 
 type cardConnR struct {
 	r    *request
-	page data.CardPage
+	page data.Page[data.Card]
 }
 
 func (c *cardConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *cardConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Cards))
-	for i := range c.page.Cards {
-		cursors[i] = data.CardCursor(&c.page.Cards[i])
+	cursors := make([]string, len(c.page.Items))
+	for i := range c.page.Items {
+		cursors[i] = data.CardCursor(&c.page.Items[i])
 	}
 	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 func (c *cardConnR) Edges() []*cardEdgeR {
-	out := make([]*cardEdgeR, len(c.page.Cards))
-	for i := range c.page.Cards {
-		out[i] = &cardEdgeR{c: &cardR{r: c.r, c: c.page.Cards[i]}}
+	out := make([]*cardEdgeR, len(c.page.Items))
+	for i := range c.page.Items {
+		out[i] = &cardEdgeR{c: &cardR{r: c.r, c: c.page.Items[i]}}
 	}
 	return out
 }

@@ -57,21 +57,21 @@ func (args membershipsArgs) query() (data.MembershipQuery, error) {
 
 type membershipConnR struct {
 	r    *request
-	page data.MembershipPage
+	page data.Page[data.Membership]
 }
 
 func (c *membershipConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *membershipConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Memberships))
-	for i := range c.page.Memberships {
-		cursors[i] = data.MembershipCursor(&c.page.Memberships[i])
+	cursors := make([]string, len(c.page.Items))
+	for i := range c.page.Items {
+		cursors[i] = data.MembershipCursor(&c.page.Items[i])
 	}
 	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 func (c *membershipConnR) Edges() []*membershipEdgeR {
-	out := make([]*membershipEdgeR, len(c.page.Memberships))
-	for i := range c.page.Memberships {
-		out[i] = &membershipEdgeR{m: &membershipR{r: c.r, m: c.page.Memberships[i]}}
+	out := make([]*membershipEdgeR, len(c.page.Items))
+	for i := range c.page.Items {
+		out[i] = &membershipEdgeR{m: &membershipR{r: c.r, m: c.page.Items[i]}}
 	}
 	return out
 }

@@ -60,7 +60,7 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 	return q, nil
 }
 
-func (r *request) txConn(page data.TransactionPage) *txConnR {
+func (r *request) txConn(page data.Page[data.Transaction]) *txConnR {
 	return &txConnR{r: r, page: page}
 }
 
@@ -68,21 +68,21 @@ func (r *request) tx(t data.Transaction) *txR { return &txR{r: r, t: t} }
 
 type txConnR struct {
 	r    *request
-	page data.TransactionPage
+	page data.Page[data.Transaction]
 }
 
 func (c *txConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
 func (c *txConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Transactions))
-	for i := range c.page.Transactions {
-		cursors[i] = data.TransactionCursor(&c.page.Transactions[i])
+	cursors := make([]string, len(c.page.Items))
+	for i := range c.page.Items {
+		cursors[i] = data.TransactionCursor(&c.page.Items[i])
 	}
 	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
 }
 func (c *txConnR) Edges() []*txEdgeR {
-	out := make([]*txEdgeR, len(c.page.Transactions))
-	for i := range c.page.Transactions {
-		out[i] = &txEdgeR{tx: c.r.tx(c.page.Transactions[i])}
+	out := make([]*txEdgeR, len(c.page.Items))
+	for i := range c.page.Items {
+		out[i] = &txEdgeR{tx: c.r.tx(c.page.Items[i])}
 	}
 	return out
 }

@@ -26,14 +26,6 @@ type AccountQuery struct {
 	Desc          bool
 }
 
-// AccountPage is one page of the connection.
-type AccountPage struct {
-	TotalCount      int
-	Accounts        []*Account
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // Cursor is the opaque cursor of an account; it names the account, so the
 // page after it can be found by a binary search in any order.
 func (a *Account) Cursor() string { return encodeCursor("account", a.ID) }
@@ -94,7 +86,7 @@ func (s *Store) viewOf(v Viewer, orderBy string) ([]int32, string) {
 
 // Accounts returns one page. Cost: O(log N + page) without filters; with
 // filters the total count needs one pass over the viewer's accounts.
-func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
+func (s *Store) Accounts(q AccountQuery) (Page[*Account], error) {
 	v, who := s.viewOf(q.Viewer, q.OrderBy)
 	f := filterOf(q)
 	if iban := f.mainIBAN; iban != "" {
@@ -125,7 +117,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	if q.After != "" {
 		p, found, err := seek(q.After)
 		if err != nil {
-			return AccountPage{}, err
+			return Page[*Account]{}, err
 		}
 		if q.Desc {
 			start = n - p
@@ -136,7 +128,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	if q.Before != "" {
 		p, found, err := seek(q.Before)
 		if err != nil {
-			return AccountPage{}, err
+			return Page[*Account]{}, err
 		}
 		if q.Desc {
 			end = n - p - b2i(found)
@@ -151,7 +143,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		return v[i]
 	}
 	match := f.matcher()
-	page := AccountPage{}
+	page := Page[*Account]{}
 	if match == nil {
 		page.TotalCount = n
 	} else {
@@ -159,10 +151,10 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		page.TotalCount = s.filteredCount(f, v, match)
 	}
 	i := start
-	for ; i < end && len(page.Accounts) < q.First; i++ {
+	for ; i < end && len(page.Items) < q.First; i++ {
 		a := &s.accounts[at(i)]
 		if match == nil || match(a) {
-			page.Accounts = append(page.Accounts, a)
+			page.Items = append(page.Items, a)
 		}
 	}
 	for ; i < end; i++ {

@@ -465,14 +465,6 @@ type MembershipQuery struct {
 	Filter        MembershipFilter
 }
 
-// MembershipPage is one page of memberships.
-type MembershipPage struct {
-	TotalCount      int
-	Memberships     []Membership
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // MembershipCursor is the opaque cursor of a membership.
 func MembershipCursor(m *Membership) string { return encodeCursor("membership", m.ID) }
 
@@ -492,24 +484,25 @@ func (s *Store) membershipCursor(c string) (*cursorRef, error) {
 }
 
 // pageMemberships runs a query over a nested list of memberships.
-func (s *Store) pageMemberships(n *nested[Membership], q MembershipQuery, total func() int) (MembershipPage, error) {
+func (s *Store) pageMemberships(n *nested[Membership], q MembershipQuery, total func() int) (Page[Membership], error) {
 	after, err := s.membershipCursor(q.After)
 	if err != nil {
-		return MembershipPage{}, err
+		return Page[Membership]{}, err
 	}
 	before, err := s.membershipCursor(q.Before)
 	if err != nil {
-		return MembershipPage{}, err
+		return Page[Membership]{}, err
 	}
 	n.rank = func(m Membership) int { return m.Slot }
 	n.match = q.Filter.matcher()
 	p := n.page(q.First, after, before, q.Desc)
-	return MembershipPage{TotalCount: total(), Memberships: p.Items, HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}, nil
+	p.TotalCount = total()
+	return p, nil
 }
 
 // AccountMemberships pages the memberships of one account, which the
 // caller has checked the viewer may see.
-func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (Page[Membership], error) {
 	n := &nested[Membership]{view: []int32{a.idx}, cmp: cmpIdx, items: func(int32) []Membership { return s.accountMemberships(a) }}
 	return s.pageMemberships(n, q, func() int {
 		if q.Filter.empty() {
@@ -522,7 +515,7 @@ func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (MembershipPag
 // UserMemberships pages a user's own memberships, one per account, in
 // the order of their accounts. Another user token sees only those on
 // accounts it may see itself.
-func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Page[Membership], error) {
 	if !v.Project && s.Effective(v.UserID) == userID {
 		v = Viewer{Project: true}
 	}
@@ -530,7 +523,7 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 		// A generated member has exactly one membership.
 		a, slot, ok := s.slotAt(pos)
 		if !ok || slot >= int(a.members) {
-			return MembershipPage{}, nil
+			return Page[Membership]{}, nil
 		}
 		var view []int32
 		if s.canSee(v, a.idx) {
@@ -570,7 +563,7 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 
 // Memberships is the root accountMemberships: every membership of the
 // project for a project token, the user's own for a user token.
-func (s *Store) Memberships(v Viewer, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) Memberships(v Viewer, q MembershipQuery) (Page[Membership], error) {
 	if !v.Project {
 		return s.UserMemberships(v, s.Effective(v.UserID), q)
 	}

@@ -41,16 +41,26 @@ type cursorRef struct {
 	rank int
 }
 
-// pageOf is one page of a nested list with its neighbours' existence.
-type pageOf[T any] struct {
+// Page is one page of a connection: its items, how many items the whole
+// list holds, and whether items lie beyond either end of the page.
+type Page[T any] struct {
+	TotalCount      int
 	Items           []T
 	HasNextPage     bool
 	HasPreviousPage bool
 }
 
+// window is the page of up to first items from start of a list that was
+// filtered and ordered in full.
+func window[T any](items []T, start, first int) Page[T] {
+	end := min(start+first, len(items))
+	return Page[T]{TotalCount: len(items), Items: items[start:end], HasNextPage: end < len(items), HasPreviousPage: start > 0}
+}
+
 // page returns up to first items after `after` and before `before`
-// (exclusive), in ascending or descending order.
-func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) pageOf[T] {
+// (exclusive), in ascending or descending order; the caller sets the
+// total.
+func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) Page[T] {
 	lo, hi := position{vp: -1, rank: 0}, position{vp: len(n.view), rank: -1}
 	var loSet, hiSet bool
 	set := func(c *cursorRef, low bool) {
@@ -67,7 +77,7 @@ func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) pageOf[
 	// In descending order `after` bounds the ascending list from above.
 	set(after, !desc)
 	set(before, desc)
-	var out pageOf[T]
+	var out Page[T]
 	start, stop := lo, hi
 	if desc {
 		start, stop = hi, lo

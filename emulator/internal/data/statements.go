@@ -103,19 +103,11 @@ type StatementQuery struct {
 	Period                          string // Monthly | Custom; empty: any
 }
 
-// StatementPage is one page of statements.
-type StatementPage struct {
-	TotalCount      int
-	Statements      []Statement
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // StatementCursor is the opaque cursor of a statement.
 func StatementCursor(st *Statement) string { return encodeCursor("statement", st.ID) }
 
 // Statements pages an account's statements.
-func (s *Store) Statements(a *Account, q StatementQuery) (StatementPage, error) {
+func (s *Store) Statements(a *Account, q StatementQuery) (Page[Statement], error) {
 	all := s.statements(a)
 	sts := all[:0]
 	for _, st := range all {
@@ -132,11 +124,11 @@ func (s *Store) Statements(a *Account, q StatementQuery) (StatementPage, error) 
 	if q.After != "" {
 		id, ok := decodeCursor(q.After, "statement")
 		if !ok {
-			return StatementPage{}, ErrBadCursor
+			return Page[Statement]{}, ErrBadCursor
 		}
 		pos, ok := s.decodeEntityID(kindStatement, id)
 		if !ok || int32(pos>>8) != a.idx {
-			return StatementPage{}, ErrBadCursor
+			return Page[Statement]{}, ErrBadCursor
 		}
 		n := int(pos & 0xff)
 		start = len(sts)
@@ -147,13 +139,7 @@ func (s *Store) Statements(a *Account, q StatementQuery) (StatementPage, error) 
 			}
 		}
 	}
-	end := min(start+q.First, len(sts))
-	return StatementPage{
-		TotalCount:      len(sts),
-		Statements:      sts[start:end],
-		HasNextPage:     end < len(sts),
-		HasPreviousPage: start > 0,
-	}, nil
+	return window(sts, start, q.First), nil
 }
 
 func laterOf(a, b time.Time) time.Time {

@@ -85,14 +85,6 @@ type TransactionQuery struct {
 	Filter  TransactionFilter
 }
 
-// TransactionPage is one page of transactions.
-type TransactionPage struct {
-	TotalCount      int
-	Transactions    []Transaction
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // txKey orders transactions: the order's field (in Unix milliseconds,
 // or 0 for generated and 1 for simulated in id order), then generated
 // before simulated, then slot or sequence. Id order matches the ids'
@@ -179,10 +171,10 @@ func (s *Store) cursorKey(c, orderBy string) (*txKey, error) {
 
 // Transactions returns one page of an account's transactions. A history
 // has a few dozen entries, so it is filtered and sorted in full.
-func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, error) {
+func (s *Store) Transactions(a *Account, q TransactionQuery) (Page[Transaction], error) {
 	after, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
-		return TransactionPage{}, err
+		return Page[Transaction]{}, err
 	}
 	all := s.transactions(a)
 	txs := all[:0]
@@ -206,13 +198,7 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, e
 			return c
 		})
 	}
-	end := min(start+q.First, len(txs))
-	return TransactionPage{
-		TotalCount:      len(txs),
-		Transactions:    txs[start:end],
-		HasNextPage:     end < len(txs),
-		HasPreviousPage: start > 0,
-	}, nil
+	return window(txs, start, q.First), nil
 }
 
 // Transaction returns a transaction by id with its texts.
@@ -499,10 +485,10 @@ func (q *rootQuery) all(from *txKey, inclusive, asc bool) stream {
 // makes a page cost its own transactions plus the rounds it crosses, at
 // any number of accounts; filters on amounts or texts generate the
 // histories they test.
-func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (TransactionPage, error) {
+func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Page[Transaction], error) {
 	from, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
-		return TransactionPage{}, err
+		return Page[Transaction]{}, err
 	}
 	rq := &rootQuery{s: s, orderBy: q.OrderBy, asc: q.Asc, f: &q.Filter, made: map[txRef]*Transaction{},
 		hist: map[int32][]Transaction{}, ctx: ctx, rlo: 0, rhi: rounds - 1}
@@ -543,16 +529,16 @@ func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Trans
 		rq.found = s.textMatches(rq)
 	}
 	next := rq.all(from, false, q.Asc)
-	page := TransactionPage{}
-	for len(page.Transactions) < q.First {
+	page := Page[Transaction]{}
+	for len(page.Items) < q.First {
 		it, ok := next()
 		if !ok {
 			break
 		}
 		if it.sim != nil {
-			page.Transactions = append(page.Transactions, *it.sim)
+			page.Items = append(page.Items, *it.sim)
 		} else {
-			page.Transactions = append(page.Transactions, *rq.full(it.ref))
+			page.Items = append(page.Items, *rq.full(it.ref))
 		}
 	}
 	_, page.HasNextPage = next()
@@ -561,7 +547,7 @@ func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Trans
 	}
 	page.TotalCount = len(rq.sims) + s.generatedCount(rq)
 	if err := ctx.Err(); err != nil {
-		return TransactionPage{}, fmt.Errorf("the request ended before the page was complete: %w", err)
+		return Page[Transaction]{}, fmt.Errorf("the request ended before the page was complete: %w", err)
 	}
 	return page, nil
 }
