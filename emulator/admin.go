@@ -64,7 +64,7 @@ type sandboxUsersArgs struct {
 	}
 }
 
-func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*sandboxUserConnR, error) {
+func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*connR[data.User, *sandboxUserR], error) {
 	id, err := r.signedIn(ctx)
 	if err != nil {
 		return nil, err
@@ -91,37 +91,9 @@ func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs)
 	if err != nil {
 		return nil, fmt.Errorf("sandboxUsers: %w", err)
 	}
-	return &sandboxUserConnR{page: page, active: r.store.Effective(id)}, nil
+	active := r.store.Effective(id)
+	return newConn(page, data.UserCursor, func(u *data.User) *sandboxUserR { return newSandboxUser(*u, u.ID == active) }), nil
 }
-
-type sandboxUserConnR struct {
-	page   data.Page[data.User]
-	active string
-}
-
-func (c *sandboxUserConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *sandboxUserConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Items))
-	for i := range c.page.Items {
-		cursors[i] = data.UserCursor(&c.page.Items[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
-}
-func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
-	out := make([]*sandboxUserEdgeR, len(c.page.Items))
-	for i, u := range c.page.Items {
-		out[i] = &sandboxUserEdgeR{cursor: data.UserCursor(&u), node: newSandboxUser(u, u.ID == c.active)}
-	}
-	return out
-}
-
-type sandboxUserEdgeR struct {
-	cursor string
-	node   *sandboxUserR
-}
-
-func (e *sandboxUserEdgeR) Cursor() string      { return e.cursor }
-func (e *sandboxUserEdgeR) Node() *sandboxUserR { return e.node }
 
 // sandboxUserR shares the fields both schemas name alike with userR and
 // adds the Testing API's own.

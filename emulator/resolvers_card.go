@@ -44,31 +44,11 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 	return q, nil
 }
 
-type cardConnR struct {
-	r    *request
-	page data.Page[data.Card]
-}
+type cardConnR = connR[data.Card, *cardR]
 
-func (c *cardConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *cardConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Items))
-	for i := range c.page.Items {
-		cursors[i] = data.CardCursor(&c.page.Items[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+func (r *request) cards(page data.Page[data.Card]) *cardConnR {
+	return newConn(page, data.CardCursor, func(c *data.Card) *cardR { return &cardR{r: r, c: *c} })
 }
-func (c *cardConnR) Edges() []*cardEdgeR {
-	out := make([]*cardEdgeR, len(c.page.Items))
-	for i := range c.page.Items {
-		out[i] = &cardEdgeR{c: &cardR{r: c.r, c: c.page.Items[i]}}
-	}
-	return out
-}
-
-type cardEdgeR struct{ c *cardR }
-
-func (e *cardEdgeR) Cursor() string { return data.CardCursor(&e.c.c) }
-func (e *cardEdgeR) Node() *cardR   { return e.c }
 
 // cardR is a Card.
 type cardR struct {

@@ -55,31 +55,11 @@ func (args membershipsArgs) query() (data.MembershipQuery, error) {
 	return q, nil
 }
 
-type membershipConnR struct {
-	r    *request
-	page data.Page[data.Membership]
-}
+type membershipConnR = connR[data.Membership, *membershipR]
 
-func (c *membershipConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *membershipConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Items))
-	for i := range c.page.Items {
-		cursors[i] = data.MembershipCursor(&c.page.Items[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+func (r *request) memberships(page data.Page[data.Membership]) *membershipConnR {
+	return newConn(page, data.MembershipCursor, func(m *data.Membership) *membershipR { return &membershipR{r: r, m: *m} })
 }
-func (c *membershipConnR) Edges() []*membershipEdgeR {
-	out := make([]*membershipEdgeR, len(c.page.Items))
-	for i := range c.page.Items {
-		out[i] = &membershipEdgeR{m: &membershipR{r: c.r, m: c.page.Items[i]}}
-	}
-	return out
-}
-
-type membershipEdgeR struct{ m *membershipR }
-
-func (e *membershipEdgeR) Cursor() string     { return data.MembershipCursor(&e.m.m) }
-func (e *membershipEdgeR) Node() *membershipR { return e.m }
 
 // membershipR is an AccountMembership.
 type membershipR struct {
@@ -153,7 +133,7 @@ func (m *membershipR) Cards(args cardsArgs) (*cardConnR, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cards: %w", err)
 	}
-	return &cardConnR{r: m.r, page: page}, nil
+	return m.r.cards(page), nil
 }
 
 // memberStatusR serves the six membership status types.
@@ -267,7 +247,7 @@ func (u *userR) AccountMemberships(args userMembershipsArgs) (*membershipConnR, 
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}
-	return &membershipConnR{r: u.r, page: page}, nil
+	return u.r.memberships(page), nil
 }
 
 type idLevelsR struct{ u data.User }

@@ -60,37 +60,13 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 	return q, nil
 }
 
+type txConnR = connR[data.Transaction, *txR]
+
 func (r *request) txConn(page data.Page[data.Transaction]) *txConnR {
-	return &txConnR{r: r, page: page}
+	return newConn(page, data.TransactionCursor, func(t *data.Transaction) *txR { return r.tx(*t) })
 }
 
 func (r *request) tx(t data.Transaction) *txR { return &txR{r: r, t: t} }
-
-type txConnR struct {
-	r    *request
-	page data.Page[data.Transaction]
-}
-
-func (c *txConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *txConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Items))
-	for i := range c.page.Items {
-		cursors[i] = data.TransactionCursor(&c.page.Items[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
-}
-func (c *txConnR) Edges() []*txEdgeR {
-	out := make([]*txEdgeR, len(c.page.Items))
-	for i := range c.page.Items {
-		out[i] = &txEdgeR{tx: c.r.tx(c.page.Items[i])}
-	}
-	return out
-}
-
-type txEdgeR struct{ tx *txR }
-
-func (e *txEdgeR) Node() *txR     { return e.tx }
-func (e *txEdgeR) Cursor() string { return data.TransactionCursor(&e.tx.t) }
 
 // txR serves every Transaction type; the To methods pick the concrete
 // one from the transaction's kind.
