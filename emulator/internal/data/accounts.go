@@ -220,30 +220,18 @@ type filter struct {
 	mainIBAN string
 }
 
-// maxCounts bounds the count cache; it is cleared when full.
-const maxCounts = 256
-
 // filteredCount counts the viewer's accounts that match, once per filter:
 // walking a filtered connection page by page then costs O(page) per page.
 func (s *Store) filteredCount(key filter, v []int32, match func(*Account) bool) int {
-	s.countMu.Lock()
-	n, ok := s.counts[key]
-	s.countMu.Unlock()
-	if ok {
-		return n
-	}
-	for _, idx := range v {
-		if match(&s.accounts[idx]) {
-			n++
+	return s.counts.getOr(key, func() int {
+		n := 0
+		for _, idx := range v {
+			if match(&s.accounts[idx]) {
+				n++
+			}
 		}
-	}
-	s.countMu.Lock()
-	if len(s.counts) >= maxCounts {
-		clear(s.counts)
-	}
-	s.counts[key] = n
-	s.countMu.Unlock()
-	return n
+		return n
+	})
 }
 
 // Account returns the account with this id if the viewer may see it.

@@ -217,7 +217,7 @@ func (s *Store) Cards(v Viewer, q CardQuery) (Page[Card], error) {
 		case n.match == nil:
 			return n.count(size)
 		}
-		return s.cachedCount("pc|"+q.Filter.key(), func() int { return n.count(size) })
+		return s.listCounts.getOr("pc|"+q.Filter.key(), func() int { return n.count(size) })
 	})
 }
 
@@ -250,7 +250,7 @@ func (s *Store) userCards(userID string, q CardQuery) (Page[Card], error) {
 		return s.membershipCards(a, &m)
 	}}
 	return s.pageCards(n, q, func() int {
-		return s.cachedCount("uc|"+userID+"|"+q.OrderBy+"|"+q.Filter.key(), func() int {
+		return s.listCounts.getOr("uc|"+userID+"|"+q.OrderBy+"|"+q.Filter.key(), func() int {
 			return n.count(func(idx int32) int {
 				a := &s.accounts[idx]
 				return int(s.shapeOf(a, slotOf(a)).cards)

@@ -557,7 +557,7 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Pag
 		if q.Filter.empty() {
 			return len(view)
 		}
-		return s.cachedCount("um|"+userID+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
+		return s.listCounts.getOr("um|"+userID+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
 	})
 }
 
@@ -582,7 +582,7 @@ func (s *Store) Memberships(v Viewer, q MembershipQuery) (Page[Membership], erro
 		case q.Filter.empty():
 			return n.count(func(idx int32) int { return s.memberCount(&s.accounts[idx]) })
 		}
-		return s.cachedCount("pm|"+q.Filter.key(), func() int { return n.count(nil) })
+		return s.listCounts.getOr("pm|"+q.Filter.key(), func() int { return n.count(nil) })
 	})
 }
 

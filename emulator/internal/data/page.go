@@ -2,6 +2,7 @@ package data
 
 import (
 	"slices"
+	"sync"
 )
 
 // nested is a list flattened from accounts (in the order of a view) and
@@ -168,30 +169,42 @@ func (n *nested[T]) count(size func(idx int32) int) int {
 	return total
 }
 
-// maxListCounts bounds the cache of filtered totals; it is cleared when
-// full.
-const maxListCounts = 512
-
-// cachedCountOf reads a cached total.
-func (s *Store) cachedCountOf(key string) (int, bool) {
-	s.countMu.Lock()
-	defer s.countMu.Unlock()
-	n, ok := s.listCounts[key]
-	return n, ok
+// cache is a map for results that are costly to compute, bounded by
+// forgetting everything when full: recomputing one now and then is cheap
+// next to tracking use. Values are computed outside the lock, so two
+// callers may compute one value at once; both get the same answer.
+type cache[K comparable, V any] struct {
+	mu  sync.Mutex
+	max int
+	m   map[K]V
 }
 
-// cachedCount remembers a filtered total under a key naming the list,
-// viewer and filters, so paging a filtered list costs O(page) per page.
-func (s *Store) cachedCount(key string, compute func() int) int {
-	if n, ok := s.cachedCountOf(key); ok {
-		return n
+func newCache[K comparable, V any](max int) *cache[K, V] {
+	return &cache[K, V]{max: max, m: map[K]V{}}
+}
+
+func (c *cache[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *cache[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.max {
+		clear(c.m)
 	}
-	n := compute()
-	s.countMu.Lock()
-	if len(s.listCounts) >= maxListCounts {
-		clear(s.listCounts)
+	c.m[k] = v
+}
+
+// getOr returns the cached value, computing and keeping it when absent.
+func (c *cache[K, V]) getOr(k K, compute func() V) V {
+	if v, ok := c.get(k); ok {
+		return v
 	}
-	s.listCounts[key] = n
-	s.countMu.Unlock()
-	return n
+	v := compute()
+	c.put(k, v)
+	return v
 }

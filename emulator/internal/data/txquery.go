@@ -581,7 +581,7 @@ func (s *Store) generatedCount(q *rootQuery) int {
 	if q.found != nil {
 		return len(q.found)
 	}
-	return s.cachedCount("rt|"+q.f.key(), func() int {
+	return s.listCounts.getOr("rt|"+q.f.key(), func() int {
 		n := 0
 		for i := range s.accounts {
 			a := &s.accounts[i]
@@ -615,11 +615,8 @@ func (s *Store) generatedCount(q *rootQuery) int {
 	})
 }
 
-// Bounds of the cache of matches of filters on texts.
-const (
-	maxKeptMatches = 100_000
-	maxMatchLists  = 16
-)
+// maxKeptMatches bounds the slots kept of one filter's matches.
+const maxKeptMatches = 100_000
 
 // textMatches finds, once per filter, every generated transaction a
 // filter on texts or amounts matches: that needs every history in range
@@ -629,13 +626,10 @@ const (
 // the timeline walk to find pages quickly.
 func (s *Store) textMatches(q *rootQuery) []uint64 {
 	key := "rtm|" + q.f.key()
-	s.countMu.Lock()
-	list, ok := s.matchLists[key]
-	s.countMu.Unlock()
-	if ok {
+	if list, ok := s.matchLists.get(key); ok {
 		return list
 	}
-	if _, counted := s.cachedCountOf("rt|" + q.f.key()); counted {
+	if _, counted := s.listCounts.get("rt|" + q.f.key()); counted {
 		return nil // counted before: too many to keep
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -673,20 +667,15 @@ func (s *Store) textMatches(q *rootQuery) []uint64 {
 	for _, c := range counts {
 		total += c
 	}
-	s.cachedCount("rt|"+q.f.key(), func() int { return total })
+	s.listCounts.put("rt|"+q.f.key(), total)
 	if total > maxKeptMatches {
 		return nil
 	}
-	list = slices.Concat(parts...)
+	list := slices.Concat(parts...)
 	if list == nil {
 		list = []uint64{}
 	}
 	slices.Sort(list)
-	s.countMu.Lock()
-	if len(s.matchLists) >= maxMatchLists {
-		clear(s.matchLists)
-	}
-	s.matchLists[key] = list
-	s.countMu.Unlock()
+	s.matchLists.put(key, list)
 	return list
 }
