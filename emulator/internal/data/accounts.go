@@ -98,7 +98,7 @@ func (s *Store) Accounts(q AccountQuery) (Page[*Account], error) {
 		}
 	}
 	n := len(v)
-	cmp := func(x, y int32) int { return int(x) - int(y) }
+	cmp := cmpIdx
 	if q.OrderBy == "updatedAt" {
 		cmp = s.cmpUpdated
 	}

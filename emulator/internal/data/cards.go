@@ -150,18 +150,7 @@ type CardQuery struct {
 func CardCursor(c *Card) string { return encodeCursor("card", c.ID) }
 
 func (s *Store) cardCursor(c string) (*cursorRef, error) {
-	if c == "" {
-		return nil, nil
-	}
-	id, ok := decodeCursor(c, "card")
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	pos, ok := s.decodeEntityID(kindCard, id)
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	return &cursorRef{idx: int32(pos >> 8), rank: int(pos & 0xff)}, nil
+	return s.nestedCursor(c, "card", kindCard, 8)
 }
 
 func (s *Store) pageCards(n *nested[Card], q CardQuery, total func() int) (Page[Card], error) {

@@ -469,18 +469,7 @@ type MembershipQuery struct {
 func MembershipCursor(m *Membership) string { return encodeCursor("membership", m.ID) }
 
 func (s *Store) membershipCursor(c string) (*cursorRef, error) {
-	if c == "" {
-		return nil, nil
-	}
-	id, ok := decodeCursor(c, "membership")
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	pos, ok := s.decodeEntityID(kindMembership, id)
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	return &cursorRef{idx: int32(pos >> 4), rank: int(pos & (maxSlots - 1))}, nil
+	return s.nestedCursor(c, "membership", kindMembership, 4)
 }
 
 // pageMemberships runs a query over a nested list of memberships.

@@ -42,6 +42,24 @@ type cursorRef struct {
 	rank int
 }
 
+// nestedCursor decodes the cursor of an item held by an account: it names
+// an entity whose position is the account's index above rankBits bits of
+// the item's rank. An empty cursor is nil.
+func (s *Store) nestedCursor(c, name string, k kind, rankBits uint) (*cursorRef, error) {
+	if c == "" {
+		return nil, nil
+	}
+	id, ok := decodeCursor(c, name)
+	if !ok {
+		return nil, ErrBadCursor
+	}
+	pos, ok := s.decodeEntityID(k, id)
+	if !ok {
+		return nil, ErrBadCursor
+	}
+	return &cursorRef{idx: int32(pos >> rankBits), rank: int(pos & (1<<rankBits - 1))}, nil
+}
+
 // Page is one page of a connection: its items, how many items the whole
 // list holds, and whether items lie beyond either end of the page.
 type Page[T any] struct {

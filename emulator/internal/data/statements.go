@@ -108,6 +108,10 @@ func StatementCursor(st *Statement) string { return encodeCursor("statement", st
 
 // Statements pages an account's statements.
 func (s *Store) Statements(a *Account, q StatementQuery) (Page[Statement], error) {
+	after, err := s.nestedCursor(q.After, "statement", kindStatement, 8)
+	if err != nil || (after != nil && after.idx != a.idx) {
+		return Page[Statement]{}, ErrBadCursor
+	}
 	all := s.statements(a)
 	sts := all[:0]
 	for _, st := range all {
@@ -121,19 +125,10 @@ func (s *Store) Statements(a *Account, q StatementQuery) (Page[Statement], error
 		slices.Reverse(sts)
 	}
 	start := 0
-	if q.After != "" {
-		id, ok := decodeCursor(q.After, "statement")
-		if !ok {
-			return Page[Statement]{}, ErrBadCursor
-		}
-		pos, ok := s.decodeEntityID(kindStatement, id)
-		if !ok || int32(pos>>8) != a.idx {
-			return Page[Statement]{}, ErrBadCursor
-		}
-		n := int(pos & 0xff)
+	if after != nil {
 		start = len(sts)
 		for i, st := range sts {
-			if (q.Asc && st.N > n) || (!q.Asc && st.N < n) {
+			if (q.Asc && st.N > after.rank) || (!q.Asc && st.N < after.rank) {
 				start = i
 				break
 			}
