@@ -439,20 +439,19 @@ func (f MembershipFilter) matcher() func(Membership) bool {
 		return nil
 	}
 	eq := func(want *bool, got bool) bool { return want == nil || *want == got }
-	has := func(field, term string) bool {
-		term = strings.ToLower(strings.TrimSpace(term))
-		return term == "" || strings.Contains(strings.ToLower(field), term)
-	}
-	email := strings.ToLower(strings.TrimSpace(f.Email))
+	// The terms are folded once here, not once per membership tested.
+	norm := func(term string) string { return strings.ToLower(strings.TrimSpace(term)) }
+	email, first, last, search := norm(f.Email), norm(f.FirstName), norm(f.LastName), norm(f.Search)
+	has := func(field, term string) bool { return term == "" || strings.Contains(strings.ToLower(field), term) }
 	return func(m Membership) bool {
 		return eq(f.CanViewAccount, m.CanViewAccount) && eq(f.CanManageBeneficiaries, m.CanManageBeneficiaries) &&
 			eq(f.CanInitiatePayments, m.CanInitiatePayments) && eq(f.CanManageAccountMembership, m.CanManageAccountMembership) &&
 			eq(f.CanManageCards, m.CanManageCards) &&
 			(len(f.Statuses) == 0 || slices.Contains(f.Statuses, m.Status)) &&
 			(email == "" || strings.ToLower(m.Email) == email) &&
-			has(m.FirstName, f.FirstName) && has(m.LastName, f.LastName) &&
+			has(m.FirstName, first) && has(m.LastName, last) &&
 			(f.UserID == "" || m.UserID == f.UserID) &&
-			(strings.TrimSpace(f.Search) == "" || has(m.FirstName+"\x00"+m.LastName+"\x00"+m.Email+"\x00"+m.ID, f.Search))
+			(search == "" || has(m.FirstName+"\x00"+m.LastName+"\x00"+m.Email+"\x00"+m.ID, search))
 	}
 }
 

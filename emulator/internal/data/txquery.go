@@ -30,10 +30,14 @@ func (f *TransactionFilter) empty() bool {
 		!f.ExcludeRejectedWithFallback && !f.needsText()
 }
 
+// normalize folds the search term once per query, so that testing a
+// transaction compares it as is.
+func (f *TransactionFilter) normalize() { f.Search = strings.ToLower(strings.TrimSpace(f.Search)) }
+
 // needsText is whether the filter reads amounts or texts, which only a
 // generated history has.
 func (f *TransactionFilter) needsText() bool {
-	return strings.TrimSpace(f.Search) != "" || f.Amount != nil || f.Above != nil || f.Below != nil || f.CardID != ""
+	return f.Search != "" || f.Amount != nil || f.Above != nil || f.Below != nil || f.CardID != ""
 }
 
 // matchesKind tests what describe knows: kind, status and dates.
@@ -48,10 +52,10 @@ func (f *TransactionFilter) matchesKind(t *Transaction) bool {
 		!(f.ExcludeRejectedWithFallback && t.Status == StatusRejected && t.HasFallback)
 }
 
-// matchesText tests amounts and texts of a complete transaction.
+// matchesText tests amounts and texts of a complete transaction; the
+// filter is normalized.
 func (f *TransactionFilter) matchesText(t *Transaction) bool {
-	search := strings.ToLower(strings.TrimSpace(f.Search))
-	return (search == "" || strings.Contains(t.search, search)) &&
+	return (f.Search == "" || strings.Contains(t.search, f.Search)) &&
 		(f.Amount == nil || t.Amount == *f.Amount) &&
 		(f.Above == nil || t.Amount >= *f.Above) &&
 		(f.Below == nil || t.Amount <= *f.Below) &&
@@ -72,7 +76,7 @@ func (f *TransactionFilter) key() string {
 		return fmt.Sprint(*p)
 	}
 	return strings.Join([]string{strings.Join(f.Statuses, ","), strings.Join(f.Products, ","), strings.Join(f.Types, ","),
-		strings.ToLower(strings.TrimSpace(f.Search)), ts(f.AfterUpdatedAt), ts(f.BeforeUpdatedAt), ts(f.AfterExecution), ts(f.BeforeExecution),
+		f.Search, ts(f.AfterUpdatedAt), ts(f.BeforeUpdatedAt), ts(f.AfterExecution), ts(f.BeforeExecution),
 		amt(f.Amount), amt(f.Above), amt(f.Below), fmt.Sprint(f.ExcludeRejectedWithFallback), f.CardID}, "\x00")
 }
 
@@ -172,6 +176,7 @@ func (s *Store) cursorKey(c, orderBy string) (*txKey, error) {
 // Transactions returns one page of an account's transactions. A history
 // has a few dozen entries, so it is filtered and sorted in full.
 func (s *Store) Transactions(a *Account, q TransactionQuery) (Page[Transaction], error) {
+	q.Filter.normalize()
 	after, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
 		return Page[Transaction]{}, err
@@ -486,6 +491,7 @@ func (q *rootQuery) all(from *txKey, inclusive, asc bool) stream {
 // any number of accounts; filters on amounts or texts generate the
 // histories they test.
 func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Page[Transaction], error) {
+	q.Filter.normalize()
 	from, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
 		return Page[Transaction]{}, err
