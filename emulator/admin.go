@@ -58,10 +58,7 @@ type sandboxUsersArgs struct {
 	First   int32
 	After   *string
 	Offset  *int32
-	OrderBy *struct {
-		Field     *string
-		Direction *string
-	}
+	OrderBy *orderArgs
 }
 
 func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*connR[data.User, *sandboxUserR], error) {
@@ -72,22 +69,12 @@ func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs)
 	if err := checkFirst(args.First); err != nil {
 		return nil, err
 	}
-	var after, field string
 	var offset int
-	desc := false
-	if args.After != nil {
-		after = *args.After
-	}
 	if args.Offset != nil {
 		offset = int(*args.Offset)
 	}
-	if o := args.OrderBy; o != nil {
-		if o.Field != nil {
-			field = *o.Field
-		}
-		desc = o.Direction != nil && *o.Direction == "Desc"
-	}
-	page, err := r.store.Users(int(args.First), after, offset, field, desc)
+	field, desc := orderOf(args.OrderBy, "createdAt", false)
+	page, err := r.store.Users(int(args.First), deref(args.After), offset, field, desc)
 	if err != nil {
 		return nil, fmt.Errorf("sandboxUsers: %w", err)
 	}
