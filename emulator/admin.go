@@ -69,12 +69,8 @@ func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs)
 	if err := checkFirst(args.First); err != nil {
 		return nil, err
 	}
-	var offset int
-	if args.Offset != nil {
-		offset = int(*args.Offset)
-	}
 	field, desc := orderOf(args.OrderBy, "createdAt", false)
-	page, err := r.store.Users(int(args.First), deref(args.After), offset, field, desc)
+	page, err := r.store.Users(int(args.First), deref(args.After), int(deref(args.Offset)), field, desc)
 	if err != nil {
 		return nil, fmt.Errorf("sandboxUsers: %w", err)
 	}
@@ -255,10 +251,8 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 		DebtorName:   in.DebtorName,
 		Amount:       cents,
 		Currency:     string(in.Amount.Currency),
-		Instant:      in.IsInstant != nil && *in.IsInstant,
-	}
-	if in.Label != nil {
-		t.Label = *in.Label
+		Instant:      deref(in.IsInstant),
+		Label:        deref(in.Label),
 	}
 	if in.EndToEndID != nil {
 		ref := string(*in.EndToEndID)

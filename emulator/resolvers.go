@@ -158,18 +158,13 @@ func orderOf(o *orderArgs, defField string, defDesc bool) (string, bool) {
 	return field, desc
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref reads an optional argument: its zero value when absent.
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return *s
-}
-
-func derefList(l *[]string) []string {
-	if l == nil {
-		return nil
-	}
-	return *l
+	return *p
 }
 
 type accountsArgs struct {
@@ -191,7 +186,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 	}
 	q := data.AccountQuery{Viewer: viewerOf(ctx), First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
 	if f := args.Filters; f != nil {
-		q.Statuses, q.PaymentLevels = derefList(f.Status), derefList(f.PaymentLevels)
+		q.Statuses, q.PaymentLevels = deref(f.Status), deref(f.PaymentLevels)
 		q.Search, q.MainIBAN = deref(f.Search), deref(f.MainIBAN)
 	}
 	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)

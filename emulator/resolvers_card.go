@@ -31,7 +31,7 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 	q := data.CardQuery{First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
 	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
 	if f := args.Filters; f != nil {
-		q.Filter = data.CardFilter{Statuses: derefList(f.Statuses), Types: derefList(f.Types),
+		q.Filter = data.CardFilter{Statuses: deref(f.Statuses), Types: deref(f.Types),
 			Search: deref(f.Search), AccountID: deref(f.AccountID), UserID: deref(f.UserID)}
 		// The deprecated single-value filters still filter.
 		if f.Status != nil {

@@ -44,12 +44,9 @@ func (args membershipsArgs) query() (data.MembershipQuery, error) {
 		q.Filter = data.MembershipFilter{
 			CanViewAccount: f.CanViewAccount, CanManageBeneficiaries: f.CanManageBeneficiaries,
 			CanInitiatePayments: f.CanInitiatePayments, CanManageAccountMembership: f.CanManageAccountMembership,
-			CanManageCards: f.CanManageCards, Statuses: derefList(f.Status),
+			CanManageCards: f.CanManageCards, Statuses: deref(f.Status),
 			Email: deref(f.Email), FirstName: deref(f.FirstName), LastName: deref(f.LastName), Search: deref(f.Search),
-			UserID: deref(f.UserID),
-		}
-		if f.AccountID != nil {
-			q.Filter.AccountID = string(*f.AccountID)
+			UserID: deref(f.UserID), AccountID: string(deref(f.AccountID)),
 		}
 	}
 	return q, nil

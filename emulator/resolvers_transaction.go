@@ -41,7 +41,7 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 		return q, nil
 	}
 	tf := &q.Filter
-	tf.Statuses, tf.Products, tf.Types = derefList(f.Status), derefList(f.PaymentProduct), derefList(f.Type)
+	tf.Statuses, tf.Products, tf.Types = deref(f.Status), deref(f.PaymentProduct), deref(f.Type)
 	tf.Search = deref(f.Search)
 	tf.ExcludeRejectedWithFallback = f.IncludeRejectedWithFallback != nil && !*f.IncludeRejectedWithFallback
 	var errs [7]error

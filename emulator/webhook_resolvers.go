@@ -104,7 +104,7 @@ func (f *nestedLogFiltersInput) filter() (webhooks.LogFilter, error) {
 		lf.StatusCode = &c
 	}
 	lf.StatusText, lf.EventType = deref(f.StatusText), deref(f.EventType)
-	lf.EventID, lf.ResourceID = string(derefID(f.EventID)), string(derefID(f.ResourceID))
+	lf.EventID, lf.ResourceID = string(deref(f.EventID)), string(deref(f.ResourceID))
 	var err error
 	if lf.Start, err = parseDateTime("startDate", f.StartDate); err != nil {
 		return lf, err
@@ -113,13 +113,6 @@ func (f *nestedLogFiltersInput) filter() (webhooks.LogFilter, error) {
 		return lf, err
 	}
 	return lf, nil
-}
-
-func derefID(p *graphql.ID) graphql.ID {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 func (r *webhookResolver) WebhookEventLogs(ctx context.Context, args struct {
@@ -136,7 +129,7 @@ func (r *webhookResolver) WebhookEventLogs(ctx context.Context, args struct {
 		if f, err = args.Filters.filter(); err != nil {
 			return nil, err
 		}
-		f.SubscriptionID = string(derefID(args.Filters.WebhookSubscriptionID))
+		f.SubscriptionID = string(deref(args.Filters.WebhookSubscriptionID))
 	}
 	return logConnection(r.hub, f, args.First, args.After)
 }
@@ -224,7 +217,7 @@ func (r *webhookResolver) ReplayWebhookEvent(ctx context.Context, args struct {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
 	}
-	l, err := r.hub.Replay(ctx, string(args.Input.WebhookEventID), string(derefID(args.Input.SubscriptionID)))
+	l, err := r.hub.Replay(ctx, string(args.Input.WebhookEventID), string(deref(args.Input.SubscriptionID)))
 	if err != nil {
 		return rejection(err)
 	}
