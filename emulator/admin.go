@@ -58,13 +58,10 @@ type sandboxUsersArgs struct {
 	First   int32
 	After   *string
 	Offset  *int32
-	OrderBy *struct {
-		Field     *string
-		Direction *string
-	}
+	OrderBy *orderArgs
 }
 
-func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*sandboxUserConnR, error) {
+func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs) (*connR[data.User, *sandboxUserR], error) {
 	id, err := r.signedIn(ctx)
 	if err != nil {
 		return nil, err
@@ -72,52 +69,14 @@ func (r *adminResolver) SandboxUsers(ctx context.Context, args sandboxUsersArgs)
 	if err := checkFirst(args.First); err != nil {
 		return nil, err
 	}
-	var after, field string
-	var offset int
-	desc := false
-	if args.After != nil {
-		after = *args.After
-	}
-	if args.Offset != nil {
-		offset = int(*args.Offset)
-	}
-	if o := args.OrderBy; o != nil {
-		if o.Field != nil {
-			field = *o.Field
-		}
-		desc = o.Direction != nil && *o.Direction == "Desc"
-	}
-	page, err := r.store.Users(int(args.First), after, offset, field, desc)
+	field, desc := orderOf(args.OrderBy, "createdAt", false)
+	page, err := r.store.Users(int(args.First), deref(args.After), int(deref(args.Offset)), field, desc)
 	if err != nil {
 		return nil, fmt.Errorf("sandboxUsers: %w", err)
 	}
-	return &sandboxUserConnR{page: page, active: r.store.Effective(id)}, nil
+	active := r.store.Effective(id)
+	return newConn(page, data.UserCursor, func(u *data.User) *sandboxUserR { return newSandboxUser(*u, u.ID == active) }), nil
 }
-
-type sandboxUserConnR struct {
-	page   data.UserPage
-	active string
-}
-
-func (c *sandboxUserConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *sandboxUserConnR) PageInfo() *pageInfoR {
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, c.page.Cursors...)
-}
-func (c *sandboxUserConnR) Edges() []*sandboxUserEdgeR {
-	out := make([]*sandboxUserEdgeR, len(c.page.Users))
-	for i, u := range c.page.Users {
-		out[i] = &sandboxUserEdgeR{cursor: c.page.Cursors[i], node: newSandboxUser(u, u.ID == c.active)}
-	}
-	return out
-}
-
-type sandboxUserEdgeR struct {
-	cursor string
-	node   *sandboxUserR
-}
-
-func (e *sandboxUserEdgeR) Cursor() string      { return e.cursor }
-func (e *sandboxUserEdgeR) Node() *sandboxUserR { return e.node }
 
 // sandboxUserR shares the fields both schemas name alike with userR and
 // adds the Testing API's own.
@@ -292,10 +251,8 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 		DebtorName:   in.DebtorName,
 		Amount:       cents,
 		Currency:     string(in.Amount.Currency),
-		Instant:      in.IsInstant != nil && *in.IsInstant,
-	}
-	if in.Label != nil {
-		t.Label = *in.Label
+		Instant:      deref(in.IsInstant),
+		Label:        deref(in.Label),
 	}
 	if in.EndToEndID != nil {
 		ref := string(*in.EndToEndID)

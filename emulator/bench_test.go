@@ -62,12 +62,12 @@ func BenchmarkRootTransactionsPage(b *testing.B) {
 	for _, n := range benchSizes {
 		h, sb := projectHandler(b, n)
 		mid, err := sb.RootTransactions(b.Context(), data.TransactionQuery{First: 1, Filter: data.TransactionFilter{BeforeUpdatedAt: time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)}})
-		if err != nil || len(mid.Transactions) == 0 {
+		if err != nil || len(mid.Items) == 0 {
 			b.Fatalf("no transaction half-way back: %v", err)
 		}
 		b.Run(fmt.Sprintf("accounts=%d/newest", n), func(b *testing.B) { benchPage(b, h, q, nil) })
 		b.Run(fmt.Sprintf("accounts=%d/middle", n), func(b *testing.B) {
-			benchPage(b, h, q, map[string]any{"after": data.TransactionCursor(&mid.Transactions[0])})
+			benchPage(b, h, q, map[string]any{"after": data.TransactionCursor(&mid.Items[0])})
 		})
 	}
 }

@@ -154,6 +154,18 @@ func signIn(t *testing.T, authURL, phone, decision string) *url.URL {
 	return loc
 }
 
+// firstDemoUser is the first demo user the banner lists for env.
+func firstDemoUser(t *testing.T, info Info, env string) DemoUser {
+	t.Helper()
+	for _, u := range info.DemoUsers {
+		if u.Env == env {
+			return u
+		}
+	}
+	t.Fatalf("no %s demo user in %+v", env, info.DemoUsers)
+	return DemoUser{}
+}
+
 func oauthConfig(info Info, env string) *oauth2.Config {
 	e := info.Environments[env]
 	return &oauth2.Config{
@@ -198,13 +210,7 @@ func TestEndToEndSignInAndGraphQL(t *testing.T) {
 	srv := startEmulator(t, Options{Accounts: 150})
 	info := srv.Info()
 	sb := info.Environments["sandbox"]
-	var demo DemoUser
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			demo = u
-			break
-		}
-	}
+	demo := firstDemoUser(t, info, "sandbox")
 	cfg := oauthConfig(info, "sandbox")
 	verifier := oauth2.GenerateVerifier()
 	state := "state-e2e-0123456789"

@@ -319,18 +319,12 @@ type handlerConfig struct {
 
 // newHandler builds the one mux of every path, wrapped by the middleware.
 func newHandler(c handlerConfig) (http.Handler, error) {
-	sbAPI, err := newPartnerEndpoint("sandbox", c.sandbox, c.sandboxClientID, c.tokens, true, c.events.sandbox)
-	if err != nil {
-		return nil, err
-	}
+	sbAPI := newPartnerEndpoint(c.sandbox, c.sandboxClientID, c.tokens, true, c.events.sandbox)
 	sbAdmin, err := newAdminEndpoint(c.sandbox, c.tokens, c.events.sandbox)
 	if err != nil {
 		return nil, err
 	}
-	lvAPI, err := newPartnerEndpoint("live", c.live, c.liveClientID, c.tokens, false, c.events.live)
-	if err != nil {
-		return nil, err
-	}
+	lvAPI := newPartnerEndpoint(c.live, c.liveClientID, c.tokens, false, c.events.live)
 	mux := http.NewServeMux()
 	mux.Handle("/sandbox-partner/graphql", sbAPI)
 	mux.Handle("/sandbox-partner-admin/graphql", sbAdmin)

@@ -34,7 +34,6 @@ type gqlEndpoint struct {
 	// per endpoint, and many runs never call Live.
 	load   func() (*loadedSchema, error)
 	tokens introspector
-	store  *data.Store
 }
 
 // loadedSchema is an endpoint's parsed schema and the limits checked
@@ -44,9 +43,10 @@ type loadedSchema struct {
 	limits *Limits
 }
 
-// newPartnerEndpoint builds the partner GraphQL endpoint of an environment.
-func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens introspector, limited bool, ev *events) (*gqlEndpoint, error) {
-	e := &gqlEndpoint{env: env, tokens: tokens, store: store}
+// newPartnerEndpoint builds the partner GraphQL endpoint of the store's
+// environment; its schema loads on first use.
+func newPartnerEndpoint(store *data.Store, clientID string, tokens introspector, limited bool, ev *events) *gqlEndpoint {
+	e := &gqlEndpoint{env: store.Env(), tokens: tokens}
 	e.load = sync.OnceValues(func() (*loadedSchema, error) {
 		root := &partnerRoot{&partnerResolver{store: store, clientID: clientID}, &webhookResolver{hub: ev.hub}}
 		s, err := graphql.ParseSchema(partnerSDL+webhookSDL, root, schemaOptions(limited)...)
@@ -55,7 +55,7 @@ func newPartnerEndpoint(env string, store *data.Store, clientID string, tokens i
 		}
 		return &loadedSchema{schema: s, limits: endpointLimits(s, limited)}, nil
 	})
-	return e, nil
+	return e
 }
 
 // newAdminEndpoint builds the Sandbox Testing API endpoint.
@@ -65,7 +65,7 @@ func newAdminEndpoint(store *data.Store, tokens introspector, ev *events) (*gqlE
 		return nil, fmt.Errorf("parse the testing schema: %w", err)
 	}
 	ls := &loadedSchema{schema: s, limits: endpointLimits(s, true)}
-	return &gqlEndpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens, store: store}, nil
+	return &gqlEndpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens}, nil
 }
 
 // schemaOptions keeps graph-gophers' own limits as a second line behind the

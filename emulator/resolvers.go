@@ -158,18 +158,13 @@ func orderOf(o *orderArgs, defField string, defDesc bool) (string, bool) {
 	return field, desc
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref reads an optional argument: its zero value when absent.
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return *s
-}
-
-func derefList(l *[]string) []string {
-	if l == nil {
-		return nil
-	}
-	return *l
+	return *p
 }
 
 type accountsArgs struct {
@@ -191,7 +186,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 	}
 	q := data.AccountQuery{Viewer: viewerOf(ctx), First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
 	if f := args.Filters; f != nil {
-		q.Statuses, q.PaymentLevels = derefList(f.Status), derefList(f.PaymentLevels)
+		q.Statuses, q.PaymentLevels = deref(f.Status), deref(f.PaymentLevels)
 		q.Search, q.MainIBAN = deref(f.Search), deref(f.MainIBAN)
 	}
 	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
@@ -199,7 +194,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 	if err != nil {
 		return nil, fmt.Errorf("accounts: %w", err)
 	}
-	return &accountConnR{r: r.request(ctx), page: page}, nil
+	return r.request(ctx).accounts(page), nil
 }
 
 func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {
@@ -253,7 +248,7 @@ func (r *partnerResolver) AccountMemberships(ctx context.Context, args membershi
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}
-	return &membershipConnR{r: r.request(ctx), page: page}, nil
+	return r.request(ctx).memberships(page), nil
 }
 
 func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.ID }) *cardR {
@@ -273,7 +268,7 @@ func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR
 	if err != nil {
 		return nil, fmt.Errorf("cards: %w", err)
 	}
-	return &cardConnR{r: r.request(ctx), page: page}, nil
+	return r.request(ctx).cards(page), nil
 }
 
 func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graphql.ID }) (*txR, error) {
@@ -302,6 +297,47 @@ func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArg
 	return r.request(ctx).txConn(page), nil
 }
 
+// connR is every connection: one page of items T, served as nodes N.
+// Cursors are encoded only when a query asks for them.
+type connR[T, N any] struct {
+	page   data.Page[T]
+	cursor func(*T) string
+	node   func(*T) N
+}
+
+func newConn[T, N any](page data.Page[T], cursor func(*T) string, node func(*T) N) *connR[T, N] {
+	return &connR[T, N]{page: page, cursor: cursor, node: node}
+}
+
+func (c *connR[T, N]) TotalCount() int32 { return int32(c.page.TotalCount) }
+
+func (c *connR[T, N]) PageInfo() *pageInfoR {
+	p := &pageInfoR{next: c.page.HasNextPage, prev: c.page.HasPreviousPage}
+	if n := len(c.page.Items); n > 0 {
+		p.start, p.end = c.cursor(&c.page.Items[0]), c.cursor(&c.page.Items[n-1])
+	}
+	return p
+}
+
+func (c *connR[T, N]) Edges() []*edgeR[T, N] {
+	out := make([]*edgeR[T, N], len(c.page.Items))
+	for i := range c.page.Items {
+		it := &c.page.Items[i]
+		out[i] = &edgeR[T, N]{item: it, cursor: c.cursor, node: c.node(it)}
+	}
+	return out
+}
+
+// edgeR is every connection's edge.
+type edgeR[T, N any] struct {
+	item   *T
+	cursor func(*T) string
+	node   N
+}
+
+func (e *edgeR[T, N]) Cursor() string { return e.cursor(e.item) }
+func (e *edgeR[T, N]) Node() N        { return e.node }
+
 // pageInfoR is every connection's PageInfo.
 type pageInfoR struct {
 	next, prev bool
@@ -312,15 +348,6 @@ func (p *pageInfoR) HasNextPage() *bool     { return &p.next }
 func (p *pageInfoR) HasPreviousPage() *bool { return &p.prev }
 func (p *pageInfoR) StartCursor() *string   { return optString(p.start) }
 func (p *pageInfoR) EndCursor() *string     { return optString(p.end) }
-
-// pageInfo builds a PageInfo from the cursors of a page's items.
-func pageInfo(next, prev bool, cursors ...string) *pageInfoR {
-	p := &pageInfoR{next: next, prev: prev}
-	if n := len(cursors); n > 0 {
-		p.start, p.end = cursors[0], cursors[n-1]
-	}
-	return p
-}
 
 // amountR is an Amount: cents and a currency.
 type amountR struct {

@@ -9,33 +9,12 @@ import (
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
-type accountConnR struct {
-	r    *request
-	page data.AccountPage
+type accountConnR = connR[*data.Account, *accountR]
+
+func (r *request) accounts(page data.Page[*data.Account]) *accountConnR {
+	return newConn(page, func(a **data.Account) string { return (*a).Cursor() },
+		func(a **data.Account) *accountR { return r.account(*a) })
 }
-
-func (c *accountConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-
-func (c *accountConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Accounts))
-	for i, a := range c.page.Accounts {
-		cursors[i] = a.Cursor()
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
-}
-
-func (c *accountConnR) Edges() []*accountEdgeR {
-	out := make([]*accountEdgeR, len(c.page.Accounts))
-	for i, a := range c.page.Accounts {
-		out[i] = &accountEdgeR{acc: c.r.account(a)}
-	}
-	return out
-}
-
-type accountEdgeR struct{ acc *accountR }
-
-func (e *accountEdgeR) Cursor() string  { return e.acc.a.Cursor() }
-func (e *accountEdgeR) Node() *accountR { return e.acc }
 
 // accountR is an Account. What the caller may read of it (IBAN, balances,
 // history) depends on the token, decided once per account.
@@ -110,7 +89,7 @@ func (a *accountR) Memberships(args membershipsOfAccountArgs) (*membershipConnR,
 	if err != nil {
 		return nil, fmt.Errorf("memberships: %w", err)
 	}
-	return &membershipConnR{r: a.r, page: page}, nil
+	return a.r.memberships(page), nil
 }
 
 func (a *accountR) Transactions(args transactionsArgs) (*txConnR, error) {
@@ -139,7 +118,7 @@ type statementsArgs struct {
 	OrderBy *orderArgs
 }
 
-func (a *accountR) Statements(args statementsArgs) (*statementConnR, error) {
+func (a *accountR) Statements(args statementsArgs) (*connR[data.Statement, *statementR], error) {
 	if !a.canViewAccount() {
 		return nil, nil
 	}
@@ -164,7 +143,9 @@ func (a *accountR) Statements(args statementsArgs) (*statementConnR, error) {
 	if err != nil {
 		return nil, fmt.Errorf("statements: %w", err)
 	}
-	return &statementConnR{acc: a, page: page}, nil
+	return newConn(page, data.StatementCursor, func(st *data.Statement) *statementR {
+		return &statementR{acc: a, s: *st}
+	}), nil
 }
 
 // statusR serves the four account status types and their reasons.
@@ -257,32 +238,6 @@ func (b *balancesR) Available() *amountR { return amount(b.b.Available, b.b.Curr
 func (b *balancesR) Pending() *amountR   { return amount(b.b.Pending, b.b.Currency) }
 func (b *balancesR) Booked() *amountR    { return amount(b.b.Booked, b.b.Currency) }
 func (b *balancesR) Reserved() *amountR  { return amount(b.b.Reserved, b.b.Currency) }
-
-type statementConnR struct {
-	acc  *accountR
-	page data.StatementPage
-}
-
-func (c *statementConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *statementConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Statements))
-	for i := range c.page.Statements {
-		cursors[i] = data.StatementCursor(&c.page.Statements[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
-}
-func (c *statementConnR) Edges() []*statementEdgeR {
-	out := make([]*statementEdgeR, len(c.page.Statements))
-	for i := range c.page.Statements {
-		out[i] = &statementEdgeR{st: &statementR{acc: c.acc, s: c.page.Statements[i]}}
-	}
-	return out
-}
-
-type statementEdgeR struct{ st *statementR }
-
-func (e *statementEdgeR) Node() *statementR { return e.st }
-func (e *statementEdgeR) Cursor() string    { return data.StatementCursor(&e.st.s) }
 
 type statementR struct {
 	acc *accountR

@@ -31,7 +31,7 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 	q := data.CardQuery{First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
 	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
 	if f := args.Filters; f != nil {
-		q.Filter = data.CardFilter{Statuses: derefList(f.Statuses), Types: derefList(f.Types),
+		q.Filter = data.CardFilter{Statuses: deref(f.Statuses), Types: deref(f.Types),
 			Search: deref(f.Search), AccountID: deref(f.AccountID), UserID: deref(f.UserID)}
 		// The deprecated single-value filters still filter.
 		if f.Status != nil {
@@ -44,31 +44,11 @@ func (args cardsArgs) query() (data.CardQuery, error) {
 	return q, nil
 }
 
-type cardConnR struct {
-	r    *request
-	page data.CardPage
-}
+type cardConnR = connR[data.Card, *cardR]
 
-func (c *cardConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *cardConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Cards))
-	for i := range c.page.Cards {
-		cursors[i] = data.CardCursor(&c.page.Cards[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+func (r *request) cards(page data.Page[data.Card]) *cardConnR {
+	return newConn(page, data.CardCursor, func(c *data.Card) *cardR { return &cardR{r: r, c: *c} })
 }
-func (c *cardConnR) Edges() []*cardEdgeR {
-	out := make([]*cardEdgeR, len(c.page.Cards))
-	for i := range c.page.Cards {
-		out[i] = &cardEdgeR{c: &cardR{r: c.r, c: c.page.Cards[i]}}
-	}
-	return out
-}
-
-type cardEdgeR struct{ c *cardR }
-
-func (e *cardEdgeR) Cursor() string { return data.CardCursor(&e.c.c) }
-func (e *cardEdgeR) Node() *cardR   { return e.c }
 
 // cardR is a Card.
 type cardR struct {

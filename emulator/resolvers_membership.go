@@ -44,42 +44,19 @@ func (args membershipsArgs) query() (data.MembershipQuery, error) {
 		q.Filter = data.MembershipFilter{
 			CanViewAccount: f.CanViewAccount, CanManageBeneficiaries: f.CanManageBeneficiaries,
 			CanInitiatePayments: f.CanInitiatePayments, CanManageAccountMembership: f.CanManageAccountMembership,
-			CanManageCards: f.CanManageCards, Statuses: derefList(f.Status),
+			CanManageCards: f.CanManageCards, Statuses: deref(f.Status),
 			Email: deref(f.Email), FirstName: deref(f.FirstName), LastName: deref(f.LastName), Search: deref(f.Search),
-			UserID: deref(f.UserID),
-		}
-		if f.AccountID != nil {
-			q.Filter.AccountID = string(*f.AccountID)
+			UserID: deref(f.UserID), AccountID: string(deref(f.AccountID)),
 		}
 	}
 	return q, nil
 }
 
-type membershipConnR struct {
-	r    *request
-	page data.MembershipPage
-}
+type membershipConnR = connR[data.Membership, *membershipR]
 
-func (c *membershipConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *membershipConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Memberships))
-	for i := range c.page.Memberships {
-		cursors[i] = data.MembershipCursor(&c.page.Memberships[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
+func (r *request) memberships(page data.Page[data.Membership]) *membershipConnR {
+	return newConn(page, data.MembershipCursor, func(m *data.Membership) *membershipR { return &membershipR{r: r, m: *m} })
 }
-func (c *membershipConnR) Edges() []*membershipEdgeR {
-	out := make([]*membershipEdgeR, len(c.page.Memberships))
-	for i := range c.page.Memberships {
-		out[i] = &membershipEdgeR{m: &membershipR{r: c.r, m: c.page.Memberships[i]}}
-	}
-	return out
-}
-
-type membershipEdgeR struct{ m *membershipR }
-
-func (e *membershipEdgeR) Cursor() string     { return data.MembershipCursor(&e.m.m) }
-func (e *membershipEdgeR) Node() *membershipR { return e.m }
 
 // membershipR is an AccountMembership.
 type membershipR struct {
@@ -153,7 +130,7 @@ func (m *membershipR) Cards(args cardsArgs) (*cardConnR, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cards: %w", err)
 	}
-	return &cardConnR{r: m.r, page: page}, nil
+	return m.r.cards(page), nil
 }
 
 // memberStatusR serves the six membership status types.
@@ -267,7 +244,7 @@ func (u *userR) AccountMemberships(args userMembershipsArgs) (*membershipConnR, 
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}
-	return &membershipConnR{r: u.r, page: page}, nil
+	return u.r.memberships(page), nil
 }
 
 type idLevelsR struct{ u data.User }

@@ -41,7 +41,7 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 		return q, nil
 	}
 	tf := &q.Filter
-	tf.Statuses, tf.Products, tf.Types = derefList(f.Status), derefList(f.PaymentProduct), derefList(f.Type)
+	tf.Statuses, tf.Products, tf.Types = deref(f.Status), deref(f.PaymentProduct), deref(f.Type)
 	tf.Search = deref(f.Search)
 	tf.ExcludeRejectedWithFallback = f.IncludeRejectedWithFallback != nil && !*f.IncludeRejectedWithFallback
 	var errs [7]error
@@ -60,37 +60,13 @@ func (args transactionsArgs) query() (data.TransactionQuery, error) {
 	return q, nil
 }
 
-func (r *request) txConn(page data.TransactionPage) *txConnR {
-	return &txConnR{r: r, page: page}
+type txConnR = connR[data.Transaction, *txR]
+
+func (r *request) txConn(page data.Page[data.Transaction]) *txConnR {
+	return newConn(page, data.TransactionCursor, func(t *data.Transaction) *txR { return r.tx(*t) })
 }
 
 func (r *request) tx(t data.Transaction) *txR { return &txR{r: r, t: t} }
-
-type txConnR struct {
-	r    *request
-	page data.TransactionPage
-}
-
-func (c *txConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *txConnR) PageInfo() *pageInfoR {
-	cursors := make([]string, len(c.page.Transactions))
-	for i := range c.page.Transactions {
-		cursors[i] = data.TransactionCursor(&c.page.Transactions[i])
-	}
-	return pageInfo(c.page.HasNextPage, c.page.HasPreviousPage, cursors...)
-}
-func (c *txConnR) Edges() []*txEdgeR {
-	out := make([]*txEdgeR, len(c.page.Transactions))
-	for i := range c.page.Transactions {
-		out[i] = &txEdgeR{tx: c.r.tx(c.page.Transactions[i])}
-	}
-	return out
-}
-
-type txEdgeR struct{ tx *txR }
-
-func (e *txEdgeR) Node() *txR     { return e.tx }
-func (e *txEdgeR) Cursor() string { return data.TransactionCursor(&e.tx.t) }
 
 // txR serves every Transaction type; the To methods pick the concrete
 // one from the transaction's kind.

@@ -223,13 +223,7 @@ func TestRefreshRotationIsLoggedBeforeTheResponse(t *testing.T) {
 		atRotation = strings.Split(strings.TrimSpace(log.String()), "\n")
 	}})
 	info := srv.Info()
-	var demo DemoUser
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			demo = u
-			break
-		}
-	}
+	demo := firstDemoUser(t, info, "sandbox")
 	cfg := oauthConfig(info, "sandbox")
 	loc := signIn(t, cfg.AuthCodeURL("state-rotation-0123"), demo.Phone, "approve")
 	ctx := context.Background()

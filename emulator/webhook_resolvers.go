@@ -8,6 +8,7 @@ import (
 
 	graphql "github.com/graph-gophers/graphql-go"
 
+	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
 
@@ -49,7 +50,7 @@ func (r *webhookResolver) WebhookSubscription(ctx context.Context, args struct{ 
 func (r *webhookResolver) WebhookSubscriptions(ctx context.Context, args struct {
 	First int32
 	After *string
-}) (*webhookSubConnR, error) {
+}) (*connR[webhooks.Subscription, *webhookSubR], error) {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
 	}
@@ -60,7 +61,9 @@ func (r *webhookResolver) WebhookSubscriptions(ctx context.Context, args struct 
 	if err != nil {
 		return nil, fmt.Errorf("webhookSubscriptions: %w", err)
 	}
-	return &webhookSubConnR{page: page, hub: r.hub}, nil
+	return newConn(data.Page[webhooks.Subscription]{TotalCount: page.TotalCount, Items: page.Subscriptions,
+		HasNextPage: page.HasNextPage, HasPreviousPage: page.HasPreviousPage}, webhooks.SubscriptionCursor,
+		func(s *webhooks.Subscription) *webhookSubR { return &webhookSubR{s: *s, hub: r.hub} }), nil
 }
 
 func (r *webhookResolver) WebhookEventLog(ctx context.Context, args struct{ ID graphql.ID }) (*webhookLogR, error) {
@@ -101,7 +104,7 @@ func (f *nestedLogFiltersInput) filter() (webhooks.LogFilter, error) {
 		lf.StatusCode = &c
 	}
 	lf.StatusText, lf.EventType = deref(f.StatusText), deref(f.EventType)
-	lf.EventID, lf.ResourceID = string(derefID(f.EventID)), string(derefID(f.ResourceID))
+	lf.EventID, lf.ResourceID = string(deref(f.EventID)), string(deref(f.ResourceID))
 	var err error
 	if lf.Start, err = parseDateTime("startDate", f.StartDate); err != nil {
 		return lf, err
@@ -110,13 +113,6 @@ func (f *nestedLogFiltersInput) filter() (webhooks.LogFilter, error) {
 		return lf, err
 	}
 	return lf, nil
-}
-
-func derefID(p *graphql.ID) graphql.ID {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 func (r *webhookResolver) WebhookEventLogs(ctx context.Context, args struct {
@@ -133,10 +129,12 @@ func (r *webhookResolver) WebhookEventLogs(ctx context.Context, args struct {
 		if f, err = args.Filters.filter(); err != nil {
 			return nil, err
 		}
-		f.SubscriptionID = string(derefID(args.Filters.WebhookSubscriptionID))
+		f.SubscriptionID = string(deref(args.Filters.WebhookSubscriptionID))
 	}
 	return logConnection(r.hub, f, args.First, args.After)
 }
+
+type webhookLogConnR = connR[webhooks.Log, *webhookLogR]
 
 func logConnection(hub *webhooks.Hub, f webhooks.LogFilter, first int32, after *string) (*webhookLogConnR, error) {
 	if err := checkFirst(first); err != nil {
@@ -146,7 +144,9 @@ func logConnection(hub *webhooks.Hub, f webhooks.LogFilter, first int32, after *
 	if err != nil {
 		return nil, fmt.Errorf("webhookEventLogs: %w", err)
 	}
-	return &webhookLogConnR{page: page, hub: hub}, nil
+	return newConn(data.Page[webhooks.Log]{TotalCount: page.TotalCount, Items: page.Logs,
+		HasNextPage: page.HasNextPage, HasPreviousPage: page.HasPreviousPage}, webhooks.LogCursor,
+		func(l *webhooks.Log) *webhookLogR { return &webhookLogR{l: *l, hub: hub} }), nil
 }
 
 // subscriptionInput is AddWebhookSubscriptionInput; the update input adds
@@ -217,7 +217,7 @@ func (r *webhookResolver) ReplayWebhookEvent(ctx context.Context, args struct {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
 	}
-	l, err := r.hub.Replay(ctx, string(args.Input.WebhookEventID), string(derefID(args.Input.SubscriptionID)))
+	l, err := r.hub.Replay(ctx, string(args.Input.WebhookEventID), string(deref(args.Input.SubscriptionID)))
 	if err != nil {
 		return rejection(err)
 	}
@@ -386,59 +386,6 @@ type webhookKPIR struct{ k webhooks.KPI }
 
 func (k *webhookKPIR) TotalHits() int32   { return int32(k.k.TotalHits) }
 func (k *webhookKPIR) ErrorRate() float64 { return k.k.ErrorRate }
-
-type webhookSubConnR struct {
-	page webhooks.SubscriptionPage
-	hub  *webhooks.Hub
-}
-
-func (c *webhookSubConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *webhookSubConnR) PageInfo() *pageInfoR {
-	p := pageInfo(c.page.HasNextPage, c.page.HasPreviousPage)
-	if n := len(c.page.Subscriptions); n > 0 {
-		p.start = webhooks.SubscriptionCursor(c.page.Subscriptions[0])
-		p.end = webhooks.SubscriptionCursor(c.page.Subscriptions[n-1])
-	}
-	return p
-}
-func (c *webhookSubConnR) Edges() []*webhookSubEdgeR {
-	out := make([]*webhookSubEdgeR, len(c.page.Subscriptions))
-	for i, s := range c.page.Subscriptions {
-		out[i] = &webhookSubEdgeR{node: &webhookSubR{s: s, hub: c.hub}}
-	}
-	return out
-}
-
-type webhookSubEdgeR struct{ node *webhookSubR }
-
-func (e *webhookSubEdgeR) Cursor() string     { return webhooks.SubscriptionCursor(e.node.s) }
-func (e *webhookSubEdgeR) Node() *webhookSubR { return e.node }
-
-type webhookLogConnR struct {
-	page webhooks.LogPage
-	hub  *webhooks.Hub
-}
-
-func (c *webhookLogConnR) TotalCount() int32 { return int32(c.page.TotalCount) }
-func (c *webhookLogConnR) PageInfo() *pageInfoR {
-	p := pageInfo(c.page.HasNextPage, c.page.HasPreviousPage)
-	if n := len(c.page.Logs); n > 0 {
-		p.start, p.end = webhooks.LogCursor(c.page.Logs[0]), webhooks.LogCursor(c.page.Logs[n-1])
-	}
-	return p
-}
-func (c *webhookLogConnR) Edges() []*webhookLogEdgeR {
-	out := make([]*webhookLogEdgeR, len(c.page.Logs))
-	for i, l := range c.page.Logs {
-		out[i] = &webhookLogEdgeR{node: &webhookLogR{l: l, hub: c.hub}}
-	}
-	return out
-}
-
-type webhookLogEdgeR struct{ node *webhookLogR }
-
-func (e *webhookLogEdgeR) Cursor() string     { return webhooks.LogCursor(e.node.l) }
-func (e *webhookLogEdgeR) Node() *webhookLogR { return e.node }
 
 type webhookLogR struct {
 	l   webhooks.Log

@@ -225,7 +225,7 @@ func TestRootTransactionsWalk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, p.Transactions...)
+			out = append(out, p.Items...)
 			if p.TotalCount < len(out) || (q.After != "" && !p.HasPreviousPage) {
 				t.Fatalf("%s asc=%v: total %d after %d, previous %v", order, asc, p.TotalCount, len(out), p.HasPreviousPage)
 			}
@@ -235,7 +235,7 @@ func TestRootTransactionsWalk(t *testing.T) {
 				}
 				return out
 			}
-			q.After = TransactionCursor(&p.Transactions[len(p.Transactions)-1])
+			q.After = TransactionCursor(&p.Items[len(p.Items)-1])
 		}
 	}
 	var all []Transaction

@@ -26,14 +26,6 @@ type AccountQuery struct {
 	Desc          bool
 }
 
-// AccountPage is one page of the connection.
-type AccountPage struct {
-	TotalCount      int
-	Accounts        []*Account
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // Cursor is the opaque cursor of an account; it names the account, so the
 // page after it can be found by a binary search in any order.
 func (a *Account) Cursor() string { return encodeCursor("account", a.ID) }
@@ -94,7 +86,7 @@ func (s *Store) viewOf(v Viewer, orderBy string) ([]int32, string) {
 
 // Accounts returns one page. Cost: O(log N + page) without filters; with
 // filters the total count needs one pass over the viewer's accounts.
-func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
+func (s *Store) Accounts(q AccountQuery) (Page[*Account], error) {
 	v, who := s.viewOf(q.Viewer, q.OrderBy)
 	f := filterOf(q)
 	if iban := f.mainIBAN; iban != "" {
@@ -106,7 +98,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		}
 	}
 	n := len(v)
-	cmp := func(x, y int32) int { return int(x) - int(y) }
+	cmp := cmpIdx
 	if q.OrderBy == "updatedAt" {
 		cmp = s.cmpUpdated
 	}
@@ -125,7 +117,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	if q.After != "" {
 		p, found, err := seek(q.After)
 		if err != nil {
-			return AccountPage{}, err
+			return Page[*Account]{}, err
 		}
 		if q.Desc {
 			start = n - p
@@ -136,7 +128,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 	if q.Before != "" {
 		p, found, err := seek(q.Before)
 		if err != nil {
-			return AccountPage{}, err
+			return Page[*Account]{}, err
 		}
 		if q.Desc {
 			end = n - p - b2i(found)
@@ -151,7 +143,7 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		return v[i]
 	}
 	match := f.matcher()
-	page := AccountPage{}
+	page := Page[*Account]{}
 	if match == nil {
 		page.TotalCount = n
 	} else {
@@ -159,10 +151,10 @@ func (s *Store) Accounts(q AccountQuery) (AccountPage, error) {
 		page.TotalCount = s.filteredCount(f, v, match)
 	}
 	i := start
-	for ; i < end && len(page.Accounts) < q.First; i++ {
+	for ; i < end && len(page.Items) < q.First; i++ {
 		a := &s.accounts[at(i)]
 		if match == nil || match(a) {
-			page.Accounts = append(page.Accounts, a)
+			page.Items = append(page.Items, a)
 		}
 	}
 	for ; i < end; i++ {
@@ -228,30 +220,18 @@ type filter struct {
 	mainIBAN string
 }
 
-// maxCounts bounds the count cache; it is cleared when full.
-const maxCounts = 256
-
 // filteredCount counts the viewer's accounts that match, once per filter:
 // walking a filtered connection page by page then costs O(page) per page.
 func (s *Store) filteredCount(key filter, v []int32, match func(*Account) bool) int {
-	s.countMu.Lock()
-	n, ok := s.counts[key]
-	s.countMu.Unlock()
-	if ok {
-		return n
-	}
-	for _, idx := range v {
-		if match(&s.accounts[idx]) {
-			n++
+	return s.counts.getOr(key, func() int {
+		n := 0
+		for _, idx := range v {
+			if match(&s.accounts[idx]) {
+				n++
+			}
 		}
-	}
-	s.countMu.Lock()
-	if len(s.counts) >= maxCounts {
-		clear(s.counts)
-	}
-	s.counts[key] = n
-	s.countMu.Unlock()
-	return n
+		return n
+	})
 }
 
 // Account returns the account with this id if the viewer may see it.

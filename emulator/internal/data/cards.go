@@ -146,45 +146,27 @@ type CardQuery struct {
 	Filter        CardFilter
 }
 
-// CardPage is one page of cards.
-type CardPage struct {
-	TotalCount      int
-	Cards           []Card
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // CardCursor is the opaque cursor of a card.
 func CardCursor(c *Card) string { return encodeCursor("card", c.ID) }
 
 func (s *Store) cardCursor(c string) (*cursorRef, error) {
-	if c == "" {
-		return nil, nil
-	}
-	id, ok := decodeCursor(c, "card")
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	pos, ok := s.decodeEntityID(kindCard, id)
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	return &cursorRef{idx: int32(pos >> 8), rank: int(pos & 0xff)}, nil
+	return s.nestedCursor(c, "card", kindCard, 8)
 }
 
-func (s *Store) pageCards(n *nested[Card], q CardQuery, total func() int) (CardPage, error) {
+func (s *Store) pageCards(n *nested[Card], q CardQuery, total func() int) (Page[Card], error) {
 	after, err := s.cardCursor(q.After)
 	if err != nil {
-		return CardPage{}, err
+		return Page[Card]{}, err
 	}
 	before, err := s.cardCursor(q.Before)
 	if err != nil {
-		return CardPage{}, err
+		return Page[Card]{}, err
 	}
 	n.rank = func(c Card) int { return cardRank(c.Slot, c.N) }
 	n.match = q.Filter.matcher()
 	p := n.page(q.First, after, before, q.Desc)
-	return CardPage{TotalCount: total(), Cards: p.Items, HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}, nil
+	p.TotalCount = total()
+	return p, nil
 }
 
 // cardView is the accounts a card list walks, in the query's order.
@@ -202,7 +184,7 @@ func (s *Store) cardView(view []int32, orderBy, accountID string) ([]int32, func
 // Cards is the root cards: every card of the project for a project
 // token (filters.userId narrows to one user's cards), the user's own
 // cards for a user token.
-func (s *Store) Cards(v Viewer, q CardQuery) (CardPage, error) {
+func (s *Store) Cards(v Viewer, q CardQuery) (Page[Card], error) {
 	userID := q.Filter.UserID
 	if !v.Project {
 		userID = s.Effective(v.UserID)
@@ -224,12 +206,12 @@ func (s *Store) Cards(v Viewer, q CardQuery) (CardPage, error) {
 		case n.match == nil:
 			return n.count(size)
 		}
-		return s.cachedCount("pc|"+q.Filter.key(), func() int { return n.count(size) })
+		return s.listCounts.getOr("pc|"+q.Filter.key(), func() int { return n.count(size) })
 	})
 }
 
 // userCards pages the cards of one user's memberships.
-func (s *Store) userCards(userID string, q CardQuery) (CardPage, error) {
+func (s *Store) userCards(userID string, q CardQuery) (Page[Card], error) {
 	// A generated member has one membership; a demo user one per account.
 	var view []int32
 	slotOf := func(*Account) int { return -1 }
@@ -257,7 +239,7 @@ func (s *Store) userCards(userID string, q CardQuery) (CardPage, error) {
 		return s.membershipCards(a, &m)
 	}}
 	return s.pageCards(n, q, func() int {
-		return s.cachedCount("uc|"+userID+"|"+q.OrderBy+"|"+q.Filter.key(), func() int {
+		return s.listCounts.getOr("uc|"+userID+"|"+q.OrderBy+"|"+q.Filter.key(), func() int {
 			return n.count(func(idx int32) int {
 				a := &s.accounts[idx]
 				return int(s.shapeOf(a, slotOf(a)).cards)
@@ -267,7 +249,7 @@ func (s *Store) userCards(userID string, q CardQuery) (CardPage, error) {
 }
 
 // MembershipCards pages the cards of one membership.
-func (s *Store) MembershipCards(m Membership, q CardQuery) (CardPage, error) {
+func (s *Store) MembershipCards(m Membership, q CardQuery) (Page[Card], error) {
 	a := &s.accounts[m.AccountIndex]
 	var view []int32
 	if q.Filter.AccountID == "" || q.Filter.AccountID == a.ID {

@@ -149,10 +149,9 @@ type Store struct {
 	demoM    []*membership // their memberships; immutable after New
 	demoMask []uint8       // per account, the demo users who are members
 
-	countMu    sync.Mutex
-	counts     map[filter]int      // totalCount of filtered account queries
-	listCounts map[string]int      // totalCount of other filtered lists
-	matchLists map[string][]uint64 // slots matching root transaction filters on texts
+	counts     *cache[filter, int]      // totalCount of filtered account queries
+	listCounts *cache[string, int]      // totalCount of other filtered lists, by list, viewer and filters
+	matchLists *cache[string, []uint64] // slots matching root transaction filters on texts
 
 	mu        sync.RWMutex
 	users     []*User
@@ -197,9 +196,9 @@ func New(cfg Config) (*Store, error) {
 		members:    map[string]*membership{},
 		extraTx:    map[int32][]Transaction{},
 		endorsed:   map[string]string{},
-		counts:     map[filter]int{},
-		listCounts: map[string]int{},
-		matchLists: map[string][]uint64{},
+		counts:     newCache[filter, int](256),
+		listCounts: newCache[string, int](512),
+		matchLists: newCache[string, []uint64](16),
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {

@@ -178,7 +178,7 @@ func TestPaginationWalksAllOrders(t *testing.T) {
 					if pages > 0 && !p.HasPreviousPage {
 						t.Fatal("a later page must have a previous page")
 					}
-					for _, a := range p.Accounts {
+					for _, a := range p.Items {
 						if seen[a.ID] {
 							t.Fatalf("%s duplicate %s", order, a.ID)
 						}
@@ -197,7 +197,7 @@ func TestPaginationWalksAllOrders(t *testing.T) {
 					if !p.HasNextPage {
 						break
 					}
-					q.After = p.Accounts[len(p.Accounts)-1].Cursor()
+					q.After = p.Items[len(p.Items)-1].Cursor()
 				}
 				if len(seen) != total {
 					t.Fatalf("walked %d accounts, totalCount %d", len(seen), total)
@@ -213,12 +213,12 @@ func TestPaginationBeforeAndFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Accounts(AccountQuery{Viewer: Viewer{Project: true}, First: 100, Before: all.Accounts[10].Cursor()})
+	p, err := s.Accounts(AccountQuery{Viewer: Viewer{Project: true}, First: 100, Before: all.Items[10].Cursor()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Accounts) != 10 || p.Accounts[9] != all.Accounts[9] || p.HasPreviousPage {
-		t.Fatalf("before: got %d accounts", len(p.Accounts))
+	if len(p.Items) != 10 || p.Items[9] != all.Items[9] || p.HasPreviousPage {
+		t.Fatalf("before: got %d accounts", len(p.Items))
 	}
 	p, err = s.Accounts(AccountQuery{Viewer: Viewer{Project: true}, First: 100, Statuses: []string{"Closed"}, PaymentLevels: []string{"Unlimited"}})
 	if err != nil {
@@ -230,10 +230,10 @@ func TestPaginationBeforeAndFilters(t *testing.T) {
 			want++
 		}
 	}
-	if p.TotalCount != want || len(p.Accounts) != want {
-		t.Fatalf("filter: total %d, page %d, want %d", p.TotalCount, len(p.Accounts), want)
+	if p.TotalCount != want || len(p.Items) != want {
+		t.Fatalf("filter: total %d, page %d, want %d", p.TotalCount, len(p.Items), want)
 	}
-	for _, a := range p.Accounts {
+	for _, a := range p.Items {
 		if a.Status != "Closed" || a.PaymentLevel != "Unlimited" {
 			t.Fatalf("filter let %s/%s through", a.Status, a.PaymentLevel)
 		}
@@ -245,7 +245,7 @@ func TestPaginationBeforeAndFilters(t *testing.T) {
 			t.Fatal(err)
 		}
 		found := false
-		for _, a := range p.Accounts {
+		for _, a := range p.Items {
 			found = found || a.ID == target.ID
 		}
 		if !found {
@@ -289,18 +289,18 @@ func TestMainIBANFilterCombines(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if p.TotalCount != c.total || len(p.Accounts) != c.page || p.HasNextPage != c.next || p.HasPreviousPage != c.prv {
+		if p.TotalCount != c.total || len(p.Items) != c.page || p.HasNextPage != c.next || p.HasPreviousPage != c.prv {
 			t.Fatalf("%s: total %d, page %d, next %v, previous %v; want %d, %d, %v, %v",
-				c.name, p.TotalCount, len(p.Accounts), p.HasNextPage, p.HasPreviousPage, c.total, c.page, c.next, c.prv)
+				c.name, p.TotalCount, len(p.Items), p.HasNextPage, p.HasPreviousPage, c.total, c.page, c.next, c.prv)
 		}
-		if c.page == 1 && p.Accounts[0] != target {
-			t.Fatalf("%s: got account %s, want %s", c.name, p.Accounts[0].ID, target.ID)
+		if c.page == 1 && p.Items[0] != target {
+			t.Fatalf("%s: got account %s, want %s", c.name, p.Items[0].ID, target.ID)
 		}
 	}
 	// A user who is not a member does not see the account by its IBAN.
 	nobody := s.users[len(s.users)-1].ID
 	p, err := s.Accounts(AccountQuery{Viewer: Viewer{UserID: nobody}, MainIBAN: target.IBAN, First: 5})
-	if err != nil || p.TotalCount != 0 || len(p.Accounts) != 0 {
+	if err != nil || p.TotalCount != 0 || len(p.Items) != 0 {
 		t.Fatalf("non-member: %+v, %v", p, err)
 	}
 }
@@ -333,7 +333,7 @@ func TestReceiveTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tx := page.Transactions[0]; tx.ID != id || tx.Status != "Pending" {
+	if tx := page.Items[0]; tx.ID != id || tx.Status != "Pending" {
 		t.Fatalf("newest transaction is %+v, want %s Pending", tx, id)
 	}
 	// Booked: it moves from pending to booked and carries the balance.
@@ -348,7 +348,7 @@ func TestReceiveTransfer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tx := page.Transactions[0]; tx.ID != id || tx.Status != "Booked" || tx.BalanceAfter != after.Booked {
+	if tx := page.Items[0]; tx.ID != id || tx.Status != "Booked" || tx.BalanceAfter != after.Booked {
 		t.Fatalf("newest transaction is %+v, want %s Booked with balance %d", tx, id, after.Booked)
 	}
 	if err := s.BookTransfer(a.ID, id); !errors.Is(err, ErrForbidden) {

@@ -136,7 +136,17 @@ func (s *Store) decodeEntityID(k kind, id string) (uint64, bool) {
 	if len(id) != 36 || id[8] != '-' || id[13] != '-' {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(id[0:8]+id[9:13], 16, 64)
+	pos, ok := s.positionOf(k, id[0:8]+id[9:13])
+	if !ok || s.entityID(k, pos) != id {
+		return 0, false
+	}
+	return pos, true
+}
+
+// positionOf inverts idValue: the position whose value is these 12 hex
+// digits, if any. The caller checks the rest of the id.
+func (s *Store) positionOf(k kind, value string) (uint64, bool) {
+	v, err := strconv.ParseUint(value, 16, 64)
 	if err != nil {
 		return 0, false
 	}
@@ -144,11 +154,7 @@ func (s *Store) decodeEntityID(k kind, id string) (uint64, bool) {
 	if v < base {
 		return 0, false
 	}
-	pos := (v - base) / s.idStride(k)
-	if s.entityID(k, pos) != id {
-		return 0, false
-	}
-	return pos, true
+	return (v - base) / s.idStride(k), true
 }
 
 // txPrefix starts every generated transaction id, as on the platform.
@@ -169,16 +175,8 @@ func (s *Store) decodeTransactionID(id string) (uint64, bool) {
 	if len(id) != len(txPrefix)+32 || id[:len(txPrefix)] != txPrefix {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(id[len(txPrefix):len(txPrefix)+12], 16, 64)
-	if err != nil {
-		return 0, false
-	}
-	base := s.idBase(kindTransaction)
-	if v < base {
-		return 0, false
-	}
-	slot := (v - base) / s.idStride(kindTransaction)
-	if s.transactionID(slot) != id {
+	slot, ok := s.positionOf(kindTransaction, id[len(txPrefix):len(txPrefix)+12])
+	if !ok || s.transactionID(slot) != id {
 		return 0, false
 	}
 	return slot, true

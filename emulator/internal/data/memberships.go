@@ -439,20 +439,19 @@ func (f MembershipFilter) matcher() func(Membership) bool {
 		return nil
 	}
 	eq := func(want *bool, got bool) bool { return want == nil || *want == got }
-	has := func(field, term string) bool {
-		term = strings.ToLower(strings.TrimSpace(term))
-		return term == "" || strings.Contains(strings.ToLower(field), term)
-	}
-	email := strings.ToLower(strings.TrimSpace(f.Email))
+	// The terms are folded once here, not once per membership tested.
+	norm := func(term string) string { return strings.ToLower(strings.TrimSpace(term)) }
+	email, first, last, search := norm(f.Email), norm(f.FirstName), norm(f.LastName), norm(f.Search)
+	has := func(field, term string) bool { return term == "" || strings.Contains(strings.ToLower(field), term) }
 	return func(m Membership) bool {
 		return eq(f.CanViewAccount, m.CanViewAccount) && eq(f.CanManageBeneficiaries, m.CanManageBeneficiaries) &&
 			eq(f.CanInitiatePayments, m.CanInitiatePayments) && eq(f.CanManageAccountMembership, m.CanManageAccountMembership) &&
 			eq(f.CanManageCards, m.CanManageCards) &&
 			(len(f.Statuses) == 0 || slices.Contains(f.Statuses, m.Status)) &&
 			(email == "" || strings.ToLower(m.Email) == email) &&
-			has(m.FirstName, f.FirstName) && has(m.LastName, f.LastName) &&
+			has(m.FirstName, first) && has(m.LastName, last) &&
 			(f.UserID == "" || m.UserID == f.UserID) &&
-			(strings.TrimSpace(f.Search) == "" || has(m.FirstName+"\x00"+m.LastName+"\x00"+m.Email+"\x00"+m.ID, f.Search))
+			(search == "" || has(m.FirstName+"\x00"+m.LastName+"\x00"+m.Email+"\x00"+m.ID, search))
 	}
 }
 
@@ -465,51 +464,33 @@ type MembershipQuery struct {
 	Filter        MembershipFilter
 }
 
-// MembershipPage is one page of memberships.
-type MembershipPage struct {
-	TotalCount      int
-	Memberships     []Membership
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // MembershipCursor is the opaque cursor of a membership.
 func MembershipCursor(m *Membership) string { return encodeCursor("membership", m.ID) }
 
 func (s *Store) membershipCursor(c string) (*cursorRef, error) {
-	if c == "" {
-		return nil, nil
-	}
-	id, ok := decodeCursor(c, "membership")
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	pos, ok := s.decodeEntityID(kindMembership, id)
-	if !ok {
-		return nil, ErrBadCursor
-	}
-	return &cursorRef{idx: int32(pos >> 4), rank: int(pos & (maxSlots - 1))}, nil
+	return s.nestedCursor(c, "membership", kindMembership, 4)
 }
 
 // pageMemberships runs a query over a nested list of memberships.
-func (s *Store) pageMemberships(n *nested[Membership], q MembershipQuery, total func() int) (MembershipPage, error) {
+func (s *Store) pageMemberships(n *nested[Membership], q MembershipQuery, total func() int) (Page[Membership], error) {
 	after, err := s.membershipCursor(q.After)
 	if err != nil {
-		return MembershipPage{}, err
+		return Page[Membership]{}, err
 	}
 	before, err := s.membershipCursor(q.Before)
 	if err != nil {
-		return MembershipPage{}, err
+		return Page[Membership]{}, err
 	}
 	n.rank = func(m Membership) int { return m.Slot }
 	n.match = q.Filter.matcher()
 	p := n.page(q.First, after, before, q.Desc)
-	return MembershipPage{TotalCount: total(), Memberships: p.Items, HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage}, nil
+	p.TotalCount = total()
+	return p, nil
 }
 
 // AccountMemberships pages the memberships of one account, which the
 // caller has checked the viewer may see.
-func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (Page[Membership], error) {
 	n := &nested[Membership]{view: []int32{a.idx}, cmp: cmpIdx, items: func(int32) []Membership { return s.accountMemberships(a) }}
 	return s.pageMemberships(n, q, func() int {
 		if q.Filter.empty() {
@@ -522,7 +503,7 @@ func (s *Store) AccountMemberships(a *Account, q MembershipQuery) (MembershipPag
 // UserMemberships pages a user's own memberships, one per account, in
 // the order of their accounts. Another user token sees only those on
 // accounts it may see itself.
-func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Page[Membership], error) {
 	if !v.Project && s.Effective(v.UserID) == userID {
 		v = Viewer{Project: true}
 	}
@@ -530,7 +511,7 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 		// A generated member has exactly one membership.
 		a, slot, ok := s.slotAt(pos)
 		if !ok || slot >= int(a.members) {
-			return MembershipPage{}, nil
+			return Page[Membership]{}, nil
 		}
 		var view []int32
 		if s.canSee(v, a.idx) {
@@ -564,13 +545,13 @@ func (s *Store) UserMemberships(v Viewer, userID string, q MembershipQuery) (Mem
 		if q.Filter.empty() {
 			return len(view)
 		}
-		return s.cachedCount("um|"+userID+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
+		return s.listCounts.getOr("um|"+userID+"|"+s.viewerKey(v)+"|"+q.Filter.key(), func() int { return n.count(nil) })
 	})
 }
 
 // Memberships is the root accountMemberships: every membership of the
 // project for a project token, the user's own for a user token.
-func (s *Store) Memberships(v Viewer, q MembershipQuery) (MembershipPage, error) {
+func (s *Store) Memberships(v Viewer, q MembershipQuery) (Page[Membership], error) {
 	if !v.Project {
 		return s.UserMemberships(v, s.Effective(v.UserID), q)
 	}
@@ -589,7 +570,7 @@ func (s *Store) Memberships(v Viewer, q MembershipQuery) (MembershipPage, error)
 		case q.Filter.empty():
 			return n.count(func(idx int32) int { return s.memberCount(&s.accounts[idx]) })
 		}
-		return s.cachedCount("pm|"+q.Filter.key(), func() int { return n.count(nil) })
+		return s.listCounts.getOr("pm|"+q.Filter.key(), func() int { return n.count(nil) })
 	})
 }
 

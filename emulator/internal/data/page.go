@@ -2,6 +2,7 @@ package data
 
 import (
 	"slices"
+	"sync"
 )
 
 // nested is a list flattened from accounts (in the order of a view) and
@@ -41,16 +42,44 @@ type cursorRef struct {
 	rank int
 }
 
-// pageOf is one page of a nested list with its neighbours' existence.
-type pageOf[T any] struct {
+// nestedCursor decodes the cursor of an item held by an account: it names
+// an entity whose position is the account's index above rankBits bits of
+// the item's rank. An empty cursor is nil.
+func (s *Store) nestedCursor(c, name string, k kind, rankBits uint) (*cursorRef, error) {
+	if c == "" {
+		return nil, nil
+	}
+	id, ok := decodeCursor(c, name)
+	if !ok {
+		return nil, ErrBadCursor
+	}
+	pos, ok := s.decodeEntityID(k, id)
+	if !ok {
+		return nil, ErrBadCursor
+	}
+	return &cursorRef{idx: int32(pos >> rankBits), rank: int(pos & (1<<rankBits - 1))}, nil
+}
+
+// Page is one page of a connection: its items, how many items the whole
+// list holds, and whether items lie beyond either end of the page.
+type Page[T any] struct {
+	TotalCount      int
 	Items           []T
 	HasNextPage     bool
 	HasPreviousPage bool
 }
 
+// window is the page of up to first items from start of a list that was
+// filtered and ordered in full.
+func window[T any](items []T, start, first int) Page[T] {
+	end := min(start+first, len(items))
+	return Page[T]{TotalCount: len(items), Items: items[start:end], HasNextPage: end < len(items), HasPreviousPage: start > 0}
+}
+
 // page returns up to first items after `after` and before `before`
-// (exclusive), in ascending or descending order.
-func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) pageOf[T] {
+// (exclusive), in ascending or descending order; the caller sets the
+// total.
+func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) Page[T] {
 	lo, hi := position{vp: -1, rank: 0}, position{vp: len(n.view), rank: -1}
 	var loSet, hiSet bool
 	set := func(c *cursorRef, low bool) {
@@ -67,7 +96,7 @@ func (n *nested[T]) page(first int, after, before *cursorRef, desc bool) pageOf[
 	// In descending order `after` bounds the ascending list from above.
 	set(after, !desc)
 	set(before, desc)
-	var out pageOf[T]
+	var out Page[T]
 	start, stop := lo, hi
 	if desc {
 		start, stop = hi, lo
@@ -158,30 +187,42 @@ func (n *nested[T]) count(size func(idx int32) int) int {
 	return total
 }
 
-// maxListCounts bounds the cache of filtered totals; it is cleared when
-// full.
-const maxListCounts = 512
-
-// cachedCountOf reads a cached total.
-func (s *Store) cachedCountOf(key string) (int, bool) {
-	s.countMu.Lock()
-	defer s.countMu.Unlock()
-	n, ok := s.listCounts[key]
-	return n, ok
+// cache is a map for results that are costly to compute, bounded by
+// forgetting everything when full: recomputing one now and then is cheap
+// next to tracking use. Values are computed outside the lock, so two
+// callers may compute one value at once; both get the same answer.
+type cache[K comparable, V any] struct {
+	mu  sync.Mutex
+	max int
+	m   map[K]V
 }
 
-// cachedCount remembers a filtered total under a key naming the list,
-// viewer and filters, so paging a filtered list costs O(page) per page.
-func (s *Store) cachedCount(key string, compute func() int) int {
-	if n, ok := s.cachedCountOf(key); ok {
-		return n
+func newCache[K comparable, V any](max int) *cache[K, V] {
+	return &cache[K, V]{max: max, m: map[K]V{}}
+}
+
+func (c *cache[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *cache[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.max {
+		clear(c.m)
 	}
-	n := compute()
-	s.countMu.Lock()
-	if len(s.listCounts) >= maxListCounts {
-		clear(s.listCounts)
+	c.m[k] = v
+}
+
+// getOr returns the cached value, computing and keeping it when absent.
+func (c *cache[K, V]) getOr(k K, compute func() V) V {
+	if v, ok := c.get(k); ok {
+		return v
 	}
-	s.listCounts[key] = n
-	s.countMu.Unlock()
-	return n
+	v := compute()
+	c.put(k, v)
+	return v
 }

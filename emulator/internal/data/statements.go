@@ -103,19 +103,15 @@ type StatementQuery struct {
 	Period                          string // Monthly | Custom; empty: any
 }
 
-// StatementPage is one page of statements.
-type StatementPage struct {
-	TotalCount      int
-	Statements      []Statement
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // StatementCursor is the opaque cursor of a statement.
 func StatementCursor(st *Statement) string { return encodeCursor("statement", st.ID) }
 
 // Statements pages an account's statements.
-func (s *Store) Statements(a *Account, q StatementQuery) (StatementPage, error) {
+func (s *Store) Statements(a *Account, q StatementQuery) (Page[Statement], error) {
+	after, err := s.nestedCursor(q.After, "statement", kindStatement, 8)
+	if err != nil || (after != nil && after.idx != a.idx) {
+		return Page[Statement]{}, ErrBadCursor
+	}
 	all := s.statements(a)
 	sts := all[:0]
 	for _, st := range all {
@@ -129,31 +125,16 @@ func (s *Store) Statements(a *Account, q StatementQuery) (StatementPage, error) 
 		slices.Reverse(sts)
 	}
 	start := 0
-	if q.After != "" {
-		id, ok := decodeCursor(q.After, "statement")
-		if !ok {
-			return StatementPage{}, ErrBadCursor
-		}
-		pos, ok := s.decodeEntityID(kindStatement, id)
-		if !ok || int32(pos>>8) != a.idx {
-			return StatementPage{}, ErrBadCursor
-		}
-		n := int(pos & 0xff)
+	if after != nil {
 		start = len(sts)
 		for i, st := range sts {
-			if (q.Asc && st.N > n) || (!q.Asc && st.N < n) {
+			if (q.Asc && st.N > after.rank) || (!q.Asc && st.N < after.rank) {
 				start = i
 				break
 			}
 		}
 	}
-	end := min(start+q.First, len(sts))
-	return StatementPage{
-		TotalCount:      len(sts),
-		Statements:      sts[start:end],
-		HasNextPage:     end < len(sts),
-		HasPreviousPage: start > 0,
-	}, nil
+	return window(sts, start, q.First), nil
 }
 
 func laterOf(a, b time.Time) time.Time {

@@ -395,7 +395,13 @@ func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint
 		t.CounterpartyAccountNumber = a.Number
 		t.PaymentMethodIdentifier = a.IBAN
 	}
-	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
+	t.search = t.searchText()
+}
+
+// searchText is what filters.search matches: id, label, counterparty,
+// reference and amount, lower-cased.
+func (t *Transaction) searchText() string {
+	return strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
 }
 
 // zpad writes n in decimal with leading zeros to width digits.
@@ -487,9 +493,10 @@ func (s *Store) lazyCards(a *Account) func() []Card {
 func (s *Store) transactionAt(a *Account, k int) Transaction {
 	var run running
 	var t Transaction
+	cards := s.lazyCards(a)
 	for j := 0; j <= k; j++ {
 		t = Transaction{}
-		s.next(&t, a, j, &run, s.lazyCards(a), j == k)
+		s.next(&t, a, j, &run, cards, j == k)
 	}
 	return t
 }
@@ -603,7 +610,7 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 		AccountIndex:            idx,
 		sim:                     uint32(s.txCounter),
 	}
-	t.search = strings.ToLower(t.ID + "\x00" + t.Label + "\x00" + t.Counterparty + "\x00" + t.Reference + "\x00" + FormatCents(t.Amount))
+	t.search = t.searchText()
 	s.extraTx[idx] = append(s.extraTx[idx], t)
 	s.simulated = append(s.simulated, simRef{acc: idx, n: len(s.extraTx[idx]) - 1})
 	return t, nil

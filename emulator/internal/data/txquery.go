@@ -30,10 +30,14 @@ func (f *TransactionFilter) empty() bool {
 		!f.ExcludeRejectedWithFallback && !f.needsText()
 }
 
+// normalize folds the search term once per query, so that testing a
+// transaction compares it as is.
+func (f *TransactionFilter) normalize() { f.Search = strings.ToLower(strings.TrimSpace(f.Search)) }
+
 // needsText is whether the filter reads amounts or texts, which only a
 // generated history has.
 func (f *TransactionFilter) needsText() bool {
-	return strings.TrimSpace(f.Search) != "" || f.Amount != nil || f.Above != nil || f.Below != nil || f.CardID != ""
+	return f.Search != "" || f.Amount != nil || f.Above != nil || f.Below != nil || f.CardID != ""
 }
 
 // matchesKind tests what describe knows: kind, status and dates.
@@ -48,10 +52,10 @@ func (f *TransactionFilter) matchesKind(t *Transaction) bool {
 		!(f.ExcludeRejectedWithFallback && t.Status == StatusRejected && t.HasFallback)
 }
 
-// matchesText tests amounts and texts of a complete transaction.
+// matchesText tests amounts and texts of a complete transaction; the
+// filter is normalized.
 func (f *TransactionFilter) matchesText(t *Transaction) bool {
-	search := strings.ToLower(strings.TrimSpace(f.Search))
-	return (search == "" || strings.Contains(t.search, search)) &&
+	return (f.Search == "" || strings.Contains(t.search, f.Search)) &&
 		(f.Amount == nil || t.Amount == *f.Amount) &&
 		(f.Above == nil || t.Amount >= *f.Above) &&
 		(f.Below == nil || t.Amount <= *f.Below) &&
@@ -72,7 +76,7 @@ func (f *TransactionFilter) key() string {
 		return fmt.Sprint(*p)
 	}
 	return strings.Join([]string{strings.Join(f.Statuses, ","), strings.Join(f.Products, ","), strings.Join(f.Types, ","),
-		strings.ToLower(strings.TrimSpace(f.Search)), ts(f.AfterUpdatedAt), ts(f.BeforeUpdatedAt), ts(f.AfterExecution), ts(f.BeforeExecution),
+		f.Search, ts(f.AfterUpdatedAt), ts(f.BeforeUpdatedAt), ts(f.AfterExecution), ts(f.BeforeExecution),
 		amt(f.Amount), amt(f.Above), amt(f.Below), fmt.Sprint(f.ExcludeRejectedWithFallback), f.CardID}, "\x00")
 }
 
@@ -83,14 +87,6 @@ type TransactionQuery struct {
 	OrderBy string // id | createdAt | updatedAt (default) | executionDate
 	Asc     bool   // default is descending, as the schema documents
 	Filter  TransactionFilter
-}
-
-// TransactionPage is one page of transactions.
-type TransactionPage struct {
-	TotalCount      int
-	Transactions    []Transaction
-	HasNextPage     bool
-	HasPreviousPage bool
 }
 
 // txKey orders transactions: the order's field (in Unix milliseconds,
@@ -179,10 +175,11 @@ func (s *Store) cursorKey(c, orderBy string) (*txKey, error) {
 
 // Transactions returns one page of an account's transactions. A history
 // has a few dozen entries, so it is filtered and sorted in full.
-func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, error) {
+func (s *Store) Transactions(a *Account, q TransactionQuery) (Page[Transaction], error) {
+	q.Filter.normalize()
 	after, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
-		return TransactionPage{}, err
+		return Page[Transaction]{}, err
 	}
 	all := s.transactions(a)
 	txs := all[:0]
@@ -206,13 +203,7 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (TransactionPage, e
 			return c
 		})
 	}
-	end := min(start+q.First, len(txs))
-	return TransactionPage{
-		TotalCount:      len(txs),
-		Transactions:    txs[start:end],
-		HasNextPage:     end < len(txs),
-		HasPreviousPage: start > 0,
-	}, nil
+	return window(txs, start, q.First), nil
 }
 
 // Transaction returns a transaction by id with its texts.
@@ -499,10 +490,11 @@ func (q *rootQuery) all(from *txKey, inclusive, asc bool) stream {
 // makes a page cost its own transactions plus the rounds it crosses, at
 // any number of accounts; filters on amounts or texts generate the
 // histories they test.
-func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (TransactionPage, error) {
+func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Page[Transaction], error) {
+	q.Filter.normalize()
 	from, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
-		return TransactionPage{}, err
+		return Page[Transaction]{}, err
 	}
 	rq := &rootQuery{s: s, orderBy: q.OrderBy, asc: q.Asc, f: &q.Filter, made: map[txRef]*Transaction{},
 		hist: map[int32][]Transaction{}, ctx: ctx, rlo: 0, rhi: rounds - 1}
@@ -543,16 +535,16 @@ func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Trans
 		rq.found = s.textMatches(rq)
 	}
 	next := rq.all(from, false, q.Asc)
-	page := TransactionPage{}
-	for len(page.Transactions) < q.First {
+	page := Page[Transaction]{}
+	for len(page.Items) < q.First {
 		it, ok := next()
 		if !ok {
 			break
 		}
 		if it.sim != nil {
-			page.Transactions = append(page.Transactions, *it.sim)
+			page.Items = append(page.Items, *it.sim)
 		} else {
-			page.Transactions = append(page.Transactions, *rq.full(it.ref))
+			page.Items = append(page.Items, *rq.full(it.ref))
 		}
 	}
 	_, page.HasNextPage = next()
@@ -561,7 +553,7 @@ func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Trans
 	}
 	page.TotalCount = len(rq.sims) + s.generatedCount(rq)
 	if err := ctx.Err(); err != nil {
-		return TransactionPage{}, fmt.Errorf("the request ended before the page was complete: %w", err)
+		return Page[Transaction]{}, fmt.Errorf("the request ended before the page was complete: %w", err)
 	}
 	return page, nil
 }
@@ -595,7 +587,7 @@ func (s *Store) generatedCount(q *rootQuery) int {
 	if q.found != nil {
 		return len(q.found)
 	}
-	return s.cachedCount("rt|"+q.f.key(), func() int {
+	return s.listCounts.getOr("rt|"+q.f.key(), func() int {
 		n := 0
 		for i := range s.accounts {
 			a := &s.accounts[i]
@@ -629,11 +621,8 @@ func (s *Store) generatedCount(q *rootQuery) int {
 	})
 }
 
-// Bounds of the cache of matches of filters on texts.
-const (
-	maxKeptMatches = 100_000
-	maxMatchLists  = 16
-)
+// maxKeptMatches bounds the slots kept of one filter's matches.
+const maxKeptMatches = 100_000
 
 // textMatches finds, once per filter, every generated transaction a
 // filter on texts or amounts matches: that needs every history in range
@@ -643,13 +632,10 @@ const (
 // the timeline walk to find pages quickly.
 func (s *Store) textMatches(q *rootQuery) []uint64 {
 	key := "rtm|" + q.f.key()
-	s.countMu.Lock()
-	list, ok := s.matchLists[key]
-	s.countMu.Unlock()
-	if ok {
+	if list, ok := s.matchLists.get(key); ok {
 		return list
 	}
-	if _, counted := s.cachedCountOf("rt|" + q.f.key()); counted {
+	if _, counted := s.listCounts.get("rt|" + q.f.key()); counted {
 		return nil // counted before: too many to keep
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -687,20 +673,15 @@ func (s *Store) textMatches(q *rootQuery) []uint64 {
 	for _, c := range counts {
 		total += c
 	}
-	s.cachedCount("rt|"+q.f.key(), func() int { return total })
+	s.listCounts.put("rt|"+q.f.key(), total)
 	if total > maxKeptMatches {
 		return nil
 	}
-	list = slices.Concat(parts...)
+	list := slices.Concat(parts...)
 	if list == nil {
 		list = []uint64{}
 	}
 	slices.Sort(list)
-	s.countMu.Lock()
-	if len(s.matchLists) >= maxMatchLists {
-		clear(s.matchLists)
-	}
-	s.matchLists[key] = list
-	s.countMu.Unlock()
+	s.matchLists.put(key, list)
 	return list
 }

@@ -156,18 +156,9 @@ func (s *Store) CreateUser(in NewUser) (User, error) {
 	return *u, nil
 }
 
-// UserPage is one page of users.
-type UserPage struct {
-	TotalCount      int
-	Users           []User
-	Cursors         []string
-	HasNextPage     bool
-	HasPreviousPage bool
-}
-
 // Users pages through every user of the environment, ordered by createdAt
 // or updatedAt; after is a cursor, offset skips that many more.
-func (s *Store) Users(first int, after string, offset int, orderBy string, desc bool) (UserPage, error) {
+func (s *Store) Users(first int, after string, offset int, orderBy string, desc bool) (Page[User], error) {
 	s.mu.RLock()
 	users := make([]User, len(s.users))
 	for i, u := range s.users {
@@ -192,22 +183,19 @@ func (s *Store) Users(first int, after string, offset int, orderBy string, desc 
 	if after != "" {
 		id, ok := decodeCursor(after, "user")
 		if !ok {
-			return UserPage{}, ErrBadCursor
+			return Page[User]{}, ErrBadCursor
 		}
 		i := slices.IndexFunc(users, func(u User) bool { return u.ID == id })
 		if i < 0 {
-			return UserPage{}, ErrBadCursor
+			return Page[User]{}, ErrBadCursor
 		}
 		start = i + 1
 	}
-	start = min(start+max(offset, 0), len(users))
-	end := min(start+first, len(users))
-	p := UserPage{TotalCount: len(users), Users: users[start:end], HasNextPage: end < len(users), HasPreviousPage: start > 0}
-	for _, u := range p.Users {
-		p.Cursors = append(p.Cursors, encodeCursor("user", u.ID))
-	}
-	return p, nil
+	return window(users, min(start+max(offset, 0), len(users)), first), nil
 }
+
+// UserCursor is the opaque cursor of a user.
+func UserCursor(u *User) string { return encodeCursor("user", u.ID) }
 
 // Directory serves both environments' users to the authorization server
 // (it implements the oauth package's Users interface).

@@ -141,7 +141,7 @@ func (h *Hub) Logs(f LogFilter, first int, after string) (LogPage, error) {
 }
 
 // LogCursor is the opaque cursor of a log entry.
-func LogCursor(l Log) string { return encodeCursor("log", l.seq) }
+func LogCursor(l *Log) string { return encodeCursor("log", l.seq) }
 
 // KPI is a subscription's delivery record over the last 7 days.
 type KPI struct {

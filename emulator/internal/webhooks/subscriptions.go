@@ -304,7 +304,7 @@ func (h *Hub) Subscriptions(first int, after string) (SubscriptionPage, error) {
 }
 
 // SubscriptionCursor is the opaque cursor of a subscription.
-func SubscriptionCursor(s Subscription) string { return encodeCursor("subscription", s.seq) }
+func SubscriptionCursor(s *Subscription) string { return encodeCursor("subscription", s.seq) }
 
 func encodeCursor(kind string, seq uint64) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(kind + ":" + strconv.FormatUint(seq, 10)))

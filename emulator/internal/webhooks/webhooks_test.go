@@ -380,7 +380,7 @@ func TestSubscriptionPagingSurvivesRemoval(t *testing.T) {
 		t.Fatalf("first page %+v %v", p1, err)
 	}
 	// Removing the cursor's own subscription does not break the next page.
-	cursor := SubscriptionCursor(p1.Subscriptions[2])
+	cursor := SubscriptionCursor(&p1.Subscriptions[2])
 	if err := h.Remove(p1.Subscriptions[2].ID); err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestSubscriptionPagingSurvivesRemoval(t *testing.T) {
 	if err != nil || len(p2.Subscriptions) != 4 || p2.Subscriptions[0].ID != ids[3] || p2.HasNextPage || !p2.HasPreviousPage {
 		t.Fatalf("second page %+v %v", p2, err)
 	}
-	for _, bad := range []string{"garbage", LogCursor(Log{seq: 1})} {
+	for _, bad := range []string{"garbage", LogCursor(&Log{seq: 1})} {
 		if _, err := h.Subscriptions(3, bad); !errors.Is(err, ErrBadCursor) {
 			t.Errorf("cursor %q: %v", bad, err)
 		}
@@ -467,7 +467,7 @@ func TestLogFiltersAndStablePaging(t *testing.T) {
 		if !p.HasNextPage {
 			break
 		}
-		after = LogCursor(p.Logs[len(p.Logs)-1])
+		after = LogCursor(&p.Logs[len(p.Logs)-1])
 	}
 	all, _ := h.Logs(LogFilter{}, maxLogs, "")
 	want := make([]string, 0, 11)
