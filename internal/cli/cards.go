@@ -15,7 +15,6 @@ type CardsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	All       bool
 	AccountID string
 	Status    []string
 }
@@ -42,7 +41,6 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "cards")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.CardStatuses()))
 	completeChoices(cmd, "status", api.CardStatuses())
@@ -88,8 +86,6 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 	if err != nil {
 		return err
 	}
-	format, _ := opts.Output.format()
 	p := api.CardsParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status}
-	r := &listRun[api.Card]{io: opts.IO, format: format, noun: "cards", cols: cardColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walkPages(e.API.Cards, p, opts.All), opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), walkPages(e.API.Cards, p, opts.Output.All))
 }

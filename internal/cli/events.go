@@ -16,7 +16,6 @@ type EventsOptions struct {
 	IO           IO
 	F            *Factory
 	Output       listFlags
-	All          bool
 	Types        []string
 	Resource     string
 	Subscription string
@@ -45,7 +44,6 @@ func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) 
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "event log entries")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the log")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate), e.g. Transaction.Booked")
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
@@ -100,9 +98,8 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 		return err
 	}
 	p, _ := opts.params()
-	format, _ := opts.Output.format()
 	// The event log belongs to the project, whatever token the rest uses.
-	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.All)
+	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.Output.All)
 	if len(opts.Types) > 1 {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {
@@ -112,6 +109,5 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 			})
 		}
 	}
-	r := &listRun[api.WebhookEventLog]{io: opts.IO, format: format, noun: "event log entries", cols: eventColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walk, opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, eventColumns(), walk)
 }

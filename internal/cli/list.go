@@ -10,7 +10,11 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // listFormat is how a list command writes its items.
@@ -22,9 +26,34 @@ const (
 	formatJSONL                   // one JSON object per line, for pipelines
 )
 
-// listFlags are the output flags every list command has.
+// listFlags are the flags every list command has: the output format and
+// --all.
 type listFlags struct {
 	JSON, JSONL bool
+	All         bool
+	noun        string // what the list holds ("accounts"), for help and messages
+}
+
+// register adds --json, --jsonl and --all for a list of noun.
+func (l *listFlags) register(cmd *cobra.Command, noun string) {
+	l.noun = noun
+	fl := cmd.Flags()
+	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
+	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
+}
+
+// registerFirst adds --first, the page size, for a list of noun.
+func registerFirst(cmd *cobra.Command, first *int, noun string) {
+	cmd.Flags().IntVar(first, "first", platform.PageMax, fmt.Sprintf("%s per page, `N` from 1 to %d", noun, platform.PageMax))
+}
+
+// checkFirst refuses a --first the API would refuse.
+func checkFirst(n int) error {
+	if n < 1 || n > platform.PageMax {
+		return usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, n)
+	}
+	return nil
 }
 
 func (l listFlags) format() (listFormat, error) {
@@ -288,6 +317,17 @@ func walkPages[P interface{ WithAfter(string) P }, T any](get func(context.Conte
 	}
 }
 
+// listItems writes what walk yields as the flags ask, with progress on the
+// command's line of stderr: the end of every list command.
+func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], walk walkFunc[T]) error {
+	format, err := l.format()
+	if err != nil {
+		return err
+	}
+	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, screenful: screenful(streams)}
+	return r.run(ctx, walk, f.progressLine())
+}
+
 // listRun is what one run of a list command needs.
 type listRun[T any] struct {
 	io        IO
@@ -348,4 +388,15 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 		return err
 	}
 	return bw.Flush()
+}
+
+// screenful is how many rows a table buffers to size its columns: the
+// terminal's height, else one full page.
+func screenful(s IO) int {
+	if f, ok := s.Out.(interface{ Fd() uintptr }); ok && s.OutIsTerminal() {
+		if _, h, err := term.GetSize(f.Fd()); err == nil && h > 2 {
+			return h - 2
+		}
+	}
+	return platform.PageMax
 }
