@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,15 +47,8 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 	return f.withSession(cmd, true)
 }
 
-func cardOptions(c *api.Card) string {
-	mark := func(ok bool, letter string) string {
-		if ok {
-			return letter
-		}
-		return "·"
-	}
-	return strings.Join([]string{mark(c.Withdrawal, "W"), mark(c.International, "I"), mark(c.ECommerce, "E")}, " ")
-}
+// cardOptions writes the three options as "W I E", a dot for each off.
+func cardOptions(c *api.Card) string { return marks("WIE", c.Withdrawal, c.International, c.ECommerce) }
 
 func cardHolder(c *api.Card) string {
 	if m := c.AccountMembership; m != nil {

@@ -43,16 +43,7 @@ func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error
 
 // rightsGrid writes the five rights as "V B P M C", a dot for each missing.
 func rightsGrid(m *api.AccountMembership) string {
-	mark := func(ok bool, letter string) string {
-		if ok {
-			return letter
-		}
-		return "·"
-	}
-	return strings.Join([]string{
-		mark(m.CanViewAccount, "V"), mark(m.CanManageBeneficiaries, "B"), mark(m.CanInitiatePayments, "P"),
-		mark(m.CanManageAccountMembership, "M"), mark(m.CanManageCards, "C"),
-	}, " ")
+	return marks("VBPMC", m.CanViewAccount, m.CanManageBeneficiaries, m.CanInitiatePayments, m.CanManageAccountMembership, m.CanManageCards)
 }
 
 // memberName is who holds the membership: the bound user, else whom the

@@ -166,3 +166,14 @@ func TestHiddenIBANSaysWhy(t *testing.T) {
 		t.Errorf("detail:\n%s", buf.String())
 	}
 }
+
+func TestMarks(t *testing.T) {
+	t.Parallel()
+	m := &api.AccountMembership{CanViewAccount: true, CanInitiatePayments: true, CanManageCards: true}
+	if got := rightsGrid(m); got != "V · P · C" {
+		t.Errorf("rightsGrid = %q, want %q", got, "V · P · C")
+	}
+	if got := cardOptions(&api.Card{International: true}); got != "· I ·" {
+		t.Errorf("cardOptions = %q, want %q", got, "· I ·")
+	}
+}
