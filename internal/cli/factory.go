@@ -50,7 +50,7 @@ func (f *Factory) withSession(cmd *cobra.Command, project bool) *cobra.Command {
 	cmd.Annotations[needsSession] = "true"
 	fl := cmd.Flags()
 	fl.StringVar(&f.Session.Env, "env", "", "`environment`: sandbox or live (default: the config's default_env)")
-	fl.StringVar(&f.Session.Config, "config", "", "configuration `file` (default: $PARTNERTUI_CONFIG or $XDG_CONFIG_HOME/partnertui/config.toml)")
+	fl.StringVar(&f.Session.Config, "config", "", configFlagUsage)
 	fl.BoolVar(&f.Session.Demo, "demo", false, "use the embedded emulator with demo credentials; nothing real is read or written")
 	if project {
 		fl.BoolVar(&f.Session.Project, "project", false, "call the API with a project token (client credentials) instead of your user token")
