@@ -60,12 +60,25 @@ func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 	if p.StartDate, err = parseDate("--since", o.Since); err != nil {
 		return p, err
 	}
-	// The log filters on one event type; several are filtered here.
-	if len(o.Types) == 1 {
-		p.EventType = o.Types[0]
-	}
+	p.EventType = eventTypes(o.Types).server()
 	return p, nil
 }
+
+// eventTypes is a --type list. The event log filters on one type: with
+// several it is read unfiltered and its entries are filtered here.
+type eventTypes []string
+
+// server is the type to ask the log for: the only one, else none.
+func (t eventTypes) server() string {
+	if len(t) == 1 {
+		return t[0]
+	}
+	return ""
+}
+
+// keep reports whether an entry of type typ is wanted, once the log has
+// filtered on server.
+func (t eventTypes) keep(typ string) bool { return len(t) <= 1 || slices.Contains(t, typ) }
 
 func eventColumns() []column[api.WebhookEventLog] {
 	return []column[api.WebhookEventLog]{
@@ -104,7 +117,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {
 			return inner(ctx, func(items []api.WebhookEventLog, total int) error {
-				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !slices.Contains(opts.Types, l.EventType) })
+				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !eventTypes(opts.Types).keep(l.EventType) })
 				return each(kept, total)
 			})
 		}
