@@ -64,11 +64,8 @@ func TestMain(m *testing.M) {
 // terminal (tmux), through sign-in, the account list, the detail, the
 // environment switch and quit.
 func TestTmuxEndToEnd(t *testing.T) {
-	needTmux(t)
-	home := testenv.Isolate(t)
+	tm := newTmux(t)
 	bin := realBinary.get(t)
-
-	tm := newTmux(t, home)
 	tm.start(100, 30, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")
@@ -113,7 +110,13 @@ type tmux struct {
 	tmpdir  string // the program's TMPDIR, where --demo keeps its tokens
 }
 
-func newTmux(t *testing.T, home string) *tmux {
+// newTmux is the start of every end-to-end test: skipped without tmux,
+// HOME and the XDG directories isolated, and a tmux server and TMPDIR of
+// the test's own.
+func newTmux(t *testing.T) *tmux {
+	t.Helper()
+	needTmux(t)
+	home := testenv.Isolate(t)
 	tmpdir := t.TempDir()
 	return &tmux{
 		t:       t,

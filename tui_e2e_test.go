@@ -5,18 +5,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestTmuxWholeAccount walks the whole account in a real terminal: an
 // account opened with the : palette, its members, a member's card, back,
 // its transactions, one transaction.
 func TestTmuxWholeAccount(t *testing.T) {
-	needTmux(t)
-	home := testenv.Isolate(t)
+	tm := newTmux(t)
 	bin := realBinary.get(t)
-	tm := newTmux(t, home)
 
 	// The demo's data is the same on every run: the command line names
 	// the account where the demo user holds a card.

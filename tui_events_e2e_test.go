@@ -1,20 +1,13 @@
 package main
 
-import (
-	"testing"
-
-	"github.com/partnertui/partnertui/internal/testenv"
-)
+import "testing"
 
 // TestTmuxEventsEndToEnd is issue 11's story in a real terminal: simulate
 // a transfer from an account, see Transaction.Booked appear in the Events
 // view, open it, jump to the transaction.
 func TestTmuxEventsEndToEnd(t *testing.T) {
-	needTmux(t)
-	home := testenv.Isolate(t)
+	tm := newTmux(t)
 	bin := realBinary.get(t)
-
-	tm := newTmux(t, home)
 	tm.start(120, 40, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")

@@ -268,7 +268,7 @@ func TestHeadlessSkipsDefaultBrowser(t *testing.T) {
 	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), nil)
 	marker := filepath.Join(t.TempDir(), "opened")
 	script := filepath.Join(t.TempDir(), "browser")
-	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	writeScript(t, script, "#!/bin/sh\ntouch "+marker+"\n")
 	ssh := envOf("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "DISPLAY", ":0", "BROWSER", script)
 	var prompt SignInPrompt
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond, Getenv: ssh, ShowURL: func(p SignInPrompt) { prompt = p }})
@@ -632,7 +632,7 @@ func TestOpenBrowserUsesBROWSER(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "opened")
 	script := filepath.Join(t.TempDir(), "fakebrowser")
-	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+out+"\n"), 0o755)
+	writeScript(t, script, "#!/bin/sh\nprintf '%s' \"$1\" > "+out+"\n")
 	target := "http://127.0.0.1:1/oauth2/auth?a=b&scope=openid%20offline"
 	if err := openBrowser(context.Background(), target, envOf("BROWSER", script), "linux"); err != nil {
 		t.Fatal(err)

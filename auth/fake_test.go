@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -227,4 +229,19 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// writeScript writes an executable shell script while holding
+// syscall.ForkLock for reading, which keeps any fork out until the file is
+// closed: a process forked while it is open for writing (the parallel
+// tests start many) inherits the descriptor, and running the script then
+// fails with "text file busy" until that process has exec'd.
+func writeScript(t testing.TB, path, body string) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, []byte(body), 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -93,7 +93,7 @@ func TestOpenBrowserOutputNeverReachesTerminal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	noisy := filepath.Join(dir, "noisy")
-	os.WriteFile(noisy, []byte("#!/bin/sh\necho OPENER-STDOUT\necho OPENER-STDERR >&2\n[ \"$1\" = fail ] && { echo 'xdg-open: no method available' >&2; exit 3; }\nexit 0\n"), 0o755)
+	writeScript(t, noisy, "#!/bin/sh\necho OPENER-STDOUT\necho OPENER-STDERR >&2\n[ \"$1\" = fail ] && { echo 'xdg-open: no method available' >&2; exit 3; }\nexit 0\n")
 	os.Symlink(noisy, filepath.Join(dir, "xdg-open"))
 	for _, tc := range []struct {
 		name, browser, path, url, want string

@@ -219,22 +219,14 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 		case err := <-openErr:
 			lastOpenErr = err
 			if err != nil && opts.FailOnOpenError {
-				fl.finish()
-				select {
-				case r := <-fl.results:
+				if r, ok := fl.end(); ok {
 					return r.id, r.err
-				default:
 				}
 				return nil, &SignInError{Env: s.envName, Reason: "the automated sign-in failed", Err: sanitizeErr(err)}
 			}
 		case <-waitCtx.Done():
-			// finish waits for an exchange in progress; a result that raced
-			// the deadline still wins, since its tokens are already saved.
-			fl.finish()
-			select {
-			case r := <-fl.results:
+			if r, ok := fl.end(); ok {
 				return r.id, r.err
-			default:
 			}
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("sign-in to %s cancelled: %w", s.envName, ctx.Err())
@@ -363,6 +355,19 @@ func (f *flow) finish() {
 	f.mu.Lock()
 	f.done = true
 	f.mu.Unlock()
+}
+
+// end finishes the flow and returns the result of an exchange that ended
+// meanwhile, if any: finish waits for an exchange in progress, and its
+// result wins over whatever ended the wait, since its tokens are saved.
+func (f *flow) end() (callbackResult, bool) {
+	f.finish()
+	select {
+	case r := <-f.results:
+		return r, true
+	default:
+		return callbackResult{}, false
+	}
 }
 
 // delivery is what became of one redirect.

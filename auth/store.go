@@ -160,7 +160,7 @@ func (s *store) read() (*storedToken, error) {
 	}
 	var tok storedToken
 	if json.Unmarshal(data, &tok) != nil {
-		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: s.path}
+		return nil, s.damaged(s.path)
 	}
 	if err := s.check(&tok, s.path); err != nil {
 		return nil, err
@@ -194,7 +194,7 @@ func (s *store) readChecked(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read the stored session %s: %w", path, err)
 	}
 	if len(data) > maxStoreFile {
-		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: path}
+		return nil, s.damaged(path)
 	}
 	return data, nil
 }
@@ -203,7 +203,7 @@ func (s *store) readChecked(path string) ([]byte, error) {
 // version, or not this store's (environment, client, kind, issuer).
 func (s *store) check(tok *storedToken, path string) error {
 	if tok.Version != storeVersion || tok.AccessToken == "" {
-		return &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: path}
+		return s.damaged(path)
 	}
 	if tok.Env != s.env || tok.ClientID != s.clientID || tok.Kind != s.kind {
 		return &SessionEndedError{Env: s.env, Reason: "the stored session belongs to another environment or client", Path: path}
@@ -212,6 +212,11 @@ func (s *store) check(tok *storedToken, path string) error {
 		return &SessionEndedError{Env: s.env, Reason: fmt.Sprintf("the stored session was issued by %s, not the configured %s", safetext.Truncate(tok.Issuer, 100), s.issuer), Path: path}
 	}
 	return nil
+}
+
+// damaged: the file at path is not a token file this version can read.
+func (s *store) damaged(path string) error {
+	return &SessionEndedError{Env: s.env, Reason: "the stored session is damaged or from another version", Path: path}
 }
 
 // stamp fills in what makes a token this store's.
@@ -242,7 +247,7 @@ func (s *store) write(tok *storedToken) error {
 	}
 	tmpName := tmp.Name()
 	fail := func(step string, err error) error {
-		tmp.Close()
+		tmp.Close() // a second Close, after a failed one, only says so
 		os.Remove(tmpName)
 		return fmt.Errorf("cannot save the session to %s (%s): %w", s.path, step, err)
 	}
@@ -253,12 +258,10 @@ func (s *store) write(tok *storedToken) error {
 		return fail("fsync", err)
 	}
 	if err := tmp.Close(); err != nil {
-		os.Remove(tmpName)
-		return fmt.Errorf("cannot save the session to %s (close): %w", s.path, err)
+		return fail("close", err)
 	}
 	if err := os.Rename(tmpName, s.path); err != nil {
-		os.Remove(tmpName)
-		return fmt.Errorf("cannot save the session to %s (rename): %w", s.path, err)
+		return fail("rename", err)
 	}
 	s.syncDir()
 	return nil

@@ -66,11 +66,7 @@ func (f *Factory) completeAccountIDs(cmd *cobra.Command, args []string, toComple
 	if err := f.loadApp(ctx, cmd); err != nil || f.Session.Demo {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	name, err := f.app.EnvName(f.Session.Env)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	e, err := f.app.Env(name)
+	e, err := f.selected()
 	if err != nil || (!e.Project && !e.Session.SignedIn()) {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // AccountsOptions are `partnertui accounts`'s.
@@ -15,7 +13,6 @@ type AccountsOptions struct {
 	IO     IO
 	F      *Factory
 	Output listFlags
-	All    bool
 	First  int
 	Search string
 }
@@ -33,8 +30,8 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.First < 1 || opts.First > platform.PageMax {
-				return usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, opts.First)
+			if err := checkFirst(opts.First); err != nil {
+				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
@@ -42,11 +39,9 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 			return pick(runF, runAccounts)(cmd.Context(), opts)
 		},
 	}
-	fl := cmd.Flags()
 	opts.Output.register(cmd, "accounts")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
-	fl.IntVar(&opts.First, "first", platform.PageMax, "accounts per page, `N` from 1 to 100")
-	fl.StringVar(&opts.Search, "search", "", "server-side search in holder, account name, number and id (`text`)")
+	registerFirst(cmd, &opts.First, "accounts")
+	cmd.Flags().StringVar(&opts.Search, "search", "", "server-side search in holder, account name, number and id (`text`)")
 	return f.withSession(cmd, true)
 }
 
@@ -55,25 +50,6 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	if err != nil {
 		return err
 	}
-	format, _ := opts.Output.format()
 	params := api.AccountsParams{First: opts.First, Search: opts.Search}
-	r := &listRun[api.Account]{io: opts.IO, format: format, noun: "accounts", cols: accountColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walkPages(e.API.AccountList, params, opts.All), opts.F.progressLine())
-}
-
-// register adds --json and --jsonl for a list of noun.
-func (l *listFlags) register(cmd *cobra.Command, noun string) {
-	cmd.Flags().BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
-	cmd.Flags().BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
-}
-
-// screenful is how many rows a table buffers to size its columns: the
-// terminal's height, else one full page.
-func screenful(s IO) int {
-	if f, ok := s.Out.(interface{ Fd() uintptr }); ok && s.OutIsTerminal() {
-		if _, h, err := term.GetSize(f.Fd()); err == nil && h > 2 {
-			return h - 2
-		}
-	}
-	return platform.PageMax
+	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walkPages(e.API.AccountList, params, opts.Output.All))
 }

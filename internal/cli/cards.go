@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +14,6 @@ type CardsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	All       bool
 	AccountID string
 	Status    []string
 }
@@ -42,7 +40,6 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "cards")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.CardStatuses()))
 	completeChoices(cmd, "status", api.CardStatuses())
@@ -50,15 +47,8 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 	return f.withSession(cmd, true)
 }
 
-func cardOptions(c *api.Card) string {
-	mark := func(ok bool, letter string) string {
-		if ok {
-			return letter
-		}
-		return "·"
-	}
-	return strings.Join([]string{mark(c.Withdrawal, "W"), mark(c.International, "I"), mark(c.ECommerce, "E")}, " ")
-}
+// cardOptions writes the three options as "W I E", a dot for each off.
+func cardOptions(c *api.Card) string { return marks("WIE", c.Withdrawal, c.International, c.ECommerce) }
 
 func cardHolder(c *api.Card) string {
 	if m := c.AccountMembership; m != nil {
@@ -88,8 +78,6 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 	if err != nil {
 		return err
 	}
-	format, _ := opts.Output.format()
 	p := api.CardsParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status}
-	r := &listRun[api.Card]{io: opts.IO, format: format, noun: "cards", cols: cardColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walkPages(e.API.Cards, p, opts.All), opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), walkPages(e.API.Cards, p, opts.Output.All))
 }

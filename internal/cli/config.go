@@ -9,6 +9,10 @@ import (
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
+// configFlagUsage is --config's help, on the session commands and on config's
+// own.
+const configFlagUsage = "configuration `file` (default: $" + paths.ConfigEnv + " or $XDG_CONFIG_HOME/partnertui/config.toml)"
+
 // ConfigOptions are those of `partnertui config path` and `config init`.
 type ConfigOptions struct {
 	IO   IO
@@ -59,7 +63,7 @@ func NewCmdConfig(f *Factory) *cobra.Command {
 		},
 	}
 	for _, c := range []*cobra.Command{pathCmd, initCmd} {
-		c.Flags().StringVar(&opts.Path, "config", "", "configuration `file` (default: $PARTNERTUI_CONFIG or $XDG_CONFIG_HOME/partnertui/config.toml)")
+		c.Flags().StringVar(&opts.Path, "config", "", configFlagUsage)
 		cmd.AddCommand(c)
 	}
 	return cmd

@@ -86,7 +86,6 @@ func remedy(err error, project bool) string {
 		netErr    *api.NetworkError
 		budgetErr *budget.FileError
 	)
-	login := func(env string) string { return "`partnertui login --env " + env + "`" }
 	switch {
 	case errors.As(err, &usage):
 		return " Run `partnertui --help` for usage."
@@ -113,30 +112,30 @@ func remedy(err error, project bool) string {
 		if project {
 			return ""
 		}
-		return " Sign in with " + login(ended.Env) + "."
+		return " Sign in with " + loginCommand(ended.Env) + "."
 	case errors.As(err, &tokErr):
 		return tokenEndpointRemedy(tokErr, project)
 	case errors.As(err, &tokLost):
 		if tokLost.Grant == "refresh_token" {
 			return " The server may have rotated the refresh token before the answer was lost: if it did, the session has ended and the next command asks you to sign in with " +
-				login(tokLost.Env) + "; if not, the next command simply works."
+				loginCommand(tokLost.Env) + "; if not, the next command simply works."
 		}
 		return " Check your network and auth_url, then run the command again."
 	case errors.As(err, &signIn):
 		switch {
 		case errors.Is(err, auth.ErrAccessDenied):
-			return " Run " + login(signIn.Env) + " again and press Approve."
+			return " Run " + loginCommand(signIn.Env) + " again and press Approve."
 		case errors.Is(err, auth.ErrLoginTimeout):
-			return " Run " + login(signIn.Env) + " again; over SSH, add --no-browser and open the URL on your own machine."
+			return " Run " + loginCommand(signIn.Env) + " again; over SSH, add --no-browser and open the URL on your own machine."
 		}
-		return " Run " + login(signIn.Env) + " again."
+		return " Run " + loginCommand(signIn.Env) + " again."
 	case errors.As(err, &listenErr):
 		return " Another sign-in may be running, or the port in redirect_uri is taken: close it, or remove the port from redirect_uri to use a random one."
 	case errors.As(err, &unauth):
 		if project {
 			return " The project token was refused: check the client's id and secret in the dashboard."
 		}
-		return " Sign in again with " + login(unauth.Env) + "."
+		return " Sign in again with " + loginCommand(unauth.Env) + "."
 	case errors.As(err, &rate):
 		return retryRemedy(rate.RetryAt)
 	case errors.Is(err, api.ErrOperationLimit):
@@ -166,12 +165,15 @@ func tokenEndpointRemedy(e *auth.TokenEndpointError, project bool) string {
 		}
 		return " Generate a new client secret in the dashboard and update client_secret, client_secret_env or client_secret_command in the configuration."
 	case errors.Is(e, auth.ErrCodeRejected):
-		return " The code is single-use and lives 10 minutes: run `partnertui login --env " + e.Env + "` again."
+		return " The code is single-use and lives 10 minutes: run " + loginCommand(e.Env) + " again."
 	case project:
 		return " Check the client in the dashboard, then run the command again."
 	}
-	return " Run the command again; if it keeps failing, sign in again with `partnertui login --env " + e.Env + "`."
+	return " Run the command again; if it keeps failing, sign in again with " + loginCommand(e.Env) + "."
 }
+
+// loginCommand is the command that signs in to env, quoted.
+func loginCommand(env string) string { return "`partnertui login --env " + env + "`" }
 
 func retryRemedy(at time.Time) string {
 	if at.IsZero() {

@@ -16,7 +16,6 @@ type EventsOptions struct {
 	IO           IO
 	F            *Factory
 	Output       listFlags
-	All          bool
 	Types        []string
 	Resource     string
 	Subscription string
@@ -45,7 +44,6 @@ func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) 
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "event log entries")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the log")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate), e.g. Transaction.Booked")
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
@@ -62,12 +60,25 @@ func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 	if p.StartDate, err = parseDate("--since", o.Since); err != nil {
 		return p, err
 	}
-	// The log filters on one event type; several are filtered here.
-	if len(o.Types) == 1 {
-		p.EventType = o.Types[0]
-	}
+	p.EventType = eventTypes(o.Types).server()
 	return p, nil
 }
+
+// eventTypes is a --type list. The event log filters on one type: with
+// several it is read unfiltered and its entries are filtered here.
+type eventTypes []string
+
+// server is the type to ask the log for: the only one, else none.
+func (t eventTypes) server() string {
+	if len(t) == 1 {
+		return t[0]
+	}
+	return ""
+}
+
+// keep reports whether an entry of type typ is wanted, once the log has
+// filtered on server.
+func (t eventTypes) keep(typ string) bool { return len(t) <= 1 || slices.Contains(t, typ) }
 
 func eventColumns() []column[api.WebhookEventLog] {
 	return []column[api.WebhookEventLog]{
@@ -100,18 +111,16 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 		return err
 	}
 	p, _ := opts.params()
-	format, _ := opts.Output.format()
 	// The event log belongs to the project, whatever token the rest uses.
-	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.All)
+	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.Output.All)
 	if len(opts.Types) > 1 {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {
 			return inner(ctx, func(items []api.WebhookEventLog, total int) error {
-				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !slices.Contains(opts.Types, l.EventType) })
+				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !eventTypes(opts.Types).keep(l.EventType) })
 				return each(kept, total)
 			})
 		}
 	}
-	r := &listRun[api.WebhookEventLog]{io: opts.IO, format: format, noun: "event log entries", cols: eventColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walk, opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, eventColumns(), walk)
 }

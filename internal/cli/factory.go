@@ -50,7 +50,7 @@ func (f *Factory) withSession(cmd *cobra.Command, project bool) *cobra.Command {
 	cmd.Annotations[needsSession] = "true"
 	fl := cmd.Flags()
 	fl.StringVar(&f.Session.Env, "env", "", "`environment`: sandbox or live (default: the config's default_env)")
-	fl.StringVar(&f.Session.Config, "config", "", "configuration `file` (default: $PARTNERTUI_CONFIG or $XDG_CONFIG_HOME/partnertui/config.toml)")
+	fl.StringVar(&f.Session.Config, "config", "", configFlagUsage)
 	fl.BoolVar(&f.Session.Demo, "demo", false, "use the embedded emulator with demo credentials; nothing real is read or written")
 	if project {
 		fl.BoolVar(&f.Session.Project, "project", false, "call the API with a project token (client credentials) instead of your user token")
@@ -102,11 +102,21 @@ func (f *Factory) Env(ctx context.Context) (*app.Env, error) {
 // selected is the environment the flags select, as it is: commands about
 // the session itself (login, logout, status) decide what to do about it.
 func (f *Factory) selected() (*app.Env, error) {
-	name, err := f.app.EnvName(f.Session.Env)
+	name, err := f.envName()
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return nil, err
 	}
 	return f.app.Env(name)
+}
+
+// envName is the name of the environment the flags select: --env, else
+// the configuration's default_env, else Sandbox.
+func (f *Factory) envName() (config.EnvName, error) {
+	name, err := f.app.EnvName(f.Session.Env)
+	if err != nil {
+		return "", &UsageError{Err: err}
+	}
+	return name, nil
 }
 
 // pick is the test's run function when it gave one, else the command's.
@@ -137,7 +147,7 @@ func (f *Factory) usesProjectToken() bool {
 	if f.app == nil {
 		return false
 	}
-	name, err := f.app.EnvName(f.Session.Env)
+	name, err := f.envName()
 	return err == nil && f.app.Config.Env(name).UsesProjectToken()
 }
 

@@ -113,4 +113,22 @@ func detailLines(lines [][2]string) string {
 	return b.String()
 }
 
+// marks writes, for each of set, its letter of letters when it holds and a
+// dot when not, space-separated: marks("VBP", true, false, true) is
+// "V · P". letters are ASCII, one per value.
+func marks(letters string, set ...bool) string {
+	var b strings.Builder
+	for i, ok := range set {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if ok {
+			b.WriteByte(letters[i])
+		} else {
+			b.WriteString("·")
+		}
+	}
+	return b.String()
+}
+
 func joinComma(values []string) string { return strings.Join(values, ", ") }

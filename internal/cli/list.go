@@ -7,10 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // listFormat is how a list command writes its items.
@@ -22,9 +25,34 @@ const (
 	formatJSONL                   // one JSON object per line, for pipelines
 )
 
-// listFlags are the output flags every list command has.
+// listFlags are the flags every list command has: the output format and
+// --all.
 type listFlags struct {
 	JSON, JSONL bool
+	All         bool
+	noun        string // what the list holds ("accounts"), for help and messages
+}
+
+// register adds --json, --jsonl and --all for a list of noun.
+func (l *listFlags) register(cmd *cobra.Command, noun string) {
+	l.noun = noun
+	fl := cmd.Flags()
+	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
+	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
+}
+
+// registerFirst adds --first, the page size, for a list of noun.
+func registerFirst(cmd *cobra.Command, first *int, noun string) {
+	cmd.Flags().IntVar(first, "first", platform.PageMax, fmt.Sprintf("%s per page, `N` from 1 to %d", noun, platform.PageMax))
+}
+
+// checkFirst refuses a --first the API would refuse.
+func checkFirst(n int) error {
+	if n < 1 || n > platform.PageMax {
+		return usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, n)
+	}
+	return nil
 }
 
 func (l listFlags) format() (listFormat, error) {
@@ -163,23 +191,52 @@ type tableWriter[T any] struct {
 	w         io.Writer
 	cols      []column[T]
 	screenful int
-	pending   [][]string // rows held until the widths are known
+	pending   [][]cell // rows held until the widths are known
 	widths    []int
-	buf       strings.Builder
+	row       []cell // the streamed row being written, reused
+	buf       bytes.Buffer
+}
+
+// cell is one cell's text and its width in terminal cells, measured once:
+// measuring is most of a table's cost.
+type cell struct {
+	text  string
+	width int
+}
+
+// fit is text as a cell of at most limit terminal cells (0: no limit),
+// cut with "…"; "-" when empty.
+func fit(text string, limit int) cell {
+	if text == "" {
+		text = "-"
+	}
+	w := textWidth(text)
+	if limit > 0 && w > limit {
+		text = ansi.Truncate(text, limit, "…")
+		w = textWidth(text)
+	}
+	return cell{text, w}
+}
+
+// textWidth is ansi.StringWidth with a shortcut for printable ASCII, where
+// each byte is one cell: most of what a list shows (ids, amounts, dates).
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 func (t *tableWriter[T]) write(items []T) error {
 	for i := range items {
-		row := make([]string, len(t.cols))
+		row := t.row
+		if t.widths == nil {
+			row = make([]cell, len(t.cols))
+		}
 		for c, col := range t.cols {
-			cell := col.cell(&items[i])
-			if cell == "" {
-				cell = "-"
-			}
-			if col.max > 0 {
-				cell = ansi.Truncate(cell, col.max, "…")
-			}
-			row[c] = cell
+			row[c] = fit(col.cell(&items[i]), col.max)
 		}
 		if t.widths == nil {
 			t.pending = append(t.pending, row)
@@ -210,14 +267,14 @@ func (t *tableWriter[T]) partial() error {
 // flushPending fixes the widths from the header and the buffered rows.
 func (t *tableWriter[T]) flushPending() {
 	t.widths = make([]int, len(t.cols))
-	header := make([]string, len(t.cols))
+	header := make([]cell, len(t.cols))
 	for c, col := range t.cols {
-		header[c] = col.title
-		t.widths[c] = ansi.StringWidth(col.title)
+		header[c] = fit(col.title, 0)
+		t.widths[c] = header[c].width
 	}
 	for _, row := range t.pending {
 		for c, cell := range row {
-			t.widths[c] = max(t.widths[c], ansi.StringWidth(cell))
+			t.widths[c] = max(t.widths[c], cell.width)
 		}
 	}
 	t.line(header)
@@ -225,36 +282,44 @@ func (t *tableWriter[T]) flushPending() {
 		t.line(row)
 	}
 	t.pending = nil
+	t.row = make([]cell, len(t.cols))
 }
 
-func (t *tableWriter[T]) line(row []string) {
-	for c, cell := range row {
-		w := t.widths[c]
-		cell = ansi.Truncate(cell, w, "…")
-		pad := w - ansi.StringWidth(cell)
+func (t *tableWriter[T]) line(row []cell) {
+	for c, cl := range row {
+		if w := t.widths[c]; cl.width > w {
+			cl = fit(ansi.Truncate(cl.text, w, "…"), 0)
+		}
+		pad := t.widths[c] - cl.width
 		last := c == len(row)-1
 		switch {
 		case t.cols[c].right:
-			t.buf.WriteString(strings.Repeat(" ", pad))
-			t.buf.WriteString(cell)
+			t.spaces(pad)
+			t.buf.WriteString(cl.text)
 			if !last {
-				t.buf.WriteString("  ")
+				t.spaces(2)
 			}
 		case last:
-			t.buf.WriteString(cell)
+			t.buf.WriteString(cl.text)
 		default:
-			t.buf.WriteString(cell)
-			t.buf.WriteString(strings.Repeat(" ", pad+2))
+			t.buf.WriteString(cl.text)
+			t.spaces(pad + 2)
 		}
 	}
 	t.buf.WriteByte('\n')
+}
+
+func (t *tableWriter[T]) spaces(n int) {
+	for range n {
+		t.buf.WriteByte(' ')
+	}
 }
 
 func (t *tableWriter[T]) emit() error {
 	if t.buf.Len() == 0 {
 		return nil
 	}
-	err := writeAll(t.w, []byte(t.buf.String()))
+	err := writeAll(t.w, t.buf.Bytes())
 	t.buf.Reset()
 	return err
 }
@@ -286,6 +351,17 @@ func walkPages[P interface{ WithAfter(string) P }, T any](get func(context.Conte
 		}
 		return api.Walk(ctx, api.Pages(get, p), func(page *api.Page[T]) error { return each(page.Items, page.TotalCount) })
 	}
+}
+
+// listItems writes what walk yields as the flags ask, with progress on the
+// command's line of stderr: the end of every list command.
+func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], walk walkFunc[T]) error {
+	format, err := l.format()
+	if err != nil {
+		return err
+	}
+	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, screenful: screenful(streams)}
+	return r.run(ctx, walk, f.progressLine())
 }
 
 // listRun is what one run of a list command needs.
@@ -348,4 +424,15 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 		return err
 	}
 	return bw.Flush()
+}
+
+// screenful is how many rows a table buffers to size its columns: the
+// terminal's height, else one full page.
+func screenful(s IO) int {
+	if f, ok := s.Out.(interface{ Fd() uintptr }); ok && s.OutIsTerminal() {
+		if _, h, err := term.GetSize(f.Fd()); err == nil && h > 2 {
+			return h - 2
+		}
+	}
+	return platform.PageMax
 }

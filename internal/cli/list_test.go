@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -185,5 +186,30 @@ func TestTableStreamsAfterAScreenful(t *testing.T) {
 	}
 	if len(lines[26]) != len(lines[25]) && !strings.Contains(lines[26], "…") {
 		t.Errorf("rows are not aligned")
+	}
+}
+
+// BenchmarkTableWriter writes 10,000 accounts as a table in pages of 100,
+// the first screenful buffered: the per-row cost of `accounts --all` when
+// stdout is a file.
+func BenchmarkTableWriter(b *testing.B) {
+	items := manyAccounts(10_000)
+	for i := range items {
+		if i%7 == 0 {
+			items[i].Name = strings.Repeat("Très long nom ", 4) // cut at the column's maximum
+		}
+	}
+	cols := accountColumns()
+	b.ReportAllocs()
+	for b.Loop() {
+		w := newItemWriter(io.Discard, formatTable, cols, 100)
+		for from := 0; from < len(items); from += 100 {
+			if err := w.write(items[from : from+100]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

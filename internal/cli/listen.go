@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // ListenOptions are `partnertui listen`'s.
@@ -109,7 +110,7 @@ func runListen(ctx context.Context, opts *ListenOptions) error {
 		return err
 	}
 	// The event log and the subscriptions belong to the project.
-	l := &listener{opts: opts, api: e.ProjectAPI, env: string(e.Name), seen: map[string]bool{}, secrets: map[string]api.Secret{},
+	l := &listener{opts: opts, api: e.ProjectAPI, env: string(e.Name), subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{},
 		http: &http.Client{Timeout: forwardTimeout}}
 	if opts.Create {
 		sub, err := l.create(ctx)
@@ -134,7 +135,7 @@ type listener struct {
 	opts    *ListenOptions
 	api     *api.Client
 	env     string
-	subID   string // the subscription followed; "" for all
+	subID   string // the subscription followed (--subscription, or --create's); "" for all
 	seen    map[string]bool
 	started bool // the first read, which only marks history, is done
 	secrets map[string]api.Secret
@@ -179,14 +180,7 @@ func (l *listener) remove(sub *api.WebhookSubscription) {
 }
 
 func (l *listener) params() api.WebhookEventLogsParams {
-	p := api.WebhookEventLogsParams{First: 100, WebhookSubscriptionID: l.subID}
-	if l.subID == "" {
-		p.WebhookSubscriptionID = l.opts.Subscription
-	}
-	if len(l.opts.Types) == 1 {
-		p.EventType = l.opts.Types[0]
-	}
-	return p
+	return api.WebhookEventLogsParams{First: platform.PageMax, WebhookSubscriptionID: l.subID, EventType: eventTypes(l.opts.Types).server()}
 }
 
 // run reads the log every interval until ctx ends. What is in the log when
@@ -252,7 +246,7 @@ func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
 				caughtUp = true
 				continue
 			}
-			if len(l.opts.Types) > 1 && !slices.Contains(l.opts.Types, ev.EventType) {
+			if !eventTypes(l.opts.Types).keep(ev.EventType) {
 				continue
 			}
 			l.seen[ev.EventID] = true

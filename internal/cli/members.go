@@ -15,7 +15,6 @@ type MembersOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	All       bool
 	AccountID string
 }
 
@@ -39,22 +38,12 @@ func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error
 		},
 	}
 	opts.Output.register(cmd, "memberships")
-	cmd.Flags().BoolVar(&opts.All, "all", false, "walk every page of the list")
 	return f.withSession(cmd, true)
 }
 
 // rightsGrid writes the five rights as "V B P M C", a dot for each missing.
 func rightsGrid(m *api.AccountMembership) string {
-	mark := func(ok bool, letter string) string {
-		if ok {
-			return letter
-		}
-		return "·"
-	}
-	return strings.Join([]string{
-		mark(m.CanViewAccount, "V"), mark(m.CanManageBeneficiaries, "B"), mark(m.CanInitiatePayments, "P"),
-		mark(m.CanManageAccountMembership, "M"), mark(m.CanManageCards, "C"),
-	}, " ")
+	return marks("VBPMC", m.CanViewAccount, m.CanManageBeneficiaries, m.CanInitiatePayments, m.CanManageAccountMembership, m.CanManageCards)
 }
 
 // memberName is who holds the membership: the bound user, else whom the
@@ -88,8 +77,6 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 	if err != nil {
 		return err
 	}
-	format, _ := opts.Output.format()
 	p := api.MembershipsParams{First: platform.PageMax, AccountID: opts.AccountID}
-	r := &listRun[api.AccountMembership]{io: opts.IO, format: format, noun: "memberships", cols: memberColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walkPages(e.API.AccountMemberships, p, opts.All), opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), walkPages(e.API.AccountMemberships, p, opts.Output.All))
 }

@@ -14,7 +14,6 @@ type StatementsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	All       bool
 	AccountID string
 }
 
@@ -36,7 +35,6 @@ func NewCmdStatements(f *Factory, runF func(context.Context, *StatementsOptions)
 		},
 	}
 	opts.Output.register(cmd, "statements")
-	cmd.Flags().BoolVar(&opts.All, "all", false, "walk every page of the list")
 	return f.withSession(cmd, true)
 }
 
@@ -59,8 +57,6 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 	if err != nil {
 		return err
 	}
-	format, _ := opts.Output.format()
 	p := api.StatementsParams{First: platform.PageMax, AccountID: opts.AccountID}
-	r := &listRun[api.Statement]{io: opts.IO, format: format, noun: "statements", cols: statementColumns(), screenful: screenful(opts.IO)}
-	return r.run(ctx, walkPages(e.API.Statements, p, opts.All), opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), walkPages(e.API.Statements, p, opts.Output.All))
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // TransactionsOptions are `partnertui transactions`'s.
@@ -15,7 +14,6 @@ type TransactionsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	All       bool
 	First     int
 	AccountID string
 	Status    []string
@@ -48,8 +46,7 @@ func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOpti
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "transactions")
-	fl.BoolVar(&opts.All, "all", false, "walk every page of the list")
-	fl.IntVar(&opts.First, "first", platform.PageMax, "transactions per page, `N` from 1 to 100")
+	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.TransactionStatuses()))
 	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
@@ -68,8 +65,8 @@ func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOpti
 // usage errors before anything is sent.
 func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
 	p := api.TransactionsParams{First: o.First, AccountID: o.AccountID, Status: o.Status, Type: o.Type, Search: o.Search}
-	if o.First < 1 || o.First > platform.PageMax {
-		return p, usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, o.First)
+	if err := checkFirst(o.First); err != nil {
+		return p, err
 	}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
@@ -119,18 +116,16 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 		return err
 	}
 	p, _ := opts.params()
-	format, _ := opts.Output.format()
-	r := &listRun[api.TransactionDetail]{io: opts.IO, format: format, noun: "transactions", cols: transactionColumns(), screenful: screenful(opts.IO)}
 	var walk walkFunc[api.TransactionDetail]
 	switch {
 	case p.AccountID != "" || e.Project:
-		walk = walkPages(e.API.TransactionList, p, opts.All)
+		walk = walkPages(e.API.TransactionList, p, opts.Output.All)
 	default:
 		// A user token cannot list the project's transactions: walk the
 		// user's accounts, and each account's transactions in turn.
-		walk = eachAccountsTransactions(e.API, p, opts.All)
+		walk = eachAccountsTransactions(e.API, p, opts.Output.All)
 	}
-	return r.run(ctx, walk, opts.F.progressLine())
+	return listItems(ctx, opts.IO, opts.F, opts.Output, transactionColumns(), walk)
 }
 
 // errEnough ends an account walk once one page was written without --all.

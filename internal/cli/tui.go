@@ -50,9 +50,9 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 		return &UsageError{Err: errNotATerminal}
 	}
 	a := opts.F.App()
-	start, err := a.EnvName(opts.F.Session.Env)
+	start, err := opts.F.envName()
 	if err != nil {
-		return &UsageError{Err: err}
+		return err
 	}
 	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start}
 	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
