@@ -206,24 +206,3 @@ func parseReset(v string, now time.Time) (time.Time, bool) {
 	}
 	return now.Add(time.Duration(n) * time.Second), true
 }
-
-// parseRetryAfter reads Retry-After as seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Time, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return time.Time{}, false
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n < 0 {
-			return time.Time{}, false
-		}
-		return now.Add(time.Duration(n) * time.Second), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if t.Before(now) {
-			return now, true
-		}
-		return t, true
-	}
-	return time.Time{}, false
-}

@@ -21,7 +21,7 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
-func TestParseRetryAfterAndReset(t *testing.T) {
+func TestParseReset(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
@@ -30,13 +30,6 @@ func TestParseRetryAfterAndReset(t *testing.T) {
 		want  time.Time
 		ok    bool
 	}{
-		{parseRetryAfter, "7", now.Add(7 * time.Second), true},
-		{parseRetryAfter, "0", now, true},
-		{parseRetryAfter, now.Add(time.Hour).Format(http.TimeFormat), now.Add(time.Hour), true},
-		{parseRetryAfter, now.Add(-time.Hour).Format(http.TimeFormat), now, true},
-		{parseRetryAfter, "", time.Time{}, false},
-		{parseRetryAfter, "-3", time.Time{}, false},
-		{parseRetryAfter, "soon", time.Time{}, false},
 		{parseReset, "120", now.Add(2 * time.Minute), true},
 		{parseReset, "1767225900", time.Unix(1767225900, 0), true}, // a timestamp, not seconds
 		{parseReset, now.Add(time.Minute).Format(http.TimeFormat), now.Add(time.Minute), true},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/partnertui/partnertui/internal/budget"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
@@ -172,7 +173,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		return &UnauthorizedError{Env: c.env, Status: st, Message: firstMessage}
 	case st == http.StatusTooManyRequests:
 		now := c.now()
-		retryAt, ok := parseRetryAfter(cs.header.Get("Retry-After"), now)
+		retryAt, ok := platform.RetryAt(cs.header.Get("Retry-After"), now)
 		if !ok && cs.header.Get("X-RateLimit-Remaining") == "0" {
 			retryAt, _ = parseReset(cs.header.Get("X-RateLimit-Reset"), now)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
@@ -137,7 +138,7 @@ func newTokenEndpointError(env, grant string, re *oauth2.RetrieveError, now time
 	if re.Response != nil {
 		e.Status = re.Response.StatusCode
 		if e.Status == http.StatusTooManyRequests {
-			e.RetryAt = retryAfter(re.Response.Header.Get("Retry-After"), now)
+			e.RetryAt, _ = platform.RetryAt(re.Response.Header.Get("Retry-After"), now)
 		}
 	}
 	return e
@@ -163,22 +164,6 @@ func registeredAuthMethod(desc string) string {
 		return ""
 	}
 	return m
-}
-
-// retryAfter reads Retry-After in seconds or as an HTTP date; zero when the
-// header is missing or unreadable.
-func retryAfter(v string, now time.Time) time.Time {
-	if v == "" {
-		return time.Time{}
-	}
-	var secs int
-	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && secs >= 0 {
-		return now.Add(time.Duration(secs) * time.Second)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return t
-	}
-	return time.Time{}
 }
 
 // TokenEndpointUnreachableError: a token request got no answer. For a

@@ -165,7 +165,7 @@ func tokenEndpointRemedy(e *auth.TokenEndpointError, project bool) string {
 		}
 		return " Generate a new client secret in the dashboard and update client_secret, client_secret_env or client_secret_command in the configuration."
 	case errors.Is(e, auth.ErrCodeRejected):
-		return " The code is single-use and lives 10 minutes: run " + loginCommand(e.Env) + " again."
+		return " The code is single-use and lives " + shortWindow(auth.DefaultLoginTimeout) + ": run " + loginCommand(e.Env) + " again."
 	case project:
 		return " Check the client in the dashboard, then run the command again."
 	}
