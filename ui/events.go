@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -475,7 +474,7 @@ func (s *eventsScreen) statusLine() string {
 	}
 	var b strings.Builder
 	if s.list.Len() > 0 {
-		fmt.Fprintf(&b, "row %d of %d/%d", s.list.Cursor()+1, s.list.Loaded(), s.list.Len())
+		writePosition(&b, s.list)
 	}
 	add := func(p string) {
 		if b.Len() > 0 {
