@@ -221,6 +221,11 @@ func editInput(in *textinput.Model, msg tea.Msg) (bool, tea.Cmd) {
 	return in.Value() != before, cmd
 }
 
+// copyCmd copies text and says so.
+func copyCmd(c *common, text, done string) tea.Cmd {
+	return tea.Batch(c.clipboard(text), func() tea.Msg { return flashMsg{text: done} })
+}
+
 // badge renders the environment badge, the first thing in header and footer.
 func (c *common) badge(name config.EnvName) string {
 	if name == config.Live {

@@ -182,7 +182,7 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if compact == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }, true
 		}
-		return tea.Batch(d.c.clipboard(compact), func() tea.Msg { return flashMsg{text: "IBAN copied"} }), true
+		return copyCmd(d.c, compact, "IBAN copied"), true
 	case key.Matches(msg, k.QR):
 		if d.acct.IBAN == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to show as a QR code", bad: true} }, true

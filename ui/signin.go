@@ -165,7 +165,7 @@ func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Approve):
 		return s.start(true), true
 	case key.Matches(msg, k.CopyURL):
-		return tea.Batch(s.c.clipboard(s.prompt.URL), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} }), true
+		return copyCmd(s.c, s.prompt.URL, "Sign-in link copied"), true
 	case key.Matches(msg, k.Paste):
 		s.pasting = true
 		return s.pasteIn.Focus(), true

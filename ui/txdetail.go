@@ -87,11 +87,6 @@ func (s *txDetailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// copyCmd copies text and says so.
-func copyCmd(c *common, text, done string) tea.Cmd {
-	return tea.Batch(c.clipboard(text), func() tea.Msg { return flashMsg{text: done} })
-}
-
 func (s *txDetailScreen) view() string {
 	return s.itemScreen.view(s.title(), s.fields, s.keys.Refresh)
 }
