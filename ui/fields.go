@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -45,6 +46,15 @@ func fieldRows(st styles, w int, fs []field) []string {
 		i++
 	}
 	return lines
+}
+
+// opensIt follows a field that key b opens: "  (a opens it)", or nothing
+// while b is disabled.
+func opensIt(st styles, b key.Binding) string {
+	if !b.Enabled() {
+		return ""
+	}
+	return st.dim.Render("  (" + b.Help().Key + " opens it)")
 }
 
 // orDash is s, or a dash for a value the server left empty.

@@ -113,10 +113,7 @@ func (s *txDetailScreen) fields(t *api.TransactionDetail) []field {
 	}
 	acct := "—"
 	if a := t.Account; a != nil {
-		acct = joinNonEmpty(" · ", a.Name, a.ID)
-		if s.keys.Account.Enabled() {
-			acct += st.dim.Render("  (" + s.keys.Account.Help().Key + " opens it)")
-		}
+		acct = joinNonEmpty(" · ", a.Name, a.ID) + opensIt(st, s.keys.Account)
 	}
 	return append(fs, field{label: "Account", value: acct, wide: true}, field{label: "ID", value: t.ID, wide: true})
 }
