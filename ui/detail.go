@@ -14,7 +14,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
 )
 
@@ -90,7 +89,7 @@ func (d *detailScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
-func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly && d.env.Name != config.Live }
+func (d *detailScreen) canSimulate() bool { return !d.env.readOnly() }
 
 func (d *detailScreen) syncKeys() {
 	k := &d.keys
