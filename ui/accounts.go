@@ -45,14 +45,11 @@ func (q accountsQuery) params() api.AccountsParams {
 // fetch reads pages of the query. The list is shown newest first, so its
 // reverse order (its end first) is the same order ascending.
 func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
-	base := q.params()
+	params := pageParams(q.params(), func(p *api.AccountsParams, after string, first int, dir string) {
+		p.After, p.First, p.Direction = after, first, dir
+	})
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Account], error) {
-		p := base
-		p.After, p.First = r.After, r.First
-		if r.Reverse {
-			p.Direction = api.DirectionAsc
-		}
-		page, err := a.Accounts(ctx, p)
+		page, err := a.Accounts(ctx, params(r))
 		if err != nil || page == nil {
 			return pagedlist.Page[api.Account]{}, err
 		}
@@ -60,12 +57,10 @@ func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
 	}
 }
 
+// accountsPage is an accounts page as the list takes it: the accounts
+// connection has a type of its own in api, with the same fields.
 func accountsPage(p *api.AccountsPage) pagedlist.Page[api.Account] {
-	return pagedlist.Page[api.Account]{
-		Rows: p.Accounts, Total: p.TotalCount,
-		StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
-		HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != "",
-	}
+	return pageOf(&api.Page[api.Account]{Items: p.Accounts, TotalCount: p.TotalCount, PageInfo: p.PageInfo})
 }
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
