@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -20,8 +19,6 @@ import (
 // simulatedDebtorIBAN is a well-known valid test IBAN used as the sender of
 // simulated incoming transfers.
 const simulatedDebtorIBAN = "DE89370400440532013000"
-
-var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
 type detailKeys struct {
 	Copy, QR, Simulate, Refresh key.Binding
@@ -210,8 +207,8 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 		d.prompt.Blur()
 		return nil
 	case key.Matches(msg, k.Send):
-		v := strings.TrimSpace(strings.ReplaceAll(d.prompt.Value(), ",", "."))
-		if !amountRE.MatchString(v) || strings.Trim(v, "0.") == "" {
+		v, err := parseAmount(strings.TrimSpace(d.prompt.Value()))
+		if err != nil || strings.Trim(v, "0.") == "" {
 			d.simErr = errors.New("enter a positive amount such as 100 or 12.50")
 			return nil
 		}
