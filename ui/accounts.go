@@ -103,7 +103,6 @@ type accountsScreen struct {
 	homeErr error // why the first page did not come
 
 	filter    textinput.Model
-	filtering bool
 	filterSeq int
 }
 
@@ -159,7 +158,11 @@ func (s *accountsScreen) seed(p *api.AccountsPage) tea.Cmd {
 	return cmd
 }
 
-func (s *accountsScreen) capturing() bool { return s.filtering }
+func (s *accountsScreen) capturing() bool { return s.filtering() }
+
+// filtering is the search field's focus, not a flag of its own that
+// could disagree with it.
+func (s *accountsScreen) filtering() bool { return s.filter.Focused() }
 func (s *accountsScreen) busy() bool      { return s.homeID != 0 || s.list.Busy() }
 
 func (s *accountsScreen) setSize(w, h int) {
@@ -171,14 +174,14 @@ func (s *accountsScreen) setSize(w, h int) {
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
 	k, lk := s.keys, s.listScreen.keys
-	if s.filtering {
+	if s.filtering() {
 		return []key.Binding{k.Keep, k.Clear}
 	}
 	return []key.Binding{lk.Open, k.Filter, lk.Refresh, k.Sort, k.ClearFilter}
 }
 
 func (s *accountsScreen) FullHelp() [][]key.Binding {
-	if s.filtering {
+	if s.filtering() {
 		return [][]key.Binding{{s.keys.Keep, s.keys.Clear}}
 	}
 	return [][]key.Binding{s.list.Bindings(), s.ShortHelp()}
@@ -189,11 +192,11 @@ func (s *accountsScreen) FullHelp() [][]key.Binding {
 func (s *accountsScreen) syncKeys() {
 	s.listScreen.syncKeys()
 	open := &s.listScreen.keys.Open
-	open.SetEnabled(open.Enabled() && !s.filtering)
+	open.SetEnabled(open.Enabled() && !s.filtering())
 	k := &s.keys
-	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering)
-	k.Keep.SetEnabled(s.filtering)
-	k.Clear.SetEnabled(s.filtering)
+	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering())
+	k.Keep.SetEnabled(s.filtering())
+	k.Clear.SetEnabled(s.filtering())
 }
 
 func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
@@ -221,7 +224,7 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.PasteMsg:
-		if s.filtering {
+		if s.filtering() {
 			return s.filterEdited(msg)
 		}
 		return nil
@@ -231,13 +234,12 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 
 func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
-	if s.filtering {
+	if s.filtering() {
 		return s.filterKey(msg), true
 	}
 	k := s.keys
 	switch {
 	case key.Matches(msg, k.Filter):
-		s.filtering = true
 		s.filter.SetValue(s.query.search)
 		s.filter.CursorEnd()
 		return s.filter.Focus(), true
@@ -295,7 +297,6 @@ func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // closeFilter leaves the filter field; a pending debounce tick is now moot.
 func (s *accountsScreen) closeFilter() {
-	s.filtering = false
 	s.filter.Blur()
 	s.filterSeq++
 }
@@ -347,7 +348,7 @@ func (s *accountsScreen) emptyText() string {
 // or how old the rows are, and the last error.
 func (s *accountsScreen) statusLine() string {
 	st := s.c.styles
-	if s.filtering {
+	if s.filtering() {
 		return trunc(s.filter.View()+st.dim.Render(filterNote), s.w)
 	}
 	var b strings.Builder

@@ -57,11 +57,10 @@ type detailScreen struct {
 
 	showQR bool
 
-	prompt    textinput.Model
-	prompting bool
-	simID     int
-	simBusy   bool
-	simErr    error
+	prompt  textinput.Model
+	simID   int
+	simBusy bool
+	simErr  error
 	// simulated runs after a simulated transfer was booked: the account
 	// screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -80,7 +79,11 @@ func (d *detailScreen) init() tea.Cmd { return d.loadAccount() }
 
 func (d *detailScreen) title() string { return "Overview" }
 
-func (d *detailScreen) capturing() bool { return d.prompting }
+func (d *detailScreen) capturing() bool { return d.prompting() }
+
+// prompting is the prompt's focus, not a flag of its own that could
+// disagree with it.
+func (d *detailScreen) prompting() bool { return d.prompt.Focused() }
 func (d *detailScreen) busy() bool      { return d.detail.busy() || d.simBusy }
 func (d *detailScreen) close()          { d.cancel() }
 
@@ -90,23 +93,23 @@ func (d *detailScreen) canSimulate() bool { return !d.env.readOnly() }
 
 func (d *detailScreen) syncKeys() {
 	k := &d.keys
-	k.Copy.SetEnabled(!d.prompting)
-	k.QR.SetEnabled(!d.prompting)
+	k.Copy.SetEnabled(!d.prompting())
+	k.QR.SetEnabled(!d.prompting())
 	if d.showQR {
 		k.QR.SetHelp("Q", "close QR code")
 	} else {
 		k.QR.SetHelp("Q", "IBAN QR code")
 	}
-	k.CloseQR.SetEnabled(d.showQR && !d.prompting)
-	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting)
-	k.Refresh.SetEnabled(!d.prompting)
-	k.Send.SetEnabled(d.prompting)
-	k.Cancel.SetEnabled(d.prompting)
+	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
+	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting())
+	k.Refresh.SetEnabled(!d.prompting())
+	k.Send.SetEnabled(d.prompting())
+	k.Cancel.SetEnabled(d.prompting())
 }
 
 func (d *detailScreen) ShortHelp() []key.Binding {
 	k := d.keys
-	if d.prompting {
+	if d.prompting() {
 		return []key.Binding{k.Send, k.Cancel}
 	}
 	// CloseQR is drawn only while the QR code is shown: first, then.
@@ -158,7 +161,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case tea.PasteMsg:
-		if d.prompting {
+		if d.prompting() {
 			_, cmd := editInput(&d.prompt, msg)
 			return cmd
 		}
@@ -168,7 +171,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 
 func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer d.syncKeys()
-	if d.prompting {
+	if d.prompting() {
 		return d.promptKey(msg), true
 	}
 	k := d.keys
@@ -189,7 +192,6 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		d.showQR = false
 		return nil, true
 	case key.Matches(msg, k.Simulate):
-		d.prompting = true
 		d.prompt.SetValue("")
 		d.simErr = nil
 		return d.prompt.Focus(), true
@@ -203,7 +205,6 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		d.prompting = false
 		d.prompt.Blur()
 		return nil
 	case key.Matches(msg, k.Send):
@@ -212,7 +213,6 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 			d.simErr = errors.New("enter a positive amount such as 100 or 12.50")
 			return nil
 		}
-		d.prompting = false
 		d.prompt.Blur()
 		return d.simulate(v)
 	}
@@ -408,7 +408,7 @@ func (d *detailScreen) view() string {
 func (d *detailScreen) statusLine() string {
 	st := d.c.styles
 	switch {
-	case d.prompting:
+	case d.prompting():
 		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency)
 		if d.simErr != nil {
 			line += " " + st.err.Render(d.simErr.Error())
