@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -42,7 +41,10 @@ func fieldRows(st styles, w int, fs []field) []string {
 			lines = append(lines, trunc(text(f), w))
 			continue
 		}
-		lines = append(lines, lipgloss.NewStyle().Width(colW).Render(trunc(text(f), colW-1))+trunc(text(fs[i+1]), w-colW))
+		// Padded by hand: a lipgloss Width style gives the same line, at
+		// the price of a render per line on every View.
+		left := trunc(text(f), colW-1)
+		lines = append(lines, left+strings.Repeat(" ", colW-ansi.StringWidth(left))+trunc(text(fs[i+1]), w-colW))
 		i++
 	}
 	return lines
