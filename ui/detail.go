@@ -304,9 +304,9 @@ func (d *detailScreen) ibanFields() []field {
 	one := func(v string) []field { return []field{{label: TextIBAN, value: v, wide: true}} }
 	switch {
 	case a.IBAN != "" && iban.Valid(a.IBAN):
-		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.ok.Render("✓ valid"))
+		return one(st.bold.Render(iban.Format(a.IBAN)) + " " + st.ok.Render("✓ valid"))
 	case a.IBAN != "":
-		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.err.Render("✗ check digits wrong"))
+		return one(st.bold.Render(iban.Format(a.IBAN)) + " " + st.err.Render("✗ check digits wrong"))
 	case det == nil:
 		return one("…")
 	}
@@ -363,11 +363,6 @@ func holderFields(h *api.HolderDetail) []field {
 		fs = append(fs, field{label: "Address", value: orDash(joinNonEmpty(", ", a.AddressLine1, a.AddressLine2, joinNonEmpty(" ", a.PostalCode, a.City), a.State, a.Country)), wide: true})
 	}
 	return fs
-}
-
-// ibanText is an IBAN as printed on statements, in groups of four.
-func ibanText(s string) string {
-	return iban.Format(s)
 }
 
 // timeOr is t, or "…" until the detail came.
@@ -433,7 +428,7 @@ func (d *detailScreen) qrView() string {
 		return st.err.Render("✗ " + err.Error())
 	}
 	code, cw, ch := qr.Text, qr.Width, qr.Height
-	caption := "EPC payment QR · " + ibanText(d.acct.IBAN) + " · " + d.keys.CloseQR.Help().Key + " closes"
+	caption := "EPC payment QR · " + iban.Format(d.acct.IBAN) + " · " + d.keys.CloseQR.Help().Key + " closes"
 	if cw > w || ch+1 > h {
 		return st.warn.Render(fmt.Sprintf("The terminal is too small for the QR code: it needs %d×%d, this is %d×%d.", cw, ch+1, w, h)) +
 			"\nEnlarge the window or press " + d.keys.CloseQR.Help().Key + "."

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 type txDetailKeys struct {
@@ -162,7 +163,7 @@ func partyText(p *api.TransactionParty) string {
 	if p == nil {
 		return "—"
 	}
-	acct := ibanText(p.IBAN)
+	acct := iban.Format(p.IBAN)
 	if p.IBAN == "" {
 		acct = p.MaskedIBAN
 	}
