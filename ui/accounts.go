@@ -328,7 +328,7 @@ func (s *accountsScreen) view() string {
 		}
 		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
-	return s.c.listView(s.list, TextAccounts, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.c.listView(s.list, TextAccounts, s.emptyText, s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *accountsScreen) emptyText() string {

@@ -445,7 +445,7 @@ func (s *eventsScreen) view() string {
 		}
 		return fit(text, s.w, s.h-1) + "\n" + s.statusLine()
 	}
-	return s.c.listView(s.list, TextEvents, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.c.listView(s.list, TextEvents, s.emptyText, s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *eventsScreen) emptyText() string {
