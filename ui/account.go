@@ -49,6 +49,10 @@ type accountScreen struct {
 	tabs       []screen
 	started    []bool
 	active     int
+	// bar is the tab bar as last drawn, "" when it must be drawn again:
+	// the tabs' titles are fixed, so only the width, the active tab and
+	// the styles change it, never a key press inside a tab's list.
+	bar string
 }
 
 func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
@@ -97,7 +101,7 @@ func (s *accountScreen) init() tea.Cmd {
 
 // show makes tab i the active one, reading its first page the first time.
 func (s *accountScreen) show(i int) tea.Cmd {
-	s.active = i
+	s.active, s.bar = i, ""
 	if s.started[i] {
 		return nil
 	}
@@ -131,7 +135,7 @@ func (s *accountScreen) close() {
 }
 
 func (s *accountScreen) setSize(w, h int) {
-	s.w, s.h = w, h
+	s.w, s.h, s.bar = w, h, ""
 	for _, t := range s.tabs {
 		t.setSize(w, max(h-1, 0))
 	}
@@ -151,6 +155,9 @@ func (s *accountScreen) FullHelp() [][]key.Binding {
 // update gives every tab its answers: a tab not shown may still be
 // waiting for one.
 func (s *accountScreen) update(msg tea.Msg) tea.Cmd {
+	if _, ok := msg.(tea.BackgroundColorMsg); ok {
+		s.bar = ""
+	}
 	cmds := make([]tea.Cmd, 0, len(s.tabs))
 	for _, t := range s.tabs {
 		cmds = append(cmds, t.update(msg))
@@ -179,10 +186,13 @@ func (s *accountScreen) view() string {
 	if s.h <= 0 {
 		return ""
 	}
-	if s.h == 1 {
-		return s.tabBar()
+	if s.bar == "" {
+		s.bar = s.tabBar()
 	}
-	return s.tabBar() + "\n" + s.tabs[s.active].view()
+	if s.h == 1 {
+		return s.bar
+	}
+	return s.bar + "\n" + s.tabs[s.active].view()
 }
 
 // tabBar names the tabs with the active one marked; on a terminal too

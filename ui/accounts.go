@@ -45,14 +45,11 @@ func (q accountsQuery) params() api.AccountsParams {
 // fetch reads pages of the query. The list is shown newest first, so its
 // reverse order (its end first) is the same order ascending.
 func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
-	base := q.params()
+	params := pageParams(q.params(), func(p *api.AccountsParams, after string, first int, dir string) {
+		p.After, p.First, p.Direction = after, first, dir
+	})
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Account], error) {
-		p := base
-		p.After, p.First = r.After, r.First
-		if r.Reverse {
-			p.Direction = api.DirectionAsc
-		}
-		page, err := a.Accounts(ctx, p)
+		page, err := a.Accounts(ctx, params(r))
 		if err != nil || page == nil {
 			return pagedlist.Page[api.Account]{}, err
 		}
@@ -60,12 +57,10 @@ func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
 	}
 }
 
+// accountsPage is an accounts page as the list takes it: the accounts
+// connection has a type of its own in api, with the same fields.
 func accountsPage(p *api.AccountsPage) pagedlist.Page[api.Account] {
-	return pagedlist.Page[api.Account]{
-		Rows: p.Accounts, Total: p.TotalCount,
-		StartCursor: p.PageInfo.StartCursor, EndCursor: p.PageInfo.EndCursor,
-		HasNext: p.PageInfo.HasNextPage && p.PageInfo.EndCursor != "",
-	}
+	return pageOf(&api.Page[api.Account]{Items: p.Accounts, TotalCount: p.TotalCount, PageInfo: p.PageInfo})
 }
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
@@ -81,18 +76,14 @@ func accountColumns() []pagedlist.Column[api.Account] {
 }
 
 type accountsKeys struct {
-	nav                                      pagedlist.KeyMap
-	Open, Filter, Refresh, Sort, ClearFilter key.Binding
+	Filter, Sort, ClearFilter key.Binding
 	// While the filter field has focus.
 	Keep, Clear key.Binding
 }
 
 func newAccountsKeys() accountsKeys {
 	return accountsKeys{
-		nav:         navKeys(),
-		Open:        openKey("open"),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:     refreshKey(),
 		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort created/updated")),
 		ClearFilter: escKey("clear filter"),
 		Keep:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
@@ -100,48 +91,38 @@ func newAccountsKeys() accountsKeys {
 	}
 }
 
-// accountsScreen is the account list: the first page comes with who the
-// token belongs to (one request at launch), the rest as the cursor nears
-// it, from either end.
+// accountsScreen is the account list: a list screen whose first page
+// comes with who the token belongs to (one request at launch), with a
+// search and an order of its own.
 type accountsScreen struct {
-	c      *common
-	env    *envState
-	ctx    context.Context
-	cancel context.CancelFunc
-	keys   accountsKeys
-	list   *pagedlist.Model[api.Account]
-	w, h   int
+	*listScreen[api.Account]
+	keys accountsKeys
 
 	query   accountsQuery
 	homeID  int   // the Home request in flight, 0 when none
 	homeErr error // why the first page did not come
 
 	filter    textinput.Model
-	filtering bool
 	filterSeq int
-
-	// errs is the list's error, wrapped above the status line (it takes
-	// rows from the list).
-	errs errLines
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
-	ctx, cancel := context.WithCancel(env.ctx)
-	s := &accountsScreen{c: c, env: env, ctx: ctx, cancel: cancel, keys: newAccountsKeys(), query: defaultAccountsQuery()}
+	s := &accountsScreen{keys: newAccountsKeys(), query: defaultAccountsQuery()}
+	s.listScreen = newListScreen(c, env, listSpec[api.Account]{
+		title:      TextAccounts,
+		noun:       "accounts",
+		columns:    accountColumns(),
+		id:         func(a *api.Account) string { return a.ID },
+		fetch:      s.query.fetch(env.API),
+		reversible: true,
+		empty:      s.emptyText,
+		open: func(a api.Account) tea.Cmd {
+			return push(env.Name, newAccountScreen(c, env, a))
+		},
+		openDesc: "open",
+	})
 	s.filter = newTextInput("/ ", "search name, IBAN or holder", 100)
 	s.filter.SetStyles(c.inputStyles())
-	s.list = pagedlist.New(pagedlist.Options[api.Account]{
-		Columns:    accountColumns(),
-		ID:         func(a *api.Account) string { return a.ID },
-		Fetch:      s.query.fetch(env.API),
-		Reversible: true,
-		Keys:       s.keys.nav,
-		Styles:     c.styles.list(),
-		Context:    ctx,
-		Run:        c.listRun(env.Name),
-		Now:        c.now,
-		Waiting:    c.listWaiting(env, false),
-	})
 	s.syncKeys()
 	return s
 }
@@ -177,62 +158,52 @@ func (s *accountsScreen) seed(p *api.AccountsPage) tea.Cmd {
 	return cmd
 }
 
-func (s *accountsScreen) title() string { return TextAccounts }
-func (s *accountsScreen) capturing() bool {
-	return s.filtering
-}
-func (s *accountsScreen) busy() bool { return s.homeID != 0 || s.list.Busy() }
-func (s *accountsScreen) close()     { s.cancel(); s.list.Close() }
+func (s *accountsScreen) capturing() bool { return s.filtering() }
+
+// filtering is the search field's focus, not a flag of its own that
+// could disagree with it.
+func (s *accountsScreen) filtering() bool { return s.filter.Focused() }
+func (s *accountsScreen) busy() bool      { return s.homeID != 0 || s.list.Busy() }
 
 func (s *accountsScreen) setSize(w, h int) {
-	s.w, s.h = w, h
 	// The field scrolls within what the prompt and note leave (one cell
 	// goes to the cursor after the text) so the cursor stays on screen.
 	s.filter.SetWidth(max(w-ansi.StringWidth(s.filter.Prompt)-ansi.StringWidth(filterNote)-1, 8))
-	s.layout()
-}
-
-// layout gives the list what the status line and the error leave.
-func (s *accountsScreen) layout() {
-	lines := s.errs.set(s.c, s.list.Err(), s.where(), s.w, s.h)
-	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
+	s.listScreen.setSize(w, h)
 }
 
 func (s *accountsScreen) ShortHelp() []key.Binding {
-	k := s.keys
-	if s.filtering {
+	k, lk := s.keys, s.listScreen.keys
+	if s.filtering() {
 		return []key.Binding{k.Keep, k.Clear}
 	}
-	return []key.Binding{k.Open, k.Filter, k.Refresh, k.Sort, k.ClearFilter}
+	return []key.Binding{lk.Open, k.Filter, lk.Refresh, k.Sort, k.ClearFilter}
 }
 
 func (s *accountsScreen) FullHelp() [][]key.Binding {
-	k := s.keys
-	if s.filtering {
-		return [][]key.Binding{{k.Keep, k.Clear}}
+	if s.filtering() {
+		return [][]key.Binding{{s.keys.Keep, s.keys.Clear}}
 	}
-	return [][]key.Binding{s.list.Bindings(), {k.Open, k.Filter, k.Refresh, k.Sort, k.ClearFilter}}
+	return [][]key.Binding{s.list.Bindings(), s.ShortHelp()}
 }
 
 // syncKeys enables the bindings that apply now, and lays the screen out
 // again for an error that came or went.
 func (s *accountsScreen) syncKeys() {
-	s.layout()
-	_, selected := s.list.Selected()
+	s.listScreen.syncKeys()
+	open := &s.listScreen.keys.Open
+	open.SetEnabled(open.Enabled() && !s.filtering())
 	k := &s.keys
-	k.Open.SetEnabled(selected && !s.filtering)
-	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering)
-	k.Keep.SetEnabled(s.filtering)
-	k.Clear.SetEnabled(s.filtering)
+	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering())
+	k.Keep.SetEnabled(s.filtering())
+	k.Clear.SetEnabled(s.filtering())
 }
 
 func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		s.list.SetStyles(s.c.styles.list())
 		s.filter.SetStyles(s.c.inputStyles())
-		s.errs.restyled()
 	case homeMsg:
 		if msg.id != s.homeID {
 			return nil
@@ -246,46 +217,36 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 		default:
 			s.homeErr = errors.New("the API answered without the accounts")
 		}
-	case listMsg:
-		return s.list.Update(msg.inner)
+		return nil
 	case filterTickMsg:
 		if msg.seq == s.filterSeq {
 			return s.setSearch(s.filter.Value())
 		}
+		return nil
 	case tea.PasteMsg:
-		if s.filtering {
+		if s.filtering() {
 			return s.filterEdited(msg)
 		}
+		return nil
 	}
-	return nil
+	return s.listScreen.update(msg)
 }
 
 func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
-	if s.filtering {
+	if s.filtering() {
 		return s.filterKey(msg), true
-	}
-	if cmd, ok := s.list.HandleKey(msg); ok {
-		return cmd, true
 	}
 	k := s.keys
 	switch {
-	case key.Matches(msg, k.Open):
-		a, ok := s.list.Selected()
-		if !ok {
-			return nil, true
-		}
-		return push(s.env.Name, newAccountScreen(s.c, s.env, a)), true
 	case key.Matches(msg, k.Filter):
-		s.filtering = true
 		s.filter.SetValue(s.query.search)
 		s.filter.CursorEnd()
 		return s.filter.Focus(), true
-	case key.Matches(msg, k.Refresh):
-		if !s.list.Ready() {
-			return s.loadHome(), true
-		}
-		return s.list.Refresh(), true
+	case key.Matches(msg, s.listScreen.keys.Refresh) && !s.list.Ready():
+		// Until a first page came, r asks for the home again: the
+		// session check and the owner come with it.
+		return s.loadHome(), true
 	case key.Matches(msg, k.Sort):
 		q := s.query
 		q.order = api.OrderCreatedAt
@@ -297,7 +258,7 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.filter.SetValue("")
 		return s.setSearch(""), true
 	}
-	return nil, false
+	return s.listScreen.handleKey(msg)
 }
 
 // run makes q the query and reads its first page; the rows on screen stay
@@ -336,7 +297,6 @@ func (s *accountsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // closeFilter leaves the filter field; a pending debounce tick is now moot.
 func (s *accountsScreen) closeFilter() {
-	s.filtering = false
 	s.filter.Blur()
 	s.filterSeq++
 }
@@ -353,8 +313,6 @@ func (s *accountsScreen) filterEdited(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, s.c.tick(filterDebounce, func(time.Time) tea.Msg { return filterTickMsg{envTag{env}, seq} }))
 }
 
-func (s *accountsScreen) where() where { return where{retry: s.keys.Refresh, project: s.env.Project} }
-
 func (s *accountsScreen) view() string {
 	if s.h <= 0 {
 		return ""
@@ -370,7 +328,7 @@ func (s *accountsScreen) view() string {
 		}
 		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
-	return s.c.listView(s.list, TextAccounts, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.c.listView(s.list, TextAccounts, s.emptyText, s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *accountsScreen) emptyText() string {
@@ -390,7 +348,7 @@ func (s *accountsScreen) emptyText() string {
 // or how old the rows are, and the last error.
 func (s *accountsScreen) statusLine() string {
 	st := s.c.styles
-	if s.filtering {
+	if s.filtering() {
 		return trunc(s.filter.View()+st.dim.Render(filterNote), s.w)
 	}
 	var b strings.Builder

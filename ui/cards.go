@@ -140,16 +140,10 @@ func (s *cardScreen) view() string {
 func (s *cardScreen) fields(c *api.Card) []field {
 	st := s.c.styles
 	si := &c.StatusInfo
-	hint := func(b key.Binding) string {
-		if !b.Enabled() {
-			return ""
-		}
-		return st.dim.Render("  (" + b.Help().Key + " opens it)")
-	}
 	holder, acct := "—", "—"
 	if m := c.AccountMembership; m != nil {
-		holder = joinNonEmpty(" · ", cardHolder(c), m.ID) + hint(s.keys.Member)
-		acct = orDash(m.AccountID) + hint(s.keys.Account)
+		holder = joinNonEmpty(" · ", cardHolder(c), m.ID) + opensIt(st, s.keys.Member)
+		acct = orDash(m.AccountID) + opensIt(st, s.keys.Account)
 	}
 	fs := []field{
 		{label: "Status", value: joinNonEmpty(" · ", si.Status, si.Reason)}, {label: "Type", value: orDash(c.Type)},

@@ -221,6 +221,11 @@ func editInput(in *textinput.Model, msg tea.Msg) (bool, tea.Cmd) {
 	return in.Value() != before, cmd
 }
 
+// copyCmd copies text and says so.
+func copyCmd(c *common, text, done string) tea.Cmd {
+	return tea.Batch(c.clipboard(text), func() tea.Msg { return flashMsg{text: done} })
+}
+
 // badge renders the environment badge, the first thing in header and footer.
 func (c *common) badge(name config.EnvName) string {
 	if name == config.Live {
@@ -261,15 +266,16 @@ func fit(s string, w, h int) string {
 
 // listView assembles a list screen's body: the list (or, with no rows, its
 // title and what an empty list means there, wrapped), the error lines
-// (errLines) and the status line; exactly h lines.
+// (errLines) and the status line; exactly h lines. empty is asked only
+// when there are no rows: the words cost allocations on every key press.
 func (c *common) listView(list interface {
 	Len() int
 	View() string
-}, title, empty string, errs []string, status string, w, h int) string {
+}, title string, empty func() string, errs []string, status string, w, h int) string {
 	var b strings.Builder
 	if listH := h - 1 - len(errs); listH > 0 {
 		if list.Len() == 0 {
-			wrapped := lipgloss.NewStyle().Width(max(w, 1)).Render(empty)
+			wrapped := lipgloss.NewStyle().Width(max(w, 1)).Render(empty())
 			b.WriteString(fit(c.styles.colHeader.Render(title)+"\n"+wrapped, w, listH))
 		} else {
 			b.WriteString(list.View())

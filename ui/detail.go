@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -14,15 +13,12 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
 )
 
 // simulatedDebtorIBAN is a well-known valid test IBAN used as the sender of
 // simulated incoming transfers.
 const simulatedDebtorIBAN = "DE89370400440532013000"
-
-var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
 
 type detailKeys struct {
 	Copy, QR, Simulate, Refresh key.Binding
@@ -61,11 +57,10 @@ type detailScreen struct {
 
 	showQR bool
 
-	prompt    textinput.Model
-	prompting bool
-	simID     int
-	simBusy   bool
-	simErr    error
+	prompt  textinput.Model
+	simID   int
+	simBusy bool
+	simErr  error
 	// simulated runs after a simulated transfer was booked: the account
 	// screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -84,33 +79,37 @@ func (d *detailScreen) init() tea.Cmd { return d.loadAccount() }
 
 func (d *detailScreen) title() string { return "Overview" }
 
-func (d *detailScreen) capturing() bool { return d.prompting }
+func (d *detailScreen) capturing() bool { return d.prompting() }
+
+// prompting is the prompt's focus, not a flag of its own that could
+// disagree with it.
+func (d *detailScreen) prompting() bool { return d.prompt.Focused() }
 func (d *detailScreen) busy() bool      { return d.detail.busy() || d.simBusy }
 func (d *detailScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
-func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly && d.env.Name != config.Live }
+func (d *detailScreen) canSimulate() bool { return !d.env.readOnly() }
 
 func (d *detailScreen) syncKeys() {
 	k := &d.keys
-	k.Copy.SetEnabled(!d.prompting)
-	k.QR.SetEnabled(!d.prompting)
+	k.Copy.SetEnabled(!d.prompting())
+	k.QR.SetEnabled(!d.prompting())
 	if d.showQR {
 		k.QR.SetHelp("Q", "close QR code")
 	} else {
 		k.QR.SetHelp("Q", "IBAN QR code")
 	}
-	k.CloseQR.SetEnabled(d.showQR && !d.prompting)
-	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting)
-	k.Refresh.SetEnabled(!d.prompting)
-	k.Send.SetEnabled(d.prompting)
-	k.Cancel.SetEnabled(d.prompting)
+	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
+	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting())
+	k.Refresh.SetEnabled(!d.prompting())
+	k.Send.SetEnabled(d.prompting())
+	k.Cancel.SetEnabled(d.prompting())
 }
 
 func (d *detailScreen) ShortHelp() []key.Binding {
 	k := d.keys
-	if d.prompting {
+	if d.prompting() {
 		return []key.Binding{k.Send, k.Cancel}
 	}
 	// CloseQR is drawn only while the QR code is shown: first, then.
@@ -162,7 +161,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case tea.PasteMsg:
-		if d.prompting {
+		if d.prompting() {
 			_, cmd := editInput(&d.prompt, msg)
 			return cmd
 		}
@@ -172,7 +171,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 
 func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer d.syncKeys()
-	if d.prompting {
+	if d.prompting() {
 		return d.promptKey(msg), true
 	}
 	k := d.keys
@@ -182,7 +181,7 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if compact == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to copy", bad: true} }, true
 		}
-		return tea.Batch(d.c.clipboard(compact), func() tea.Msg { return flashMsg{text: "IBAN copied"} }), true
+		return copyCmd(d.c, compact, "IBAN copied"), true
 	case key.Matches(msg, k.QR):
 		if d.acct.IBAN == "" {
 			return func() tea.Msg { return flashMsg{text: "This account has no IBAN to show as a QR code", bad: true} }, true
@@ -193,7 +192,6 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		d.showQR = false
 		return nil, true
 	case key.Matches(msg, k.Simulate):
-		d.prompting = true
 		d.prompt.SetValue("")
 		d.simErr = nil
 		return d.prompt.Focus(), true
@@ -207,16 +205,14 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
-		d.prompting = false
 		d.prompt.Blur()
 		return nil
 	case key.Matches(msg, k.Send):
-		v := strings.TrimSpace(strings.ReplaceAll(d.prompt.Value(), ",", "."))
-		if !amountRE.MatchString(v) || strings.Trim(v, "0.") == "" {
+		v, err := parseAmount(strings.TrimSpace(d.prompt.Value()))
+		if err != nil || strings.Trim(v, "0.") == "" {
 			d.simErr = errors.New("enter a positive amount such as 100 or 12.50")
 			return nil
 		}
-		d.prompting = false
 		d.prompt.Blur()
 		return d.simulate(v)
 	}
@@ -308,9 +304,9 @@ func (d *detailScreen) ibanFields() []field {
 	one := func(v string) []field { return []field{{label: TextIBAN, value: v, wide: true}} }
 	switch {
 	case a.IBAN != "" && iban.Valid(a.IBAN):
-		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.ok.Render("✓ valid"))
+		return one(st.bold.Render(iban.Format(a.IBAN)) + " " + st.ok.Render("✓ valid"))
 	case a.IBAN != "":
-		return one(st.bold.Render(ibanText(a.IBAN)) + " " + st.err.Render("✗ check digits wrong"))
+		return one(st.bold.Render(iban.Format(a.IBAN)) + " " + st.err.Render("✗ check digits wrong"))
 	case det == nil:
 		return one("…")
 	}
@@ -369,11 +365,6 @@ func holderFields(h *api.HolderDetail) []field {
 	return fs
 }
 
-// ibanText is an IBAN as printed on statements, in groups of four.
-func ibanText(s string) string {
-	return iban.Format(s)
-}
-
 // timeOr is t, or "…" until the detail came.
 func timeOr(t time.Time, full bool) string {
 	if t.IsZero() && !full {
@@ -412,7 +403,7 @@ func (d *detailScreen) view() string {
 func (d *detailScreen) statusLine() string {
 	st := d.c.styles
 	switch {
-	case d.prompting:
+	case d.prompting():
 		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency)
 		if d.simErr != nil {
 			line += " " + st.err.Render(d.simErr.Error())
@@ -437,7 +428,7 @@ func (d *detailScreen) qrView() string {
 		return st.err.Render("✗ " + err.Error())
 	}
 	code, cw, ch := qr.Text, qr.Width, qr.Height
-	caption := "EPC payment QR · " + ibanText(d.acct.IBAN) + " · " + d.keys.CloseQR.Help().Key + " closes"
+	caption := "EPC payment QR · " + iban.Format(d.acct.IBAN) + " · " + d.keys.CloseQR.Help().Key + " closes"
 	if cw > w || ch+1 > h {
 		return st.warn.Render(fmt.Sprintf("The terminal is too small for the QR code: it needs %d×%d, this is %d×%d.", cw, ch+1, w, h)) +
 			"\nEnlarge the window or press " + d.keys.CloseQR.Help().Key + "."

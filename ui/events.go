@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -446,7 +445,7 @@ func (s *eventsScreen) view() string {
 		}
 		return fit(text, s.w, s.h-1) + "\n" + s.statusLine()
 	}
-	return s.c.listView(s.list, TextEvents, s.emptyText(), s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.c.listView(s.list, TextEvents, s.emptyText, s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 func (s *eventsScreen) emptyText() string {
@@ -475,7 +474,7 @@ func (s *eventsScreen) statusLine() string {
 	}
 	var b strings.Builder
 	if s.list.Len() > 0 {
-		fmt.Fprintf(&b, "row %d of %d/%d", s.list.Cursor()+1, s.list.Loaded(), s.list.Len())
+		writePosition(&b, s.list)
 	}
 	add := func(p string) {
 		if b.Len() > 0 {

@@ -188,7 +188,7 @@ func (s *eventScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		open := openMsg{envTag{s.env.Name}, s.kind, s.ev.ResourceID}
 		return func() tea.Msg { return open }, true
 	case key.Matches(msg, k.Copy):
-		return tea.Batch(s.c.clipboard(s.ev.RequestPayload), func() tea.Msg { return flashMsg{text: "Payload copied"} }), true
+		return copyCmd(s.c, s.ev.RequestPayload, "Payload copied"), true
 	case key.Matches(msg, k.Replay):
 		s.confirming = true
 	default:

@@ -36,17 +36,11 @@ func (q eventsQuery) params() api.WebhookEventLogsParams {
 // fetch reads pages of the log, newest first (the log has no other order).
 func (q eventsQuery) fetch(p ProjectAPI) pagedlist.Fetch[api.WebhookEventLog] {
 	base := q.params()
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
+	return fetchPages(p.WebhookEventLogs, func(r pagedlist.Request) api.WebhookEventLogsParams {
 		pp := base
 		pp.After, pp.First = r.After, r.First
-		page, err := p.WebhookEventLogs(ctx, pp)
-		if err != nil || page == nil {
-			return pagedlist.Page[api.WebhookEventLog]{}, err
-		}
-		return pagedlist.Page[api.WebhookEventLog]{Rows: page.Items, Total: page.TotalCount,
-			StartCursor: page.PageInfo.StartCursor, EndCursor: page.PageInfo.EndCursor,
-			HasNext: page.PageInfo.HasNextPage && page.PageInfo.EndCursor != ""}, nil
-	}
+		return pp
+	})
 }
 
 // nextStatus cycles the status filter: any, then each status text.

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/config"
 )
 
 // Replaying an event: Sandbox only, after a confirmation.
@@ -24,7 +23,7 @@ type replayMsg struct {
 
 // canReplay: replaying is a mutation, and Live is read-only (the key is
 // not bound there at all; the API client refuses too).
-func canReplay(e *envState) bool { return !e.ReadOnly && e.Name != config.Live }
+func canReplay(e *envState) bool { return !e.readOnly() }
 
 // replayCmd replays ev to the subscription it was delivered to.
 func replayCmd(c *common, e *envState, ctx context.Context, id int, ev api.WebhookEventLog) tea.Cmd {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -41,10 +41,22 @@ func fieldRows(st styles, w int, fs []field) []string {
 			lines = append(lines, trunc(text(f), w))
 			continue
 		}
-		lines = append(lines, lipgloss.NewStyle().Width(colW).Render(trunc(text(f), colW-1))+trunc(text(fs[i+1]), w-colW))
+		// Padded by hand: a lipgloss Width style gives the same line, at
+		// the price of a render per line on every View.
+		left := trunc(text(f), colW-1)
+		lines = append(lines, left+strings.Repeat(" ", colW-ansi.StringWidth(left))+trunc(text(fs[i+1]), w-colW))
 		i++
 	}
 	return lines
+}
+
+// opensIt follows a field that key b opens: "  (a opens it)", or nothing
+// while b is disabled.
+func opensIt(st styles, b key.Binding) string {
+	if !b.Enabled() {
+		return ""
+	}
+	return st.dim.Render("  (" + b.Help().Key + " opens it)")
 }
 
 // orDash is s, or a dash for a value the server left empty.

@@ -210,7 +210,7 @@ func (s *listScreen[T]) view() string {
 		}
 		return fit(wait, s.w, s.h)
 	}
-	return s.c.listView(s.list, s.spec.title, s.spec.empty(), s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.c.listView(s.list, s.spec.title, s.spec.empty, s.errs.lines, s.statusLine(), s.w, s.h)
 }
 
 // statusLine: where the cursor is (in a list with rows), the note, what

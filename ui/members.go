@@ -180,15 +180,12 @@ func (s *memberScreen) fields(m *api.AccountMembership) []field {
 	if a := m.Account; a != nil {
 		acct = joinNonEmpty(" · ", a.Name, a.ID)
 	}
-	if s.keys.Account.Enabled() {
-		acct += st.dim.Render("  (" + s.keys.Account.Help().Key + " opens it)")
-	}
 	fs := []field{
 		{label: "Email", value: orDash(m.Email)}, {label: "Status", value: joinNonEmpty(" · ", si.Status, si.Reason)},
 		{label: "User", value: user, wide: true},
 		{label: "Rights", value: checks(st, rightNames[:], rights(m)), wide: true},
 		{label: "Legal rep", value: yesNo(m.LegalRepresentative)}, {label: "Created", value: formatTime(m.CreatedAt)},
-		{label: "Account", value: orDash(acct), wide: true},
+		{label: "Account", value: orDash(acct + opensIt(st, s.keys.Account)), wide: true},
 	}
 	if r := si.RestrictedTo; r != nil {
 		fs = append(fs, field{label: "Invited", value: joinNonEmpty(" · ", strings.TrimSpace(r.FirstName+" "+r.LastName),

@@ -76,10 +76,10 @@ type signinScreen struct {
 	// notesSeen are shown while waiting (a browser that failed to open).
 	notesSeen []string
 
-	// The address pasted back in a headless sign-in: the field, whether it
-	// has focus, the Paste in flight, and why the last one was refused.
+	// The address pasted back in a headless sign-in: the field (it has
+	// focus while the address is typed), the Paste in flight, and why the
+	// last one was refused.
 	pasteIn    textinput.Model
-	pasting    bool
 	pasteID    int
 	refused    string
 	pasteTaken bool // a paste was accepted: Login is finishing
@@ -93,12 +93,14 @@ func newSigninScreen(c *common, env *envState, reason error, timeout time.Durati
 	return s
 }
 
-func (s *signinScreen) init() tea.Cmd { return nil }
-func (s *signinScreen) title() string { return TextSignIn }
-func (s *signinScreen) capturing() bool {
-	return s.pasting
-}
-func (s *signinScreen) busy() bool { return s.state == signinWaiting || s.state == signinChecking }
+func (s *signinScreen) init() tea.Cmd   { return nil }
+func (s *signinScreen) title() string   { return TextSignIn }
+func (s *signinScreen) capturing() bool { return s.pasting() }
+
+// pasting is the paste field's focus, not a flag of its own that could
+// disagree with it.
+func (s *signinScreen) pasting() bool { return s.pasteIn.Focused() }
+func (s *signinScreen) busy() bool    { return s.state == signinWaiting || s.state == signinChecking }
 func (s *signinScreen) setSize(w, h int) {
 	s.w, s.h = w, h
 	s.pasteIn.SetWidth(max(w-ansi.StringWidth(s.pasteIn.Prompt)-1, 8))
@@ -132,18 +134,18 @@ func (s *signinScreen) syncKeys() {
 		k.Approve.SetHelp("a", "approve as the demo user, no browser needed")
 	}
 	k.Approve.SetEnabled(idle && s.env.DemoApprove != nil)
-	waiting := s.state == signinWaiting && !s.pasting
+	waiting := s.state == signinWaiting && !s.pasting()
 	k.CopyURL.SetEnabled(waiting && s.prompt.URL != "")
 	k.Paste.SetEnabled(waiting && s.headless() && s.pasteID == 0)
 	k.Cancel.SetEnabled(waiting)
 	k.Continue.SetEnabled(s.state == signinDone)
-	k.UsePaste.SetEnabled(s.pasting)
-	k.StopPaste.SetEnabled(s.pasting)
+	k.UsePaste.SetEnabled(s.pasting())
+	k.StopPaste.SetEnabled(s.pasting())
 }
 
 func (s *signinScreen) ShortHelp() []key.Binding {
 	k := s.keys
-	if s.pasting {
+	if s.pasting() {
 		return []key.Binding{k.UsePaste, k.StopPaste}
 	}
 	return []key.Binding{k.SignIn, k.Approve, k.CopyURL, k.Paste, k.Cancel, k.Continue}
@@ -156,7 +158,7 @@ func (s *signinScreen) FullHelp() [][]key.Binding {
 func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
 	k := s.keys
-	if s.pasting {
+	if s.pasting() {
 		return s.pasteKey(msg), true
 	}
 	switch {
@@ -165,9 +167,8 @@ func (s *signinScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Approve):
 		return s.start(true), true
 	case key.Matches(msg, k.CopyURL):
-		return tea.Batch(s.c.clipboard(s.prompt.URL), func() tea.Msg { return flashMsg{text: "Sign-in link copied"} }), true
+		return copyCmd(s.c, s.prompt.URL, "Sign-in link copied"), true
 	case key.Matches(msg, k.Paste):
-		s.pasting = true
 		return s.pasteIn.Focus(), true
 	case key.Matches(msg, k.Cancel):
 		s.cancel()
@@ -199,7 +200,6 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		// A terminal paste while the address is awaited needs no key first.
 		if s.headless() && s.pasteID == 0 {
-			s.pasting = true
 			focus := s.pasteIn.Focus()
 			_, cmd := editInput(&s.pasteIn, msg)
 			return tea.Batch(focus, cmd)
@@ -217,7 +217,7 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		// Whichever way it ended, nothing more is pasted into this one.
-		s.pasting, s.pasteID = false, 0
+		s.pasteID = 0
 		s.pasteIn.Blur()
 		if msg.err != nil {
 			s.cancel()
@@ -278,14 +278,13 @@ func (s *signinScreen) pasteKey(msg tea.KeyPressMsg) tea.Cmd {
 			s.refused = "nothing was pasted"
 			return nil
 		}
-		s.pasting, s.refused = false, ""
+		s.refused = ""
 		s.pasteIn.Blur()
 		s.pasteID = s.c.nextID()
 		paste, id, pid, env := s.paste, s.id, s.pasteID, s.env.Name
 		// Paste exchanges the code with the server: never on the loop.
 		return s.c.task(func() tea.Msg { return signinPasteMsg{envTag{env}, id, pid, paste(text)} })
 	case key.Matches(msg, k.StopPaste):
-		s.pasting = false
 		s.pasteIn.Blur()
 		return nil
 	}
@@ -306,7 +305,6 @@ func (s *signinScreen) pasted(err error) tea.Cmd {
 	case errors.As(err, &refused):
 		s.refused = refused.Reason
 		s.pasteIn.SetValue("")
-		s.pasting = true
 		return s.pasteIn.Focus()
 	default:
 		s.c.log.Info("pasted address after the sign-in ended", "env", string(s.env.Name), "error", err.Error())
@@ -320,7 +318,7 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 	s.state, s.err, s.warnings, s.user, s.reason = signinWaiting, nil, nil, nil, nil
 	s.prompt, s.paste, s.demo = auth.SignInPrompt{}, nil, demo
 	s.notesSeen, s.home, s.checkFailed = nil, nil, false
-	s.pasting, s.pasteID, s.refused, s.pasteTaken = false, 0, "", false
+	s.pasteID, s.refused, s.pasteTaken = 0, "", false
 	s.pasteIn.Blur()
 	s.pasteIn.SetValue("")
 	prompts := make(chan auth.SignInPrompt, 1)
@@ -490,7 +488,7 @@ func (s *signinScreen) waitingView(line func(...string), wrap lipgloss.Style) {
 			line(s.c.spinFrame, " Checking the pasted address…")
 		case s.pasteTaken:
 			line(st.ok.Render("✓ Address accepted; finishing the sign-in…"))
-		case s.pasting:
+		case s.pasting():
 			line(s.pasteIn.View())
 		default:
 			line(st.dim.Render("Paste it, or press " + s.keys.Paste.Help().Key + " to type it."))

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 type txDetailKeys struct {
@@ -87,11 +88,6 @@ func (s *txDetailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// copyCmd copies text and says so.
-func copyCmd(c *common, text, done string) tea.Cmd {
-	return tea.Batch(c.clipboard(text), func() tea.Msg { return flashMsg{text: done} })
-}
-
 func (s *txDetailScreen) view() string {
 	return s.itemScreen.view(s.title(), s.fields, s.keys.Refresh)
 }
@@ -118,10 +114,7 @@ func (s *txDetailScreen) fields(t *api.TransactionDetail) []field {
 	}
 	acct := "—"
 	if a := t.Account; a != nil {
-		acct = joinNonEmpty(" · ", a.Name, a.ID)
-		if s.keys.Account.Enabled() {
-			acct += st.dim.Render("  (" + s.keys.Account.Help().Key + " opens it)")
-		}
+		acct = joinNonEmpty(" · ", a.Name, a.ID) + opensIt(st, s.keys.Account)
 	}
 	return append(fs, field{label: "Account", value: acct, wide: true}, field{label: "ID", value: t.ID, wide: true})
 }
@@ -170,7 +163,7 @@ func partyText(p *api.TransactionParty) string {
 	if p == nil {
 		return "—"
 	}
-	acct := ibanText(p.IBAN)
+	acct := iban.Format(p.IBAN)
 	if p.IBAN == "" {
 		acct = p.MaskedIBAN
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -349,6 +350,10 @@ func parseDay(v string) (time.Time, error) {
 	return t, nil
 }
 
+var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
+
+// parseAmount checks an amount typed in the filters or the simulate
+// prompt; a decimal comma is taken for a point, as people type both.
 func parseAmount(v string) (string, error) {
 	v = strings.ReplaceAll(v, ",", ".")
 	if v == "" || amountRE.MatchString(v) {

@@ -394,11 +394,11 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	d := newDriver(t, fixture{rows: 2, signedIn: true, liveSigned: true})
 	d.press("enter", "s")
 	det := d.detail()
-	if !det.prompting {
+	if !det.prompting() {
 		t.Fatal("s did not open the amount prompt")
 	}
 	d.press("a", "b", "enter")
-	if det.simErr == nil || !det.prompting {
+	if det.simErr == nil || !det.prompting() {
 		t.Fatal("an invalid amount was accepted")
 	}
 	d.wantScreen("positive amount")
@@ -417,7 +417,7 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	if d.m.env.Name != config.Live {
 		t.Fatal("not on Live")
 	}
-	if d.detail().prompting {
+	if d.detail().prompting() {
 		t.Fatal("s opened the prompt on Live")
 	}
 	for _, b := range d.detail().ShortHelp() {
@@ -716,7 +716,7 @@ func TestAmountPromptPasteAndCancel(t *testing.T) {
 		t.Fatalf("global keys were not swallowed: quit %v, confirm %v, value %q", d.quit, d.m.confirm, det.prompt.Value())
 	}
 	d.press("esc")
-	if det.prompting || len(d.sbx.simulated) != 0 {
+	if det.prompting() || len(d.sbx.simulated) != 0 {
 		t.Fatal("esc did not cancel the prompt")
 	}
 	d.press("s")

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"errors"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -37,6 +39,35 @@ func TestAccountTabsReadOnFirstShow(t *testing.T) {
 		t.Fatalf("active tab %d, title %q", a.active, a.title())
 	}
 	d.wantScreen("Accounts › Account 0 › Transactions")
+}
+
+// The tab bar is drawn once and kept while keys move a tab's list; it is
+// drawn again for another tab, another width and other styles.
+func TestAccountTabBarRedrawnOnlyWhenItChanges(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, color: true, w: 120, h: 30})
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 50)
+	d.press("enter", "2")
+	a := d.account()
+	bar := strings.Split(d.m.render(), "\n")[1]
+	d.press("j", "j", "pgdown")
+	if got := strings.Split(d.m.render(), "\n")[1]; got != bar || a.bar != bar {
+		t.Fatalf("the tab bar changed with the cursor:\n%q\n%q", bar, got)
+	}
+	d.press("3")
+	if got := strings.Split(d.m.render(), "\n")[1]; got == bar || !strings.Contains(ansi.Strip(got), "Members") {
+		t.Fatalf("the tab bar did not follow the tab: %q", got)
+	}
+	d.send(tea.WindowSizeMsg{Width: 30, Height: 30})
+	if got := ansi.Strip(strings.Split(d.m.render(), "\n")[1]); !strings.Contains(got, "3/5") {
+		t.Fatalf("the narrow tab bar is %q", got)
+	}
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	dark := strings.Split(d.m.render(), "\n")[1]
+	d.send(tea.BackgroundColorMsg{Color: color.White})
+	if light := strings.Split(d.m.render(), "\n")[1]; light == dark || ansi.Strip(light) != ansi.Strip(dark) {
+		t.Fatalf("the tab bar did not take the light styles:\n%q\n%q", dark, light)
+	}
 }
 
 // The filter form checks what is typed and sends the schema's filters:
