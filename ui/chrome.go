@@ -85,7 +85,7 @@ func (m *Model) refresh() {
 	m.keys.Events.SetEnabled(m.env.ProjectAPI != nil && !isEventsScreen(t))
 	c := &m.chrome
 
-	hk := headerKey{w: m.w, env: m.env.Name, help: m.showHelp, ro: m.env.readOnly(), styleGen: c.styleGen}
+	hk := headerKey{w: m.w, env: m.env.Name, help: m.showHelp, ro: m.env.ReadOnly, styleGen: c.styleGen}
 	if hk != c.headerKey || !sameTitles(c.titles, m.stack) {
 		c.headerKey = hk
 		c.titles = c.titles[:0]
@@ -194,7 +194,7 @@ func (m *Model) headerView() string {
 		crumbs = append(crumbs, "Help")
 	}
 	line := strings.Join(parts, " ") + " " + strings.Join(crumbs, " › ")
-	if m.env.readOnly() {
+	if m.env.ReadOnly {
 		line += m.c.styles.dim.Render("  read-only")
 	}
 	return trunc(line, m.w)

@@ -89,7 +89,7 @@ func (d *detailScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
-func (d *detailScreen) canSimulate() bool { return !d.env.readOnly() }
+func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly }
 
 func (d *detailScreen) syncKeys() {
 	k := &d.keys

@@ -23,7 +23,7 @@ type replayMsg struct {
 
 // canReplay: replaying is a mutation, and Live is read-only (the key is
 // not bound there at all; the API client refuses too).
-func canReplay(e *envState) bool { return !e.readOnly() }
+func canReplay(e *envState) bool { return !e.ReadOnly }
 
 // replayCmd replays ev to the subscription it was delivered to.
 func replayCmd(c *common, e *envState, ctx context.Context, id int, ev api.WebhookEventLog) tea.Cmd {

@@ -99,11 +99,6 @@ type Environment struct {
 	Project bool
 }
 
-// readOnly: the UI offers no change to the platform here. Live is read-only
-// whatever ReadOnly says, so a caller that forgot to set it cannot open
-// Live to Testing-API actions.
-func (e *Environment) readOnly() bool { return e.ReadOnly || e.Name == config.Live }
-
 // Options configure the UI.
 type Options struct {
 	Envs  map[config.EnvName]*Environment
