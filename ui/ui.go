@@ -90,7 +90,8 @@ type Environment struct {
 	// PrefilledPhone is the config's auth_params.phoneNumber; after sign-in
 	// the UI warns when the signed-in user has another number.
 	PrefilledPhone string
-	// ReadOnly hides Testing-API actions (always true for Live).
+	// ReadOnly hides Testing-API actions; internal/app sets it from its
+	// Live read-only policy.
 	ReadOnly bool
 	// Project: the API is called with a project token (client
 	// credentials). There is no sign-in: the home screen is the project's
