@@ -200,7 +200,7 @@ func TestOneNotificationPerWait(t *testing.T) {
 	for range 4 {
 		<-sleeping
 	}
-	if s := c.Status(); s.Waiting != 4 || !s.Throttled || s.WaitReason != WaitBudget || s.Retrying || !s.RetryAt.Equal(t0.Add(time.Minute)) {
+	if s := c.Status(); s.Waiting != 4 || s.WaitReason != WaitBudget || s.Retrying || !s.RetryAt.Equal(t0.Add(time.Minute)) {
 		t.Errorf("status with four requests held = %+v", s)
 	}
 	clk.mu.Lock()

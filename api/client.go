@@ -243,7 +243,6 @@ func (c *Client) snapshotLocked() Status {
 		Waiting:     c.waiters,
 		WaitReason:  c.wait.Reason,
 		RetryAt:     c.wait.Until,
-		Throttled:   c.wait.Reason == WaitBudget,
 		Retrying:    c.retriers > 0,
 	}
 }

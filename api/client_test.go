@@ -91,7 +91,7 @@ func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
 	if s := clk.Sleeps(); len(s) != 1 || s[0] != 7*time.Second {
 		t.Errorf("sleeps = %v, want [7s]", s)
 	}
-	if !during.RetryAt.Equal(start.Add(7*time.Second)) || during.Throttled || during.LastStatus != 429 ||
+	if !during.RetryAt.Equal(start.Add(7*time.Second)) || during.WaitReason == WaitBudget || during.LastStatus != 429 ||
 		!during.Retrying || during.Waiting != 1 || during.WaitReason != WaitRetryAfter {
 		t.Errorf("status while waiting = %+v", during)
 	}
@@ -618,7 +618,7 @@ func TestBudgetWaitsInsteadOfSending(t *testing.T) {
 			clk.mu.Unlock()
 		}
 	}
-	if s := c.Status(); s.Used != 3 || s.Limit != 3 || s.Throttled {
+	if s := c.Status(); s.Used != 3 || s.Limit != 3 || s.WaitReason == WaitBudget {
 		t.Fatalf("status = %+v", s)
 	}
 	var during Status
@@ -631,10 +631,10 @@ func TestBudgetWaitsInsteadOfSending(t *testing.T) {
 	if s := clk.Sleeps(); len(s) != 1 || s[0] != 50*time.Second {
 		t.Errorf("sleeps = %v, want [50s]", s)
 	}
-	if !during.Throttled || !during.RetryAt.Equal(start.Add(time.Minute)) || sentWhileWaiting != 3 {
+	if during.WaitReason != WaitBudget || !during.RetryAt.Equal(start.Add(time.Minute)) || sentWhileWaiting != 3 {
 		t.Errorf("while throttled: %+v, sent %d", during, sentWhileWaiting)
 	}
-	if s := c.Status(); s.Throttled || !s.RetryAt.IsZero() || s.Used != 3 {
+	if s := c.Status(); s.WaitReason == WaitBudget || !s.RetryAt.IsZero() || s.Used != 3 {
 		t.Errorf("after the wait: %+v", s)
 	}
 }
@@ -652,7 +652,7 @@ func TestBudgetWaitHonoursContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrNetwork) {
 		t.Errorf("err = %v", err)
 	}
-	if s := c.Status(); s.Used != 1 || s.Throttled {
+	if s := c.Status(); s.Used != 1 || s.WaitReason == WaitBudget {
 		t.Errorf("status = %+v", s)
 	}
 }

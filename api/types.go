@@ -181,9 +181,6 @@ type Status struct {
 	Waiting    int
 	WaitReason WaitReason
 	RetryAt    time.Time
-	// Throttled is WaitReason == WaitBudget: the wait is the budget, not a
-	// 429.
-	Throttled bool
 	// Retrying is true when a waiting request is a query the server
 	// answered 429, to be sent again at RetryAt; false when every waiting
 	// request is a first send. A mutation is never retried: its 429 is

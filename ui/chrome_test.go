@@ -25,7 +25,7 @@ func TestFooterWordsEachWait(t *testing.T) {
 		{"a 429 retried", api.Status{Waiting: 1, WaitReason: api.WaitRetryAfter, Retrying: true, RetryAt: at(3 * time.Second)}, "429 · retrying in 3s"},
 		{"first sends after a 429", api.Status{Waiting: 2, WaitReason: api.WaitRetryAfter, RetryAt: at(3 * time.Second)}, "429 · sending in 3s"},
 		{"backoff", api.Status{Waiting: 1, WaitReason: api.WaitBackoff, Retrying: true, RetryAt: at(2 * time.Second)}, "429 · retrying in 2s"},
-		{"spent budget", api.Status{Waiting: 4, WaitReason: api.WaitBudget, Throttled: true, RetryAt: at(12 * time.Second)}, "budget · sending in 12s"},
+		{"spent budget", api.Status{Waiting: 4, WaitReason: api.WaitBudget, RetryAt: at(12 * time.Second)}, "budget · sending in 12s"},
 		{"due", api.Status{Waiting: 1, WaitReason: api.WaitBudget, RetryAt: at(-time.Second)}, "budget · sending now"},
 	}
 	for _, c := range cases {

@@ -60,7 +60,7 @@ func (d *driver) pushOnly(k string) {
 }
 
 func budgetWait(used int, left time.Duration) api.Status {
-	return api.Status{Env: "sandbox", Used: used, Limit: 2000, Waiting: 1, WaitReason: api.WaitBudget, Throttled: true,
+	return api.Status{Env: "sandbox", Used: used, Limit: 2000, Waiting: 1, WaitReason: api.WaitBudget,
 		RetryAt: testNow.Add(left)}
 }
 

@@ -124,7 +124,7 @@ func (e *envState) footerStatus() api.Status {
 	p := e.projectStatus
 	st.Used = max(st.Used, p.Used)
 	if st.RetryAt.IsZero() && !p.RetryAt.IsZero() {
-		st.Waiting, st.WaitReason, st.RetryAt, st.Throttled = p.Waiting, p.WaitReason, p.RetryAt, p.Throttled
+		st.Waiting, st.WaitReason, st.RetryAt = p.Waiting, p.WaitReason, p.RetryAt
 	}
 	st.Retrying = st.Retrying || p.Retrying
 	return st
