@@ -82,25 +82,11 @@ func emulatorClient(tb testing.TB, info emulator.Info, env string, ts oauth2.Tok
 
 func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 	t.Helper()
-	pg := c.NewPager(p)
-	defer pg.Close()
-	return drain(t, pg)
-}
-
-// drain reads pg to its end and returns every account it handed out.
-func drain(t *testing.T, pg *Pager) []Account {
-	t.Helper()
-	var all []Account
-	for {
-		page, ok, err := pg.Next(context.Background())
-		if err != nil {
-			t.Fatalf("Next after %d accounts: %v", len(all), err)
-		}
-		if !ok {
-			return all
-		}
-		all = append(all, page.Accounts...)
+	all, err := collect(context.Background(), Pages(c.AccountList, p))
+	if err != nil {
+		t.Fatalf("walk after %d accounts: %v", len(all), err)
 	}
+	return all
 }
 
 func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
@@ -114,7 +100,7 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 		t.Fatalf("totalCount = %d, want %d", first.TotalCount, emulatorAccounts)
 	}
 	before := c.Status().Used
-	all, err := c.AllAccounts(context.Background(), AccountsParams{})
+	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
 	if err != nil {
 		t.Fatal(err)
 	}

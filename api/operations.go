@@ -421,6 +421,18 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	return accountsPageOf(&q.Accounts), err
 }
 
+// AccountList is Accounts as a Page, for Walk and Pages.
+func (c *Client) AccountList(ctx context.Context, p AccountsParams) (*Page[Account], error) {
+	ap, err := c.Accounts(ctx, p)
+	if ap == nil {
+		return nil, err
+	}
+	return &Page[Account]{Items: ap.Accounts, TotalCount: ap.TotalCount, PageInfo: ap.PageInfo}, err
+}
+
+// WithAfter returns p asking for the page after cursor after.
+func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after; return p }
+
 // first is the page size to ask for: n when it is a valid page size, else
 // the client's own.
 func (c *Client) first(n int) int {
