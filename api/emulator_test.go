@@ -268,14 +268,14 @@ func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 		t.Errorf("available after the transfer = %s, want %s", got.FloatString(2), want.FloatString(2))
 	}
 
-	tx, err := c.Transactions(ctx, acc.ID, 10, "")
+	tx, err := c.TransactionList(ctx, TransactionsParams{AccountID: acc.ID, First: 10, OrderBy: TxOrderCreatedAt, Direction: DirectionDesc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tx.Transactions) == 0 || tx.Transactions[0].ID != id {
-		t.Fatalf("newest transaction is not the simulated one %s: %+v", id, tx.Transactions)
+	if len(tx.Items) == 0 || tx.Items[0].ID != id {
+		t.Fatalf("newest transaction is not the simulated one %s: %+v", id, tx.Items)
 	}
-	got := tx.Transactions[0]
+	got := tx.Items[0]
 	if got.Side != "Credit" || decimal(t, got.Amount.Value).Cmp(decimal(t, "12.34")) != 0 || got.Label == "" ||
 		got.Counterparty == "" || got.ExecutionDate.IsZero() || got.StatusInfo.Status == "" || got.Type == "" {
 		t.Errorf("transaction = %+v", got)
