@@ -14,8 +14,8 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// BenchmarkLoadAccounts loads the emulator's 10,000 accounts through the
-// Pager: 100 requests of 100, the next one prefetched while the caller
+// BenchmarkLoadAccounts loads the emulator's 10,000 accounts through
+// Walk: 100 requests of 100, the next one prefetched while the caller
 // walks the current page.
 func BenchmarkLoadAccounts(b *testing.B) {
 	info := startEmulator(b)
@@ -28,13 +28,13 @@ func BenchmarkLoadAccounts(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := c.Status().Used
-	benchPager(b, c, emulatorAccounts)
+	benchWalk(b, c, emulatorAccounts)
 	b.ReportMetric(float64(c.Status().Used-start)/float64(b.N), "requests/op")
 }
 
-// benchPager walks the whole accounts connection (total accounts) through a
-// Pager on every iteration and reports the allocations per account.
-func benchPager(b *testing.B, c *Client, total int) {
+// benchWalk walks the whole accounts connection (total accounts) through
+// Walk on every iteration and reports the allocations per account.
+func benchWalk(b *testing.B, c *Client, total int) {
 	ctx := context.Background()
 	accounts := 0
 	var ms0, ms1 runtime.MemStats
@@ -42,18 +42,12 @@ func benchPager(b *testing.B, c *Client, total int) {
 	cpu := startCPU()
 	b.ResetTimer()
 	for b.Loop() {
-		pg := c.NewPager(AccountsParams{})
-		for {
-			page, ok, err := pg.Next(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-			accounts += len(page.Accounts)
+		if err := Walk(ctx, Pages(c.AccountList, AccountsParams{}), func(page *Page[Account]) error {
+			accounts += len(page.Items)
+			return nil
+		}); err != nil {
+			b.Fatal(err)
 		}
-		pg.Close()
 	}
 	b.StopTimer()
 	cpu.report(b)
@@ -86,7 +80,7 @@ func (c cpuSince) report(b *testing.B) {
 
 // BenchmarkLoadAccountsPlainHTTP sends the same 100 queries, with the same
 // token, from a plain net/http loop decoding with encoding/json: the floor
-// the Pager is measured against.
+// Walk is measured against.
 func BenchmarkLoadAccountsPlainHTTP(b *testing.B) {
 	info := startEmulator(b)
 	tok, err := projectTokenSource(b, info, "sandbox").Token()
@@ -96,11 +90,11 @@ func BenchmarkLoadAccountsPlainHTTP(b *testing.B) {
 	benchPlainLoop(b, info.Environments["sandbox"].GraphQLURL, tok.AccessToken, emulatorAccounts)
 }
 
-// BenchmarkPagerClientSide walks 10,000 accounts served from pre-rendered
+// BenchmarkWalkClientSide walks 10,000 accounts served from pre-rendered
 // pages, so the figures are the client's own cost (the emulator
 // benchmarks include the server, which runs in the same process). Compare
 // with BenchmarkPlainClientSide.
-func BenchmarkPagerClientSide(b *testing.B) {
+func BenchmarkWalkClientSide(b *testing.B) {
 	const total = emulatorAccounts
 	c, err := New(Options{Env: "sandbox", GraphQLURL: prerenderedAccounts(b, total) + "/sandbox-partner/graphql", TokenSource: staticToken(),
 		Budget: 1 << 30, Window: time.Hour})
@@ -108,11 +102,11 @@ func BenchmarkPagerClientSide(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	benchPager(b, c, total)
+	benchWalk(b, c, total)
 }
 
 // BenchmarkPlainClientSide is the plain net/http loop against the same
-// pre-rendered pages as BenchmarkPagerClientSide: the floor of the
+// pre-rendered pages as BenchmarkWalkClientSide: the floor of the
 // client's own cost.
 func BenchmarkPlainClientSide(b *testing.B) {
 	const total = emulatorAccounts

@@ -759,8 +759,8 @@ func TestAccountUserProjectTransactions(t *testing.T) {
 				"createdAt": "2025-01-02T03:04:05Z"}}})
 		case OpProjectInfo:
 			writeJSON200(w, map[string]any{"data": map[string]any{"projectInfo": map[string]any{"id": "p-1", "name": "Demo", "type": "Company", "status": "Enabled"}}})
-		case OpAccountTransactions:
-			if q.Variables["first"] != float64(5) || q.Variables["after"] != "c1" {
+		case OpAccountTransactionList:
+			if q.Variables["first"] != float64(5) || q.Variables["after"] != "c1" || q.Variables["accountId"] != "acc-1" {
 				t.Errorf("variables = %v", q.Variables)
 			}
 			writeJSON200(w, map[string]any{"data": map[string]any{"account": map[string]any{"transactions": map[string]any{
@@ -793,8 +793,8 @@ func TestAccountUserProjectTransactions(t *testing.T) {
 	if err != nil || p.Name != "Demo" || p.Status != "Enabled" {
 		t.Errorf("project = %+v, %v", p, err)
 	}
-	tp, err := c.Transactions(ctx, "acc-1", 5, "c1")
-	if err != nil || len(tp.Transactions) != 1 || tp.Transactions[0].Label != "Salary" || tp.Transactions[0].ExecutionDate.IsZero() || tp.PageInfo.EndCursor != "c2" {
+	tp, err := c.TransactionList(ctx, TransactionsParams{AccountID: "acc-1", First: 5, After: "c1"})
+	if err != nil || len(tp.Items) != 1 || tp.Items[0].Label != "Salary" || tp.Items[0].ExecutionDate.IsZero() || tp.PageInfo.EndCursor != "c2" {
 		t.Errorf("transactions = %+v, %v", tp, err)
 	}
 }

@@ -229,10 +229,10 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 			}
 
 			mine := userHome.Accounts.Accounts[0]
-			short, err := user.Transactions(ctx, mine.ID, 5, "")
-			cov.ok(t, OpAccountTransactions, err)
+			short, err := user.TransactionList(ctx, TransactionsParams{AccountID: mine.ID, First: 5})
+			cov.ok(t, OpAccountTransactionList, err)
 			if short.TotalCount == 0 {
-				t.Errorf("%s(%s): no transactions", OpAccountTransactions, mine.ID)
+				t.Errorf("%s(%s) with a user token: no transactions", OpAccountTransactionList, mine.ID)
 			}
 		})
 

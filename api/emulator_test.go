@@ -82,25 +82,11 @@ func emulatorClient(tb testing.TB, info emulator.Info, env string, ts oauth2.Tok
 
 func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 	t.Helper()
-	pg := c.NewPager(p)
-	defer pg.Close()
-	return drain(t, pg)
-}
-
-// drain reads pg to its end and returns every account it handed out.
-func drain(t *testing.T, pg *Pager) []Account {
-	t.Helper()
-	var all []Account
-	for {
-		page, ok, err := pg.Next(context.Background())
-		if err != nil {
-			t.Fatalf("Next after %d accounts: %v", len(all), err)
-		}
-		if !ok {
-			return all
-		}
-		all = append(all, page.Accounts...)
+	all, err := collect(context.Background(), Pages(c.AccountList, p))
+	if err != nil {
+		t.Fatalf("walk after %d accounts: %v", len(all), err)
 	}
+	return all
 }
 
 func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
@@ -114,7 +100,7 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 		t.Fatalf("totalCount = %d, want %d", first.TotalCount, emulatorAccounts)
 	}
 	before := c.Status().Used
-	all, err := c.AllAccounts(context.Background(), AccountsParams{})
+	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,14 +268,14 @@ func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 		t.Errorf("available after the transfer = %s, want %s", got.FloatString(2), want.FloatString(2))
 	}
 
-	tx, err := c.Transactions(ctx, acc.ID, 10, "")
+	tx, err := c.TransactionList(ctx, TransactionsParams{AccountID: acc.ID, First: 10, OrderBy: TxOrderCreatedAt, Direction: DirectionDesc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tx.Transactions) == 0 || tx.Transactions[0].ID != id {
-		t.Fatalf("newest transaction is not the simulated one %s: %+v", id, tx.Transactions)
+	if len(tx.Items) == 0 || tx.Items[0].ID != id {
+		t.Fatalf("newest transaction is not the simulated one %s: %+v", id, tx.Items)
 	}
-	got := tx.Transactions[0]
+	got := tx.Items[0]
 	if got.Side != "Credit" || decimal(t, got.Amount.Value).Cmp(decimal(t, "12.34")) != 0 || got.Label == "" ||
 		got.Counterparty == "" || got.ExecutionDate.IsZero() || got.StatusInfo.Status == "" || got.Type == "" {
 		t.Errorf("transaction = %+v", got)

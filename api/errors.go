@@ -31,8 +31,6 @@ var (
 	ErrRejected = errors.New("rejected")
 	// ErrReadOnly matches a *ReadOnlyError.
 	ErrReadOnly = errors.New("read-only environment")
-	// ErrPagerClosed is returned by Pager.Next after Close.
-	ErrPagerClosed = errors.New("the pager is closed")
 )
 
 // envLabel names the environment in messages ("sandbox API").

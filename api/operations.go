@@ -16,14 +16,13 @@ import (
 // Operation names, sent as operationName and in the query text so the
 // server's logs (and the emulator's request log) say what each request was.
 const (
-	OpAccounts            = "Accounts"
-	OpAccount             = "Account"
-	OpUser                = "User"
-	OpProjectInfo         = "ProjectInfo"
-	OpAccountTransactions = "AccountTransactions"
-	OpHomeUser            = "Home"
-	OpHomeProject         = "ProjectHome"
-	OpSimulateTransfer    = "SimulateIncomingSepaCreditTransferReception"
+	OpAccounts         = "Accounts"
+	OpAccount          = "Account"
+	OpUser             = "User"
+	OpProjectInfo      = "ProjectInfo"
+	OpHomeUser         = "Home"
+	OpHomeProject      = "ProjectHome"
+	OpSimulateTransfer = "SimulateIncomingSepaCreditTransferReception"
 
 	OpAccountDetail             = "AccountDetail"
 	OpAccountDetailUser         = "AccountDetailWithMembership"
@@ -73,7 +72,6 @@ func Operations() ([]Operation, error) {
 		{OpHomeUser, false, false, &homeUserQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{OpHomeProject, false, false, &homeProjectQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
-		{OpAccountTransactions, false, false, &transactionsQuery{}, transactionsVars("", platform.PageMax, "")},
 		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
 		{OpAccountDetail, false, false, &accountDetailQuery{}, map[string]any{"accountId": graphql.ID("")}},
 		{OpAccountDetailUser, false, false, &accountDetailUserQuery{}, map[string]any{"accountId": graphql.ID("")}},
@@ -338,42 +336,6 @@ type homeProjectQuery struct {
 	Accounts    connectionQL[accountListNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
-type transactionNode struct {
-	ID            string           `graphql:"id"`
-	Reference     string           `graphql:"reference"`
-	Side          string           `graphql:"side"`
-	Type          string           `graphql:"type"`
-	Amount        fragments.Amount `graphql:"amount"`
-	Label         string           `graphql:"label"`
-	Counterparty  string           `graphql:"counterparty"`
-	ExecutionDate string           `graphql:"executionDate"`
-	StatusInfo    statusQL         `graphql:"statusInfo"`
-}
-
-func (n *transactionNode) transaction() Transaction {
-	return Transaction{
-		ID:            n.ID,
-		Reference:     n.Reference,
-		Side:          n.Side,
-		Type:          n.Type,
-		Amount:        Amount(n.Amount),
-		Label:         n.Label,
-		Counterparty:  n.Counterparty,
-		ExecutionDate: parseTime(n.ExecutionDate),
-		StatusInfo:    StatusInfo{Status: n.StatusInfo.Status},
-	}
-}
-
-type transactionsQuery struct {
-	Account *struct {
-		Transactions *connectionQL[transactionNode] `graphql:"transactions(first: $first, after: $after, orderBy: {field: createdAt, direction: Desc})"`
-	} `graphql:"account(accountId: $accountId)"`
-}
-
-func transactionsVars(accountID string, first int, after string) map[string]any {
-	return map[string]any{"accountId": graphql.ID(accountID), "first": first, "after": cursorVar(after)}
-}
-
 // incomingSepaCreditTransferInput is the Testing API's input type (a
 // variable type). Optional fields are omitted when empty.
 type incomingSepaCreditTransferInput struct {
@@ -420,6 +382,18 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage,
 	}
 	return accountsPageOf(&q.Accounts), err
 }
+
+// AccountList is Accounts as a Page, for Walk and Pages.
+func (c *Client) AccountList(ctx context.Context, p AccountsParams) (*Page[Account], error) {
+	ap, err := c.Accounts(ctx, p)
+	if ap == nil {
+		return nil, err
+	}
+	return &Page[Account]{Items: ap.Accounts, TotalCount: ap.TotalCount, PageInfo: ap.PageInfo}, err
+}
+
+// WithAfter returns p asking for the page after cursor after.
+func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after; return p }
 
 // first is the page size to ask for: n when it is a valid page size, else
 // the client's own.
@@ -527,22 +501,6 @@ func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
 		return nil, err
 	}
 	return q.ProjectInfo.projectInfo(), err
-}
-
-// Transactions fetches one page of an account's transactions (newest first).
-func (c *Client) Transactions(ctx context.Context, accountID string, first int, after string) (*TransactionsPage, error) {
-	p, err := listPage(ctx, c, OpAccountTransactions, transactionsVars(accountID, c.first(first), after),
-		func(q *transactionsQuery) (*connectionQL[transactionNode], bool) {
-			if q.Account == nil {
-				return nil, false
-			}
-			return q.Account.Transactions, true
-		},
-		(*transactionNode).transaction, c.notFound("account", accountID))
-	if p == nil {
-		return nil, err
-	}
-	return &TransactionsPage{Transactions: p.Items, TotalCount: p.TotalCount, PageInfo: p.PageInfo}, err
 }
 
 // SimulateIncomingTransfer books an incoming SEPA credit transfer through the

@@ -270,12 +270,8 @@ func goFetch[T any](parent context.Context, fetch func(context.Context) (*T, err
 	return f
 }
 
-// wait returns the fetch's result once it has ended; a nil inflight has
-// nothing to wait for.
+// wait returns the fetch's result once it has ended.
 func (f *inflight[T]) wait() (*T, error) {
-	if f == nil {
-		return nil, nil
-	}
 	<-f.done
 	f.cancel()
 	return f.page, f.err
@@ -283,9 +279,6 @@ func (f *inflight[T]) wait() (*T, error) {
 
 // stop cancels the fetch and waits for it to end.
 func (f *inflight[T]) stop() {
-	if f == nil {
-		return
-	}
 	f.cancel()
 	<-f.done
 }

@@ -23,7 +23,7 @@ const snippetLen = 200
 
 // callState is what the transport stack learns about one operation's HTTP
 // exchange; it travels in the request context so concurrent operations
-// (the pager's prefetch and a detail fetch, say) never mix their results.
+// (Walk's prefetch and a detail fetch, say) never mix their results.
 type callState struct {
 	host     string
 	status   int

@@ -130,27 +130,6 @@ type Home struct {
 	Accounts *AccountsPage
 }
 
-// Transaction is one Transaction (interface fields; SEPA credit transfers and
-// others alike).
-type Transaction struct {
-	ID            string     `json:"id"`
-	Reference     string     `json:"reference"`
-	Side          string     `json:"side"` // Debit | Credit
-	Type          string     `json:"type"` // TransactionTypeEnum
-	Amount        Amount     `json:"amount"`
-	Label         string     `json:"label"`
-	Counterparty  string     `json:"counterparty"`
-	ExecutionDate time.Time  `json:"executionDate"`
-	StatusInfo    StatusInfo `json:"statusInfo"` // TransactionStatus values
-}
-
-// TransactionsPage is one page of Account.transactions.
-type TransactionsPage struct {
-	Transactions []Transaction
-	TotalCount   int
-	PageInfo     PageInfo
-}
-
 // IncomingTransfer is the input of the Testing API's
 // simulateIncomingSepaCreditTransferReception (IncomingSepaCreditTransferInput).
 type IncomingTransfer struct {

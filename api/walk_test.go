@@ -15,6 +15,43 @@ import (
 	"time"
 )
 
+// pagingServer serves total accounts, page size from the request, and
+// reports each request's cursor on seen.
+func pagingServer(t *testing.T, total int, seen chan<- string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := decodeReq(t, r)
+		from := 0
+		after, _ := q.Variables["after"].(string)
+		if after != "" {
+			n, err := strconv.Atoi(after)
+			if err != nil {
+				t.Errorf("bad cursor %q", after)
+			}
+			from = n
+		}
+		first := int(q.Variables["first"].(float64))
+		if seen != nil {
+			seen <- after
+		}
+		writeJSON200(w, accountsPage(from, min(from+first, total), total))
+	}
+}
+
+// collect walks fetch to its end and returns every item in one slice, as
+// a buffered listing does: sized once from the first page's totalCount
+// (trusted for capacity only within reason).
+func collect[T any](ctx context.Context, fetch Fetch[T]) ([]T, error) {
+	var all []T
+	err := Walk(ctx, fetch, func(page *Page[T]) error {
+		if all == nil {
+			all = make([]T, 0, min(max(page.TotalCount, len(page.Items)), 100_000))
+		}
+		all = append(all, page.Items...)
+		return nil
+	})
+	return all, err
+}
+
 // intPage serves the integers [0, total) in pages of size, the cursor
 // being the decimal index of the next item.
 func intPage(after string, size, total int) (*Page[int], error) {
@@ -341,5 +378,135 @@ func TestWalkDropsAWrongGuess(t *testing.T) {
 	}
 	if len(ids) != total {
 		t.Fatalf("walked %d accounts, want %d", len(ids), total)
+	}
+}
+
+// The tests below walk the client's own accounts list over HTTP: what the
+// fake fetches above show of Walk must hold with real requests too.
+
+func TestWalkOverAccountListWalksTheWholeConnection(t *testing.T) {
+	t.Parallel()
+	const total = 1234
+	var calls atomic.Int32
+	h := pagingServer(t, total, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1); h(w, r) }), nil)
+	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, a := range all {
+		if seen[a.ID] {
+			t.Fatalf("duplicate %s", a.ID)
+		}
+		seen[a.ID] = true
+	}
+	if len(all) != total {
+		t.Fatalf("got %d accounts, want %d", len(all), total)
+	}
+	for i, a := range all {
+		if a.ID != fmt.Sprintf("acc-%05d", i) {
+			t.Fatalf("account %d is %s: gap or reorder", i, a.ID)
+		}
+	}
+	if want := int32((total + 99) / 100); calls.Load() != want {
+		t.Errorf("requests = %d, want ceil(N/100) = %d", calls.Load(), want)
+	}
+}
+
+func TestWalkOverAccountListHonoursThePageSize(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	h := pagingServer(t, 95, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1); h(w, r) }),
+		func(o *Options) { o.PageSize = 10 })
+	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
+	if err != nil || len(all) != 95 || calls.Load() != 10 {
+		t.Errorf("accounts = %d, requests = %d, err = %v; want 95, 10, nil", len(all), calls.Load(), err)
+	}
+}
+
+// TestWalkOverAccountListEndsTheRequestOnTheWire: however a walk ends
+// early, the request for the next page is cancelled on the wire and over
+// before Walk returns.
+func TestWalkOverAccountListEndsTheRequestOnTheWire(t *testing.T) {
+	t.Parallel()
+	stop := errors.New("disk full")
+	for name, tc := range map[string]struct {
+		each func(cancel context.CancelFunc) error
+		want error
+	}{
+		"the consumer fails":       {func(context.CancelFunc) error { return stop }, stop},
+		"the context is cancelled": {func(cancel context.CancelFunc) error { cancel(); return nil }, context.Canceled},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			onWire := make(chan struct{})
+			serverSawCancel := make(chan struct{})
+			var once sync.Once
+			c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := decodeReq(t, r)
+				if q.Variables["after"] == nil {
+					writeJSON200(w, accountsPage(0, 100, 250))
+					return
+				}
+				once.Do(func() { close(onWire) })
+				<-r.Context().Done()
+				close(serverSawCancel)
+			}), nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err := Walk(ctx, Pages(c.AccountList, AccountsParams{}), func(*Page[Account]) error {
+				select {
+				case <-onWire:
+				case <-time.After(10 * time.Second):
+					t.Fatal("page 2 was never requested")
+				}
+				return tc.each(cancel)
+			})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if s := c.Status(); s.InFlight != 0 {
+				t.Errorf("a request is still in flight after Walk returned: %+v", s)
+			}
+			select {
+			case <-serverSawCancel:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the server never saw the request for page 2 cancelled")
+			}
+		})
+	}
+}
+
+// TestWalkOverAccountListStopsAtTheFailedPage: a page that fails (here
+// the early fetch of page 2) ends the walk with that page's error after
+// the pages before it; walking again fetches the failed page in full.
+func TestWalkOverAccountListStopsAtTheFailedPage(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	h := pagingServer(t, 150, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 2 { // the fetch of page 2 fails
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		h(w, r)
+	}), nil)
+	var got []*Page[Account]
+	each := func(p *Page[Account]) error { got = append(got, p); return nil }
+	err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), each)
+	if !errors.Is(err, ErrServer) || !strings.HasPrefix(err.Error(), "page 2: ") {
+		t.Fatalf("err = %v, want page 2's server error", err)
+	}
+	if len(got) != 1 || len(got[0].Items) != 100 {
+		t.Fatalf("%d pages handed out before the failure, want page 1 alone", len(got))
+	}
+	got = nil
+	if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), each); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Items[0].ID != "acc-00100" || len(got[1].Items) != 50 {
+		t.Fatalf("walking again: %d pages, want page 2 of acc-00100 and 49 more", len(got))
 	}
 }
