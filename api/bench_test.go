@@ -42,7 +42,7 @@ func benchWalk(b *testing.B, c *Client, total int) {
 	cpu := startCPU()
 	b.ResetTimer()
 	for b.Loop() {
-		if err := Walk(ctx, Pages(c.AccountList, AccountsParams{}), func(page *Page[Account]) error {
+		if err := Walk(ctx, Pages(c.Accounts, AccountsParams{}), func(page *Page[Account]) error {
 			accounts += len(page.Items)
 			return nil
 		}); err != nil {

@@ -32,10 +32,10 @@ func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Accounts: %v", err)
 	}
-	if len(page.Accounts) != 2 || page.TotalCount != 2 || page.PageInfo.HasNextPage {
+	if len(page.Items) != 2 || page.TotalCount != 2 || page.PageInfo.HasNextPage {
 		t.Errorf("page = %+v", page)
 	}
-	a := page.Accounts[0]
+	a := page.Items[0]
 	if a.ID != "acc-00000" || a.IBAN != "FR7630006000011234567890189" || a.Holder.Info.Name != "Holder Account 0" ||
 		a.Balances == nil || a.Balances.Available.Value != "12.50" || a.StatusInfo.Status != "Opened" {
 		t.Errorf("account = %+v", a)
@@ -261,34 +261,34 @@ func respond(status int, body string) http.HandlerFunc {
 type faultCase struct {
 	name    string
 	handler http.HandlerFunc
-	check   func(t *testing.T, page *AccountsPage, err error)
+	check   func(t *testing.T, page *Page[Account], err error)
 }
 
 func TestFaultServers(t *testing.T) {
 	cases := []faultCase{
 		{"400 complexity limit", respond(http.StatusBadRequest, `{"errors":[{"message":"Query exceeds the complexity limit of 1000 fields","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var ol *OperationLimitError
 				if !errors.As(err, &ol) || !errors.Is(err, ErrOperationLimit) || ol.Limit != "complexity" || !strings.Contains(ol.Message, "1000") {
 					t.Errorf("err = %#v", err)
 				}
 			}},
 		{"400 depth limit", respond(http.StatusBadRequest, `{"errors":[{"message":"Query depth 16 exceeds maximum depth 15","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var ol *OperationLimitError
 				if !errors.As(err, &ol) || ol.Limit != "depth" {
 					t.Errorf("err = %v", err)
 				}
 			}},
 		{"400 validation is a GraphQL error", respond(http.StatusBadRequest, `{"errors":[{"message":"Cannot query field \"foo\"","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var ge *GraphQLError
 				if !errors.As(err, &ge) || ge.Errors[0].Code != "GRAPHQL_VALIDATION_FAILED" || errors.Is(err, ErrOperationLimit) {
 					t.Errorf("err = %v", err)
 				}
 			}},
 		{"401", respond(http.StatusUnauthorized, `{"errors":[{"message":"token expired","extensions":{"code":"UNAUTHENTICATED"}}]}`),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var ue *UnauthorizedError
 				if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || err.Error() != "the sandbox API refused the access token (HTTP 401: token expired)" {
 					t.Errorf("err = %v", err)
@@ -296,13 +296,13 @@ func TestFaultServers(t *testing.T) {
 			}},
 		{"200 UNAUTHENTICATED", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON200(w, map[string]any{"data": nil, "errors": []any{map[string]any{"message": "unauthenticated", "extensions": map[string]any{"code": "UNAUTHENTICATED"}}}})
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			if !errors.Is(err, ErrUnauthorized) {
 				t.Errorf("err = %v", err)
 			}
 		}},
 		{"500", respond(http.StatusInternalServerError, `{"errors":[{"message":"boom\u001b[2J"}]}`),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var se *ServerError
 				if !errors.As(err, &se) || se.Status != 500 || !errors.Is(err, ErrServer) || se.Message != "boom" {
 					t.Errorf("err = %#v", err)
@@ -312,7 +312,7 @@ func TestFaultServers(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = w.Write([]byte("<html><body>Bad gateway</body></html>"))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var se *ServerError
 			if !errors.As(err, &se) || se.Status != 502 {
 				t.Errorf("err = %v", err)
@@ -321,7 +321,7 @@ func TestFaultServers(t *testing.T) {
 		{"200 HTML body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte("<html>\x1b]52;c;ZXZpbA==\x07<title>Captive portal</title>" + strings.Repeat("x", 400) + "</html>"))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var be *BadResponseError
 			if !errors.As(err, &be) || !errors.Is(err, ErrBadResponse) || be.Status != 200 {
 				t.Fatalf("err = %v", err)
@@ -331,7 +331,7 @@ func TestFaultServers(t *testing.T) {
 			}
 		}},
 		{"403 HTML body", respond(http.StatusForbidden, "<h1>Forbidden</h1>"),
-			func(t *testing.T, _ *AccountsPage, err error) {
+			func(t *testing.T, _ *Page[Account], err error) {
 				var be *BadResponseError
 				if !errors.As(err, &be) || be.Status != 403 || be.Snippet != "<h1>Forbidden</h1>" {
 					t.Errorf("err = %v", err)
@@ -340,7 +340,7 @@ func TestFaultServers(t *testing.T) {
 		{"truncated JSON", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"data":{"accounts":{"totalCount":3,"edges":[{"node":{"id":"a`))
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var be *BadResponseError
 			if !errors.As(err, &be) || !strings.HasPrefix(be.Snippet, `{"data":{"accounts"`) {
 				t.Errorf("err = %v", err)
@@ -348,7 +348,7 @@ func TestFaultServers(t *testing.T) {
 		}},
 		{"data of the wrong shape", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON200(w, map[string]any{"data": map[string]any{"accounts": map[string]any{"totalCount": "many"}}})
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var be *BadResponseError
 			if !errors.As(err, &be) || be.Status != 200 || !strings.Contains(be.Snippet, "many") {
 				t.Errorf("err = %v", err)
@@ -356,7 +356,7 @@ func TestFaultServers(t *testing.T) {
 		}},
 		{"204 no content", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var be *BadResponseError
 			if !errors.As(err, &be) || be.Status != 204 {
 				t.Errorf("err = %v", err)
@@ -367,7 +367,7 @@ func TestFaultServers(t *testing.T) {
 			p["errors"] = []any{map[string]any{"message": "IBAN unavailable\x1b[1A", "path": []any{"accounts", "edges", 1, "node", "IBAN"},
 				"extensions": map[string]any{"code": "Forbidden"}}}
 			writeJSON200(w, p)
-		}, func(t *testing.T, page *AccountsPage, err error) {
+		}, func(t *testing.T, page *Page[Account], err error) {
 			var ge *GraphQLError
 			if !errors.As(err, &ge) || !errors.Is(err, ErrGraphQL) {
 				t.Fatalf("err = %v", err)
@@ -376,7 +376,7 @@ func TestFaultServers(t *testing.T) {
 			if d.Message != "IBAN unavailable" || d.Code != "Forbidden" || d.Path != "accounts.edges.1.node.IBAN" {
 				t.Errorf("detail = %+v", d)
 			}
-			if page == nil || len(page.Accounts) != 3 || page.Accounts[2].ID != "acc-00002" {
+			if page == nil || len(page.Items) != 3 || page.Items[2].ID != "acc-00002" {
 				t.Errorf("partial data lost: %+v", page)
 			}
 		}},
@@ -385,24 +385,24 @@ func TestFaultServers(t *testing.T) {
 			p["data"].(map[string]any)["accounts"].(map[string]any)["totalCount"] = "many"
 			p["errors"] = []any{map[string]any{"message": "count unavailable", "path": []any{"accounts", "totalCount"}}}
 			writeJSON200(w, p)
-		}, func(t *testing.T, page *AccountsPage, err error) {
+		}, func(t *testing.T, page *Page[Account], err error) {
 			var ge *GraphQLError
 			if !errors.As(err, &ge) || ge.Errors[0].Message != "count unavailable" {
 				t.Fatalf("err = %v", err)
 			}
-			if page == nil || len(page.Accounts) != 2 {
+			if page == nil || len(page.Items) != 2 {
 				t.Errorf("partial data lost: %+v", page)
 			}
 		}},
 		{"errors of the wrong shape", respond(http.StatusOK, `{"data":null,"errors":{"message":"not a list"}}`),
-			func(t *testing.T, page *AccountsPage, err error) {
+			func(t *testing.T, page *Page[Account], err error) {
 				var be *BadResponseError
 				if !errors.As(err, &be) || be.Status != 200 || be.Reason != "the body is not the expected GraphQL JSON" || page != nil {
 					t.Errorf("err = %#v, page = %v", err, page)
 				}
 			}},
 		{"JSON null", respond(http.StatusOK, "null"),
-			func(t *testing.T, page *AccountsPage, err error) {
+			func(t *testing.T, page *Page[Account], err error) {
 				var be *BadResponseError
 				if !errors.As(err, &be) || be.Status != 200 || page != nil {
 					t.Errorf("err = %#v, page = %v", err, page)
@@ -410,7 +410,7 @@ func TestFaultServers(t *testing.T) {
 			}},
 		{"redirect elsewhere is not followed", func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "http://127.0.0.1:1/steal", http.StatusTemporaryRedirect)
-		}, func(t *testing.T, _ *AccountsPage, err error) {
+		}, func(t *testing.T, _ *Page[Account], err error) {
 			var be *BadResponseError
 			if !errors.As(err, &be) || be.Status != 307 {
 				t.Errorf("err = %v", err)

@@ -68,13 +68,13 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	// The ids every read below uses come from the lists.
 	home, err := project.Home(ctx, AccountsParams{First: 50, OrderBy: OrderCreatedAt, Direction: DirectionAsc}, true)
 	cov.ok(t, OpHomeProject, err)
-	if home.Project == nil || home.Project.ID == "" || len(home.Accounts.Accounts) == 0 {
+	if home.Project == nil || home.Project.ID == "" || len(home.Accounts.Items) == 0 {
 		t.Fatalf("%s = %+v", OpHomeProject, home)
 	}
-	accounts := home.Accounts.Accounts
+	accounts := home.Accounts.Items
 	userHome, err := user.Home(ctx, AccountsParams{First: 20}, false)
 	cov.ok(t, OpHomeUser, err)
-	if userHome.User == nil || userHome.User.ID != demo.UserID || len(userHome.Accounts.Accounts) == 0 {
+	if userHome.User == nil || userHome.User.ID != demo.UserID || len(userHome.Accounts.Items) == 0 {
 		t.Fatalf("%s = %+v", OpHomeUser, userHome)
 	}
 
@@ -83,7 +83,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 			t.Parallel()
 			page, err := project.Accounts(ctx, AccountsParams{First: 10, Status: []string{"Opened"}, OrderBy: OrderUpdatedAt, Direction: DirectionDesc})
 			cov.ok(t, OpAccounts, err)
-			if len(page.Accounts) == 0 {
+			if len(page.Items) == 0 {
 				t.Fatalf("%s: no open account", OpAccounts)
 			}
 			a, err := project.Account(ctx, accounts[0].ID)
@@ -124,7 +124,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 			if !company {
 				t.Errorf("none of %d accounts has a company holder", len(accounts))
 			}
-			mine := userHome.Accounts.Accounts[0]
+			mine := userHome.Accounts.Items[0]
 			d, err := user.AccountDetail(ctx, mine.ID, false)
 			cov.ok(t, OpAccountDetailUser, err)
 			if d.Membership == nil || d.Membership.AccountID != mine.ID || d.Membership.User == nil || d.Membership.User.ID != demo.UserID {
@@ -228,7 +228,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 				t.Errorf("%s(%s) finds nothing by reference %q and amount %s", OpAccountTransactionList, one.AccountID, all.Items[0].Reference, all.Items[0].Amount.Value)
 			}
 
-			mine := userHome.Accounts.Accounts[0]
+			mine := userHome.Accounts.Items[0]
 			short, err := user.TransactionList(ctx, TransactionsParams{AccountID: mine.ID, First: 5})
 			cov.ok(t, OpAccountTransactionList, err)
 			if short.TotalCount == 0 {

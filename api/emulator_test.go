@@ -82,7 +82,7 @@ func emulatorClient(tb testing.TB, info emulator.Info, env string, ts oauth2.Tok
 
 func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 	t.Helper()
-	all, err := collect(context.Background(), Pages(c.AccountList, p))
+	all, err := collect(context.Background(), Pages(c.Accounts, p))
 	if err != nil {
 		t.Fatalf("walk after %d accounts: %v", len(all), err)
 	}
@@ -100,7 +100,7 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 		t.Fatalf("totalCount = %d, want %d", first.TotalCount, emulatorAccounts)
 	}
 	before := c.Status().Used
-	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
+	all, err := collect(context.Background(), Pages(c.Accounts, AccountsParams{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,16 +130,16 @@ func TestEmulatorFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := page.Accounts[17]
+	target := page.Items[17]
 	found, err := c.Accounts(ctx, AccountsParams{Search: target.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(found.Accounts) == 0 || found.TotalCount >= emulatorAccounts {
-		t.Fatalf("search %q found %d of %d", target.ID, len(found.Accounts), found.TotalCount)
+	if len(found.Items) == 0 || found.TotalCount >= emulatorAccounts {
+		t.Fatalf("search %q found %d of %d", target.ID, len(found.Items), found.TotalCount)
 	}
 	hit := false
-	for _, a := range found.Accounts {
+	for _, a := range found.Items {
 		hit = hit || a.ID == target.ID
 	}
 	if !hit {
@@ -166,8 +166,8 @@ func TestEmulatorFilters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if asc.Accounts[0].ID == desc.Accounts[0].ID {
-		t.Errorf("ascending and descending orders start with the same account %s", asc.Accounts[0].ID)
+	if asc.Items[0].ID == desc.Items[0].ID {
+		t.Errorf("ascending and descending orders start with the same account %s", asc.Items[0].ID)
 	}
 }
 
@@ -179,7 +179,7 @@ func TestEmulatorAccountDetailAndProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed := page.Accounts[3]
+	listed := page.Items[3]
 	a, err := c.Account(ctx, listed.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -235,14 +235,14 @@ func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var acc *Account
-	for i := range accounts.Accounts {
-		if accounts.Accounts[i].IBAN != "" && accounts.Accounts[i].Balances != nil {
-			acc = &accounts.Accounts[i]
+	for i := range accounts.Items {
+		if accounts.Items[i].IBAN != "" && accounts.Items[i].Balances != nil {
+			acc = &accounts.Items[i]
 			break
 		}
 	}
 	if acc == nil {
-		t.Fatalf("the demo user has no open account with an IBAN among %d", len(accounts.Accounts))
+		t.Fatalf("the demo user has no open account with an IBAN among %d", len(accounts.Items))
 	}
 	before := decimal(t, acc.Balances.Available.Value)
 
@@ -328,7 +328,7 @@ func TestEmulatorHomeIsOneRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.User == nil || h.User.ID != demo.UserID || h.Project != nil || len(h.Accounts.Accounts) == 0 {
+	if h.User == nil || h.User.ID != demo.UserID || h.Project != nil || len(h.Accounts.Items) == 0 {
 		t.Fatalf("home = %+v", h)
 	}
 	if used := user.Status().Used; used != 1 {
@@ -340,7 +340,7 @@ func TestEmulatorHomeIsOneRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Project == nil || h.Project.ID == "" || h.User != nil || len(h.Accounts.Accounts) != 20 {
+	if h.Project == nil || h.Project.ID == "" || h.User != nil || len(h.Accounts.Items) != 20 {
 		t.Fatalf("project home = %+v", h)
 	}
 	if used := project.Status().Used; used != 1 {

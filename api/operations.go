@@ -319,9 +319,8 @@ type projectInfoQuery struct {
 }
 
 // accountsPageOf converts a page of Query.accounts.
-func accountsPageOf(c *connectionQL[accountListNode]) *AccountsPage {
-	p := convertPage(c, (*accountListNode).account)
-	return &AccountsPage{Accounts: p.Items, TotalCount: p.TotalCount, PageInfo: p.PageInfo}
+func accountsPageOf(c *connectionQL[accountListNode]) *Page[Account] {
+	return convertPage(c, (*accountListNode).account)
 }
 
 // The first screen of the app needs who is signed in and the first page of
@@ -374,22 +373,14 @@ type simulateMutation struct {
 // ---- Client methods ----
 
 // Accounts fetches one page of Query.accounts. With a *GraphQLError the
-// page holds whatever partial data came with it (it may be nil).
-func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*AccountsPage, error) {
+// page holds whatever partial data came with it (it may be nil). It is a
+// Fetch for Walk and Pages.
+func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*Page[Account], error) {
 	q, err := query[accountsQuery](ctx, c, OpAccounts, accountsVars(p, c.first(p.First), p.After))
 	if q == nil {
 		return nil, err
 	}
 	return accountsPageOf(&q.Accounts), err
-}
-
-// AccountList is Accounts as a Page, for Walk and Pages.
-func (c *Client) AccountList(ctx context.Context, p AccountsParams) (*Page[Account], error) {
-	ap, err := c.Accounts(ctx, p)
-	if ap == nil {
-		return nil, err
-	}
-	return &Page[Account]{Items: ap.Accounts, TotalCount: ap.TotalCount, PageInfo: ap.PageInfo}, err
 }
 
 // WithAfter returns p asking for the page after cursor after.

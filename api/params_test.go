@@ -105,7 +105,7 @@ func TestAccountJSONHasOnlyWhatWasFetched(t *testing.T) {
 		limited["IBAN"], limited["balances"] = nil, nil
 		writeJSON200(w, page)
 	}), nil)
-	page, err := c.AccountList(context.Background(), AccountsParams{})
+	page, err := c.Accounts(context.Background(), AccountsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,8 +66,8 @@ func TestUnauthorizedRetriesOnceWithARotatedToken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Accounts after another process rotated the token: %v", err)
 	}
-	if len(page.Accounts) != 1 {
-		t.Fatalf("got %d accounts, want 1", len(page.Accounts))
+	if len(page.Items) != 1 {
+		t.Fatalf("got %d accounts, want 1", len(page.Items))
 	}
 	if len(src.rejected) != 1 || src.rejected[0] != "old-token" {
 		t.Errorf("rejected tokens %q, want exactly the old one", src.rejected)

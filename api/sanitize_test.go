@@ -199,7 +199,7 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 		total += checkStrings(t, name, reflect.ValueOf(v))
 	}
 	page, err := c.Accounts(ctx, AccountsParams{})
-	check("AccountsPage", page, err)
+	check("Accounts", page, err)
 	acct, err := c.Account(ctx, "acc-1")
 	check("Account", acct, err)
 	u, err := c.User(ctx)

@@ -66,13 +66,6 @@ type PageInfo struct {
 	EndCursor       string `json:"endCursor"`
 }
 
-// AccountsPage is one page of Query.accounts.
-type AccountsPage struct {
-	Accounts   []Account
-	TotalCount int
-	PageInfo   PageInfo
-}
-
 // Account list orderings (AccountOrderByFieldInput) and directions.
 const (
 	OrderCreatedAt = "createdAt"
@@ -127,7 +120,7 @@ type ProjectInfo struct {
 type Home struct {
 	User     *User
 	Project  *ProjectInfo
-	Accounts *AccountsPage
+	Accounts *Page[Account]
 }
 
 // IncomingTransfer is the input of the Testing API's

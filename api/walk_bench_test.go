@@ -48,7 +48,7 @@ func BenchmarkWalkHeap(b *testing.B) {
 					switch mode {
 					case "Walk":
 						pages := 0
-						err = Walk(ctx, Pages(c.AccountList, AccountsParams{}), func(*Page[Account]) error {
+						err = Walk(ctx, Pages(c.Accounts, AccountsParams{}), func(*Page[Account]) error {
 							if pages++; pages%20 == 0 {
 								sample()
 							}
@@ -56,7 +56,7 @@ func BenchmarkWalkHeap(b *testing.B) {
 						})
 					default:
 						var all []Account
-						all, err = collect(ctx, Pages(c.AccountList, AccountsParams{}))
+						all, err = collect(ctx, Pages(c.Accounts, AccountsParams{}))
 						sample()
 						runtime.KeepAlive(all)
 					}

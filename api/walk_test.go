@@ -266,7 +266,7 @@ func TestWalkConcurrentWalksShareAClient(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			n := 0
-			if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), func(p *Page[Account]) error {
+			if err := Walk(context.Background(), Pages(c.Accounts, AccountsParams{}), func(p *Page[Account]) error {
 				n += len(p.Items)
 				return nil
 			}); err != nil || n != 230 {
@@ -324,7 +324,7 @@ func TestWalkSendsTheNextRequestBeforeDecoding(t *testing.T) {
 	}), nil)
 	var fetched atomic.Int32
 	fetch := func(ctx context.Context, after string) (*Page[Account], error) {
-		page, err := c.AccountList(ctx, AccountsParams{After: after})
+		page, err := c.Accounts(ctx, AccountsParams{After: after})
 		if fetched.Add(1) == 1 {
 			select {
 			case <-second:
@@ -361,7 +361,7 @@ func TestWalkDropsAWrongGuess(t *testing.T) {
 		writeJSON200(w, page)
 	}), nil)
 	var ids []string
-	if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), func(p *Page[Account]) error {
+	if err := Walk(context.Background(), Pages(c.Accounts, AccountsParams{}), func(p *Page[Account]) error {
 		for _, a := range p.Items {
 			ids = append(ids, a.ID)
 		}
@@ -390,7 +390,7 @@ func TestWalkOverAccountListWalksTheWholeConnection(t *testing.T) {
 	var calls atomic.Int32
 	h := pagingServer(t, total, nil)
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1); h(w, r) }), nil)
-	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
+	all, err := collect(context.Background(), Pages(c.Accounts, AccountsParams{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func TestWalkOverAccountListHonoursThePageSize(t *testing.T) {
 	h := pagingServer(t, 95, nil)
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1); h(w, r) }),
 		func(o *Options) { o.PageSize = 10 })
-	all, err := collect(context.Background(), Pages(c.AccountList, AccountsParams{}))
+	all, err := collect(context.Background(), Pages(c.Accounts, AccountsParams{}))
 	if err != nil || len(all) != 95 || calls.Load() != 10 {
 		t.Errorf("accounts = %d, requests = %d, err = %v; want 95, 10, nil", len(all), calls.Load(), err)
 	}
@@ -456,7 +456,7 @@ func TestWalkOverAccountListEndsTheRequestOnTheWire(t *testing.T) {
 			}), nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			err := Walk(ctx, Pages(c.AccountList, AccountsParams{}), func(*Page[Account]) error {
+			err := Walk(ctx, Pages(c.Accounts, AccountsParams{}), func(*Page[Account]) error {
 				select {
 				case <-onWire:
 				case <-time.After(10 * time.Second):
@@ -495,7 +495,7 @@ func TestWalkOverAccountListStopsAtTheFailedPage(t *testing.T) {
 	}), nil)
 	var got []*Page[Account]
 	each := func(p *Page[Account]) error { got = append(got, p); return nil }
-	err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), each)
+	err := Walk(context.Background(), Pages(c.Accounts, AccountsParams{}), each)
 	if !errors.Is(err, ErrServer) || !strings.HasPrefix(err.Error(), "page 2: ") {
 		t.Fatalf("err = %v, want page 2's server error", err)
 	}
@@ -503,7 +503,7 @@ func TestWalkOverAccountListStopsAtTheFailedPage(t *testing.T) {
 		t.Fatalf("%d pages handed out before the failure, want page 1 alone", len(got))
 	}
 	got = nil
-	if err := Walk(context.Background(), Pages(c.AccountList, AccountsParams{}), each); err != nil {
+	if err := Walk(context.Background(), Pages(c.Accounts, AccountsParams{}), each); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[1].Items[0].ID != "acc-00100" || len(got[1].Items) != 50 {

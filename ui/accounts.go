@@ -53,14 +53,8 @@ func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
 		if err != nil || page == nil {
 			return pagedlist.Page[api.Account]{}, err
 		}
-		return accountsPage(page), nil
+		return pageOf(page), nil
 	}
-}
-
-// accountsPage is an accounts page as the list takes it: the accounts
-// connection has a type of its own in api, with the same fields.
-func accountsPage(p *api.AccountsPage) pagedlist.Page[api.Account] {
-	return pageOf(&api.Page[api.Account]{Items: p.Accounts, TotalCount: p.TotalCount, PageInfo: p.PageInfo})
 }
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
@@ -151,9 +145,9 @@ func (s *accountsScreen) loadHome() tea.Cmd {
 }
 
 // seed shows a first page fetched elsewhere (with the sign-in's check).
-func (s *accountsScreen) seed(p *api.AccountsPage) tea.Cmd {
+func (s *accountsScreen) seed(p *api.Page[api.Account]) tea.Cmd {
 	s.homeID = 0
-	cmd := s.list.Seed(s.query.fetch(s.env.API), accountsPage(p))
+	cmd := s.list.Seed(s.query.fetch(s.env.API), pageOf(p))
 	s.syncKeys()
 	return cmd
 }
@@ -213,7 +207,7 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 		case msg.err != nil:
 			keepErr(&s.homeErr, msg.err)
 		case msg.home != nil && msg.home.Accounts != nil:
-			return s.list.Seed(nil, accountsPage(msg.home.Accounts))
+			return s.list.Seed(nil, pageOf(msg.home.Accounts))
 		default:
 			s.homeErr = errors.New("the API answered without the accounts")
 		}

@@ -16,7 +16,7 @@ func BenchmarkAccountsScroll(b *testing.B) {
 		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
 			d := newDriver(b, fixture{rows: 0, signedIn: true, color: true})
 			a := d.accounts()
-			d.run(a.seed(&api.AccountsPage{Accounts: makeAccounts(n), TotalCount: n}))
+			d.run(a.seed(&api.Page[api.Account]{Items: makeAccounts(n), TotalCount: n}))
 			d.run(a.list.SetCursor(n / 2))
 			down := keyMsg("j")
 			up := keyMsg("k")

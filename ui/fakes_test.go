@@ -82,14 +82,14 @@ func (f *fakeAPI) requests() int {
 	return len(f.calls) + len(f.homes) + f.fakeWhole.calls() + len(f.simulated)
 }
 
-func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
+func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.Page[api.Account], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, p)
 	return f.page(ctx, p)
 }
 
-func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error) {
+func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.Page[api.Account], error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -137,9 +137,9 @@ func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.Accounts
 		first = platform.PageMax
 	}
 	end := min(start+first, n)
-	page := &api.AccountsPage{TotalCount: n}
+	page := &api.Page[api.Account]{TotalCount: n}
 	for i := start; i < end; i++ {
-		page.Accounts = append(page.Accounts, *at(i))
+		page.Items = append(page.Items, *at(i))
 	}
 	page.PageInfo.HasNextPage = end < n
 	if end > start {

@@ -77,7 +77,7 @@ func TestFirstRowsRequests(t *testing.T) {
 // the walk across the user's accounts.
 func walkRequests(t *testing.T, e *emu) int {
 	t.Helper()
-	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	accounts := every(t, api.Pages(e.client.Accounts, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
 	rows := 0
 	for i, a := range accounts {
 		p, err := e.client.TransactionList(t.Context(), api.TransactionsParams{AccountID: a.ID, First: 1})

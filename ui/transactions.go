@@ -287,12 +287,12 @@ func (w *accountWalk) account(ctx context.Context, i int) (id string, ok bool, e
 		}
 		w.mu.Lock()
 		if w.after == after && !w.done {
-			for _, a := range page.Accounts {
+			for _, a := range page.Items {
 				w.ids = append(w.ids, a.ID)
 			}
 			w.total = page.TotalCount
 			w.after = page.PageInfo.EndCursor
-			w.done = !page.PageInfo.HasNextPage || w.after == "" || w.after == after || len(page.Accounts) == 0
+			w.done = !page.PageInfo.HasNextPage || w.after == "" || w.after == after || len(page.Items) == 0
 		}
 		w.mu.Unlock()
 	}

@@ -45,7 +45,7 @@ type API interface {
 	// Home is the first page of accounts with who the token belongs to, in
 	// one request: what launch and sign-in need.
 	Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error)
-	Accounts(ctx context.Context, p api.AccountsParams) (*api.AccountsPage, error)
+	Accounts(ctx context.Context, p api.AccountsParams) (*api.Page[api.Account], error)
 	// AccountDetail is one account in full; with a user token (project
 	// false) it comes with the user's membership of it.
 	AccountDetail(ctx context.Context, id string, project bool) (*api.AccountDetail, error)

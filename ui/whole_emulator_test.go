@@ -329,7 +329,7 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 		t.Skip("starts the emulator")
 	}
 	e := newEmu(t, emulator.Options{Accounts: 10}, false)
-	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
+	accounts := every(t, api.Pages(e.client.Accounts, api.AccountsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
 	var want []api.TransactionDetail
 	for _, a := range accounts {
 		want = append(want, every(t, api.Pages(e.client.TransactionList,
@@ -457,7 +457,7 @@ func TestEmulatorHiddenIBANSaysWhy(t *testing.T) {
 		t.Skip("starts the emulator")
 	}
 	e := newEmu(t, emulator.Options{Accounts: 12}, false)
-	accounts := every(t, api.Pages(e.client.AccountList, api.AccountsParams{}))
+	accounts := every(t, api.Pages(e.client.Accounts, api.AccountsParams{}))
 	var limited, noView string
 	for _, a := range accounts {
 		d, err := e.client.AccountDetail(context.Background(), a.ID, false)

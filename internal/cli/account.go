@@ -74,8 +74,8 @@ func (f *Factory) completeAccountIDs(cmd *cobra.Command, args []string, toComple
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	out := make([]string, 0, len(page.Accounts))
-	for _, a := range page.Accounts {
+	out := make([]string, 0, len(page.Items))
+	for _, a := range page.Items {
 		out = append(out, a.ID+"\t"+a.Name)
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

@@ -51,5 +51,5 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 		return err
 	}
 	params := api.AccountsParams{First: opts.First, Search: opts.Search}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walkPages(e.API.AccountList, params, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walkPages(e.API.Accounts, params, opts.Output.All))
 }

@@ -160,9 +160,9 @@ func TestListenForwardsASimulatedTransferOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var acc *api.Account
-	for i := range accounts.Accounts {
-		if accounts.Accounts[i].IBAN != "" {
-			acc = &accounts.Accounts[i]
+	for i := range accounts.Items {
+		if accounts.Items[i].IBAN != "" {
+			acc = &accounts.Items[i]
 			break
 		}
 	}
@@ -325,7 +325,7 @@ func TestListenLatency(t *testing.T) {
 		t.Fatal(err)
 	}
 	var acc api.Account
-	for _, a := range accounts.Accounts {
+	for _, a := range accounts.Items {
 		if a.IBAN != "" {
 			acc = a
 			break

@@ -137,7 +137,7 @@ var errEnough = errors.New("enough")
 func eachAccountsTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
 	return func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
 		total := 0
-		err := api.Walk(ctx, api.Pages(c.AccountList, api.AccountsParams{}), func(accounts *api.Page[api.Account]) error {
+		err := api.Walk(ctx, api.Pages(c.Accounts, api.AccountsParams{}), func(accounts *api.Page[api.Account]) error {
 			for _, a := range accounts.Items {
 				q := p
 				q.AccountID = a.ID
