@@ -3,6 +3,7 @@ package main
 import (
 	"go/build"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,6 +140,25 @@ func TestClosureFollowsModulePackages(t *testing.T) {
 	for _, want := range []string{"internal/x", "auth", "net/http", "fmt"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("closure(api) = %v lacks %s", got, want)
+		}
+	}
+}
+
+// TestHeavyDependenciesStayOut guards third_party/README.md: packages whose
+// initialisation every command would pay before its first request, for an
+// emulator feature nobody uses (traces), stay out of the binary.
+func TestHeavyDependenciesStayOut(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/gogo/protobuf",
+			"go.opentelemetry.io/otel/sdk", "go.opentelemetry.io/otel/exporters", "github.com/ory/x/logrusx"} {
+			if pkg == heavy || strings.HasPrefix(pkg, heavy+"/") {
+				t.Errorf("%s is linked into partnertui again; see third_party/README.md", pkg)
+			}
 		}
 	}
 }

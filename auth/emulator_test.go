@@ -147,7 +147,16 @@ func (e *emu) user(t *testing.T, name config.EnvName) emulator.DemoUser {
 func scriptBrowser(t *testing.T, phone, mode string) (getenv func(string) string, logPath string) {
 	t.Helper()
 	browser, _ := buildHelpers(t)
-	logPath = filepath.Join(t.TempDir(), "browser.log")
+	// The browser process outlives Login by a moment (it logs "done" after
+	// the callback answers), so its log is not in t.TempDir, whose cleanup
+	// fails on a file written after the test ended. Once this directory is
+	// removed, a late write fails quietly in the browser.
+	dir, err := os.MkdirTemp("", "partnertui-browser-log-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	logPath = filepath.Join(dir, "browser.log")
 	cmd := strings.Join([]string{"env", "PT_TESTBROWSER_PHONE=" + phone, "PT_TESTBROWSER_MODE=" + mode, "PT_TESTBROWSER_LOG=" + logPath, browser}, " ")
 	return envOf("BROWSER", cmd, "DISPLAY", ":0"), logPath
 }

@@ -1,0 +1,3 @@
+module github.com/asaskevich/govalidator
+
+go 1.13
