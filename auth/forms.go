@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/internal/safetext"
@@ -105,7 +106,7 @@ func (b *formBrowser) run(ctx context.Context, phone, decision string) error {
 			if pg.errorText != "" && otpTries > 0 {
 				return fmt.Errorf("the sign-in page refused the one-time code: %s", pg.errorText)
 			}
-			if !otpPattern.MatchString(pg.otp) {
+			if !otpPattern().MatchString(pg.otp) {
 				return fmt.Errorf("the sign-in page shows no 6-digit code in #otp-code (found %q)", safetext.Truncate(pg.otp, 20))
 			}
 			vals.Set("otp", pg.otp)
@@ -123,7 +124,7 @@ func (b *formBrowser) run(ctx context.Context, phone, decision string) error {
 	return fmt.Errorf("the sign-in did not reach the callback within %d pages", maxFormSteps)
 }
 
-var otpPattern = regexp.MustCompile(`^[0-9]{6}$`)
+var otpPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{6}$`) })
 
 type formPage struct {
 	url       *url.URL

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -322,7 +323,7 @@ func (c *Config) problems() []Problem {
 	return problems
 }
 
-var e164 = regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`)
+var e164 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+[1-9][0-9]{6,14}$`) })
 
 func (e *Environment) problems(name EnvName) []Problem {
 	var problems []Problem
@@ -397,7 +398,7 @@ func (e *Environment) problems(name EnvName) []Problem {
 			add(key, "%q is not an authorization parameter: allowed are %s", safetext.Truncate(k, 40), strings.Join(AuthParamNames(), ", "))
 		case hasControl(v):
 			add(key, "contains a line break or control character, which the authorization URL must not carry: remove it")
-		case k == "phoneNumber" && !e164.MatchString(strings.ReplaceAll(v, " ", "")):
+		case k == "phoneNumber" && !e164().MatchString(strings.ReplaceAll(v, " ", "")):
 			add(key, "%q is not an E.164 phone number: write it like +33612345678", safetext.Truncate(v, 40))
 		}
 	}

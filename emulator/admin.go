@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	graphql "github.com/graph-gophers/graphql-go"
@@ -139,9 +140,11 @@ func (p *payloadR) ToSimulateIncomingSepaCreditTransferReceptionSuccessPayload()
 // maxNameLen bounds the names of created sandbox users.
 const maxNameLen = 100
 
+// The patterns are compiled on first use: the emulator is linked into every
+// partnertui command, and package initialisation runs before each of them.
 var (
-	cca3Pattern = regexp.MustCompile(`^[A-Z]{3}$`)
-	datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	cca3Pattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
+	datePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 )
 
 type createSandboxUserArgs struct {
@@ -167,10 +170,10 @@ func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandbo
 	if len(in.FirstName) > maxNameLen || len(in.LastName) > maxNameLen {
 		return nil, fmt.Errorf("firstName and lastName must be at most %d bytes: shorten them", maxNameLen)
 	}
-	if _, err := time.Parse("2006-01-02", string(in.BirthDate)); err != nil || !datePattern.MatchString(string(in.BirthDate)) {
+	if _, err := time.Parse("2006-01-02", string(in.BirthDate)); err != nil || !datePattern().MatchString(string(in.BirthDate)) {
 		return nil, fmt.Errorf("birthDate %q is not a date: use YYYY-MM-DD", string(in.BirthDate))
 	}
-	if !cca3Pattern.MatchString(string(in.NationalityCCA3)) {
+	if !cca3Pattern().MatchString(string(in.NationalityCCA3)) {
 		return &payloadR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
 	}
 	nu := data.NewUser{
@@ -230,7 +233,7 @@ type addressInput struct {
 }
 
 // sepaReference is the SepaReference scalar's character set and length.
-var sepaReference = regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`)
+var sepaReference = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`) })
 
 func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*payloadR, error) {
 	in := args.Input
@@ -256,7 +259,7 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 	}
 	if in.EndToEndID != nil {
 		ref := string(*in.EndToEndID)
-		if !sepaReference.MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
+		if !sepaReference().MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
 			return nil, fmt.Errorf("endToEndId %q is not a SEPA reference: use up to 35 Latin letters, digits or /-?:().,'+ and space", ref)
 		}
 		t.EndToEndID = ref

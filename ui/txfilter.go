@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -350,13 +351,15 @@ func parseDay(v string) (time.Time, error) {
 	return t, nil
 }
 
-var amountRE = regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`)
+// amountRE is compiled on first use: package initialisation runs before
+// every command, most of which never parse an amount.
+var amountRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,9}(\.[0-9]{1,2})?$`) })
 
 // parseAmount checks an amount typed in the filters or the simulate
 // prompt; a decimal comma is taken for a point, as people type both.
 func parseAmount(v string) (string, error) {
 	v = strings.ReplaceAll(v, ",", ".")
-	if v == "" || amountRE.MatchString(v) {
+	if v == "" || amountRE().MatchString(v) {
 		return v, nil
 	}
 	return "", errors.New("“" + v + "” is not an amount such as 100 or 12.50")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"sync"
 )
 
 // The sign-in pages follow the shared "sign-in form protocol": one form per
@@ -108,7 +109,9 @@ type pageData struct {
 	Message   string // a dead end (#error)
 }
 
-var pageTmpl = template.Must(template.New("page").Parse(pageTemplate))
+// pageTmpl is parsed on first use: the emulator is linked into every
+// partnertui command, and package initialisation runs before each of them.
+var pageTmpl = sync.OnceValue(func() *template.Template { return template.Must(template.New("page").Parse(pageTemplate)) })
 
 // writePage renders into a buffer first so a template failure never leaves a
 // half-written page behind a 200 status.
@@ -120,7 +123,7 @@ func writePage(w http.ResponseWriter, status int, d pageData) {
 		d.PhoneAttr = template.HTMLAttr(`value="` + d.Phone + `"`)
 	}
 	var buf bytes.Buffer
-	if err := pageTmpl.Execute(&buf, d); err != nil {
+	if err := pageTmpl().Execute(&buf, d); err != nil {
 		http.Error(w, "The sign-in page could not be rendered; try again.", http.StatusInternalServerError)
 		return
 	}
