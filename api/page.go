@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/partnertui/partnertui/internal/safetext"
@@ -159,13 +160,22 @@ func (w *walk[T]) fetchPeeking(ctx context.Context, after string, sp *speculatio
 			return
 		}
 		sp.mu.Lock()
-		defer sp.mu.Unlock()
 		if sp.closed || sp.cursor != "" || w.ctx.Err() != nil {
+			sp.mu.Unlock()
 			return
 		}
 		sp.cursor = c
-		if sp.armed {
+		started := sp.armed
+		if started {
 			sp.startLocked(w)
+		}
+		sp.mu.Unlock()
+		if started {
+			// The new fetch waits in this P's run queue while this
+			// goroutine decodes its page (a third of a millisecond), unless
+			// an idle P wakes up and steals it. Yielding sends the next
+			// request first; decoding resumes as soon as it is on the wire.
+			runtime.Gosched()
 		}
 	}
 	return w.fetch(context.WithValue(ctx, rawAnswerKey{}, peek), after)
