@@ -6,6 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 const template = `# partnertui configuration.
@@ -35,8 +39,8 @@ client_secret_env = "PARTNERTUI_SANDBOX_SECRET"
 # the dashboard; any port on 127.0.0.1 is accepted, so a port here is only
 # needed when you forward one (ssh -L 8400:127.0.0.1:8400).
 redirect_uri = "http://127.0.0.1/callback"
-# Accounts fetched per request, 1 to 100.
-page_size = 100
+# Accounts fetched per request, 1 to {{page_max}}.
+page_size = {{page_max}}
 # Token used for API calls: "user" (the signed-in user's, sees the accounts
 # the user belongs to) or "project" (client credentials, sees every account).
 token = "user"
@@ -62,7 +66,7 @@ auth_url = "https://oauth.swan.io"
 client_id = ""
 client_secret_env = "PARTNERTUI_LIVE_SECRET"
 redirect_uri = "http://127.0.0.1/callback"
-page_size = 100
+page_size = {{page_max}}
 token = "user"
 
 [live.auth_params]
@@ -70,7 +74,9 @@ token = "user"
 
 // Template returns the commented configuration `config init` writes; every
 // key is explained and the result loads without errors.
-func Template() string { return template }
+func Template() string {
+	return strings.ReplaceAll(template, "{{page_max}}", strconv.Itoa(platform.PageMax))
+}
 
 // WriteTemplate writes Template to path with mode 0600, creating missing
 // directories with mode 0700. It never overwrites an existing file.
@@ -85,7 +91,7 @@ func WriteTemplate(path string) error {
 	if err != nil {
 		return fmt.Errorf("cannot create the configuration file %s: %w", path, err)
 	}
-	if _, err := f.WriteString(template); err != nil {
+	if _, err := f.WriteString(Template()); err != nil {
 		f.Close()
 		os.Remove(path)
 		return fmt.Errorf("cannot write the configuration file %s: %w", path, err)
