@@ -3,13 +3,11 @@ package emulator
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/hooktest"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
 
@@ -107,49 +106,6 @@ fragment Sub on WebhookSubscription {
   }
 }`
 )
-
-// hookReceiver is a webhook endpoint recording what it gets.
-type hookReceiver struct {
-	url    string
-	reqs   chan hookRequest
-	status atomic.Int32
-	count  atomic.Int32
-}
-
-type hookRequest struct {
-	secret  string
-	payload map[string]string
-}
-
-func newHookReceiver(t *testing.T, status int) *hookReceiver {
-	t.Helper()
-	rc := &hookReceiver{reqs: make(chan hookRequest, 64)}
-	rc.status.Store(int32(status))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var p map[string]string
-		_ = json.NewDecoder(r.Body).Decode(&p)
-		rc.count.Add(1)
-		select {
-		case rc.reqs <- hookRequest{secret: r.Header.Get("x-swan-secret"), payload: p}:
-		default:
-		}
-		w.WriteHeader(int(rc.status.Load()))
-	}))
-	t.Cleanup(srv.Close)
-	rc.url = srv.URL + "/webhooks"
-	return rc
-}
-
-func (rc *hookReceiver) next(t *testing.T) hookRequest {
-	t.Helper()
-	select {
-	case r := <-rc.reqs:
-		return r
-	case <-time.After(10 * time.Second): // a failure guard, not a wait
-		t.Fatal("no delivery reached the receiver")
-		return hookRequest{}
-	}
-}
 
 // waitHubLogs waits, without polling, until the hub has n entries
 // matching f.
@@ -264,8 +220,8 @@ type txState struct {
 func TestWebhookSimulatedTransferIsDelivered(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 60})
-	rc := newHookReceiver(t, http.StatusOK)
-	sub := e.addSubscription(pathSandbox, rc.url, "0f6a1c2e-secret", "Transaction.Pending", "Transaction.Booked", "Account.Updated")
+	rc := hooktest.New(t, http.StatusOK)
+	sub := e.addSubscription(pathSandbox, rc.URL, "0f6a1c2e-secret", "Transaction.Pending", "Transaction.Booked", "Account.Updated")
 	if sub.Typename != "WebhookSubscriptionSuccessPayload" || sub.WebhookSubscription.Secret == nil ||
 		sub.WebhookSubscription.StatusInfo.Typename != "WebhookSubscriptionEnabledStatusInfo" || sub.WebhookSubscription.StatusInfo.EnabledAt == "" {
 		t.Fatalf("add: %+v", sub)
@@ -275,11 +231,12 @@ func TestWebhookSimulatedTransferIsDelivered(t *testing.T) {
 
 	got := map[string]string{}
 	for range 3 {
-		r := rc.next(t)
-		if r.secret != "0f6a1c2e-secret" || r.payload["projectId"] != e.sandbox.Project().ID || r.payload["eventId"] == "" {
-			t.Errorf("delivery %+v", r)
+		r := rc.Next(t)
+		p := r.Payload(t)
+		if r.Header.Get("x-swan-secret") != "0f6a1c2e-secret" || p["projectId"] != e.sandbox.Project().ID || p["eventId"] == "" {
+			t.Errorf("delivery %s %s", r.Header, r.Body)
 		}
-		got[r.payload["eventType"]] = r.payload["resourceId"]
+		got[p["eventType"]] = p["resourceId"]
 	}
 	want := map[string]string{"Transaction.Pending": txID, "Transaction.Booked": txID, "Account.Updated": acc.ID}
 	if len(got) != 3 || got["Transaction.Pending"] != txID || got["Transaction.Booked"] != txID || got["Account.Updated"] != acc.ID {
@@ -294,7 +251,7 @@ func TestWebhookSimulatedTransferIsDelivered(t *testing.T) {
 	// Nothing else subscribed, so nothing else was sent.
 	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, 3)
 	e.events.close()
-	if n := rc.count.Load(); n != 3 {
+	if n := rc.Count.Load(); n != 3 {
 		t.Fatalf("%d deliveries, want 3", n)
 	}
 }
@@ -307,16 +264,16 @@ func TestWebhookBookingDelay(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			e := newTestEnv(t, Options{Accounts: 60, BookingDelay: delay})
-			rc := newHookReceiver(t, http.StatusOK)
-			e.addSubscription(pathSandbox, rc.url, "", "Transaction.Pending", "Transaction.Booked", "Account.Updated")
+			rc := hooktest.New(t, http.StatusOK)
+			e.addSubscription(pathSandbox, rc.URL, "", "Transaction.Pending", "Transaction.Booked", "Account.Updated")
 			acc := e.transferTarget()
 			var before, after txState
 			e.mustData(pathSandbox, tokSandboxUser0, opTransaction, map[string]any{"id": acc.ID}, &before)
 			txID := e.simulate(acc.IBAN)
 			hub := e.events.sandbox.hub
 			if delay == time.Hour {
-				if r := rc.next(t); r.payload["eventType"] != "Transaction.Pending" {
-					t.Fatalf("delivery %v, want Transaction.Pending", r.payload)
+				if p := rc.Next(t).Payload(t); p["eventType"] != "Transaction.Pending" {
+					t.Fatalf("delivery %v, want Transaction.Pending", p)
 				}
 				e.mustData(pathSandbox, tokSandboxUser0, opTransaction, map[string]any{"id": acc.ID}, &after)
 				if n := after.Account.Transactions.Edges[0].Node; n.ID != txID || n.StatusInfo.Status != "Pending" ||
@@ -327,7 +284,7 @@ func TestWebhookBookingDelay(t *testing.T) {
 				}
 				waitHubLogs(t, hub, webhooks.LogFilter{}, 1)
 				e.events.close() // drops the pending booking
-				if n := rc.count.Load(); n != 1 {
+				if n := rc.Count.Load(); n != 1 {
 					t.Fatalf("%d deliveries before the booking, want 1", n)
 				}
 				return
@@ -335,7 +292,7 @@ func TestWebhookBookingDelay(t *testing.T) {
 			// Deliveries are unordered, like the platform's: all three come.
 			var types []string
 			for range 3 {
-				types = append(types, rc.next(t).payload["eventType"])
+				types = append(types, rc.Next(t).Payload(t)["eventType"])
 			}
 			slices.Sort(types)
 			if !slices.Equal(types, []string{"Account.Updated", "Transaction.Booked", "Transaction.Pending"}) {
@@ -377,8 +334,8 @@ type logsResult struct {
 func TestWebhookRetriesLogAndReplay(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 20, WebhookRetryInterval: time.Millisecond})
-	rc := newHookReceiver(t, http.StatusInternalServerError)
-	sub := e.addSubscription(pathSandbox, rc.url, "", "User.Joined")
+	rc := hooktest.New(t, http.StatusInternalServerError)
+	sub := e.addSubscription(pathSandbox, rc.URL, "", "User.Joined")
 	var created struct {
 		CreateSandboxUser struct{ SandboxUser struct{ ID string } }
 	}
@@ -422,7 +379,7 @@ func TestWebhookRetriesLogAndReplay(t *testing.T) {
 		t.Fatalf("subscriptions %+v", subs.Subs)
 	}
 
-	rc.status.Store(http.StatusOK)
+	rc.Status.Store(http.StatusOK)
 	replay := e.mutate(pathSandbox, tokSandboxProject, opReplay, "replayWebhookEvent", map[string]any{"event": eventID})
 	if replay.Typename != "ReplayWebhookEventSuccessPayload" || replay.EndpointStatus == nil || *replay.EndpointStatus != 200 {
 		t.Fatalf("replay: %+v", replay)

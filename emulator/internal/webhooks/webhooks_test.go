@@ -14,57 +14,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/hooktest"
 )
 
 var testNow = time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 
 const testProject = "b1c2d3e4-0000-4000-8000-000000000001"
-
-// received is one POST a receiver got.
-type received struct {
-	header http.Header
-	body   []byte
-}
-
-// receiver is an endpoint that answers with a settable status.
-type receiver struct {
-	url    string
-	reqs   chan received
-	status atomic.Int32
-	count  atomic.Int32
-}
-
-func newReceiver(t *testing.T, status int) *receiver {
-	t.Helper()
-	rc := &receiver{reqs: make(chan received, 256)}
-	rc.status.Store(int32(status))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		rc.count.Add(1)
-		select {
-		case rc.reqs <- received{header: r.Header.Clone(), body: body}:
-		default:
-		}
-		w.WriteHeader(int(rc.status.Load()))
-		_, _ = io.WriteString(w, `{"ok":true}`)
-	}))
-	t.Cleanup(srv.Close)
-	rc.url = srv.URL + "/hook"
-	return rc
-}
-
-// next waits for the receiver's next request; the timer only turns a
-// missing delivery into a failure instead of a hung test.
-func (rc *receiver) next(t *testing.T) received {
-	t.Helper()
-	select {
-	case r := <-rc.reqs:
-		return r
-	case <-time.After(10 * time.Second):
-		t.Fatal("no delivery reached the receiver")
-		return received{}
-	}
-}
 
 func newHub(t *testing.T, cfg Config) *Hub {
 	t.Helper()
@@ -119,47 +75,47 @@ func waitLogs(t *testing.T, h *Hub, f LogFilter, n int) []Log {
 func TestDeliversThePayloadWithTheSecretHeader(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, Config{})
-	rc := newReceiver(t, http.StatusOK)
-	sub := subscribe(t, h, rc.url, "s3cr3t-0000", TransactionBooked)
+	rc := hooktest.New(t, http.StatusOK)
+	sub := subscribe(t, h, rc.URL, "s3cr3t-0000", TransactionBooked)
 	h.Emit(TransactionBooked, "bosci_tx1")
 
-	got := rc.next(t)
-	if got.header.Get("x-swan-secret") != "s3cr3t-0000" || got.header.Get("Content-Type") != "application/json" {
-		t.Errorf("headers %v", got.header)
+	got := rc.Next(t)
+	if got.Header.Get("x-swan-secret") != "s3cr3t-0000" || got.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("headers %v", got.Header)
 	}
 	var payload map[string]string
-	if err := json.Unmarshal(got.body, &payload); err != nil {
-		t.Fatalf("payload %s: %v", got.body, err)
+	if err := json.Unmarshal(got.Body, &payload); err != nil {
+		t.Fatalf("payload %s: %v", got.Body, err)
 	}
 	if len(payload) != 5 || payload["eventType"] != TransactionBooked || payload["resourceId"] != "bosci_tx1" ||
 		payload["projectId"] != testProject || payload["eventDate"] != "2026-11-22T09:30:00.000Z" || len(payload["eventId"]) != 36 {
-		t.Errorf("payload %s", got.body)
+		t.Errorf("payload %s", got.Body)
 	}
-	if !strings.HasPrefix(string(got.body), `{"eventType":`) {
-		t.Errorf("fields are not in the documented order: %s", got.body)
+	if !strings.HasPrefix(string(got.Body), `{"eventType":`) {
+		t.Errorf("fields are not in the documented order: %s", got.Body)
 	}
 
 	logs := waitLogs(t, h, LogFilter{}, 1)
 	l := logs[0]
 	if !l.Success || l.StatusCode == nil || *l.StatusCode != 200 || l.RetryCount == nil || *l.RetryCount != 0 ||
-		l.RequestPayload != string(got.body) || l.EventID != payload["eventId"] || l.SubscriptionID != sub.ID ||
-		l.SubscriptionEndpoint != rc.url || l.ResponsePayload == nil || *l.ResponsePayload != `{"ok":true}` {
+		l.RequestPayload != string(got.Body) || l.EventID != payload["eventId"] || l.SubscriptionID != sub.ID ||
+		l.SubscriptionEndpoint != rc.URL || l.ResponsePayload == nil || *l.ResponsePayload != `{"ok":true}` {
 		t.Errorf("log entry %+v", l)
 	}
 	// Without a secret, no header.
-	rc2 := newReceiver(t, http.StatusOK)
-	subscribe(t, h, rc2.url, "", UserJoined)
+	rc2 := hooktest.New(t, http.StatusOK)
+	subscribe(t, h, rc2.URL, "", UserJoined)
 	h.Emit(UserJoined, "user-1")
-	if got := rc2.next(t); got.header.Get("x-swan-secret") != "" {
-		t.Errorf("x-swan-secret sent without a secret: %q", got.header.Get("x-swan-secret"))
+	if got := rc2.Next(t); got.Header.Get("x-swan-secret") != "" {
+		t.Errorf("x-swan-secret sent without a secret: %q", got.Header.Get("x-swan-secret"))
 	}
 }
 
 func TestFailedDeliveriesAreRetriedAndEveryAttemptLogged(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, Config{MaxRetries: 3})
-	rc := newReceiver(t, http.StatusInternalServerError)
-	subscribe(t, h, rc.url, "", AccountUpdated)
+	rc := hooktest.New(t, http.StatusInternalServerError)
+	subscribe(t, h, rc.URL, "", AccountUpdated)
 	h.Emit(AccountUpdated, "acc-1")
 
 	logs := waitLogs(t, h, LogFilter{}, 4)
@@ -171,7 +127,7 @@ func TestFailedDeliveriesAreRetriedAndEveryAttemptLogged(t *testing.T) {
 		}
 	}
 	h.Close()
-	if n := rc.count.Load(); n != 4 {
+	if n := rc.Count.Load(); n != 4 {
 		t.Fatalf("%d attempts, want 1 + 3 retries", n)
 	}
 }
@@ -252,20 +208,20 @@ func TestAnswerWindow(t *testing.T) {
 func TestReplayDeliversAgainAndWaitsForTheAnswer(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, Config{MaxRetries: -1})
-	rc := newReceiver(t, http.StatusInternalServerError)
-	sub := subscribe(t, h, rc.url, "", TransactionBooked)
+	rc := hooktest.New(t, http.StatusInternalServerError)
+	sub := subscribe(t, h, rc.URL, "", TransactionBooked)
 	h.Emit(TransactionBooked, "tx-1")
-	first := rc.next(t)
+	first := rc.Next(t)
 	failed := waitLogs(t, h, LogFilter{}, 1)[0]
 
-	rc.status.Store(http.StatusOK)
+	rc.Status.Store(http.StatusOK)
 	for _, id := range []string{failed.EventID, failed.ID} {
 		l, err := h.Replay(context.Background(), id, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rc.next(t); string(got.body) != string(first.body) {
-			t.Errorf("replay sent %s, want the original %s", got.body, first.body)
+		if got := rc.Next(t); string(got.Body) != string(first.Body) {
+			t.Errorf("replay sent %s, want the original %s", got.Body, first.Body)
 		}
 		if !l.Success || *l.StatusCode != 200 || l.RetryCount != nil || l.EventID != failed.EventID || l.SubscriptionID != sub.ID {
 			t.Errorf("replay entry %+v", l)
@@ -275,8 +231,8 @@ func TestReplayDeliversAgainAndWaitsForTheAnswer(t *testing.T) {
 		}
 	}
 	// To another subscription, even a disabled one: a replay is manual.
-	other := newReceiver(t, http.StatusAccepted)
-	in := SubscriptionInput{Label: "other", Endpoint: other.url, EventTypes: []string{UserJoined}, Status: StatusDisabled}
+	other := hooktest.New(t, http.StatusAccepted)
+	in := SubscriptionInput{Label: "other", Endpoint: other.URL, EventTypes: []string{UserJoined}, Status: StatusDisabled}
 	sub2, err := h.Add(in)
 	if err != nil {
 		t.Fatal(err)
@@ -285,7 +241,7 @@ func TestReplayDeliversAgainAndWaitsForTheAnswer(t *testing.T) {
 	if err != nil || *l.StatusCode != http.StatusAccepted || l.SubscriptionID != sub2.ID {
 		t.Fatalf("replay to another subscription: %+v %v", l, err)
 	}
-	other.next(t)
+	other.Next(t)
 
 	if _, err := h.Replay(context.Background(), "no-such-event", ""); !errors.Is(err, ErrLogNotFound) {
 		t.Errorf("unknown event: %v", err)
@@ -399,10 +355,10 @@ func TestLogFiltersAndStablePaging(t *testing.T) {
 	t.Parallel()
 	var clock atomic.Int64 // minutes after testNow
 	h := newHub(t, Config{MaxRetries: -1, Now: func() time.Time { return testNow.Add(time.Duration(clock.Load()) * time.Minute) }})
-	ok := newReceiver(t, http.StatusOK)
-	bad := newReceiver(t, http.StatusNotFound)
-	okSub := subscribe(t, h, ok.url, "", TransactionBooked, AccountUpdated)
-	subscribe(t, h, bad.url, "", TransactionBooked)
+	ok := hooktest.New(t, http.StatusOK)
+	bad := hooktest.New(t, http.StatusNotFound)
+	okSub := subscribe(t, h, ok.URL, "", TransactionBooked, AccountUpdated)
+	subscribe(t, h, bad.URL, "", TransactionBooked)
 	// Emitted one by one so each entry's date is known.
 	for i := range 5 {
 		clock.Store(int64(i))
@@ -497,18 +453,18 @@ func TestLogFiltersAndStablePaging(t *testing.T) {
 func TestDisabledSubscriptionsGetNoDeliveries(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, Config{})
-	on := newReceiver(t, http.StatusOK)
-	off := newReceiver(t, http.StatusOK)
-	subscribe(t, h, on.url, "", UserJoined)
-	if _, err := h.Add(SubscriptionInput{Label: "off", Endpoint: off.url, EventTypes: []string{UserJoined}, Status: StatusDisabled}); err != nil {
+	on := hooktest.New(t, http.StatusOK)
+	off := hooktest.New(t, http.StatusOK)
+	subscribe(t, h, on.URL, "", UserJoined)
+	if _, err := h.Add(SubscriptionInput{Label: "off", Endpoint: off.URL, EventTypes: []string{UserJoined}, Status: StatusDisabled}); err != nil {
 		t.Fatal(err)
 	}
-	subscribe(t, h, off.url, "", AccountUpdated) // another type
+	subscribe(t, h, off.URL, "", AccountUpdated) // another type
 	h.Emit(UserJoined, "user-1")
 	waitLogs(t, h, LogFilter{}, 1)
 	h.Close()
-	if on.count.Load() != 1 || off.count.Load() != 0 {
-		t.Fatalf("enabled got %d, disabled or unsubscribed got %d", on.count.Load(), off.count.Load())
+	if on.Count.Load() != 1 || off.Count.Load() != 0 {
+		t.Fatalf("enabled got %d, disabled or unsubscribed got %d", on.Count.Load(), off.Count.Load())
 	}
 }
 
@@ -517,8 +473,8 @@ func TestDisabledSubscriptionsGetNoDeliveries(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, Config{MaxRetries: -1})
-	rc := newReceiver(t, http.StatusOK)
-	sub := subscribe(t, h, rc.url, "", TransactionBooked)
+	rc := hooktest.New(t, http.StatusOK)
+	sub := subscribe(t, h, rc.URL, "", TransactionBooked)
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
