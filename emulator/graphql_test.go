@@ -600,6 +600,12 @@ func TestSandboxUsers(t *testing.T) {
 	if created.CreateSandboxUser.Typename != "CreateSandboxUserSuccessPayload" || newID == "" || created.CreateSandboxUser.SandboxUser.MobilePhoneNumber == "" {
 		t.Fatalf("create: %+v", created)
 	}
+	for _, bad := range []string{"1990-2-10", "1990-02-30", "90-02-10", "1990-02-10T00:00:00Z"} {
+		q := strings.Replace(create, "1990-12-10", bad, 1)
+		if r := e.query(pathAdmin, tokSandboxUser0, q, nil); len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "is not a date") {
+			t.Errorf("birthDate %q: %+v", bad, r.Errors)
+		}
+	}
 	// Endorsing makes the same token act as the endorsed user.
 	var endorsed struct {
 		EndorseSandboxUser struct {
