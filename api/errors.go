@@ -41,8 +41,9 @@ func envLabel(env string) string {
 	return "the " + env + " API"
 }
 
-// UnauthorizedError: the API answered 401 (or UNAUTHENTICATED), or the token
-// source reported that the session is over (Status 0: nothing was sent).
+// UnauthorizedError reports that the API answered 401 (or UNAUTHENTICATED),
+// or that the token source found the session over (Status 0: nothing was
+// sent).
 type UnauthorizedError struct {
 	Env     string
 	Status  int    // 401, or 0 when the token source failed before sending
@@ -66,9 +67,9 @@ func (e *UnauthorizedError) Error() string {
 func (e *UnauthorizedError) Is(target error) bool { return target == ErrUnauthorized }
 func (e *UnauthorizedError) Unwrap() error        { return e.Err }
 
-// RateLimitedError: HTTP 429 that the client did not (or could no longer)
-// retry. RetryAt is when the server said (or the backoff estimated) a request
-// will be accepted again.
+// RateLimitedError is an HTTP 429 that the client did not (or could no
+// longer) retry. RetryAt is when the server said (or the backoff estimated) a
+// request will be accepted again.
 type RateLimitedError struct {
 	Env     string
 	RetryAt time.Time
@@ -84,8 +85,8 @@ func (e *RateLimitedError) Error() string {
 
 func (e *RateLimitedError) Is(target error) bool { return target == ErrRateLimited }
 
-// OperationLimitError: HTTP 400 because the operation broke a Sandbox limit
-// (1,000 fields, depth 15, 5 top-level fields).
+// OperationLimitError is an HTTP 400 sent because the operation broke a
+// Sandbox limit (1,000 fields, depth 15, 5 top-level fields).
 type OperationLimitError struct {
 	Env     string
 	Limit   string // "complexity" | "depth" | "top-level fields" | "" when the server did not say which
@@ -113,9 +114,9 @@ type GraphQLErrorDetail struct {
 	Path    string // dotted path ("accounts.edges.0.node.IBAN"); "" when absent
 }
 
-// GraphQLError: the server answered with GraphQL errors. When the response
-// also carried data, the method that returned this error returns that
-// partial data alongside it.
+// GraphQLError reports that the server answered with GraphQL errors. When the
+// response also carried data, the method that returned this error returns
+// that partial data alongside it.
 type GraphQLError struct {
 	Env    string
 	Status int
@@ -163,7 +164,7 @@ func (e *GraphQLError) Is(target error) bool {
 	return false
 }
 
-// ServerError: HTTP 5xx.
+// ServerError is an HTTP 5xx answer.
 type ServerError struct {
 	Env     string
 	Status  int
@@ -179,8 +180,8 @@ func (e *ServerError) Error() string {
 
 func (e *ServerError) Is(target error) bool { return target == ErrServer }
 
-// NetworkError: the request never got an HTTP answer (DNS, connect, TLS,
-// reset, timeout).
+// NetworkError reports that the request never got an HTTP answer (DNS,
+// connect, TLS, reset, timeout).
 type NetworkError struct {
 	Env     string
 	Host    string
@@ -198,8 +199,8 @@ func (e *NetworkError) Error() string {
 func (e *NetworkError) Is(target error) bool { return target == ErrNetwork }
 func (e *NetworkError) Unwrap() error        { return e.Err }
 
-// BadResponseError: an answer that is not a GraphQL JSON response (an HTML
-// error page from a proxy, a truncated body, an unexpected status).
+// BadResponseError is an answer that is not a GraphQL JSON response (an
+// HTML error page from a proxy, a truncated body, an unexpected status).
 type BadResponseError struct {
 	Env     string
 	Status  int
@@ -218,8 +219,8 @@ func (e *BadResponseError) Error() string {
 
 func (e *BadResponseError) Is(target error) bool { return target == ErrBadResponse }
 
-// EndpointError: the environment guard refused a request to a URL that is
-// not one of this environment's endpoints.
+// EndpointError reports that the environment guard refused a request to a URL
+// that is not one of this environment's endpoints.
 type EndpointError struct {
 	Env string
 	URL string // scheme://host/path of the refused request (no query)
@@ -231,8 +232,9 @@ func (e *EndpointError) Error() string {
 
 func (e *EndpointError) Is(target error) bool { return target == ErrForeignEndpoint }
 
-// RejectionError: a mutation came back with a Rejection union member
-// (ForbiddenRejection, ValidationRejection, …) instead of its success payload.
+// RejectionError reports that a mutation came back with a Rejection union
+// member (ForbiddenRejection, ValidationRejection, …) instead of its success
+// payload.
 type RejectionError struct {
 	Env     string
 	Type    string // the rejection's __typename, sanitised
@@ -245,8 +247,8 @@ func (e *RejectionError) Error() string {
 
 func (e *RejectionError) Is(target error) bool { return target == ErrRejected }
 
-// ReadOnlyError: a mutation was refused before it was sent, because the
-// environment is read-only (Live).
+// ReadOnlyError reports that a mutation was refused before it was sent,
+// because the environment is read-only (Live).
 type ReadOnlyError struct {
 	Env string
 }

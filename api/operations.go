@@ -60,40 +60,40 @@ type Operation struct {
 func Operations() ([]Operation, error) {
 	type build struct {
 		name     string
-		admin    bool
-		mutation bool
-		v        any
+		v        any // the operation's shape, as query or mutate decodes it
 		vars     map[string]any
+		mutation bool // a mutation: sent once, never retried
+		admin    bool // sent to the Testing API (partner-admin schema)
 	}
 	builds := []build{
-		{OpAccounts, false, false, &accountsQuery{}, accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
-		{OpAccount, false, false, &accountQuery{}, map[string]any{"accountId": graphql.ID("")}},
-		{OpUser, false, false, &userQuery{}, nil},
-		{OpHomeUser, false, false, &homeUserQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
-		{OpHomeProject, false, false, &homeProjectQuery{}, accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
-		{OpProjectInfo, false, false, &projectInfoQuery{}, nil},
-		{OpSimulateTransfer, true, true, &simulateMutation{}, map[string]any{"input": incomingSepaCreditTransferInput{}}},
-		{OpAccountDetail, false, false, &accountDetailQuery{}, map[string]any{"accountId": graphql.ID("")}},
-		{OpAccountDetailUser, false, false, &accountDetailUserQuery{}, map[string]any{"accountId": graphql.ID("")}},
-		{OpMemberships, false, false, &membershipsQuery{}, MembershipsParams{}.vars(platform.PageMax)},
-		{OpAccountMembers, false, false, &accountMembershipsQuery{}, MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
-		{OpMembership, false, false, &membershipQuery{}, map[string]any{"id": graphql.ID("")}},
-		{OpCards, false, false, &cardsQuery{}, CardsParams{}.vars(platform.PageMax)},
-		{OpMembershipCards, false, false, &membershipCardsQuery{}, CardsParams{MembershipID: "x"}.vars(platform.PageMax)},
-		{OpCard, false, false, &cardQuery{}, map[string]any{"cardId": graphql.ID("")}},
-		{OpProjectTransactions, false, false, &projectTransactionsQuery{}, TransactionsParams{}.vars(platform.PageMax)},
-		{OpAccountTransactionList, false, false, &accountTransactionListQuery{}, TransactionsParams{AccountID: "x"}.vars(platform.PageMax)},
-		{OpTransaction, false, false, &transactionQuery{}, map[string]any{"id": graphql.ID("")}},
-		{OpStatements, false, false, &statementsQuery{}, StatementsParams{AccountID: "x"}.vars(platform.PageMax)},
-		{OpWebhookEventLogs, false, false, &webhookEventLogsQuery{}, WebhookEventLogsParams{}.vars(platform.PageMax)},
-		{OpWebhookEventLog, false, false, &webhookEventLogQuery{}, map[string]any{"id": graphql.ID("")}},
-		{OpWebhookSubscriptions, false, false, &webhookSubscriptionsQuery{}, map[string]any{"first": platform.PageMax, "after": cursorVar("")}},
-		{OpWebhookSubscription, false, false, &webhookSubscriptionQuery{}, map[string]any{"id": graphql.ID("")}},
-		{OpWebhookEventTypes, false, false, &webhookEventTypesQuery{}, nil},
-		{OpAddWebhookSubscription, false, true, &addWebhookSubscriptionMutation{}, WebhookSubscriptionInput{}.vars("")},
-		{OpUpdateWebhookSubscription, false, true, &updateWebhookSubscriptionMutation{}, WebhookSubscriptionInput{}.vars("x")},
-		{OpRemoveWebhookSubscription, false, true, &removeWebhookSubscriptionMutation{}, map[string]any{"input": webhookSubscriptionIDInput{}}},
-		{OpReplayWebhookEvent, false, true, &replayWebhookEventMutation{}, map[string]any{"input": replayWebhookEventInput{}}},
+		{name: OpAccounts, v: &accountsQuery{}, vars: accountsVars(AccountsParams{Search: "x", Status: []string{"Opened"}, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
+		{name: OpAccount, v: &accountQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
+		{name: OpUser, v: &userQuery{}},
+		{name: OpHomeUser, v: &homeUserQuery{}, vars: accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
+		{name: OpHomeProject, v: &homeProjectQuery{}, vars: accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
+		{name: OpProjectInfo, v: &projectInfoQuery{}},
+		{name: OpSimulateTransfer, v: &simulateMutation{}, vars: map[string]any{"input": incomingSepaCreditTransferInput{}}, mutation: true, admin: true},
+		{name: OpAccountDetail, v: &accountDetailQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
+		{name: OpAccountDetailUser, v: &accountDetailUserQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
+		{name: OpMemberships, v: &membershipsQuery{}, vars: MembershipsParams{}.vars(platform.PageMax)},
+		{name: OpAccountMembers, v: &accountMembershipsQuery{}, vars: MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{name: OpMembership, v: &membershipQuery{}, vars: map[string]any{"id": graphql.ID("")}},
+		{name: OpCards, v: &cardsQuery{}, vars: CardsParams{}.vars(platform.PageMax)},
+		{name: OpMembershipCards, v: &membershipCardsQuery{}, vars: CardsParams{MembershipID: "x"}.vars(platform.PageMax)},
+		{name: OpCard, v: &cardQuery{}, vars: map[string]any{"cardId": graphql.ID("")}},
+		{name: OpProjectTransactions, v: &projectTransactionsQuery{}, vars: TransactionsParams{}.vars(platform.PageMax)},
+		{name: OpAccountTransactionList, v: &accountTransactionListQuery{}, vars: TransactionsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{name: OpTransaction, v: &transactionQuery{}, vars: map[string]any{"id": graphql.ID("")}},
+		{name: OpStatements, v: &statementsQuery{}, vars: StatementsParams{AccountID: "x"}.vars(platform.PageMax)},
+		{name: OpWebhookEventLogs, v: &webhookEventLogsQuery{}, vars: WebhookEventLogsParams{}.vars(platform.PageMax)},
+		{name: OpWebhookEventLog, v: &webhookEventLogQuery{}, vars: map[string]any{"id": graphql.ID("")}},
+		{name: OpWebhookSubscriptions, v: &webhookSubscriptionsQuery{}, vars: map[string]any{"first": platform.PageMax, "after": cursorVar("")}},
+		{name: OpWebhookSubscription, v: &webhookSubscriptionQuery{}, vars: map[string]any{"id": graphql.ID("")}},
+		{name: OpWebhookEventTypes, v: &webhookEventTypesQuery{}},
+		{name: OpAddWebhookSubscription, v: &addWebhookSubscriptionMutation{}, vars: WebhookSubscriptionInput{}.vars(""), mutation: true},
+		{name: OpUpdateWebhookSubscription, v: &updateWebhookSubscriptionMutation{}, vars: WebhookSubscriptionInput{}.vars("x"), mutation: true},
+		{name: OpRemoveWebhookSubscription, v: &removeWebhookSubscriptionMutation{}, vars: map[string]any{"input": webhookSubscriptionIDInput{}}, mutation: true},
+		{name: OpReplayWebhookEvent, v: &replayWebhookEventMutation{}, vars: map[string]any{"input": replayWebhookEventInput{}}, mutation: true},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {

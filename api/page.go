@@ -25,9 +25,9 @@ type Fetch[T any] func(ctx context.Context, after string) (*Page[T], error)
 // ErrPaging matches a *PagingError.
 var ErrPaging = errors.New("broken paging")
 
-// PagingError: the server said there were more pages but gave no cursor
-// that moves past the current one, so walking on would either stop short
-// or loop forever.
+// PagingError reports that the server said there were more pages but gave no
+// cursor that moves past the current one, so walking on would either stop
+// short or loop forever.
 type PagingError struct {
 	Page   int    // 1-based number of the page that came back
 	After  string // the cursor that page was asked for ("" for the first)

@@ -13,7 +13,7 @@ import (
 // ErrInvalidParam matches a *ParamError.
 var ErrInvalidParam = errors.New("invalid parameter")
 
-// ParamError: a parameter the schema would refuse, caught before anything
+// ParamError is a parameter the schema would refuse, caught before anything
 // is sent. Param is the GraphQL name ("filters.status", "orderBy.field").
 type ParamError struct {
 	Param   string

@@ -36,9 +36,9 @@ var (
 	ErrRevocationFailed = errors.New("refresh token revocation failed")
 )
 
-// SessionEndedError: the stored session cannot be used, and only a new
-// sign-in helps (no session, no refresh token, a grant the server refused,
-// a file that belongs to another client).
+// SessionEndedError reports that the stored session cannot be used, and only
+// a new sign-in helps (no session, no refresh token, a grant the server
+// refused, a file that belongs to another client).
 type SessionEndedError struct {
 	Env    string
 	Reason string // what happened, e.g. "the refresh token was already used or revoked"
@@ -61,9 +61,9 @@ func (e *SessionEndedError) Is(target error) bool { return target == ErrSignInRe
 // importing this package.
 func (e *SessionEndedError) SignInRequired() bool { return true }
 
-// TokenEndpointError: the authorization server answered a token request
-// with an error. Code and Description are the server's own `error` and
-// `error_description`, made safe to print and bounded.
+// TokenEndpointError reports that the authorization server answered a token
+// request with an error. Code and Description are the server's own `error`
+// and `error_description`, made safe to print and bounded.
 type TokenEndpointError struct {
 	Env         string
 	Grant       string // authorization_code | refresh_token | client_credentials
@@ -166,9 +166,9 @@ func registeredAuthMethod(desc string) string {
 	return m
 }
 
-// TokenEndpointUnreachableError: a token request got no answer. For a
-// refresh this matters: the server may have rotated the single-use refresh
-// token and the answer carrying the new one was lost.
+// TokenEndpointUnreachableError reports that a token request got no answer.
+// For a refresh this matters: the server may have rotated the single-use
+// refresh token and the answer carrying the new one was lost.
 type TokenEndpointUnreachableError struct {
 	Env   string
 	Grant string
@@ -181,8 +181,8 @@ func (e *TokenEndpointUnreachableError) Error() string {
 
 func (e *TokenEndpointUnreachableError) Unwrap() error { return e.Err }
 
-// UnsafeStoreError: the token file is readable by other users, so it is not
-// used.
+// UnsafeStoreError reports that the token file is readable by other users,
+// so it is not used.
 type UnsafeStoreError struct {
 	Path string
 	Mode uint32
@@ -192,8 +192,8 @@ func (e *UnsafeStoreError) Error() string {
 	return fmt.Sprintf("the stored session %s is readable by other users (mode %04o), so it is not used", e.Path, e.Mode)
 }
 
-// LockTimeoutError: another process held the session lock for longer than
-// the wait allows.
+// LockTimeoutError reports that another process held the session lock for
+// longer than the wait allows.
 type LockTimeoutError struct {
 	Path string
 	Wait time.Duration
@@ -206,8 +206,9 @@ func (e *LockTimeoutError) Error() string {
 
 func (e *LockTimeoutError) Unwrap() error { return e.Err }
 
-// SignInError: the browser sign-in did not complete. Code and Description
-// are what the authorization server put on the redirect, when it did.
+// SignInError reports that the browser sign-in did not complete. Code and
+// Description are what the authorization server put on the redirect, when it
+// did.
 type SignInError struct {
 	Env         string
 	Reason      string // what went wrong, in a few words
@@ -244,7 +245,7 @@ func (e *SignInError) Is(target error) bool {
 	return false
 }
 
-// CallbackListenError: the sign-in callback could not listen on its
+// CallbackListenError reports that the sign-in callback could not listen on its
 // loopback address (a fixed port that is taken, usually).
 type CallbackListenError struct {
 	Addr string

@@ -451,12 +451,13 @@ func (f *flow) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// ErrSignInFinished: a redirected address was pasted after the sign-in had
-// already ended (signed in through the callback, timed out or cancelled).
+// ErrSignInFinished reports that a redirected address was pasted after the
+// sign-in had already ended (signed in through the callback, timed out or
+// cancelled).
 var ErrSignInFinished = errors.New("the sign-in has already finished")
 
-// PasteError: a pasted address was refused; the sign-in keeps waiting for
-// the callback or a better paste.
+// PasteError reports that a pasted address was refused; the sign-in keeps
+// waiting for the callback or a better paste.
 type PasteError struct {
 	Reason string
 }

@@ -178,7 +178,8 @@ func (e *Environment) Ready() error {
 	return nil
 }
 
-// NotConfiguredError: an environment lacks what signing in needs.
+// NotConfiguredError reports that an environment lacks what signing in
+// needs.
 type NotConfiguredError struct {
 	Env  EnvName
 	Keys string // the key, or the alternatives, that must be set under [Env]

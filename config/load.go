@@ -180,8 +180,8 @@ func readLimited(path string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// NotAFileError: the configuration path names something other than a
-// regular file (a directory, a FIFO, a device, a socket).
+// NotAFileError reports that the configuration path names something other
+// than a regular file (a directory, a FIFO, a device, a socket).
 type NotAFileError struct {
 	Path string
 	Kind string // "a directory", "a named pipe (FIFO)", "a device", …

@@ -21,12 +21,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/adrg/xdg"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // Stable texts the end-to-end test (tmux capture-pane) can wait for.
@@ -104,7 +104,7 @@ type Environment struct {
 type Options struct {
 	Envs  map[config.EnvName]*Environment
 	Start config.EnvName // environment shown first; default Sandbox if configured
-	// LogPath is the log file; "" means $XDG_STATE_HOME/partnertui/ui.log.
+	// LogPath is the log file; "" means paths.LogFile().
 	// Run opens it; the UI never logs to the screen.
 	LogPath string
 	// Logger overrides LogPath (tests); nil discards when used through New.
@@ -130,9 +130,9 @@ type Options struct {
 func Run(ctx context.Context, opts Options) (err error) {
 	logPath := opts.LogPath
 	if logPath == "" {
-		p, perr := xdg.StateFile(filepath.Join("partnertui", "ui.log"))
+		p, perr := paths.LogFile()
 		if perr != nil {
-			return fmt.Errorf("could not create the log directory under XDG state (%w); set XDG_STATE_HOME to a writable directory", perr)
+			return fmt.Errorf("%w; set XDG_STATE_HOME to a writable directory", perr)
 		}
 		logPath = p
 	}

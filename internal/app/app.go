@@ -200,7 +200,8 @@ func (a *App) EnsureSignedIn(ctx context.Context, e *Env) error {
 // state directory's: a crash log must outlive the demo's temporary one.
 func (a *App) LogPath() (string, error) { return paths.LogFile() }
 
-// NotConfiguredError: an environment lacks its client settings in File.
+// NotConfiguredError reports that an environment lacks its client settings
+// in File.
 type NotConfiguredError struct {
 	File string
 	Err  error // a *config.NotConfiguredError

@@ -94,11 +94,11 @@ const (
 	maxFile   = headerLen + 8*MaxSends
 )
 
-// ErrLocked: another process held the budget's lock for longer than the
-// lock timeout.
+// ErrLocked reports that another process held the budget's lock for longer
+// than the lock timeout.
 var ErrLocked = errors.New("locked by another process")
 
-// FileError: the shared budget's file or lock could not be used.
+// FileError reports that the shared budget's file or lock could not be used.
 type FileError struct {
 	Path string
 	Err  error

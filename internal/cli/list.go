@@ -373,7 +373,7 @@ type listRun[T any] struct {
 	screenful int
 }
 
-// PartialListError: a listing failed after some items were written.
+// PartialListError reports that a listing failed after some items were written.
 type PartialListError struct {
 	Noun    string
 	Written int

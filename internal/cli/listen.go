@@ -97,7 +97,8 @@ func checkForwardURL(raw string) error {
 	return nil
 }
 
-// NoSubscriptionError: listen found no webhook subscription to follow.
+// NoSubscriptionError reports that listen found no webhook subscription to
+// follow.
 type NoSubscriptionError struct{ Env string }
 
 func (e *NoSubscriptionError) Error() string {
