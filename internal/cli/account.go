@@ -18,7 +18,7 @@ type AccountOptions struct {
 }
 
 // NewCmdAccount shows one account.
-func NewCmdAccount(f *Factory, runF func(context.Context, *AccountOptions) error) *cobra.Command {
+func NewCmdAccount(f *Factory) *cobra.Command {
 	opts := &AccountOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:               "account ID",
@@ -28,7 +28,7 @@ func NewCmdAccount(f *Factory, runF func(context.Context, *AccountOptions) error
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			return pick(runF, runAccount)(cmd.Context(), opts)
+			return runAccount(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")

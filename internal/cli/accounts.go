@@ -18,7 +18,7 @@ type AccountsOptions struct {
 }
 
 // NewCmdAccounts lists accounts.
-func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) error) *cobra.Command {
+func NewCmdAccounts(f *Factory) *cobra.Command {
 	opts := &AccountsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "accounts",
@@ -36,7 +36,7 @@ func NewCmdAccounts(f *Factory, runF func(context.Context, *AccountsOptions) err
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			return pick(runF, runAccounts)(cmd.Context(), opts)
+			return runAccounts(cmd.Context(), opts)
 		},
 	}
 	opts.Output.register(cmd, "accounts")

@@ -19,7 +19,7 @@ type CardsOptions struct {
 }
 
 // NewCmdCards lists cards.
-func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *cobra.Command {
+func NewCmdCards(f *Factory) *cobra.Command {
 	opts := &CardsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "cards",
@@ -35,7 +35,7 @@ func NewCmdCards(f *Factory, runF func(context.Context, *CardsOptions) error) *c
 			if err := checkChoices("--status", opts.Status, api.CardStatuses()); err != nil {
 				return err
 			}
-			return pick(runF, runCards)(cmd.Context(), opts)
+			return runCards(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

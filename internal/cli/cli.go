@@ -1,7 +1,8 @@
-// Package cli is partnertui's command line: one file per command, each an
-// options struct and a run function that tests call without a process
-// (gh's NewCmdX(f, runF) pattern); the exit codes and every error's wording
-// live in errors.go. It uses cobra's own help, which shows each flag's value
+// Package cli is partnertui's command line: one file per command, each a
+// NewCmdX(f) constructor, an options struct and a run function. Tests run
+// the real command tree (NewCmdRoot) in-process with their own IO, so the
+// flags, the session set-up and the error rendering they exercise are the
+// binary's; the exit codes and every error's wording live in errors.go. It uses cobra's own help, which shows each flag's value
 // placeholder (`--search text`); fang's styled help cannot.
 package cli
 

@@ -22,7 +22,7 @@ type EmulatorOptions struct {
 }
 
 // NewCmdEmulator runs the local platform emulator.
-func NewCmdEmulator(f *Factory, runF func(context.Context, *EmulatorOptions) error) *cobra.Command {
+func NewCmdEmulator(f *Factory) *cobra.Command {
 	opts := &EmulatorOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "emulator",
@@ -36,7 +36,7 @@ func NewCmdEmulator(f *Factory, runF func(context.Context, *EmulatorOptions) err
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
 				return &UsageError{Err: err}
 			}
-			return pick(runF, runEmulator)(cmd.Context(), opts)
+			return runEmulator(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -24,7 +24,7 @@ type EventsOptions struct {
 
 // NewCmdEvents lists the webhook event log: every delivery the platform
 // attempted.
-func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) *cobra.Command {
+func NewCmdEvents(f *Factory) *cobra.Command {
 	opts := &EventsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "events",
@@ -39,7 +39,7 @@ func NewCmdEvents(f *Factory, runF func(context.Context, *EventsOptions) error) 
 			if _, err := opts.params(); err != nil {
 				return err
 			}
-			return pick(runF, runEvents)(cmd.Context(), opts)
+			return runEvents(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -18,6 +18,9 @@ type Factory struct {
 
 	app      *app.App
 	progress *progressLine
+	// onLogRead, when set, hears each completed read of the event log by
+	// listen, so a test waits on reads instead of sleeping.
+	onLogRead func()
 }
 
 // progressLine is the command's one line of stderr for progress and waits.
@@ -117,14 +120,6 @@ func (f *Factory) envName() (config.EnvName, error) {
 		return "", &UsageError{Err: err}
 	}
 	return name, nil
-}
-
-// pick is the test's run function when it gave one, else the command's.
-func pick[O any](runF, run func(context.Context, *O) error) func(context.Context, *O) error {
-	if runF != nil {
-		return runF
-	}
-	return run
 }
 
 // exactlyOne accepts exactly one argument, and otherwise says what it is

@@ -53,8 +53,8 @@ const (
 )
 
 // NewCmdListen forwards webhook events to a local endpoint, with no tunnel.
-func NewCmdListen(f *Factory, runF func(context.Context, *ListenOptions) error) *cobra.Command {
-	opts := &ListenOptions{IO: f.IO, F: f, Interval: listenInterval, Backoff: listenBackoff, Now: time.Now}
+func NewCmdListen(f *Factory) *cobra.Command {
+	opts := &ListenOptions{IO: f.IO, F: f, Interval: listenInterval, Backoff: listenBackoff, Now: time.Now, read: f.onLogRead}
 	cmd := &cobra.Command{
 		Use:   "listen --forward-to URL",
 		Short: "Forward webhook events to a local URL as they happen, with no tunnel",
@@ -73,7 +73,7 @@ func NewCmdListen(f *Factory, runF func(context.Context, *ListenOptions) error) 
 			if opts.Create && opts.Subscription != "" {
 				return usageErrorf("--create and --subscription cannot be used together: --create makes a new subscription")
 			}
-			return pick(runF, runListen)(cmd.Context(), opts)
+			return runListen(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -20,7 +20,7 @@ type LoginOptions struct {
 }
 
 // NewCmdLogin signs the user in through the browser.
-func NewCmdLogin(f *Factory, runF func(context.Context, *LoginOptions) error) *cobra.Command {
+func NewCmdLogin(f *Factory) *cobra.Command {
 	opts := &LoginOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -30,7 +30,7 @@ func NewCmdLogin(f *Factory, runF func(context.Context, *LoginOptions) error) *c
 		Example: "  partnertui login\n  partnertui login --env live\n  partnertui login --no-browser   # over SSH: open the URL on your own machine",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return pick(runF, runLogin)(cmd.Context(), opts)
+			return runLogin(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoBrowser, "no-browser", false, "print the URL but do not open a browser")

@@ -17,7 +17,7 @@ type LogoutOptions struct {
 }
 
 // NewCmdLogout revokes and forgets the session.
-func NewCmdLogout(f *Factory, runF func(context.Context, *LogoutOptions) error) *cobra.Command {
+func NewCmdLogout(f *Factory) *cobra.Command {
 	opts := &LogoutOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:     "logout",
@@ -26,7 +26,7 @@ func NewCmdLogout(f *Factory, runF func(context.Context, *LogoutOptions) error) 
 		Example: "  partnertui logout\n  partnertui logout --env live",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return pick(runF, runLogout)(cmd.Context(), opts)
+			return runLogout(cmd.Context(), opts)
 		},
 	}
 	return f.withSession(cmd, false)

@@ -19,7 +19,7 @@ type MembersOptions struct {
 }
 
 // NewCmdMembers lists who can access an account, with which rights.
-func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error) *cobra.Command {
+func NewCmdMembers(f *Factory) *cobra.Command {
 	opts := &MembersOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "members ACCOUNT_ID",
@@ -34,7 +34,7 @@ func NewCmdMembers(f *Factory, runF func(context.Context, *MembersOptions) error
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			return pick(runF, runMembers)(cmd.Context(), opts)
+			return runMembers(cmd.Context(), opts)
 		},
 	}
 	opts.Output.register(cmd, "memberships")

@@ -9,7 +9,7 @@ import (
 
 // NewCmdRoot is partnertui itself: the terminal UI, and every command.
 func NewCmdRoot(f *Factory) *cobra.Command {
-	root := NewCmdTUI(f, nil)
+	root := NewCmdTUI(f)
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.Version = Version()
@@ -20,20 +20,20 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	// Flag mistakes are usage errors on every command.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
 	root.AddCommand(
-		NewCmdLogin(f, nil),
-		NewCmdLogout(f, nil),
-		NewCmdStatus(f, nil),
-		NewCmdAccounts(f, nil),
-		NewCmdAccount(f, nil),
-		NewCmdTransactions(f, nil),
-		NewCmdTransaction(f, nil),
-		NewCmdMembers(f, nil),
-		NewCmdCards(f, nil),
-		NewCmdStatements(f, nil),
-		NewCmdEvents(f, nil),
-		NewCmdListen(f, nil),
+		NewCmdLogin(f),
+		NewCmdLogout(f),
+		NewCmdStatus(f),
+		NewCmdAccounts(f),
+		NewCmdAccount(f),
+		NewCmdTransactions(f),
+		NewCmdTransaction(f),
+		NewCmdMembers(f),
+		NewCmdCards(f),
+		NewCmdStatements(f),
+		NewCmdEvents(f),
+		NewCmdListen(f),
 		NewCmdConfig(f),
-		NewCmdEmulator(f, nil),
+		NewCmdEmulator(f),
 		NewCmdVersion(f),
 		NewCmdMan(f),
 	)

@@ -18,7 +18,7 @@ type StatementsOptions struct {
 }
 
 // NewCmdStatements lists an account's statements.
-func NewCmdStatements(f *Factory, runF func(context.Context, *StatementsOptions) error) *cobra.Command {
+func NewCmdStatements(f *Factory) *cobra.Command {
 	opts := &StatementsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:               "statements ACCOUNT_ID",
@@ -31,7 +31,7 @@ func NewCmdStatements(f *Factory, runF func(context.Context, *StatementsOptions)
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			return pick(runF, runStatements)(cmd.Context(), opts)
+			return runStatements(cmd.Context(), opts)
 		},
 	}
 	opts.Output.register(cmd, "statements")

@@ -24,7 +24,7 @@ type StatusOptions struct {
 const statusCheckTimeout = 30 * time.Second
 
 // NewCmdStatus reports whether the session works, end to end.
-func NewCmdStatus(f *Factory, runF func(context.Context, *StatusOptions) error) *cobra.Command {
+func NewCmdStatus(f *Factory) *cobra.Command {
 	opts := &StatusOptions{IO: f.IO, F: f, Timeout: statusCheckTimeout}
 	cmd := &cobra.Command{
 		Use:   "status",
@@ -36,7 +36,7 @@ func NewCmdStatus(f *Factory, runF func(context.Context, *StatusOptions) error) 
 		Example: "  partnertui status\n  partnertui status --env live --json\n  partnertui status --project",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return pick(runF, runStatus)(cmd.Context(), opts)
+			return runStatus(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")

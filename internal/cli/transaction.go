@@ -20,7 +20,7 @@ type TransactionOptions struct {
 }
 
 // NewCmdTransaction shows one transaction in full.
-func NewCmdTransaction(f *Factory, runF func(context.Context, *TransactionOptions) error) *cobra.Command {
+func NewCmdTransaction(f *Factory) *cobra.Command {
 	opts := &TransactionOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:     "transaction ID",
@@ -29,7 +29,7 @@ func NewCmdTransaction(f *Factory, runF func(context.Context, *TransactionOption
 		Args:    exactlyOne("transaction", "transaction ID", "transactions"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			return pick(runF, runTransaction)(cmd.Context(), opts)
+			return runTransaction(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")

@@ -25,7 +25,7 @@ type TransactionsOptions struct {
 }
 
 // NewCmdTransactions lists transactions, filtered.
-func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOptions) error) *cobra.Command {
+func NewCmdTransactions(f *Factory) *cobra.Command {
 	opts := &TransactionsOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "transactions",
@@ -41,7 +41,7 @@ func NewCmdTransactions(f *Factory, runF func(context.Context, *TransactionsOpti
 			if _, err := opts.params(); err != nil {
 				return err
 			}
-			return pick(runF, runTransactions)(cmd.Context(), opts)
+			return runTransactions(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()

@@ -18,7 +18,7 @@ type TUIOptions struct {
 
 // NewCmdTUI is the root command: with no subcommand partnertui is the
 // terminal UI.
-func NewCmdTUI(f *Factory, runF func(context.Context, *TUIOptions) error) *cobra.Command {
+func NewCmdTUI(f *Factory) *cobra.Command {
 	opts := &TUIOptions{IO: f.IO, F: f}
 	cmd := &cobra.Command{
 		Use:   "partnertui",
@@ -35,7 +35,7 @@ func NewCmdTUI(f *Factory, runF func(context.Context, *TUIOptions) error) *cobra
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return pick(runF, runTUI)(cmd.Context(), opts)
+			return runTUI(cmd.Context(), opts)
 		},
 	}
 	return f.withSession(cmd, true)
