@@ -115,83 +115,35 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	// Warn runs on the callback and browser goroutines; it is muted once
-	// Login returns so no note arrives after the caller moved on.
-	var warnMu sync.Mutex
-	warnOpen := true
-	warn := func(msg string) {
-		warnMu.Lock()
-		defer warnMu.Unlock()
-		if warnOpen && opts.Warn != nil {
-			opts.Warn(msg)
-		}
-	}
-	defer func() {
-		warnMu.Lock()
-		warnOpen = false
-		warnMu.Unlock()
-	}()
+	warn, mute := muteOnReturn(opts.Warn)
+	defer mute()
 	// Resolve the secret first: a broken secret command should fail before
 	// the user spends time in the browser.
 	if _, err := s.clientSecret(ctx); err != nil {
 		return nil, err
 	}
-	redirect, err := url.Parse(s.env.EffectiveRedirectURI())
-	if err != nil || redirect.Hostname() != "127.0.0.1" {
-		return nil, fmt.Errorf("redirect_uri %q of %s is not an http://127.0.0.1[:port]/path address", s.env.EffectiveRedirectURI(), s.envName)
-	}
-	port := redirect.Port()
-	if port == "" {
-		port = "0"
-	}
-	ln, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", port))
+	cb, err := s.listenCallback()
 	if err != nil {
-		return nil, &CallbackListenError{Addr: net.JoinHostPort("127.0.0.1", port), Err: err}
+		return nil, err
 	}
-	callbackPath := redirect.EscapedPath()
-	if callbackPath == "" {
-		callbackPath = "/"
-	}
-	redirectURL := (&url.URL{Scheme: "http", Host: ln.Addr().String(), Path: redirect.Path, RawPath: redirect.RawPath, RawQuery: redirect.RawQuery}).String()
-
 	fl := &flow{
 		s:            s,
 		state:        randomToken(),
 		nonce:        randomToken(),
 		verifier:     oauth2.GenerateVerifier(),
-		redirectURL:  redirectURL,
-		callbackPath: callbackPath,
+		redirectURL:  cb.redirectURL,
+		callbackPath: cb.path,
 		results:      make(chan callbackResult, 1),
 		warn:         warn,
 	}
 	// A paste that comes after Login returned is told so.
 	defer fl.finish()
-	authURL := s.AuthorizationURL(redirectURL, fl.state, fl.nonce, oauth2.S256ChallengeFromVerifier(fl.verifier))
+	defer serveCallback(cb.ln, fl)()
 
-	srv := &http.Server{
-		Handler:           fl,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      TokenCallTimeout + 30*time.Second,
-		IdleTimeout:       30 * time.Second,
-		MaxHeaderBytes:    32 << 10,
-	}
-	go srv.Serve(ln)
-	defer func() {
-		shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutCtx)
-	}()
-
+	authURL := s.AuthorizationURL(cb.redirectURL, fl.state, fl.nonce, oauth2.S256ChallengeFromVerifier(fl.verifier))
 	isHeadless := headless(getenv, runtime.GOOS)
-	open := opts.Open
-	if open == nil && !isHeadless {
-		open = func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, runtime.GOOS) }
-	}
-	if opts.NoBrowser {
-		open = nil
-	}
-	callbackPort := ln.Addr().(*net.TCPAddr).Port
+	open := browserOpener(opts, isHeadless, getenv)
+	callbackPort := cb.ln.Addr().(*net.TCPAddr).Port
 	prompt := SignInPrompt{Env: s.envName, URL: authURL, CallbackPort: callbackPort, Headless: isHeadless, Opening: open != nil, paste: fl.paste}
 	if isHeadless {
 		prompt.SSHForward = SSHForwardCommand(callbackPort, getenv)
@@ -211,6 +163,101 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 			openErr <- err
 		}()
 	}
+	return s.awaitSignIn(ctx, waitCtx, fl, openErr, opts)
+}
+
+// muteOnReturn wraps Warn, which runs on the callback and browser
+// goroutines, so that calling mute (when Login returns) silences it: no
+// note arrives after the caller moved on.
+func muteOnReturn(warnTo func(string)) (warn func(string), mute func()) {
+	var mu sync.Mutex
+	open := true
+	warn = func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if open && warnTo != nil {
+			warnTo(msg)
+		}
+	}
+	mute = func() {
+		mu.Lock()
+		open = false
+		mu.Unlock()
+	}
+	return warn, mute
+}
+
+// callback is the loopback listener the browser's redirect comes back to.
+type callback struct {
+	ln          net.Listener
+	redirectURL string // redirect_uri with the port actually listened on
+	path        string // the escaped path the redirect arrives on
+}
+
+// listenCallback listens on 127.0.0.1 at redirect_uri's port, or a random
+// one when it names none (the server accepts any port on a loopback IP,
+// RFC 8252).
+func (s *Session) listenCallback() (*callback, error) {
+	redirect, err := url.Parse(s.env.EffectiveRedirectURI())
+	if err != nil || redirect.Hostname() != "127.0.0.1" {
+		return nil, fmt.Errorf("redirect_uri %q of %s is not an http://127.0.0.1[:port]/path address", s.env.EffectiveRedirectURI(), s.envName)
+	}
+	port := redirect.Port()
+	if port == "" {
+		port = "0"
+	}
+	ln, err := net.Listen("tcp4", net.JoinHostPort("127.0.0.1", port))
+	if err != nil {
+		return nil, &CallbackListenError{Addr: net.JoinHostPort("127.0.0.1", port), Err: err}
+	}
+	path := redirect.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	redirectURL := (&url.URL{Scheme: "http", Host: ln.Addr().String(), Path: redirect.Path, RawPath: redirect.RawPath, RawQuery: redirect.RawQuery}).String()
+	return &callback{ln: ln, redirectURL: redirectURL, path: path}, nil
+}
+
+// serveCallback serves fl on ln, with timeouts that bound a slow or
+// hostile client, until the returned stop is called.
+func serveCallback(ln net.Listener, fl *flow) (stop func()) {
+	srv := &http.Server{
+		Handler:           fl,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      TokenCallTimeout + 30*time.Second,
+		IdleTimeout:       30 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+	}
+	go srv.Serve(ln)
+	return func() {
+		shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutCtx)
+	}
+}
+
+// browserOpener is what opens the sign-in page: the caller's Open, else
+// $BROWSER or the system's opener outside a headless session; nil when
+// nothing is to be opened.
+func browserOpener(opts LoginOptions, isHeadless bool, getenv func(string) string) func(context.Context, string) error {
+	if opts.NoBrowser {
+		return nil
+	}
+	if opts.Open != nil {
+		return opts.Open
+	}
+	if isHeadless {
+		return nil
+	}
+	return func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, runtime.GOOS) }
+}
+
+// awaitSignIn waits for the first of: the callback's or a paste's result,
+// a failed automated Open (with FailOnOpenError), the timeout (waitCtx) or
+// ctx's cancellation. An exchange that ended meanwhile wins over the
+// other two, since its tokens are saved.
+func (s *Session) awaitSignIn(ctx, waitCtx context.Context, fl *flow, openErr <-chan error, opts LoginOptions) (*Identity, error) {
 	var lastOpenErr error
 	for {
 		select {

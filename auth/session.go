@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -565,12 +566,12 @@ func (s *Session) revoke(ctx context.Context, refreshToken string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, TokenCallTimeout)
 	defer cancel()
-	form := strings.NewReader(urlValues(
-		"token", refreshToken,
-		"token_type_hint", "refresh_token",
-		"client_id", s.env.ClientID,
-		"client_secret", secret,
-	))
+	form := strings.NewReader(url.Values{
+		"token":           {refreshToken},
+		"token_type_hint": {"refresh_token"},
+		"client_id":       {s.env.ClientID},
+		"client_secret":   {secret},
+	}.Encode())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, form)
 	if err != nil {
 		return fmt.Errorf("bad revocation endpoint: %w", err)

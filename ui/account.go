@@ -41,7 +41,7 @@ type accountScreen struct {
 	keys accountKeys
 	w, h int
 
-	overview   *detailScreen
+	overview   *overviewScreen
 	tx         *txListScreen
 	members    *listScreen[api.AccountMembership]
 	cards      *listScreen[api.Card]
@@ -57,7 +57,7 @@ type accountScreen struct {
 
 func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s := &accountScreen{c: c, env: env, keys: newAccountKeys()}
-	s.overview = newDetailScreen(c, env, a)
+	s.overview = newOverviewScreen(c, env, a)
 	s.tx = newTxListScreen(c, env, a.ID)
 	s.members = newMembersList(c, env, a.ID)
 	s.cards = newCardsList(c, env, api.CardsParams{AccountID: a.ID})

@@ -178,7 +178,7 @@ func isEventsScreen(s screen) bool {
 
 // eventScope is the resource the Events view filters on when opened from
 // the account detail.
-func (d *detailScreen) eventScope() (id, name string) { return d.acct.ID, d.acct.Name }
+func (d *overviewScreen) eventScope() (id, name string) { return d.acct.ID, d.acct.Name }
 
 // openEvents pushes the Events view, filtered to the account on screen
 // when there is one.

@@ -98,7 +98,7 @@ func TestEventsReachableFromAnywhereAndScopedToTheAccount(t *testing.T) {
 	}
 	d.wantScreen("Transaction.Booked")
 	d.press("esc")
-	d.detail()
+	d.overview()
 }
 
 func TestEventsShowANewEventWithinOnePollInterval(t *testing.T) {

@@ -527,7 +527,7 @@ func topAs[S screen](d *driver) S {
 
 func (d *driver) accounts() *accountsScreen { d.t.Helper(); return topAs[*accountsScreen](d) }
 func (d *driver) account() *accountScreen   { d.t.Helper(); return topAs[*accountScreen](d) }
-func (d *driver) detail() *detailScreen     { d.t.Helper(); return d.account().overview }
+func (d *driver) overview() *overviewScreen { d.t.Helper(); return d.account().overview }
 func (d *driver) signin() *signinScreen     { d.t.Helper(); return topAs[*signinScreen](d) }
 
 func (d *driver) wantScreen(sub string) {

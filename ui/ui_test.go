@@ -343,7 +343,7 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	d.sbx.txs["acc-1"] = makeTxs("acc-1", 45)
 	calls := d.sbx.requests()
 	d.press("j", "enter")
-	det := d.detail()
+	det := d.overview()
 	// The Overview is one request; the tabs read nothing until shown.
 	if det.detail.item == nil || d.sbx.requests() != calls+1 {
 		t.Fatalf("overview: detail %v after %d requests", det.detail.item != nil, d.sbx.requests()-calls)
@@ -393,7 +393,7 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 2, signedIn: true, liveSigned: true})
 	d.press("enter", "s")
-	det := d.detail()
+	det := d.overview()
 	if !det.prompting() {
 		t.Fatal("s did not open the amount prompt")
 	}
@@ -417,10 +417,10 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 	if d.m.env.Name != config.Live {
 		t.Fatal("not on Live")
 	}
-	if d.detail().prompting() {
+	if d.overview().prompting() {
 		t.Fatal("s opened the prompt on Live")
 	}
-	for _, b := range d.detail().ShortHelp() {
+	for _, b := range d.overview().ShortHelp() {
 		if b.Enabled() && b.Help().Key == "s" {
 			t.Fatal("simulate is offered on Live")
 		}
@@ -441,7 +441,7 @@ func TestEnvSwitchConfirmCancelAndBack(t *testing.T) {
 		t.Fatal("n switched")
 	}
 	d.wantScreen("Stayed in Sandbox")
-	detCtx := d.detail().ctx
+	detCtx := d.overview().ctx
 	d.press("e", "y")
 	if d.m.env.Name != config.Live || len(d.m.stack) != 1 {
 		t.Fatalf("env %s, stack %d", d.m.env.Name, len(d.m.stack))
@@ -710,7 +710,7 @@ func TestAmountPromptPasteAndCancel(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 1, signedIn: true})
 	d.press("enter", "s")
-	det := d.detail()
+	det := d.overview()
 	d.press("q", "e") // text here, not quit or switch
 	if d.quit || d.m.confirm || det.prompt.Value() != "qe" {
 		t.Fatalf("global keys were not swallowed: quit %v, confirm %v, value %q", d.quit, d.m.confirm, det.prompt.Value())

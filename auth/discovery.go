@@ -6,21 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
-func urlValues(kv ...string) string {
-	v := url.Values{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		v.Set(kv[i], kv[i+1])
-	}
-	return v.Encode()
-}
-
-// discovery is the part of the OpenID configuration we use.
+// discovery is the part of the authorization server's OpenID configuration
+// partnertui uses: the issuer and keys that verify an id_token (login.go),
+// and the revocation endpoint of sign-out (session.go).
 type discovery struct {
 	Issuer             string   `json:"issuer"`
 	JWKSURI            string   `json:"jwks_uri"`

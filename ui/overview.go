@@ -20,14 +20,14 @@ import (
 // simulated incoming transfers.
 const simulatedDebtorIBAN = "DE89370400440532013000"
 
-type detailKeys struct {
+type overviewKeys struct {
 	Copy, QR, Simulate, Refresh key.Binding
 	CloseQR                     key.Binding
 	Send, Cancel                key.Binding // while the amount prompt is open
 }
 
-func newDetailKeys() detailKeys {
-	return detailKeys{
+func newOverviewKeys() overviewKeys {
+	return overviewKeys{
 		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
 		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
 		Simulate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "simulate transfer")),
@@ -38,16 +38,16 @@ func newDetailKeys() detailKeys {
 	}
 }
 
-// detailScreen is an account's Overview tab: the account in full, read in
+// overviewScreen is an account's Overview tab: the account in full, read in
 // one request (its status and why, its holder, the signed-in user's
 // membership of it), its IBAN as text and as a QR code, and in Sandbox a
 // simulated incoming transfer.
-type detailScreen struct {
+type overviewScreen struct {
 	c      *common
 	env    *envState
 	ctx    context.Context
 	cancel context.CancelFunc
-	keys   detailKeys
+	keys   overviewKeys
 	w, h   int
 
 	// acct is the account as far as it is known: the list's row until
@@ -66,32 +66,32 @@ type detailScreen struct {
 	simulated func() tea.Cmd
 }
 
-func newDetailScreen(c *common, env *envState, a api.Account) *detailScreen {
+func newOverviewScreen(c *common, env *envState, a api.Account) *overviewScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
-	d := &detailScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newDetailKeys()}
+	d := &overviewScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newOverviewKeys()}
 	d.prompt = newTextInput("Amount to receive: ", "100.00", 12)
 	d.prompt.SetStyles(c.inputStyles())
 	d.syncKeys()
 	return d
 }
 
-func (d *detailScreen) init() tea.Cmd { return d.loadAccount() }
+func (d *overviewScreen) init() tea.Cmd { return d.loadAccount() }
 
-func (d *detailScreen) title() string { return "Overview" }
+func (d *overviewScreen) title() string { return "Overview" }
 
-func (d *detailScreen) capturing() bool { return d.prompting() }
+func (d *overviewScreen) capturing() bool { return d.prompting() }
 
 // prompting is the prompt's focus, not a flag of its own that could
 // disagree with it.
-func (d *detailScreen) prompting() bool { return d.prompt.Focused() }
-func (d *detailScreen) busy() bool      { return d.detail.busy() || d.simBusy }
-func (d *detailScreen) close()          { d.cancel() }
+func (d *overviewScreen) prompting() bool { return d.prompt.Focused() }
+func (d *overviewScreen) busy() bool      { return d.detail.busy() || d.simBusy }
+func (d *overviewScreen) close()          { d.cancel() }
 
 // canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
 // not bound at all when read-only).
-func (d *detailScreen) canSimulate() bool { return !d.env.ReadOnly }
+func (d *overviewScreen) canSimulate() bool { return !d.env.ReadOnly }
 
-func (d *detailScreen) syncKeys() {
+func (d *overviewScreen) syncKeys() {
 	k := &d.keys
 	k.Copy.SetEnabled(!d.prompting())
 	k.QR.SetEnabled(!d.prompting())
@@ -107,7 +107,7 @@ func (d *detailScreen) syncKeys() {
 	k.Cancel.SetEnabled(d.prompting())
 }
 
-func (d *detailScreen) ShortHelp() []key.Binding {
+func (d *overviewScreen) ShortHelp() []key.Binding {
 	k := d.keys
 	if d.prompting() {
 		return []key.Binding{k.Send, k.Cancel}
@@ -116,22 +116,22 @@ func (d *detailScreen) ShortHelp() []key.Binding {
 	return []key.Binding{k.CloseQR, k.Copy, k.QR, k.Simulate, k.Refresh}
 }
 
-func (d *detailScreen) FullHelp() [][]key.Binding {
+func (d *overviewScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{d.ShortHelp()}
 }
 
-func (d *detailScreen) setSize(w, h int) { d.w, d.h = w, h }
+func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 
 // loadAccount reads the account in full; with a user token the same
 // request brings the user's membership of it.
-func (d *detailScreen) loadAccount() tea.Cmd {
+func (d *overviewScreen) loadAccount() tea.Cmd {
 	a, id, project := d.env.API, d.acct.ID, d.env.Project
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		return a.AccountDetail(ctx, id, project)
 	})
 }
 
-func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
+func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 	defer d.syncKeys()
 	if d.detail.apply(msg) {
 		if it := d.detail.item; it != nil {
@@ -169,7 +169,7 @@ func (d *detailScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer d.syncKeys()
 	if d.prompting() {
 		return d.promptKey(msg), true
@@ -201,7 +201,7 @@ func (d *detailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+func (d *overviewScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := d.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
@@ -220,7 +220,7 @@ func (d *detailScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (d *detailScreen) simulate(value string) tea.Cmd {
+func (d *overviewScreen) simulate(value string) tea.Cmd {
 	d.simID = d.c.nextID()
 	d.simBusy = true
 	cur := d.acct.Currency
@@ -248,7 +248,7 @@ func (d *detailScreen) simulate(value string) tea.Cmd {
 
 // fieldLines are the account's fields: what the list's row had at once,
 // the rest once the detail came.
-func (d *detailScreen) fieldLines() []string {
+func (d *overviewScreen) fieldLines() []string {
 	st := d.c.styles
 	a := &d.acct
 	det := d.detail.item
@@ -297,7 +297,7 @@ func (d *detailScreen) fieldLines() []string {
 
 // ibanFields are the IBAN checked, or why there is none: a line for each
 // reason the platform has to hide it.
-func (d *detailScreen) ibanFields() []field {
+func (d *overviewScreen) ibanFields() []field {
 	st := d.c.styles
 	a := &d.acct
 	det := d.detail.item
@@ -373,9 +373,9 @@ func timeOr(t time.Time, full bool) string {
 	return formatTime(t)
 }
 
-func (d *detailScreen) where() where { return where{retry: d.keys.Refresh, project: d.env.Project} }
+func (d *overviewScreen) where() where { return where{retry: d.keys.Refresh, project: d.env.Project} }
 
-func (d *detailScreen) view() string {
+func (d *overviewScreen) view() string {
 	if d.h <= 0 {
 		return ""
 	}
@@ -400,7 +400,7 @@ func (d *detailScreen) view() string {
 
 // statusLine is the amount prompt, or the simulation waiting; empty
 // otherwise (the keys are on the hint line).
-func (d *detailScreen) statusLine() string {
+func (d *overviewScreen) statusLine() string {
 	st := d.c.styles
 	switch {
 	case d.prompting():
@@ -416,7 +416,7 @@ func (d *detailScreen) statusLine() string {
 }
 
 // qrView draws the EPC payment QR of the IBAN, or says why it cannot.
-func (d *detailScreen) qrView() string {
+func (d *overviewScreen) qrView() string {
 	st := d.c.styles
 	w, h := d.w, d.h
 	name := d.acct.Holder.Info.Name
