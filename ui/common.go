@@ -72,6 +72,14 @@ func (c *common) listRun(env config.EnvName) func(func() tea.Msg) tea.Cmd {
 	}
 }
 
+// projectListRun is listRun for a list read with the project-token client:
+// its answers carry no msgErr (see projectListMsg).
+func (c *common) projectListRun(env config.EnvName) func(func() tea.Msg) tea.Cmd {
+	return func(f func() tea.Msg) tea.Cmd {
+		return c.task(func() tea.Msg { return projectListMsg{envTag{env}, f()} })
+	}
+}
+
 // envState is one configured environment plus what the UI has learnt about it.
 type envState struct {
 	*Environment

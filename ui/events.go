@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/api"
@@ -30,15 +28,6 @@ const (
 	eventsBudgetShare  = 0.10
 	eventsPageSize     = 50
 )
-
-// eventsListMsg carries the Events list's answers. It has no msgErr on
-// purpose: the log is read with the project token, whose refusal is a
-// configuration matter shown on this screen, never a reason to send the
-// user back to sign in.
-type eventsListMsg struct {
-	envTag
-	inner tea.Msg
-}
 
 // eventsPollMsg is the live tail's timer.
 type eventsPollMsg struct {
@@ -98,10 +87,10 @@ func age(d time.Duration) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 }
 
+// eventsKeys are the Events view's own keys; the list's (navigation,
+// enter, r) are its listScreen's.
 type eventsKeys struct {
-	nav                                         pagedlist.KeyMap
-	Open, Type, Status, Resource, Clear, Replay key.Binding
-	Refresh                                     key.Binding
+	Type, Status, Resource, Clear, Replay key.Binding
 	// While a filter field has focus.
 	Apply, Cancel key.Binding
 	// While a replay waits for its confirmation.
@@ -110,14 +99,11 @@ type eventsKeys struct {
 
 func newEventsKeys() eventsKeys {
 	return eventsKeys{
-		nav:      navKeys(),
-		Open:     openKey("open event"),
 		Type:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "filter type")),
 		Status:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "filter status")),
 		Resource: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter resource")),
 		Clear:    escKey("clear filters"),
 		Replay:   replayKey(),
-		Refresh:  refreshKey(),
 		Apply:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
 		Cancel:   escKey("cancel"),
 		Confirm:  confirmReplayKey(),
@@ -133,15 +119,13 @@ const (
 // eventsScreen is the webhook event log, newest first, as a live tail: it
 // reads the first page again every eventsPollInterval while the cursor is
 // near the top and no read is on the wire, so a read held back by the
-// budget or a 429 pauses the tail (and says so) instead of piling up.
+// budget or a 429 pauses the tail (and says so) instead of piling up. The
+// list itself (paging, keys, errors, drawing) is a listScreen's, read with
+// the project token; the log reads newest first only, so G walks to the
+// oldest entries page by page.
 type eventsScreen struct {
-	c      *common
-	env    *envState
-	ctx    context.Context
-	cancel context.CancelFunc
-	keys   eventsKeys
-	list   *pagedlist.Model[api.WebhookEventLog]
-	w, h   int
+	*listScreen[api.WebhookEventLog]
+	keys eventsKeys
 
 	query eventsQuery
 
@@ -152,10 +136,6 @@ type eventsScreen struct {
 	// covered: another screen (an event, its resource) is on top; the
 	// tail reads nothing nobody sees.
 	covered bool
-	// err is the last finished read's error; kept while the next read is
-	// on the wire so a failing tail does not blink.
-	err  error
-	errs errLines
 
 	editing eventField
 	input   textinput.Model
@@ -197,30 +177,31 @@ func (m *Model) openEvents() tea.Cmd {
 }
 
 func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
-	ctx, cancel := context.WithCancel(env.ctx)
-	s := &eventsScreen{c: c, env: env, ctx: ctx, cancel: cancel, keys: newEventsKeys(), query: q}
+	s := &eventsScreen{keys: newEventsKeys(), query: q}
+	s.listScreen = newListScreen(c, env, listSpec[api.WebhookEventLog]{
+		title:     TextEvents,
+		noun:      "the " + envTitle(env.Name) + " event log",
+		failed:    "Could not read the event log.",
+		columns:   eventColumns(c.now),
+		id:        func(l *api.WebhookEventLog) string { return l.ID },
+		fetch:     q.fetch(env.ProjectAPI),
+		walkToEnd: true,
+		pageSize:  eventsPageSize,
+		project:   true,
+		keepErr:   true,
+		empty:     s.emptyText,
+		open: func(ev api.WebhookEventLog) tea.Cmd {
+			return push(env.Name, newEventScreen(c, env, ev))
+		},
+		openDesc: "open event",
+	})
 	s.input = newTextInput("", "", 200)
 	s.input.SetStyles(c.inputStyles())
-	name := env.Name
-	s.list = pagedlist.New(pagedlist.Options[api.WebhookEventLog]{
-		Columns:  eventColumns(c.now),
-		ID:       func(l *api.WebhookEventLog) string { return l.ID },
-		Fetch:    q.fetch(env.ProjectAPI),
-		PageSize: eventsPageSize,
-		Keys:     s.keys.nav,
-		Styles:   c.styles.list(),
-		Context:  ctx,
-		Run: func(f func() tea.Msg) tea.Cmd {
-			return c.task(func() tea.Msg { return eventsListMsg{envTag{name}, f()} })
-		},
-		Now:     c.now,
-		Waiting: c.listWaiting(env, true),
-	})
 	s.syncKeys()
 	return s
 }
 
-func (s *eventsScreen) init() tea.Cmd { return tea.Batch(s.list.Query(nil), s.schedulePoll()) }
+func (s *eventsScreen) init() tea.Cmd { return tea.Batch(s.listScreen.init(), s.schedulePoll()) }
 
 func (s *eventsScreen) title() string {
 	if s.query.scope != "" && s.query.resource != "" {
@@ -234,21 +215,11 @@ func (s *eventsScreen) capturing() bool   { return s.editing != fieldNone || s.c
 func (s *eventsScreen) busy() bool {
 	return (s.list.Busy() && !s.polling) || s.replayBusy || s.typesID != 0
 }
-func (s *eventsScreen) close() { s.cancel(); s.list.Close() }
 
 func (s *eventsScreen) setSize(w, h int) {
-	s.w, s.h = w, h
 	s.input.SetWidth(max(w-ansi.StringWidth(s.prompt())-1, 8))
-	s.layout()
+	s.listScreen.setSize(w, h)
 }
-
-// layout gives the list what the status line and the error leave.
-func (s *eventsScreen) layout() {
-	lines := s.errs.set(s.c, s.err, s.where(), s.w, s.h)
-	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
-}
-
-func (s *eventsScreen) where() where { return where{retry: s.keys.Refresh, project: true} }
 
 func (s *eventsScreen) ShortHelp() []key.Binding {
 	k := s.keys
@@ -258,7 +229,8 @@ func (s *eventsScreen) ShortHelp() []key.Binding {
 	case s.editing != fieldNone:
 		return []key.Binding{k.Apply, k.Cancel}
 	}
-	return []key.Binding{k.Open, k.Type, k.Status, k.Resource, k.Clear, k.Replay, k.Refresh}
+	lk := s.listScreen.keys
+	return []key.Binding{lk.Open, k.Type, k.Status, k.Resource, k.Clear, k.Replay, lk.Refresh}
 }
 
 func (s *eventsScreen) FullHelp() [][]key.Binding {
@@ -269,15 +241,16 @@ func (s *eventsScreen) FullHelp() [][]key.Binding {
 }
 
 func (s *eventsScreen) syncKeys() {
-	s.layout()
+	s.listScreen.syncKeys()
 	_, selected := s.list.Selected()
 	free := s.editing == fieldNone && s.confirming == nil
+	lk := &s.listScreen.keys
+	lk.Open.SetEnabled(free && selected)
+	lk.Refresh.SetEnabled(free)
 	k := &s.keys
-	k.Open.SetEnabled(free && selected)
 	k.Type.SetEnabled(free)
 	k.Status.SetEnabled(free)
 	k.Resource.SetEnabled(free)
-	k.Refresh.SetEnabled(free)
 	k.Clear.SetEnabled(free && s.query.filtered())
 	k.Replay.SetEnabled(free && selected && canReplay(s.env) && !s.replayBusy)
 	k.Apply.SetEnabled(s.editing != fieldNone)
@@ -308,12 +281,13 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		s.list.SetStyles(s.c.styles.list())
 		s.input.SetStyles(s.c.inputStyles())
-		s.errs.restyled()
-	case eventsListMsg:
-		cmd := s.list.Update(msg.inner)
-		s.settled()
+		return s.listScreen.update(msg)
+	case projectListMsg:
+		cmd := s.listScreen.update(msg)
+		if !s.list.Busy() {
+			s.polling = false
+		}
 		return cmd
 	case eventsPollMsg:
 		if msg.seq != s.pollSeq {
@@ -359,20 +333,6 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// settled records what a finished read left: its error (a cancelled read
-// leaves none) and the end of a poll.
-func (s *eventsScreen) settled() {
-	if s.list.Busy() {
-		return
-	}
-	s.polling = false
-	err := s.list.Err()
-	if err != nil && err != s.err {
-		s.c.log.Warn("event log read failed", "env", string(s.env.Name), "error", err.Error())
-	}
-	s.err = err
-}
-
 func (s *eventsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
 	if s.confirming != nil {
@@ -381,17 +341,15 @@ func (s *eventsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if s.editing != fieldNone {
 		return s.fieldKey(msg), true
 	}
-	if cmd, ok := s.list.HandleKey(msg); ok {
+	if key.Matches(msg, s.listScreen.keys.Refresh) {
+		// The user's read, not the tail's: it shows its spinner.
+		s.polling = false
+	}
+	if cmd, ok := s.listScreen.handleKey(msg); ok {
 		return cmd, true
 	}
 	k := s.keys
 	switch {
-	case key.Matches(msg, k.Open):
-		ev, ok := s.list.Selected()
-		if !ok {
-			return nil, true
-		}
-		return push(s.env.Name, newEventScreen(s.c, s.env, ev)), true
 	case key.Matches(msg, k.Type):
 		return s.edit(fieldType), true
 	case key.Matches(msg, k.Resource):
@@ -407,9 +365,6 @@ func (s *eventsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			s.confirming = &ev
 		}
 		return nil, true
-	case key.Matches(msg, k.Refresh):
-		s.polling = false
-		return s.list.Refresh(), true
 	}
 	return nil, false
 }
@@ -430,22 +385,19 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // until it answers.
 func (s *eventsScreen) run(q eventsQuery) tea.Cmd {
 	s.query, s.polling = q, false
-	return s.list.Query(q.fetch(s.env.ProjectAPI))
+	return s.listScreen.query(q.fetch(s.env.ProjectAPI))
 }
 
+// view is the listScreen's, with the tail's status line under the
+// placeholder too: the tail's state matters before the first rows.
 func (s *eventsScreen) view() string {
 	if s.h <= 0 {
 		return ""
 	}
-	st := s.c.styles
 	if !s.list.Ready() {
-		text := s.c.loadingText(s.env.projectAPIStatus(), "the "+envTitle(s.env.Name)+" event log")
-		if s.err != nil {
-			text = lipgloss.NewStyle().Width(max(s.w, 1)).Render(st.err.Render("✗ Could not read the event log. ") + explain(s.err, s.where()))
-		}
-		return fit(text, s.w, s.h-1) + "\n" + s.statusLine()
+		return fit(s.placeholder(), s.w, s.h-1) + "\n" + s.statusLine()
 	}
-	return s.c.listView(s.list, TextEvents, s.emptyText, s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.viewWith(s.statusLine())
 }
 
 func (s *eventsScreen) emptyText() string {
@@ -473,33 +425,37 @@ func (s *eventsScreen) statusLine() string {
 		return trunc(s.input.View(), s.w)
 	}
 	var b strings.Builder
-	if s.list.Len() > 0 {
-		writePosition(&b, s.list)
+	s.writeStatus(&b)
+	if n := s.filterNote(); n != "" {
+		b.WriteString(" · ")
+		b.WriteString(n)
 	}
-	add := func(p string) {
-		if b.Len() > 0 {
-			b.WriteString(" · ")
-		}
-		b.WriteString(p)
-	}
-	if q := s.query; q.eventType != "" {
-		add("type " + q.eventType)
-	}
-	if q := s.query; q.status != "" {
-		add(strings.ToLower(q.status) + "s")
-	}
-	switch q := s.query; {
-	case q.resource != "" && q.scope != "":
-		add("account " + q.scope)
-	case q.resource != "":
-		add("resource " + q.resource)
-	}
-	add(s.tailText())
-	line := trunc(st.dimP.Render(b.String()), s.w)
+	b.WriteString(" · ")
+	b.WriteString(s.tailText())
+	text := strings.TrimPrefix(b.String(), " · ")
 	if s.replayBusy {
-		line = trunc(s.c.spinFrame+" Replaying… "+b.String(), s.w)
+		return trunc(s.c.spinFrame+" Replaying… "+text, s.w)
 	}
-	return line
+	return trunc(st.dimP.Render(text), s.w)
+}
+
+// filterNote names the filters in force, for the status line.
+func (s *eventsScreen) filterNote() string {
+	q := s.query
+	var parts []string
+	if q.eventType != "" {
+		parts = append(parts, "type "+q.eventType)
+	}
+	if q.status != "" {
+		parts = append(parts, strings.ToLower(q.status)+"s")
+	}
+	switch {
+	case q.resource != "" && q.scope != "":
+		parts = append(parts, "account "+q.scope)
+	case q.resource != "":
+		parts = append(parts, "resource "+q.resource)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // tailText says what the live tail does: held by a wait, paused away from
@@ -516,11 +472,11 @@ func (s *eventsScreen) tailText() string {
 		}
 		return s.c.spinFrame + " loading"
 	case s.err != nil:
-		return "tail stopped by the error (" + s.keys.Refresh.Help().Key + " reads again)"
+		return "tail stopped by the error (" + s.listScreen.keys.Refresh.Help().Key + " reads again)"
 	case !s.list.Ready():
 		return "live"
 	case !s.tailing():
-		return "tail paused on older events (" + s.keys.nav.Top.Help().Key + " for the newest)"
+		return "tail paused on older events (" + s.listScreen.keys.nav.Top.Help().Key + " for the newest)"
 	case !s.list.Updated().IsZero():
 		return "live · updated " + shortDuration(now.Sub(s.list.Updated())) + " ago"
 	}

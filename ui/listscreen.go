@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/ui/pagedlist"
@@ -58,6 +59,23 @@ type listSpec[T any] struct {
 	// reversible: fetch honours Request.Reverse, so G reaches the end in
 	// one request.
 	reversible bool
+	// walkToEnd: a list that is not reversible still takes G to its true
+	// last row, reading every page before it in order.
+	walkToEnd bool
+	// pageSize is the rows of one request; 0 means the platform's maximum.
+	pageSize int
+	// project: the list is read with the environment's project-token
+	// client. Its answers carry no msgErr (a refused project token is a
+	// configuration matter shown on this screen, never a reason to send
+	// the user back to sign in), and its waits are that client's.
+	project bool
+	// keepErr keeps the last finished read's error on screen while the
+	// next read is on the wire, for a list that reads itself again on a
+	// timer and would otherwise blink.
+	keepErr bool
+	// failed is the sentence before the error when the first page could
+	// not be read; "" means "Could not load the <noun>.".
+	failed string
 	// empty says why there are no rows.
 	empty func() string
 	// open is the command that opens a row's screen; nil when rows do not
@@ -88,7 +106,9 @@ type listScreen[T any] struct {
 	w, h   int
 
 	started bool
-	// errs is the list's error, above the status line.
+	// err is the error kept on screen (keepErr); errs is the error shown
+	// above the status line.
+	err  error
 	errs errLines
 }
 
@@ -96,17 +116,23 @@ func newListScreen[T any](c *common, env *envState, spec listSpec[T]) *listScree
 	ctx, cancel := context.WithCancel(env.ctx)
 	s := &listScreen[T]{c: c, env: env, ctx: ctx, cancel: cancel, spec: spec,
 		keys: listKeys{nav: navKeys(), Open: openKey(spec.openDesc), Refresh: refreshKey()}}
+	run := c.listRun(env.Name)
+	if spec.project {
+		run = c.projectListRun(env.Name)
+	}
 	s.list = pagedlist.New(pagedlist.Options[T]{
 		Columns:    spec.columns,
 		ID:         spec.id,
 		Fetch:      spec.fetch,
 		Reversible: spec.reversible,
+		WalkToEnd:  spec.walkToEnd,
+		PageSize:   spec.pageSize,
 		Keys:       s.keys.nav,
 		Styles:     c.styles.list(),
 		Context:    ctx,
-		Run:        c.listRun(env.Name),
+		Run:        run,
 		Now:        c.now,
-		Waiting:    c.listWaiting(env, false),
+		Waiting:    c.listWaiting(env, spec.project),
 	})
 	s.syncKeys()
 	return s
@@ -141,11 +167,44 @@ func (s *listScreen[T]) setSize(w, h int) {
 
 // layout gives the list what the status line and the error leave.
 func (s *listScreen[T]) layout() {
-	lines := s.errs.set(s.c, s.list.Err(), s.where(), s.w, s.h)
+	lines := s.errs.set(s.c, s.shownErr(), s.where(), s.w, s.h)
 	s.list.SetSize(s.w, max(s.h-1-len(lines), 0))
 }
 
-func (s *listScreen[T]) where() where { return where{retry: s.keys.Refresh, project: s.env.Project} }
+// shownErr is the error on screen: the last read's, or with keepErr the
+// last finished read's.
+func (s *listScreen[T]) shownErr() error {
+	if s.spec.keepErr {
+		return s.err
+	}
+	return s.list.Err()
+}
+
+// settle records a finished read's error (a cancelled read leaves none).
+// The root logs the failures of the lists it sees; a project list's it
+// does not see, so they are logged here.
+func (s *listScreen[T]) settle() {
+	if s.list.Busy() {
+		return
+	}
+	err := s.list.Err()
+	if err != nil && err != s.err && s.spec.project {
+		s.c.log.Warn("request failed", "env", string(s.env.Name), "list", s.spec.title, "error", err.Error())
+	}
+	s.err = err
+}
+
+// apiStatus is the status of the client the list reads with.
+func (s *listScreen[T]) apiStatus() api.Status {
+	if s.spec.project {
+		return s.env.projectAPIStatus()
+	}
+	return s.env.status
+}
+
+func (s *listScreen[T]) where() where {
+	return where{retry: s.keys.Refresh, project: s.env.Project || s.spec.project}
+}
 
 func (s *listScreen[T]) syncKeys() {
 	s.layout()
@@ -168,6 +227,10 @@ func (s *listScreen[T]) update(msg tea.Msg) tea.Cmd {
 		s.list.SetStyles(s.c.styles.list())
 		s.errs.restyled()
 	case listMsg:
+		defer s.settle()
+		return s.list.Update(msg.inner)
+	case projectListMsg:
+		defer s.settle()
 		return s.list.Update(msg.inner)
 	}
 	return nil
@@ -197,28 +260,51 @@ func (s *listScreen[T]) view() string {
 	if s.h <= 0 {
 		return ""
 	}
-	st := s.c.styles
 	if !s.list.Ready() {
-		if err := s.list.Err(); err != nil {
-			return fit(st.err.Render("✗ Could not load the "+s.spec.noun+". ")+explain(err, s.where()), s.w, s.h)
-		}
-		wait := s.c.loadingText(s.env.status, s.spec.noun)
-		if s.spec.note != nil {
-			if n := s.spec.note(); n != "" {
-				wait += " " + n
-			}
-		}
-		return fit(wait, s.w, s.h)
+		return fit(s.placeholder(), s.w, s.h)
 	}
-	return s.c.listView(s.list, s.spec.title, s.spec.empty, s.errs.lines, s.statusLine(), s.w, s.h)
+	return s.viewWith(s.statusLine())
+}
+
+// viewWith draws the list with status as its status line.
+func (s *listScreen[T]) viewWith(status string) string {
+	return s.c.listView(s.list, s.spec.title, s.spec.empty, s.errs.lines, status, s.w, s.h)
+}
+
+// placeholder stands for the list until its first page: why the read
+// failed, or what it waits for.
+func (s *listScreen[T]) placeholder() string {
+	if err := s.shownErr(); err != nil {
+		failed := s.spec.failed
+		if failed == "" {
+			failed = "Could not load the " + s.spec.noun + "."
+		}
+		text := s.c.styles.err.Render("✗ "+failed+" ") + explain(err, s.where())
+		return lipgloss.NewStyle().Width(max(s.w, 1)).Render(text)
+	}
+	wait := s.c.loadingText(s.apiStatus(), s.spec.noun)
+	if s.spec.note != nil {
+		if n := s.spec.note(); n != "" {
+			wait += " " + n
+		}
+	}
+	return wait
 }
 
 // statusLine: where the cursor is (in a list with rows), the note, what
 // is loading or how old the rows are.
 func (s *listScreen[T]) statusLine() string {
 	var b strings.Builder
+	s.writeStatus(&b)
+	s.c.writeActivity(&b, s.list, s.apiStatus())
+	return trunc(s.c.styles.dimP.Render(strings.TrimPrefix(b.String(), " · ")), s.w)
+}
+
+// writeStatus writes where the cursor is and the note, each after " · ".
+func (s *listScreen[T]) writeStatus(b *strings.Builder) {
 	if s.list.Len() > 0 {
-		writePosition(&b, s.list)
+		b.WriteString(" · ")
+		writePosition(b, s.list)
 	}
 	if s.spec.note != nil {
 		if n := s.spec.note(); n != "" {
@@ -226,8 +312,6 @@ func (s *listScreen[T]) statusLine() string {
 			b.WriteString(n)
 		}
 	}
-	s.c.writeActivity(&b, s.list, s.env.status)
-	return trunc(s.c.styles.dimP.Render(strings.TrimPrefix(b.String(), " · ")), s.w)
 }
 
 // listInfo is what a status line tells of a paged list.

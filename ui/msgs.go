@@ -41,6 +41,15 @@ func (m listMsg) msgErr() error {
 	return nil
 }
 
+// projectListMsg carries the answer of a list read with the project-token
+// client. It has no msgErr on purpose: a refused project token is a
+// configuration matter shown on the list's screen, never a reason to send
+// the user back to sign in.
+type projectListMsg struct {
+	envTag
+	inner tea.Msg
+}
+
 // homeMsg answers API.Home: the first page of accounts and who the token
 // belongs to. needSignIn is set, and nothing was sent, when the session
 // check found nobody signed in.

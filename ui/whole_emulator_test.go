@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -116,6 +118,7 @@ type emu struct {
 	log    *opLog
 	client *api.Client // the environment's own client, for the expected rows
 	info   emulator.Info
+	srv    *emulator.Server
 }
 
 // newEmu signs the Sandbox demo user in (or uses the project token) and
@@ -181,7 +184,7 @@ func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	d.run(d.m.Init())
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.send(tea.BackgroundColorMsg{})
-	return &emu{driver: d, log: log, client: client, info: info}
+	return &emu{driver: d, log: log, client: client, info: info, srv: srv}
 }
 
 func txID(t *api.TransactionDetail) string     { return t.ID }
@@ -481,4 +484,90 @@ func TestEmulatorHiddenIBANSaysWhy(t *testing.T) {
 	e.wantScreen("your membership lacks canViewAccount")
 	e.press("2")
 	e.wantScreen("No transactions shown: your membership of this account lacks canViewAccount")
+}
+
+// G in the Events view reaches the log's true last rows, the oldest
+// deliveries, although the log reads newest first only: the pages before
+// them are read in order, one request a page.
+func TestEmulatorEventsBottomIsTheOldestEntry(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 10, WebhookMaxRetries: -1}, true)
+	ctx := context.Background()
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
+	t.Cleanup(hook.Close)
+	if _, err := e.client.AddWebhookSubscription(ctx, api.WebhookSubscriptionInput{Label: "bottom", Endpoint: hook.URL,
+		EventTypes: []string{"Transaction.Pending"}}); err != nil {
+		t.Fatalf("add a subscription: %v", err)
+	}
+	accounts, err := e.client.Accounts(ctx, api.AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc *api.Account
+	for i := range accounts.Items {
+		if accounts.Items[i].IBAN != "" {
+			acc = &accounts.Items[i]
+			break
+		}
+	}
+	if acc == nil {
+		t.Fatal("no open account with an IBAN")
+	}
+	if _, err := e.client.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "1.00", Currency: acc.Currency},
+		CreditorIBAN: acc.IBAN, CreditorName: acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Debtor"}); err != nil {
+		t.Fatal(err)
+	}
+	// The delivery is logged once the endpoint has answered: wait for the
+	// emulator's next log entry while the log is empty.
+	var first *api.WebhookEventLog
+	for first == nil {
+		recorded := e.srv.WebhookRecorded("sandbox")
+		logs, err := e.client.WebhookEventLogs(ctx, api.WebhookEventLogsParams{First: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(logs.Items) > 0 {
+			first = &logs.Items[0]
+			break
+		}
+		select {
+		case <-recorded:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the transfer's Transaction.Pending delivery was not logged within 10s")
+		}
+	}
+	// Each replay is one more entry, logged before the mutation answers:
+	// 130 entries, two pages and a part beyond the first.
+	const entries = 130
+	for range entries - 1 {
+		if _, err := e.client.ReplayWebhookEvent(ctx, first.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := every(t, api.Pages(e.client.WebhookEventLogs, api.WebhookEventLogsParams{}))
+	if len(want) != entries || want[len(want)-1].ID != first.ID {
+		t.Fatalf("the log has %d entries ending with %s, want %d ending with the first delivery %s", len(want), want[len(want)-1].ID, entries, first.ID)
+	}
+
+	e.press("E")
+	s := e.events()
+	if s.list.Len() != entries || s.list.Loaded() != eventsPageSize {
+		t.Fatalf("the Events view opened with %d of %d entries", s.list.Loaded(), s.list.Len())
+	}
+	ops := e.log.count()
+	e.press("G")
+	last, ok := s.list.Selected()
+	if !ok || last.ID != first.ID || s.list.Cursor() != entries-1 {
+		t.Fatalf("G: row %d (%s, loaded %v), want the oldest entry %s on row %d", s.list.Cursor()+1, last.ID, ok, first.ID, entries)
+	}
+	// The pages between were read in order, and are the API's.
+	if got := e.log.since(ops); len(got) != 2 || got[0] != api.OpWebhookEventLogs || got[1] != api.OpWebhookEventLogs {
+		t.Errorf("G took %q, want the two pages after the first", got)
+	}
+	sameIDs(t, "the Events view after G", walkList(e.driver, s.list), want, func(l *api.WebhookEventLog) string { return l.ID })
+	e.wantScreen(fmt.Sprintf("row %d of %d/%d", entries, entries, entries))
+	e.wantScreen("tail paused on older events")
 }

@@ -12,7 +12,8 @@
 // end in one request: End reads the last page as the first page of the
 // reverse order, and the rows between what was read from the top and from
 // the bottom are a gap, shown as placeholders and loaded as the cursor
-// comes near it from either side.
+// comes near it from either side. A list that reads one way only reaches
+// its end by reading every page before it (Options.WalkToEnd).
 package pagedlist
 
 import (
@@ -100,6 +101,11 @@ type Options[T any] struct {
 	Fetch Fetch[T]
 	// Reversible: Fetch honours Request.Reverse.
 	Reversible bool
+	// WalkToEnd, for a list that is not Reversible: End still goes to the
+	// true last row, and the pages up to it are read in order, one after
+	// another, while the cursor waits there (each answer shows in Loaded).
+	// Without it End stops at the last row loaded.
+	WalkToEnd bool
 	// PageSize is Request.First; 0 means the platform's page maximum.
 	PageSize int
 	// NoHeader leaves out the line of column titles.
@@ -512,9 +518,10 @@ func (m *Model[T]) HandleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 }
 
 // bottom is where End goes: the true last row when the list can be read
-// from its end, else the last row loaded (the next page follows).
+// from its end or walked to it, else the last row loaded (the next page
+// follows).
 func (m *Model[T]) bottom() int {
-	if last := m.lastSeg(); m.o.Reversible || last == nil || last.atBottom {
+	if last := m.lastSeg(); m.o.Reversible || m.o.WalkToEnd || last == nil || last.atBottom {
 		return m.st.n - 1
 	}
 	return m.lastSeg().end() - 1

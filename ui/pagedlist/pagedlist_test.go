@@ -230,6 +230,48 @@ func TestBottomWithoutReverseReads(t *testing.T) {
 	checkOrder(t, l, c)
 }
 
+// With WalkToEnd, End goes to the true last row of a one-way list at once,
+// and the pages up to it are read one after another, in order, each from
+// the cursor the previous one ended on.
+func TestBottomWalksToTheEndWithoutReverseReads(t *testing.T) {
+	t.Parallel()
+	c := newConn(250)
+	l := New(Options[row]{
+		Columns:   []Column[row]{{Title: "Name", Width: 10, Flex: true, Cell: func(r *row) string { return r.name }}},
+		ID:        func(r *row) string { return r.id },
+		Fetch:     c.fetch,
+		WalkToEnd: true,
+		Keys:      DefaultKeyMap(),
+	})
+	l.SetSize(40, 21)
+	run(l, l.Query(nil))
+	cmd, _ := l.HandleKey(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	if l.Cursor() != 249 {
+		t.Fatalf("G put the cursor on row %d, not the last of 250", l.Cursor())
+	}
+	if _, ok := l.Selected(); ok {
+		t.Fatal("the last row is loaded before any read")
+	}
+	run(l, cmd)
+	if got, ok := l.Selected(); !ok || got.id != "r249" || l.Loaded() != 250 || l.Cursor() != 249 {
+		t.Fatalf("after the walk: row %+v (%v) at %d, %d loaded", got, ok, l.Cursor(), l.Loaded())
+	}
+	if c.count() != 3 {
+		t.Fatalf("%d requests for 250 rows of 100", c.count())
+	}
+	for i, r := range c.reqs[1:] {
+		if want := "r" + strconv.Itoa(100*(i+1)-1); r.Reverse || r.After != want {
+			t.Fatalf("read %d: %+v, want forward after %s", i+1, r, want)
+		}
+	}
+	checkOrder(t, l, c)
+	// g goes back to the top with nothing more to read.
+	press(l, "g")
+	if l.Cursor() != 0 || c.count() != 3 {
+		t.Fatalf("g: cursor %d after %d requests", l.Cursor(), c.count())
+	}
+}
+
 func TestBottomOfABigListInOneRequest(t *testing.T) {
 	t.Parallel()
 	c := newConn(80000)
