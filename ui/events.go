@@ -157,7 +157,7 @@ func isEventsScreen(s screen) bool {
 }
 
 // eventScope is the resource the Events view filters on when opened from
-// the account detail.
+// an account's Overview.
 func (d *overviewScreen) eventScope() (id, name string) { return d.acct.ID, d.acct.Name }
 
 // openEvents pushes the Events view, filtered to the account on screen
@@ -426,10 +426,7 @@ func (s *eventsScreen) statusLine() string {
 	}
 	var b strings.Builder
 	s.writeStatus(&b)
-	if n := s.filterNote(); n != "" {
-		b.WriteString(" · ")
-		b.WriteString(n)
-	}
+	s.writeFilters(&b)
 	b.WriteString(" · ")
 	b.WriteString(s.tailText())
 	text := strings.TrimPrefix(b.String(), " · ")
@@ -439,23 +436,21 @@ func (s *eventsScreen) statusLine() string {
 	return trunc(st.dimP.Render(text), s.w)
 }
 
-// filterNote names the filters in force, for the status line.
-func (s *eventsScreen) filterNote() string {
+// writeFilters names the filters in force, each after " · ".
+func (s *eventsScreen) writeFilters(b *strings.Builder) {
 	q := s.query
-	var parts []string
 	if q.eventType != "" {
-		parts = append(parts, "type "+q.eventType)
+		b.WriteString(" · type " + q.eventType)
 	}
 	if q.status != "" {
-		parts = append(parts, strings.ToLower(q.status)+"s")
+		b.WriteString(" · " + strings.ToLower(q.status) + "s")
 	}
 	switch {
 	case q.resource != "" && q.scope != "":
-		parts = append(parts, "account "+q.scope)
+		b.WriteString(" · account " + q.scope)
 	case q.resource != "":
-		parts = append(parts, "resource "+q.resource)
+		b.WriteString(" · resource " + q.resource)
 	}
-	return strings.Join(parts, " · ")
 }
 
 // tailText says what the live tail does: held by a wait, paused away from
