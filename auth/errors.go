@@ -108,6 +108,12 @@ func (e *TokenEndpointError) Error() string {
 	if detail != "" {
 		msg += " (" + detail + ")"
 	}
+	if e.Is(ErrCodeRejected) {
+		msg += ": the authorization code expired or was already used"
+	}
+	if m := e.RegisteredAuthMethod; m != "" && m != ClientAuthMethod {
+		msg += ": it expects " + m + ", and partnertui sends the secret as " + ClientAuthMethod
+	}
 	return msg
 }
 

@@ -39,6 +39,9 @@ func TestTokenEndpointAuthMethodMismatch(t *testing.T) {
 			!strings.Contains(te.Description, "client_secret_basic") || len(te.Description) > 401 {
 			t.Fatalf("facts = %+v", te)
 		}
+		if want := ": it expects client_secret_basic, and partnertui sends the secret as " + ClientAuthMethod; !strings.HasSuffix(te.Error(), want) {
+			t.Errorf("%q does not end with %q", te.Error(), want)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/budget"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // wording is one error and what the screen must say about it.
@@ -69,14 +70,14 @@ func TestWordingEndedSession(t *testing.T) {
 	ended := &auth.SessionEndedError{Env: "sandbox", Reason: "the refresh token was already used or revoked"}
 	checkWording(t, []wording{
 		{name: "ended", err: ended, at: onSignIn,
-			want: "The Sandbox session has ended: the refresh token was already used or revoked. Press enter to sign in again."},
+			want: "No usable sandbox session: the refresh token was already used or revoked. Press enter to sign in again."},
 		// Through the API client: nothing was sent, so no status is named.
 		{name: "ended, through the API", err: fmt.Errorf("accounts: %w", &api.UnauthorizedError{Env: "sandbox", Err: ended}), at: onSignIn,
-			want: "The Sandbox session has ended: the refresh token was already used or revoked. Press enter to sign in again."},
+			want: "Accounts: no usable sandbox session: the refresh token was already used or revoked. Press enter to sign in again."},
 		{name: "damaged file", err: &auth.SessionEndedError{Env: "live", Reason: "the stored session is damaged or from another version", Path: "/s/live.json"}, at: onSignIn,
-			want: "The Live session has ended: the stored session is damaged or from another version (/s/live.json). Press enter to sign in again."},
+			want: "No usable live session: the stored session is damaged or from another version (/s/live.json). Press enter to sign in again."},
 		{name: "no session, unknown cause", err: &api.UnauthorizedError{Env: "sandbox"}, at: onSignIn,
-			want: "There is no usable Sandbox session. Press enter to sign in again."},
+			want: "No usable session for the sandbox API. Press enter to sign in again."},
 	})
 	for _, err := range []error{ended, &api.UnauthorizedError{Env: "sandbox", Err: ended}} {
 		if got := explain(err, onSignIn); strings.Contains(got, "401") {
@@ -90,9 +91,9 @@ func TestWordingRefusedToken(t *testing.T) {
 	refused := &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "token revoked"}
 	checkWording(t, []wording{
 		{name: "user token", err: refused, at: onSignIn,
-			want: "The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again."},
+			want: "The sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again."},
 		{name: "project token", err: refused, at: onProject,
-			want: "The Sandbox API refused the project token (HTTP 401: token revoked). Check client_id and the client secret under [sandbox] in the config file, then press r to retry."},
+			want: "The sandbox API refused the access token (HTTP 401: token revoked). Check client_id and the client secret under [sandbox] in the config file, then press r to try again."},
 	})
 }
 
@@ -101,13 +102,13 @@ func TestWordingRateLimits(t *testing.T) {
 	at := time.Date(2026, 11, 22, 10, 0, 12, 0, time.UTC)
 	checkWording(t, []wording{
 		{name: "429 with a time", err: &api.RateLimitedError{Env: "live", RetryAt: at}, at: onList,
-			want: "The Live API is rate limiting this client (HTTP 429) until 10:00:12. Press r to retry after that."},
+			want: "The live API is rate limiting this client (HTTP 429) until 10:00:12. Press r to try again after that."},
 		{name: "429", err: &api.RateLimitedError{Env: "live"}, at: onList,
-			has: []string{"HTTP 429", "Press r to retry in a minute."}},
+			has: []string{"HTTP 429", "Press r to try again in a minute."}},
 		{name: "token endpoint 429", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "refresh_token", Status: 429, RetryAt: at}, at: onSignIn,
-			want: "The Sandbox authorization server is rate limiting refresh_token requests (HTTP 429) until 10:00:12. Press enter to try again after that."},
+			want: "The sandbox authorization server is rate limiting refresh_token requests (HTTP 429) until 10:00:12. Press enter to try again after that."},
 		{name: "operation limit", err: &api.OperationLimitError{Env: "sandbox", Limit: "depth", Message: "depth 16 > 15"}, at: onList,
-			want: "The Sandbox API refused the query for exceeding its depth limit (depth 16 > 15). Narrow the filter, then press r to retry."},
+			want: "The sandbox API refused the operation for exceeding its depth limit (depth 16 > 15). Narrow the filter, then press r to try again."},
 	})
 }
 
@@ -116,17 +117,17 @@ func TestWordingServerAnswers(t *testing.T) {
 	notFound := &api.GraphQLError{Env: "sandbox", Status: 200, Errors: []api.GraphQLErrorDetail{{Message: "no such account", Code: "NOT_FOUND"}}}
 	checkWording(t, []wording{
 		{name: "not found", err: notFound, at: onList,
-			want: "The Sandbox API found no such item: no such account. It may have been deleted: press r to refresh."},
+			want: "The sandbox API returned errors: no such account [NOT_FOUND]. It may have been deleted: press r to refresh."},
 		{name: "errors", err: &api.GraphQLError{Env: "sandbox", Errors: []api.GraphQLErrorDetail{{Message: "boom"}, {Message: "bang"}}}, at: onList,
-			want: "The Sandbox API returned errors: boom; bang. Press r to retry."},
+			want: "The sandbox API returned errors: boom; bang. Press r to try again."},
 		{name: "5xx", err: &api.ServerError{Env: "live", Status: 503, Message: "maintenance"}, at: onList,
-			want: "The Live API failed with HTTP 503 (maintenance). Press r to retry."},
+			want: "The live API failed with HTTP 503 (maintenance). Press r to try again."},
 		{name: "unreadable", err: &api.BadResponseError{Env: "live", Status: 502, Snippet: "<html>", Reason: "not a GraphQL JSON response"}, at: onList,
-			want: "The Live API sent an unreadable answer (HTTP 502, not a GraphQL JSON response). Press r to retry."},
+			want: `The live API sent an unreadable answer (HTTP 502, not a GraphQL JSON response): "<html>". Check the URLs under [live] in the config file.`},
 		{name: "rejection", err: &api.RejectionError{Env: "sandbox", Type: "ForbiddenRejection", Message: "not allowed"}, at: onList,
-			want: "The Sandbox API rejected the request (ForbiddenRejection: not allowed)."},
+			want: "The sandbox API rejected the request (ForbiddenRejection: not allowed)."},
 		{name: "no Testing API", err: fmt.Errorf("cannot simulate a transfer in live: %w", api.ErrNoTestingAPI), at: onList,
-			want: "The Testing API exists only in Sandbox."},
+			want: "Cannot simulate a transfer in live: the Testing API exists only in Sandbox. Press e to switch to Sandbox."},
 	})
 }
 
@@ -134,13 +135,13 @@ func TestWordingNetwork(t *testing.T) {
 	t.Parallel()
 	checkWording(t, []wording{
 		{name: "unreachable", err: &api.NetworkError{Env: "sandbox", Host: "api.example", Err: errors.New("connection refused")}, at: onList,
-			want: "Could not reach the Sandbox API at api.example: connection refused. Check the network, then press r to retry."},
+			want: "Could not reach the sandbox API at api.example: connection refused. Check the network, then press r to try again."},
 		{name: "timeout", err: &api.NetworkError{Env: "sandbox", Host: "api.example", Timeout: true, Err: errors.New("no answer within 30s")}, at: onList,
-			want: "The Sandbox API at api.example did not answer in time (no answer within 30s). Check the network, then press r to retry."},
+			want: "The sandbox API at api.example timed out (no answer within 30s). Check the network, then press r to try again."},
 		{name: "token endpoint silent", err: &auth.TokenEndpointUnreachableError{Env: "sandbox", Grant: "refresh_token", Err: errors.New("EOF")}, at: onSignIn,
-			want: "The Sandbox authorization server did not answer the refresh_token request (EOF). Check the network, then press enter to try again."},
+			want: "The sandbox authorization server did not answer the refresh_token request: EOF. Check the network, then press enter to try again."},
 		{name: "foreign endpoint", err: &api.EndpointError{Env: "live", URL: "https://evil.example/graphql"}, at: onList,
-			want: "A Live request to https://evil.example/graphql was refused before it was sent: it is not one of that environment's endpoints. Check the URLs under [live] in the config file."},
+			want: "Refused to send a live request to https://evil.example/graphql: it is not one of that environment's endpoints. Check the URLs under [live] in the config file."},
 		{name: "unknown", err: errors.New("dial tcp: refused"), at: onSignIn,
 			has: []string{"Dial tcp: refused.", "Check the network"}},
 	})
@@ -150,22 +151,22 @@ func TestWordingSignIn(t *testing.T) {
 	t.Parallel()
 	checkWording(t, []wording{
 		{name: "denied", err: &auth.SignInError{Env: "sandbox", Reason: "the authorization server ended the sign-in", Code: "access_denied"}, at: onSignIn,
-			want: "You pressed Deny on the sign-in page. Press enter to start again and approve access."},
-		{name: "timeout", err: &auth.SignInError{Env: "sandbox", Reason: "the browser did not come back", Timeout: 10 * time.Minute}, at: onSignIn,
-			want: "The browser did not come back within 10 minutes. Press enter to try again."},
+			want: "The sandbox sign-in did not complete: the authorization server ended the sign-in (access_denied). Press enter to start again and approve access."},
+		{name: "timeout", err: &auth.SignInError{Env: "sandbox", Reason: "no answer from the browser within 10m0s, after which the authorization code would have expired", Timeout: 10 * time.Minute}, at: onSignIn,
+			want: "The sandbox sign-in did not complete: no answer from the browser within 10m0s, after which the authorization code would have expired. Press enter to try again."},
 		{name: "other", err: &auth.SignInError{Env: "live", Reason: "the authorization server ended the sign-in", Code: "server_error", Description: "oops"}, at: onSignIn,
-			want: "The Live sign-in did not complete: the authorization server ended the sign-in (server_error: oops). Press enter to try again."},
+			want: "The live sign-in did not complete: the authorization server ended the sign-in (server_error: oops). Press enter to try again."},
 		{name: "code rejected", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 400, Code: "invalid_grant"}, at: onSignIn,
-			want: "The authorization code expired or was already used. Press enter to sign in again with a new code."},
+			want: "The sandbox authorization server refused the authorization_code request (invalid_grant): the authorization code expired or was already used. Press enter to sign in again with a new code."},
 		{name: "client refused", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client", Description: "bad secret"}, at: onSignIn,
-			want: "The Sandbox authorization server refused the client (invalid_client: bad secret). Generate a new secret in the dashboard and set it as client_secret, client_secret_env or client_secret_command under [sandbox] in the config file, then press enter to try again."},
+			want: "The sandbox authorization server refused the authorization_code request (invalid_client: bad secret). Generate a new secret in the dashboard and set it as client_secret, client_secret_env or client_secret_command under [sandbox] in the config file, then press enter to try again."},
 		{name: "other grant error", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "client_credentials", Status: 400, Code: "invalid_scope"}, at: onProject,
-			want: "The Sandbox authorization server refused the client_credentials request (invalid_scope). Press r to try again."},
+			want: "The sandbox authorization server refused the client_credentials request (invalid_scope). Check client_id and the client secret under [sandbox] in the config file, then press r to try again."},
 		{name: "port taken", err: &auth.CallbackListenError{Addr: "127.0.0.1:8765", Err: errors.New("address already in use")}, at: onSignIn,
 			has: []string{"127.0.0.1:8765", "address already in use", "redirect_uri", "press enter to try again."}},
 		// Bare sentinels still get their advice.
-		{name: "bare denied", err: auth.ErrAccessDenied, at: onSignIn, has: []string{"You pressed Deny"}},
-		{name: "bare timeout", err: auth.ErrLoginTimeout, at: onSignIn, want: "The browser did not come back in time. Press enter to try again."},
+		{name: "bare denied", err: auth.ErrAccessDenied, at: onSignIn, want: "Access denied. Press enter to start again and approve access."},
+		{name: "bare timeout", err: auth.ErrLoginTimeout, at: onSignIn, want: "Sign-in timed out. Press enter to try again."},
 		{name: "cancelled", err: context.Canceled, at: onSignIn, want: "Context canceled. Press enter to start again."},
 	})
 }
@@ -176,9 +177,9 @@ func TestWordingLocalState(t *testing.T) {
 		{name: "unsafe store", err: &auth.UnsafeStoreError{Path: "/s/sandbox.json", Mode: 0o644}, at: onSignIn,
 			want: "The stored session /s/sandbox.json is readable by other users (mode 0644), so it is not used. Make it private (chmod 600) or delete it, then press enter to try again."},
 		{name: "lock", err: &auth.LockTimeoutError{Path: "/s/sandbox.lock", Wait: 30 * time.Second}, at: onList,
-			want: "Another partnertui process held the session lock /s/sandbox.lock for more than 30s. Press r to try again."},
+			want: "Another partnertui process held the session lock /s/sandbox.lock for more than 30s. Wait for the other partnertui process to finish or end it, then press r to try again."},
 		{name: "not configured", err: &config.NotConfiguredError{Env: config.Live, Keys: "client_id"}, at: where{},
-			want: "Live is not configured: client_id must be set under [live] in the config file."},
+			want: "Live is not configured: set client_id under [live]. Edit the config file, then start partnertui again."},
 	})
 }
 
@@ -187,15 +188,47 @@ func TestWordingAuthMethodBudgetAndReadOnly(t *testing.T) {
 	checkWording(t, []wording{
 		{name: "registered for basic", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client",
 			Description: "client is registered for client_secret_basic", RegisteredAuthMethod: "client_secret_basic"}, at: onSignIn,
-			want: "The Sandbox authorization server refused the client (invalid_client: client is registered for client_secret_basic): it expects client_secret_basic, and partnertui sends the secret as client_secret_post. Set the client's token endpoint authentication method to client_secret_post in the dashboard, then press enter to try again."},
+			want: "The sandbox authorization server refused the authorization_code request (invalid_client: client is registered for client_secret_basic): it expects client_secret_basic, and partnertui sends the secret as client_secret_post. Set the client's token endpoint authentication method to client_secret_post in the dashboard, then press enter to try again."},
 		{name: "registered for post", err: &auth.TokenEndpointError{Env: "live", Grant: "client_credentials", Status: 401, Code: "invalid_client",
 			RegisteredAuthMethod: auth.ClientAuthMethod}, at: onProject,
 			has: []string{"Generate a new secret", "under [live]"}},
 		{name: "budget file", err: fmt.Errorf("the sandbox request was not sent: %w", &budget.FileError{Path: "/s/budget-api.example", Err: errors.New("permission denied")}), at: onList,
-			want: "The request budget file /s/budget-api.example cannot be used (permission denied), so the request was not sent. Make the state directory writable (the file is rebuilt if you delete it), then press r to retry."},
+			want: "The sandbox request was not sent: cannot use the request budget file /s/budget-api.example: permission denied. Make the state directory writable (the file is rebuilt if you delete it), then press r to try again."},
 		{name: "budget locked", err: &budget.FileError{Path: "/s/budget-api.example", Err: fmt.Errorf("%w for more than 5s", budget.ErrLocked)}, at: onList,
-			want: "The request budget file /s/budget-api.example stayed locked by another process for more than 5s, so the request was not sent. Wait for that process to finish or end it, then press r to retry."},
+			want: "Cannot use the request budget file /s/budget-api.example: locked by another process for more than 5s. Wait for the other partnertui process to finish or end it, then press r to try again."},
 		{name: "read-only", err: &api.ReadOnlyError{Env: "live"}, at: onList,
-			want: "Live is read-only: partnertui sends it no change, so nothing was sent."},
+			want: "The live API is read-only: no change is sent to it. Press e to switch to Sandbox."},
+	})
+}
+
+// TestEveryRemedyHasAKey: a remedy the classifier can return and the UI
+// cannot word fails here, not in front of a user. Each advice names a key
+// of the screen or says what to change, never a command line.
+func TestEveryRemedyHasAKey(t *testing.T) {
+	t.Parallel()
+	for _, k := range remedy.Kinds() {
+		for _, at := range []where{onList, onSignIn} {
+			text, ok := at.advice(remedy.Remedy{Kind: k, Env: "live"})
+			switch {
+			case !ok:
+				t.Errorf("remedy kind %d has no rendering in the UI", k)
+			case (text == "") != (k == remedy.None):
+				t.Errorf("remedy kind %d renders as %q in the UI", k, text)
+			case strings.Contains(text, "`") || strings.Contains(text, "--"):
+				t.Errorf("remedy kind %d names a command line in the UI: %q", k, text)
+			case text != "" && !strings.HasSuffix(text, "."):
+				t.Errorf("remedy kind %d is not a finished sentence: %q", k, text)
+			}
+		}
+	}
+}
+
+// The UI's own error words its facts once, in Error(), and its remedy
+// through the classifier.
+func TestWordingNoProjectClient(t *testing.T) {
+	t.Parallel()
+	checkWording(t, []wording{
+		{name: "transaction by id", err: &noProjectAPIError{env: "sandbox"}, at: onList,
+			want: "Looking a transaction up by its ID takes the project's token, and Sandbox has no project-token client. Open the transaction from its account's Transactions tab instead."},
 	})
 }

@@ -256,7 +256,7 @@ func TestFlowAgainstEmulator(t *testing.T) {
 		t.Fatalf("logout: %v", err)
 	}
 	f.press("r")
-	f.waitFor("Sign in to Sandbox", "The Sandbox session has ended", "Press enter to sign in again.")
+	f.waitFor("Sign in to Sandbox", "No usable sandbox session", "Press enter to sign in again.")
 
 	f.press("q")
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))

@@ -97,10 +97,10 @@ func TestSignInErrorsComeWithRemedy(t *testing.T) {
 		err  error
 		want string
 	}{
-		{&auth.SignInError{Env: "sandbox", Reason: "the authorization server ended the sign-in", Code: "access_denied"}, "You pressed Deny"},
+		{&auth.SignInError{Env: "sandbox", Reason: "the authorization server ended the sign-in", Code: "access_denied"}, "(access_denied). Press enter to start again and approve access."},
 		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 400, Code: "invalid_grant"}, "new code"},
 		{&auth.TokenEndpointError{Env: "sandbox", Grant: "authorization_code", Status: 401, Code: "invalid_client"}, "Generate a new secret"},
-		{&auth.SignInError{Env: "sandbox", Reason: "the browser did not come back", Timeout: 10 * time.Minute}, "10 minutes"},
+		{&auth.SignInError{Env: "sandbox", Reason: "no answer from the browser within 10m0s, after which the authorization code would have expired", Timeout: 10 * time.Minute}, "within 10m0s"},
 		{errors.New("dial tcp: refused"), "Check the network"},
 	}
 	for _, c := range cases {
@@ -494,7 +494,7 @@ func TestUnauthorizedGoesToSignIn(t *testing.T) {
 	if len(d.m.stack) != 1 || s.reason == nil {
 		t.Fatalf("stack %d, reason %v", len(d.m.stack), s.reason)
 	}
-	d.wantScreen("The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
+	d.wantScreen("The sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
 }
 
 // A session that ended before any request was sent says so in one
@@ -506,7 +506,7 @@ func TestEndedSessionGoesToSignInInOneSentence(t *testing.T) {
 	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Err: ended}
 	d.press("r")
 	d.signin()
-	want := "The Sandbox session has ended: the refresh token was already used or revoked. Press enter to sign in again."
+	want := "No usable sandbox session: the refresh token was already used or revoked. Press enter to sign in again."
 	d.wantScreen(want)
 	screen := d.screen()
 	if strings.Contains(screen, "401") || strings.Count(strings.ToLower(screen), "sign in again") != 1 {

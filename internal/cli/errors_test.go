@@ -13,6 +13,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // TestEveryErrorIsOneSentenceWithOneRemedy: the facts come from the lower
@@ -40,7 +41,7 @@ func TestEveryErrorIsOneSentenceWithOneRemedy(t *testing.T) {
 			[]string{"(invalid_client: Client authentication failed.)", "Generate a new client secret in the dashboard"}, ExitFailure},
 		{"auth method mismatch", &auth.TokenEndpointError{Env: "sandbox", Grant: "client_credentials", Status: 401, Code: "invalid_client",
 			Description: "Client authentication failed. The OAuth 2.0 Client supports client authentication method 'client_secret_basic', but method 'client_secret_post' was requested.", RegisteredAuthMethod: "client_secret_basic"}, true,
-			[]string{"the server expects client_secret_basic", "set the client's token endpoint authentication method to client_secret_post"}, ExitFailure},
+			[]string{"it expects client_secret_basic, and partnertui sends the secret as client_secret_post.", "Set the client's token endpoint authentication method to client_secret_post in the dashboard."}, ExitFailure},
 		{"token endpoint rate limit", &auth.TokenEndpointError{Env: "sandbox", Grant: "refresh_token", Status: http.StatusTooManyRequests, RetryAt: time.Date(2026, 1, 1, 10, 0, 5, 0, time.Local)}, false,
 			[]string{"is rate limiting refresh_token requests (HTTP 429)", "Run the command again after 10:00:05."}, ExitFailure},
 		{"refresh answer lost", &auth.TokenEndpointUnreachableError{Env: "sandbox", Grant: "refresh_token", Err: errors.New("connection reset")}, false,
@@ -67,7 +68,7 @@ func TestEveryErrorIsOneSentenceWithOneRemedy(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := sentence(tc.err.Error()) + remedy(tc.err, tc.project)
+			got := describe(tc.err, tc.project)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("message %q lacks %q", got, w)
@@ -86,7 +87,27 @@ func TestEveryErrorIsOneSentenceWithOneRemedy(t *testing.T) {
 			}
 		})
 	}
-	if remedy(context.Canceled, false) != "" {
-		t.Error("an interruption needs no advice")
+	if got := describe(context.Canceled, false); got != "context canceled." {
+		t.Errorf("an interruption needs no advice, got %q", got)
+	}
+}
+
+// TestEveryRemedyHasACommand: a remedy the classifier can return and the
+// command line cannot word fails here, not in front of a user.
+func TestEveryRemedyHasACommand(t *testing.T) {
+	t.Parallel()
+	silent := map[remedy.Kind]bool{remedy.None: true, remedy.Interrupted: true, remedy.Unknown: true}
+	for _, k := range remedy.Kinds() {
+		text, ok := command(remedy.Remedy{Kind: k, Env: "sandbox"})
+		switch {
+		case !ok:
+			t.Errorf("remedy kind %d has no rendering on the command line", k)
+		case text == "" && !silent[k]:
+			t.Errorf("remedy kind %d renders as nothing on the command line", k)
+		case text != "" && silent[k]:
+			t.Errorf("remedy kind %d should need no advice, got %q", k, text)
+		case strings.Contains(text, "Press "):
+			t.Errorf("remedy kind %d names a key on the command line: %q", k, text)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // ListenOptions are `partnertui listen`'s.
@@ -220,7 +221,7 @@ func (l *listener) run(ctx context.Context) error {
 				return nil
 			}
 			// A failed read is reported and tried again at the next tick.
-			fmt.Fprintf(l.opts.IO.Err, "%s  could not read the event log: %s\n", l.clock(), sentence(err.Error()))
+			fmt.Fprintf(l.opts.IO.Err, "%s  could not read the event log: %s\n", l.clock(), remedy.Sentence(err))
 			continue
 		}
 		for _, ev := range news {
@@ -273,7 +274,7 @@ func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
 func (l *listener) forward(ctx context.Context, ev api.WebhookEventLog) {
 	secret, err := l.secret(ctx, ev)
 	if err != nil {
-		fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → not forwarded: %s\n", l.clock(), ev.EventType, ev.ResourceID, sentence(err.Error()))
+		fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → not forwarded: %s\n", l.clock(), ev.EventType, ev.ResourceID, remedy.Sentence(err))
 		return
 	}
 	wait := l.opts.Backoff

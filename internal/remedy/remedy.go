@@ -1,0 +1,164 @@
+// Package remedy is the one place an error is classified: Classify maps any
+// error to one of a closed set of remedies, with the facts a remedy needs
+// taken from the error itself. The surfaces only render a remedy — the
+// command line as a command, the terminal UI as a key — after the error's
+// own text (Sentence), so each error is worded once, by the package that
+// returns it.
+package remedy
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind is what the user can do about an error.
+type Kind int
+
+// The remedies. Adding one means adding its rendering to internal/cli and
+// ui, whose tests fail until both render it.
+const (
+	// None: the facts say it all (a rejection, a configuration's own list
+	// of problems).
+	None Kind = iota
+	// Interrupted: the user stopped it; starting again is up to them.
+	Interrupted
+	// Unknown: nothing says what went wrong.
+	Unknown
+	// ShowUsage: the command line was wrong; read the usage.
+	ShowUsage
+
+	// SignIn: there is no session for Env; sign in.
+	SignIn
+	// SignInAgain: Env's API refused the access token; sign in again.
+	SignInAgain
+	// RetrySignIn: the sign-in to Env did not complete; start it again.
+	RetrySignIn
+	// SignInWithoutBrowser: the browser did not come back in time; start
+	// again, over SSH without a browser on this machine.
+	SignInWithoutBrowser
+	// Approve: access was denied on the sign-in page; start again and
+	// approve.
+	Approve
+	// NewCode: the authorization code expired or was used; sign in again
+	// for a new one.
+	NewCode
+
+	// Retry: a transient failure; try again.
+	Retry
+	// RetryAt: rate limited; try again at At (zero: the server did not
+	// say when).
+	RetryAt
+	// RetryOrSignIn: a token request of Env's session was refused for no
+	// reason partnertui can act on; try again, then sign in.
+	RetryOrSignIn
+	// RefreshLost: a refresh got no answer, and the server may have
+	// rotated the refresh token; the next attempt tells.
+	RefreshLost
+	// CheckNetwork: nothing answered; check the network and URLKey (the
+	// config key of the host that did not answer).
+	CheckNetwork
+	// CheckURL: something that is not Env's API answered, or a request
+	// aimed elsewhere was refused; check the URLs under Env's table.
+	CheckURL
+
+	// CheckClient: the project token of Env was refused; check the
+	// client's id and secret.
+	CheckClient
+	// FixClientSecret: the authorization server refused Env's client; set
+	// a new secret.
+	FixClientSecret
+	// FixAuthMethod: the client is registered for Method, not for the
+	// method partnertui sends; change it in the dashboard.
+	FixAuthMethod
+	// FixConfigKey: Env lacks Keys in its config table.
+	FixConfigKey
+	// WriteConfig: there is no configuration file.
+	WriteConfig
+	// FreePort: the sign-in callback cannot listen on Addr.
+	FreePort
+
+	// FixStorePermissions: the token file Path is readable by others.
+	FixStorePermissions
+	// FixStateDir: the request budget file Path cannot be used.
+	FixStateDir
+	// WaitForProcess: another partnertui process holds a lock.
+	WaitForProcess
+
+	// CheckID: no such item in Env.
+	CheckID
+	// NarrowQuery: the operation broke one of the API's limits.
+	NarrowQuery
+	// UseSandbox: the change or Testing API call needs Sandbox.
+	UseSandbox
+	// CreateSubscription: the project has no webhook subscription.
+	CreateSubscription
+	// OpenFromAccount: a transaction cannot be read by id without a
+	// project token; open it from its account instead.
+	OpenFromAccount
+
+	numKinds // not a remedy: the size of the set
+)
+
+// Kinds is every remedy, for the tests that prove each surface renders
+// them all.
+func Kinds() []Kind {
+	ks := make([]Kind, 0, numKinds)
+	for k := range numKinds {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// Remedy is what to do about an error, with the facts its rendering needs.
+// Only the fields its Kind names are set.
+type Remedy struct {
+	Kind Kind
+	// Env is the environment the error names ("sandbox", "live"); "" when
+	// it names none.
+	Env string
+	// At is when a rate limit ends (RetryAt); zero when unknown.
+	At time.Time
+	// Path is the file concerned (FixStorePermissions, FixStateDir).
+	Path string
+	// Addr is the callback's address (FreePort).
+	Addr string
+	// Method is the client authentication method the client is registered
+	// for (FixAuthMethod).
+	Method string
+	// Keys are the config keys to set (FixConfigKey).
+	Keys string
+	// URLKey is the config key of the host that did not answer
+	// (CheckNetwork): "api_url" or "auth_url".
+	URLKey string
+}
+
+// Table is the config table of the remedy's environment: "sandbox" when
+// the error did not say.
+func (r Remedy) Table() string {
+	if r.Env == "" {
+		return "sandbox"
+	}
+	return strings.ToLower(r.Env)
+}
+
+// Advised is an error that knows its own remedy: the surfaces' own errors
+// (a usage mistake, a missing subscription) implement it, since this
+// package cannot import them.
+type Advised interface {
+	error
+	Remedy() Remedy
+}
+
+// Sentence is err's own text as a sentence: trimmed, ending with a full
+// stop. It keeps the lower case of Go errors; a surface that starts a line
+// with it capitalises it.
+func Sentence(err error) string {
+	s := strings.TrimSpace(err.Error())
+	if s == "" {
+		return "something went wrong."
+	}
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
+}
