@@ -46,7 +46,7 @@ func explain(err error, at where) string {
 func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 	press := func(what string) string { return "Press " + at.retry.Help().Key + " to " + what + "." }
 	then := func(do string) string { return do + ", then press " + at.retry.Help().Key + " to try again." }
-	if next, ok = credentialsAdvice(r, then); ok {
+	if next, ok = configAdvice(r, then); ok {
 		return next, true
 	}
 	switch r.Kind {
@@ -93,9 +93,9 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 	return "", false
 }
 
-// credentialsAdvice renders the remedies that change the configuration or
+// configAdvice renders the remedies that change the configuration or
 // the client's settings in the dashboard.
-func credentialsAdvice(r remedy.Remedy, then func(string) string) (string, bool) {
+func configAdvice(r remedy.Remedy, then func(string) string) (string, bool) {
 	table := "[" + r.Table() + "]"
 	switch r.Kind {
 	case remedy.CheckClient:

@@ -56,7 +56,7 @@ func localState(err error, _ bool) (Remedy, bool) {
 	case errors.As(err, &unsafe):
 		return Remedy{Kind: FixStorePermissions, Path: unsafe.Path}, true
 	case errors.As(err, &file) && errors.Is(err, budget.ErrLocked):
-		return Remedy{Kind: WaitForProcess, Path: file.Path}, true
+		return Remedy{Kind: WaitForProcess}, true
 	case errors.As(err, &file):
 		return Remedy{Kind: FixStateDir, Path: file.Path}, true
 	case errors.As(err, new(*auth.LockTimeoutError)):

@@ -44,7 +44,7 @@ func TestClassify(t *testing.T) {
 		{"not configured", fmt.Errorf("in /c.toml: %w", &config.NotConfiguredError{Env: config.Live, Keys: "client_id"}), false,
 			Remedy{Kind: FixConfigKey, Env: "live", Keys: "client_id"}},
 		{"unsafe store", &auth.UnsafeStoreError{Path: "/s/t.json", Mode: 0o644}, false, Remedy{Kind: FixStorePermissions, Path: "/s/t.json"}},
-		{"budget locked", fmt.Errorf("not sent: %w", &budget.FileError{Path: "/s/b", Err: budget.ErrLocked}), false, Remedy{Kind: WaitForProcess, Path: "/s/b"}},
+		{"budget locked", fmt.Errorf("not sent: %w", &budget.FileError{Path: "/s/b", Err: budget.ErrLocked}), false, Remedy{Kind: WaitForProcess}},
 		{"budget unusable", &budget.FileError{Path: "/s/b", Err: errors.New("permission denied")}, false, Remedy{Kind: FixStateDir, Path: "/s/b"}},
 		{"session lock", &auth.LockTimeoutError{Path: "/s/l", Wait: time.Second}, false, Remedy{Kind: WaitForProcess}},
 
