@@ -22,13 +22,20 @@ const (
 )
 
 // UsageError marks a mistake in how the command was called (exit 2).
-type UsageError struct{ Err error }
+type UsageError struct {
+	Err error
+	// Suggest is the command or flag closest to what was typed
+	// ("partnertui accounts", "--first"); "" when none is close.
+	Suggest string
+}
 
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// Remedy is to read the usage.
-func (e *UsageError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.ShowUsage} }
+// Remedy is to read the usage, or to type what was probably meant.
+func (e *UsageError) Remedy() remedy.Remedy {
+	return remedy.Remedy{Kind: remedy.ShowUsage, Command: e.Suggest}
+}
 
 // Remedy is to create a subscription (listen.go returns the error).
 func (e *NoSubscriptionError) Remedy() remedy.Remedy {
@@ -90,6 +97,9 @@ func command(r remedy.Remedy) (text string, ok bool) {
 	case remedy.None, remedy.Interrupted, remedy.Unknown:
 		return "", true
 	case remedy.ShowUsage:
+		if r.Command != "" {
+			return "Did you mean `" + r.Command + "`?", true
+		}
 		return "Run `partnertui --help` for usage.", true
 	case remedy.Retry:
 		return "Run the command again.", true

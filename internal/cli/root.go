@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -18,7 +19,9 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		return f.loadApp(cmd.Context(), cmd)
 	}
 	// Flag mistakes are usage errors on every command.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &UsageError{Err: err, Suggest: suggestFlag(cmd, err)}
+	})
 	root.AddCommand(
 		NewCmdLogin(f),
 		NewCmdLogout(f),
@@ -49,8 +52,10 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 const exitCodesHelp = "Exit codes: 0 success, 1 failure, 2 usage error, 4 sign-in needed."
 
 // typeArgErrors makes every argument-count mistake a *UsageError, so the
-// exit code never depends on the wording of cobra's messages.
+// exit code never depends on the wording of cobra's messages, and names
+// the subcommand closest to a mistyped one.
 func typeArgErrors(c *cobra.Command) {
+	c.SuggestionsMinimumDistance = maxSuggestDistance
 	if c.HasSubCommands() && !c.Runnable() {
 		// cobra shows the help of a group for any word it does not know;
 		// a mistyped subcommand is a usage error like any other.
@@ -64,10 +69,18 @@ func typeArgErrors(c *cobra.Command) {
 	}
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
-			if err := check(cmd, args); err != nil {
-				return &UsageError{Err: err}
+			err := check(cmd, args)
+			if err == nil {
+				return nil
 			}
-			return nil
+			ue, ok := errors.AsType[*UsageError](err)
+			if !ok {
+				ue = &UsageError{Err: err}
+			}
+			if ue.Suggest == "" {
+				ue.Suggest = suggestCommand(cmd, args)
+			}
+			return ue
 		}
 	}
 	for _, sub := range c.Commands() {

@@ -24,7 +24,8 @@ const (
 	Interrupted
 	// Unknown: nothing says what went wrong.
 	Unknown
-	// ShowUsage: the command line was wrong; read the usage.
+	// ShowUsage: the command line was wrong; read the usage, or type
+	// Command.
 	ShowUsage
 
 	// SignIn: there is no session for Env; sign in.
@@ -130,6 +131,9 @@ type Remedy struct {
 	// URLKey is the config key of the host that did not answer
 	// (CheckNetwork): "api_url" or "auth_url".
 	URLKey string
+	// Command is what the user probably meant to type (ShowUsage): the
+	// closest command or flag; "" when none is close.
+	Command string
 }
 
 // Table is the config table of the remedy's environment: "sandbox" when
