@@ -17,83 +17,84 @@ type Kind int
 // The remedies. Adding one means adding its rendering to internal/cli and
 // ui, whose tests fail until both render it.
 const (
-	// None: the facts say it all (a rejection, a configuration's own list
+	// None means the facts say it all (a rejection, a configuration's own list
 	// of problems).
 	None Kind = iota
-	// Interrupted: the user stopped it; starting again is up to them.
+	// Interrupted means the user stopped it; starting again is up to them.
 	Interrupted
-	// Unknown: nothing says what went wrong.
+	// Unknown means nothing says what went wrong.
 	Unknown
-	// ShowUsage: the command line was wrong; read the usage, or type
+	// ShowUsage means the command line was wrong; read the usage, or type
 	// Command.
 	ShowUsage
 
-	// SignIn: there is no session for Env; sign in.
+	// SignIn means there is no session for Env; sign in.
 	SignIn
-	// SignInAgain: Env's API refused the access token; sign in again.
+	// SignInAgain means Env's API refused the access token; sign in again.
 	SignInAgain
-	// RetrySignIn: the sign-in to Env did not complete; start it again.
+	// RetrySignIn means the sign-in to Env did not complete; start it again.
 	RetrySignIn
-	// SignInWithoutBrowser: the browser did not come back in time; start
+	// SignInWithoutBrowser means the browser did not come back in time; start
 	// again, over SSH without a browser on this machine.
 	SignInWithoutBrowser
-	// Approve: access was denied on the sign-in page; start again and
+	// Approve means access was denied on the sign-in page; start again and
 	// approve.
 	Approve
-	// NewCode: the authorization code expired or was used; sign in again
+	// NewCode means the authorization code expired or was used; sign in again
 	// for a new one.
 	NewCode
 
-	// Retry: a transient failure; try again.
+	// Retry means the failure may be transient; try again.
 	Retry
-	// RetryAt: rate limited; try again at At (zero: the server did not
+	// RetryAt means a rate limit: try again at At (zero: the server did not
 	// say when).
 	RetryAt
-	// RetryOrSignIn: a token request of Env's session was refused for no
+	// RetryOrSignIn means a token request of Env's session was refused for no
 	// reason partnertui can act on; try again, then sign in.
 	RetryOrSignIn
-	// RefreshLost: a refresh got no answer, and the server may have
+	// RefreshLost means a refresh got no answer, and the server may have
 	// rotated the refresh token; the next attempt tells.
 	RefreshLost
-	// CheckNetwork: nothing answered; check the network and URLKey (the
+	// CheckNetwork means nothing answered; check the network and URLKey (the
 	// config key of the host that did not answer).
 	CheckNetwork
-	// CheckURL: something that is not Env's API answered, or a request
+	// CheckURL means something that is not Env's API answered, or a request
 	// aimed elsewhere was refused; check the URLs under Env's table.
 	CheckURL
 
-	// CheckClient: the project token of Env was refused; check the
+	// CheckClient means the project token of Env was refused; check the
 	// client's id and secret.
 	CheckClient
-	// FixClientSecret: the authorization server refused Env's client; set
+	// FixClientSecret means the authorization server refused Env's client; set
 	// a new secret.
 	FixClientSecret
-	// FixAuthMethod: the client is registered for Method, not for the
+	// FixAuthMethod means the client is registered for Method, not for the
 	// method partnertui sends; change it in the dashboard.
 	FixAuthMethod
-	// FixConfigKey: Env lacks Keys in its config table.
+	// FixConfigKey means Env lacks Keys in its config table.
 	FixConfigKey
-	// WriteConfig: there is no configuration file.
+	// WriteConfig means there is no configuration file.
 	WriteConfig
-	// FreePort: the sign-in callback cannot listen on Addr.
+	// FreePort means the sign-in callback cannot listen on Addr.
 	FreePort
 
-	// FixStorePermissions: the token file Path is readable by others.
+	// FixStorePermissions means the token file Path is readable by others.
 	FixStorePermissions
-	// FixStateDir: the request budget file Path cannot be used.
+	// FixStateDir means the request budget file Path cannot be used.
 	FixStateDir
-	// WaitForProcess: another partnertui process holds a lock.
+	// WaitForProcess means another partnertui process holds a lock.
 	WaitForProcess
 
-	// CheckID: no such item in Env.
+	// CheckID means there is no such item; check the id, and its
+	// environment.
 	CheckID
-	// NarrowQuery: the operation broke one of the API's limits.
+	// NarrowQuery means the operation broke one of the API's limits.
 	NarrowQuery
-	// UseSandbox: the change or Testing API call needs Sandbox.
+	// UseSandbox means the change or Testing API call needs Sandbox.
 	UseSandbox
-	// CreateSubscription: the project has no webhook subscription.
+	// CreateSubscription means the project has no webhook subscription.
 	CreateSubscription
-	// OpenFromAccount: a transaction cannot be read by id without a
+	// OpenFromAccount means a transaction cannot be read by id without a
 	// project token; open it from its account instead.
 	OpenFromAccount
 
