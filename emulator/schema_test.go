@@ -88,14 +88,25 @@ type introspected struct {
 	} `json:"__schema"`
 }
 
-// referenceSchema loads a public schema, skipping the test when the
-// shared reference files are not there.
+// referenceSchema loads a public schema from the shared reference files:
+// $PARTNERTUI_REFERENCE when set (a worktree sits elsewhere), else
+// ../shared/reference beside the repository. When they are absent the test
+// skips, except in CI (CI set), where a skipped fidelity check would pass
+// unnoticed: there it fails.
 func referenceSchema(t *testing.T, name string) *ast.Schema {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "reference", name)
+	dir := os.Getenv("PARTNERTUI_REFERENCE")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "reference")
+	}
+	path := filepath.Join(dir, name)
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: the schema comparison needs the shared reference files", path)
+		fail, msg := missingReference(os.Getenv("CI"), path)
+		if fail {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +116,25 @@ func referenceSchema(t *testing.T, name string) *ast.Schema {
 		t.Fatalf("load %s: %v", path, err)
 	}
 	return s
+}
+
+// missingReference decides what an absent reference file means: a failure
+// in CI (ci is $CI), a skip with its reason elsewhere.
+func missingReference(ci, path string) (fail bool, msg string) {
+	if ci != "" && ci != "false" && ci != "0" {
+		return true, fmt.Sprintf("%s is absent and CI is set: the schema-fidelity tests need the shared reference files (set PARTNERTUI_REFERENCE to their folder)", path)
+	}
+	return false, fmt.Sprintf("%s is absent: the schema comparison needs the shared reference files (set PARTNERTUI_REFERENCE to their folder)", path)
+}
+
+func TestMissingReferenceFailsInCI(t *testing.T) {
+	t.Parallel()
+	for ci, wantFail := range map[string]bool{"true": true, "1": true, "": false, "false": false} {
+		fail, msg := missingReference(ci, "x/partner-schema.graphql")
+		if fail != wantFail || !strings.Contains(msg, "x/partner-schema.graphql") {
+			t.Errorf("CI=%q: fail %v (%s), want %v", ci, fail, msg, wantFail)
+		}
+	}
 }
 
 // deprecation is a member's deprecation as introspection reports it.

@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	graphql "github.com/graph-gophers/graphql-go"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
 
 // adminResolver is the root of the Sandbox Testing API.
@@ -269,4 +270,30 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 		return nil, fmt.Errorf("simulate transfer: %w", err)
 	}
 	return &payloadR{kind: "Success", txID: tx.ID}, nil
+}
+
+// adminRoot is the Testing API's root: the admin resolvers, with the
+// mutations that change data wrapped so each change emits its event.
+type adminRoot struct {
+	*adminResolver
+	events *Events
+}
+
+func (r *adminRoot) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*payloadR, error) {
+	p, err := r.adminResolver.SimulateIncomingSepaCreditTransferReception(ctx, args)
+	if err != nil || p.kind != "Success" {
+		return p, err
+	}
+	if a, ok := r.store.AccountByIBAN(callerFrom(ctx).viewer, string(args.Input.CreditorIban)); ok {
+		r.events.transferReceived(a.ID, p.txID)
+	}
+	return p, nil
+}
+
+func (r *adminRoot) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*payloadR, error) {
+	p, err := r.adminResolver.CreateSandboxUser(ctx, args)
+	if err == nil && p.kind == "Success" {
+		r.events.hub.Emit(webhooks.UserJoined, p.user.u.ID)
+	}
+	return p, err
 }

@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	graphql "github.com/graph-gophers/graphql-go"

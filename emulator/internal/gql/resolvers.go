@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	"context"
@@ -112,8 +112,9 @@ var errProjectTokenOnly = errors.New("user tokens can't call transactions querie
 
 // partnerResolver is the root of the partner schema of one environment.
 type partnerResolver struct {
-	store    *data.Store
-	clientID string
+	store       *data.Store
+	clientID    string
+	redirectURI string
 }
 
 // request is what the resolvers of one request share: the environment's
