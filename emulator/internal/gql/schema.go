@@ -1,9 +1,14 @@
 // Package gql is the emulator's GraphQL server: the partner API of each
-// environment and the Sandbox's Testing API, with their schemas (SDL files
-// under schema/, embedded), resolvers, operation limits and the webhook
-// events the Testing API's simulations emit. The emulator's root package
-// routes requests here; what it serves comes from internal/data and
-// internal/webhooks.
+// environment and the Sandbox's Testing API, with their schemas, resolvers,
+// operation limits and the webhook events the Testing API's simulations
+// emit. The emulator's root package routes requests here; what it serves
+// comes from internal/data and internal/webhooks.
+//
+// Each API's schema is a folder of SDL files under schema/, embedded, one
+// file per subject (accounts, cards, transactions, sandbox users,
+// transfers…); the resolvers of a subject are in the Go file of the same
+// name (accounts.go, transfers.go…), and schema.graphql's shared types
+// (scalars, connections, the caller) in resolvers.go and testingapi.go.
 package gql
 
 import (
