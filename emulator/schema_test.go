@@ -211,74 +211,13 @@ func compareSchema(got introspected, ref *ast.Schema) []string {
 		if g, w := names(typ.Interfaces, func(i struct{ Name string }) string { return i.Name }), slices.Sorted(slices.Values(def.Interfaces)); !slices.Equal(g, w) {
 			add("type %s implements %s, the public schema's %s", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
 		}
-		for _, f := range typ.Fields {
-			rf := def.Fields.ForName(f.Name)
-			if rf == nil {
-				add("field %s.%s is not in the public schema", typ.Name, f.Name)
-				continue
-			}
-			where := typ.Name + "." + f.Name
-			if g, w := f.Type.String(), rf.Type.String(); g != w {
-				add("field %s has type %s, the public schema's %s", where, g, w)
-			}
-			dep, why := deprecation(rf.Directives)
-			if f.IsDeprecated != dep || reason(f.IsDeprecated, f.DeprecationReason) != why {
-				add("field %s deprecation differs from the public schema's", where)
-			}
-			if g, w := names(f.Args, func(a inputValue) string { return a.Name }), names(rf.Arguments, func(a *ast.ArgumentDefinition) string { return a.Name }); !slices.Equal(g, w) {
-				add("field %s takes (%s), the public schema's (%s)", where, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, a := range f.Args {
-				ra := rf.Arguments.ForName(a.Name)
-				if ra == nil {
-					continue
-				}
-				if g, w := a.Type.String(), ra.Type.String(); g != w {
-					add("argument %s(%s) has type %s, the public schema's %s", where, a.Name, g, w)
-				}
-				if g, w := orEmpty(a.DefaultValue), defaultOf(ra.DefaultValue); g != w {
-					add("argument %s(%s) defaults to %q, the public schema's to %q", where, a.Name, g, w)
-				}
-			}
-		}
-		if typ.Kind == "INPUT_OBJECT" {
-			if g, w := names(typ.InputFields, func(a inputValue) string { return a.Name }), names(def.Fields, func(f *ast.FieldDefinition) string { return f.Name }); !slices.Equal(g, w) {
-				add("input %s has fields (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, in := range typ.InputFields {
-				rf := def.Fields.ForName(in.Name)
-				if rf == nil {
-					continue
-				}
-				if g, w := in.Type.String(), rf.Type.String(); g != w {
-					add("input field %s.%s has type %s, the public schema's %s", typ.Name, in.Name, g, w)
-				}
-				if g, w := orEmpty(in.DefaultValue), defaultOf(rf.DefaultValue); g != w {
-					add("input field %s.%s defaults to %q, the public schema's to %q", typ.Name, in.Name, g, w)
-				}
-			}
-		}
-		if typ.Kind == "ENUM" {
-			g := names(typ.EnumValues, func(v struct {
-				Name              string
-				IsDeprecated      bool
-				DeprecationReason *string
-			}) string {
-				return v.Name
-			})
-			if w := names(def.EnumValues, func(v *ast.EnumValueDefinition) string { return v.Name }); !slices.Equal(g, w) {
-				add("enum %s has values (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, v := range typ.EnumValues {
-				if rv := def.EnumValues.ForName(v.Name); rv != nil {
-					dep, why := deprecation(rv.Directives)
-					if v.IsDeprecated != dep || reason(v.IsDeprecated, v.DeprecationReason) != why {
-						add("enum value %s.%s deprecation differs from the public schema's", typ.Name, v.Name)
-					}
-				}
-			}
-		}
-		if typ.Kind == "UNION" {
+		compareFields(add, typ, def)
+		switch typ.Kind {
+		case "INPUT_OBJECT":
+			compareInputFields(add, typ, def)
+		case "ENUM":
+			compareEnumValues(add, typ, def)
+		case "UNION":
 			for _, p := range typ.PossibleTypes {
 				if !slices.Contains(def.Types, p.Name) {
 					add("union %s has member %s, which the public schema's lacks", typ.Name, p.Name)
@@ -287,6 +226,84 @@ func compareSchema(got introspected, ref *ast.Schema) []string {
 		}
 	}
 	return diffs
+}
+
+// compareFields is compareSchema for the fields of one type and their
+// arguments.
+func compareFields(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	for _, f := range typ.Fields {
+		rf := def.Fields.ForName(f.Name)
+		if rf == nil {
+			add("field %s.%s is not in the public schema", typ.Name, f.Name)
+			continue
+		}
+		where := typ.Name + "." + f.Name
+		if g, w := f.Type.String(), rf.Type.String(); g != w {
+			add("field %s has type %s, the public schema's %s", where, g, w)
+		}
+		dep, why := deprecation(rf.Directives)
+		if f.IsDeprecated != dep || reason(f.IsDeprecated, f.DeprecationReason) != why {
+			add("field %s deprecation differs from the public schema's", where)
+		}
+		if g, w := names(f.Args, func(a inputValue) string { return a.Name }), names(rf.Arguments, func(a *ast.ArgumentDefinition) string { return a.Name }); !slices.Equal(g, w) {
+			add("field %s takes (%s), the public schema's (%s)", where, strings.Join(g, ","), strings.Join(w, ","))
+		}
+		for _, a := range f.Args {
+			ra := rf.Arguments.ForName(a.Name)
+			if ra == nil {
+				continue
+			}
+			if g, w := a.Type.String(), ra.Type.String(); g != w {
+				add("argument %s(%s) has type %s, the public schema's %s", where, a.Name, g, w)
+			}
+			if g, w := orEmpty(a.DefaultValue), defaultOf(ra.DefaultValue); g != w {
+				add("argument %s(%s) defaults to %q, the public schema's to %q", where, a.Name, g, w)
+			}
+		}
+	}
+}
+
+// compareInputFields is compareSchema for an input object's fields: the
+// whole set, because clients send them.
+func compareInputFields(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	if g, w := names(typ.InputFields, func(a inputValue) string { return a.Name }), names(def.Fields, func(f *ast.FieldDefinition) string { return f.Name }); !slices.Equal(g, w) {
+		add("input %s has fields (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+	}
+	for _, in := range typ.InputFields {
+		rf := def.Fields.ForName(in.Name)
+		if rf == nil {
+			continue
+		}
+		if g, w := in.Type.String(), rf.Type.String(); g != w {
+			add("input field %s.%s has type %s, the public schema's %s", typ.Name, in.Name, g, w)
+		}
+		if g, w := orEmpty(in.DefaultValue), defaultOf(rf.DefaultValue); g != w {
+			add("input field %s.%s defaults to %q, the public schema's to %q", typ.Name, in.Name, g, w)
+		}
+	}
+}
+
+// compareEnumValues is compareSchema for an enum's values: the whole set,
+// with their deprecation.
+func compareEnumValues(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	g := names(typ.EnumValues, func(v struct {
+		Name              string
+		IsDeprecated      bool
+		DeprecationReason *string
+	}) string {
+		return v.Name
+	})
+	if w := names(def.EnumValues, func(v *ast.EnumValueDefinition) string { return v.Name }); !slices.Equal(g, w) {
+		add("enum %s has values (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+	}
+	for _, v := range typ.EnumValues {
+		if rv := def.EnumValues.ForName(v.Name); rv != nil {
+			dep, why := deprecation(rv.Directives)
+			if v.IsDeprecated != dep || reason(v.IsDeprecated, v.DeprecationReason) != why {
+				add("enum value %s.%s deprecation differs from the public schema's", typ.Name, v.Name)
+			}
+		}
+	}
 }
 
 // TestSchemaMatchesPublicSchema introspects the served schemas and
