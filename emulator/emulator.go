@@ -66,6 +66,14 @@ type Options struct {
 	// OmitRetryAfter leaves the Retry-After header out of 429 answers, so
 	// clients can test that path.
 	OmitRetryAfter bool
+	// Latency makes the emulator behave as if it were this round trip
+	// away, so a client can be seen as it behaves far from the platform:
+	// every HTTP answer (GraphQL and OAuth) waits Latency, and the first
+	// answer of a new connection Latency more (its handshake) [0: none].
+	Latency time.Duration
+	// sleep waits out the latency [a timer that stops when the client goes
+	// away]; the package's tests record the waits instead.
+	sleep func(ctx context.Context, d time.Duration)
 	// OnRefreshRotated is called when the token endpoint has rotated a
 	// refresh token and logged it, before the token response is written; a
 	// test can block in it to hold the response back.
@@ -156,6 +164,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			IdleTimeout:       2 * time.Minute,
 			MaxHeaderBytes:    64 << 10,
 			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+			ConnContext:       markConn,
 		},
 	}
 	go func() {
@@ -209,6 +218,9 @@ func withDefaults(o Options) (Options, error) {
 	}
 	if o.RateLimit < 0 || o.RateWindow < 0 {
 		return o, optionsError{fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)}
+	}
+	if o.Latency < 0 {
+		return o, optionsError{fmt.Errorf("latency %s is negative: use 0 for none or a duration such as 100ms", o.Latency)}
 	}
 	if err := checkWebhookOptions(o); err != nil {
 		return o, optionsError{err}
@@ -307,7 +319,7 @@ func newHandler(c handlerConfig) (http.Handler, error) {
 		}
 	}
 	mux.HandleFunc("/", notFound)
-	return newMiddleware(c.opts, mux), nil
+	return withLatency(c.opts, newMiddleware(c.opts, mux)), nil
 }
 
 // Info returns the URLs and demo credentials.

@@ -18,6 +18,7 @@ func TestStartRefusesInvalidOptions(t *testing.T) {
 		"negative rate limit":  {RateLimit: -5},
 		"sub-second token TTL": {TokenTTL: 500 * time.Millisecond},
 		"sub-second code TTL":  {CodeTTL: 10 * time.Millisecond},
+		"negative latency":     {Latency: -time.Millisecond},
 	} {
 		srv, err := emulator.Start(context.Background(), opts)
 		if err == nil {
