@@ -493,6 +493,14 @@ func TestRootTransactions(t *testing.T) {
 			t.Fatalf("transaction %v", n)
 		}
 	}
+	checkRootTransactionFilters(t, e, all)
+}
+
+// checkRootTransactionFilters checks that each filter of the transactions
+// query keeps exactly the transactions of all it names, and that bad
+// filters and forged cursors are errors.
+func checkRootTransactionFilters(t *testing.T, e *testEnv, all []node) {
+	t.Helper()
 	pick := all[len(all)/3]
 	cents := func(n node) int64 { c, _ := data.ParseAmount(str(n, "amount", "value")); return c }
 	for name, tc := range map[string]struct {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/testclock"
 )
 
 // benchPage runs one GraphQL request per iteration through the whole
@@ -86,24 +87,10 @@ func BenchmarkMembershipsPage(b *testing.B) {
 	}
 }
 
-// BenchmarkStart100k is the start-up of `partnertui emulator --accounts
-// 100000`: both data sets, the authorization server and the listener.
-func BenchmarkStart100k(b *testing.B) {
-	for b.Loop() {
-		srv, err := Start(b.Context(), Options{Accounts: 100_000, SigningKey: testKey()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := srv.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkRateLimiter is one request of a client that stays at the limit,
 // so every call lets an old entry fall out of the window.
 func BenchmarkRateLimiter(b *testing.B) {
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC))
 	l := newRateLimiter(DefaultRateLimit, time.Second, clock.Now)
 	step := time.Second / DefaultRateLimit
 	for range DefaultRateLimit {

@@ -7,9 +7,7 @@ package emulator
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +20,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/gql"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
 )
 
@@ -44,7 +43,7 @@ type Options struct {
 	// share one because generating a key costs about 100 ms.
 	SigningKey *rsa.PrivateKey
 
-	// Webhook deliveries (webhook.go). The waits are real time, not Now,
+	// Webhook deliveries (internal/webhooks). The waits are real time, not Now,
 	// so tests shorten them instead of faking a clock.
 	WebhookRetryInterval time.Duration // between delivery attempts [30s]
 	WebhookAnswerWindow  time.Duration // an endpoint's time to answer 2xx [10s]
@@ -67,6 +66,14 @@ type Options struct {
 	// OmitRetryAfter leaves the Retry-After header out of 429 answers, so
 	// clients can test that path.
 	OmitRetryAfter bool
+	// Latency makes the emulator behave as if it were this round trip
+	// away, so a client can be seen as it behaves far from the platform:
+	// every HTTP answer (GraphQL and OAuth) waits Latency, and the first
+	// answer of a new connection Latency more (its handshake) [0: none].
+	Latency time.Duration
+	// sleep waits out the latency [a timer that stops when the client goes
+	// away]; the package's tests record the waits instead.
+	sleep func(ctx context.Context, d time.Duration)
 	// OnRefreshRotated is called when the token endpoint has rotated a
 	// refresh token and logged it, before the token response is written; a
 	// test can block in it to hold the response back.
@@ -85,8 +92,9 @@ const (
 	CallbackURI = "http://127.0.0.1/callback"
 )
 
-// liveSeedOffset separates the Live data set's seed from the Sandbox's.
-const liveSeedOffset = 1_000_003
+// DemoWebhookEndpoint is where Options.DemoSubscription points: a reserved
+// name that fails at once, so each delivery is logged without waiting.
+const DemoWebhookEndpoint = gql.DemoWebhookEndpoint
 
 // EnvInfo is what a client needs to use one environment of the emulator.
 type EnvInfo struct {
@@ -120,7 +128,7 @@ var _ oauth.Users = data.Directory{}
 // Server is a running emulator.
 type Server struct {
 	info    Info
-	events  eventSet
+	envs    []*environment
 	http    *http.Server
 	done    chan struct{} // closed when Serve returns
 	serveMu sync.Mutex
@@ -139,23 +147,24 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w (choose a free address with --listen)", opts.Listen, err)
 	}
-	h, evs, info, err := build(opts, "http://"+ln.Addr().String())
+	site, err := build(opts, "http://"+ln.Addr().String())
 	if err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
 	s := &Server{
-		info:   info,
-		events: evs,
-		done:   make(chan struct{}),
+		info: site.info,
+		envs: site.envs,
+		done: make(chan struct{}),
 		http: &http.Server{
-			Handler:           h,
+			Handler:           site.handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
 			WriteTimeout:      60 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			MaxHeaderBytes:    64 << 10,
 			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+			ConnContext:       markConn,
 		},
 	}
 	go func() {
@@ -210,6 +219,9 @@ func withDefaults(o Options) (Options, error) {
 	if o.RateLimit < 0 || o.RateWindow < 0 {
 		return o, optionsError{fmt.Errorf("rate limit %d/%s is negative: use a positive count and window such as 2000/5m", o.RateLimit, o.RateWindow)}
 	}
+	if o.Latency < 0 {
+		return o, optionsError{fmt.Errorf("latency %s is negative: use 0 for none or a duration such as 100ms", o.Latency)}
+	}
 	if err := checkWebhookOptions(o); err != nil {
 		return o, optionsError{err}
 	}
@@ -219,116 +231,86 @@ func withDefaults(o Options) (Options, error) {
 	return o, nil
 }
 
-// build assembles the whole handler for a base URL, with the webhook
-// services the server must close.
-func build(opts Options, base string) (http.Handler, eventSet, Info, error) {
-	// The two data sets are independent: generating them side by side
-	// halves the start-up time of a large emulator. Live uses the same
-	// generator with another seed, so its accounts, IBANs and users differ
-	// from the Sandbox's.
-	var (
-		sandbox, live *data.Store
-		sbErr, lvErr  error
-		wg            sync.WaitGroup
-	)
-	wg.Go(func() {
-		sandbox, sbErr = data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
-	})
-	wg.Go(func() {
-		live, lvErr = data.New(data.Config{Env: "live", Seed: opts.Seed + liveSeedOffset, Accounts: opts.Accounts, Now: opts.Now})
-	})
-	wg.Wait()
-	if err := errors.Join(sbErr, lvErr); err != nil {
-		return nil, eventSet{}, Info{}, err
-	}
-	sbID, sbSecret, err := credentials("SANDBOX", sandbox.Project().ID)
+// site is what Start serves and what it must close.
+type site struct {
+	handler http.Handler
+	envs    []*environment
+	info    Info
+}
+
+// build assembles the whole site for a base URL: each environment built
+// the same way, one authorization server for their clients, one handler.
+func build(opts Options, base string) (*site, error) {
+	envs, err := newEnvironments(opts)
 	if err != nil {
-		return nil, eventSet{}, Info{}, err
+		return nil, err
 	}
-	lvID, lvSecret, err := credentials("LIVE", live.Project().ID)
+	s, err := assemble(opts, base, envs)
 	if err != nil {
-		return nil, eventSet{}, Info{}, err
+		closeAll(envs)
+		return nil, err
 	}
-	authz, err := oauth.New(oauth.Options{
-		Issuer: base,
-		Clients: []oauth.Client{
-			{ID: sbID, Secret: sbSecret, Env: "sandbox", RedirectURIs: []string{CallbackURI}, AuthMethod: opts.TokenAuthMethod},
-			{ID: lvID, Secret: lvSecret, Env: "live", RedirectURIs: []string{CallbackURI}, AuthMethod: opts.TokenAuthMethod},
-		},
-		Users:            data.Directory{Sandbox: sandbox, Live: live},
+	return s, nil
+}
+
+// assemble starts the authorization server of the environments' clients
+// and builds the handler and the start banner's Info.
+func assemble(opts Options, base string, envs []*environment) (*site, error) {
+	oo := oauth.Options{
+		Issuer:           base,
 		TokenTTL:         opts.TokenTTL,
 		CodeTTL:          opts.CodeTTL,
 		SigningKey:       opts.SigningKey,
 		OnRefreshRotated: refreshRotated(opts.OnRefreshRotated),
-	})
-	if errors.Is(err, oauth.ErrInvalidOptions) {
-		return nil, eventSet{}, Info{}, optionsError{err}
 	}
-	if err != nil {
-		return nil, eventSet{}, Info{}, fmt.Errorf("start the authorization server: %w", err)
-	}
-	evs := newEventSet(opts, sandbox, live)
-	h, err := newHandler(handlerConfig{
-		sandbox: sandbox, live: live,
-		sandboxClientID: sbID, liveClientID: lvID,
-		tokens: authz, oauth: authz.Handler(),
-		opts: opts, events: evs,
-	})
-	if err != nil {
-		evs.close()
-		return nil, eventSet{}, Info{}, err
-	}
-	info := Info{
-		APIURL:  base,
-		AuthURL: base,
-		Environments: map[string]EnvInfo{
-			"sandbox": {ClientID: sbID, ClientSecret: sbSecret, RedirectURI: CallbackURI,
-				GraphQLURL: base + "/sandbox-partner/graphql", TestingGraphQLURL: base + "/sandbox-partner-admin/graphql"},
-			"live": {ClientID: lvID, ClientSecret: lvSecret, RedirectURI: CallbackURI,
-				GraphQLURL: base + "/live-partner/graphql"},
-		},
-	}
-	for _, st := range []*data.Store{sandbox, live} {
-		for _, u := range st.DemoUsers() {
-			info.DemoUsers = append(info.DemoUsers, DemoUser{Phone: u.Phone, FirstName: u.FirstName, LastName: u.LastName, UserID: u.ID, Env: st.Env()})
+	var dir data.Directory
+	for _, e := range envs {
+		oo.Clients = append(oo.Clients, e.client)
+		switch e.name {
+		case "sandbox":
+			dir.Sandbox = e.store
+		case "live":
+			dir.Live = e.store
 		}
 	}
-	return h, evs, info, nil
-}
-
-// credentials makes a client id with the platform's environment prefix and
-// a random secret: a secret that outlives the process would be one more
-// thing to leak.
-func credentials(prefix, projectID string) (id, secret string, err error) {
-	b := make([]byte, 24)
-	if _, err := rand.Read(b); err != nil {
-		return "", "", fmt.Errorf("generate the %s client secret: %w", strings.ToLower(prefix), err)
+	oo.Users = dir
+	authz, err := oauth.New(oo)
+	if errors.Is(err, oauth.ErrInvalidOptions) {
+		return nil, optionsError{err}
 	}
-	return prefix + "_" + projectID, hex.EncodeToString(b), nil
+	if err != nil {
+		return nil, fmt.Errorf("start the authorization server: %w", err)
+	}
+	h, err := newHandler(handlerConfig{envs: envs, tokens: authz, oauth: authz.Handler(), opts: opts})
+	if err != nil {
+		return nil, err
+	}
+	info := Info{APIURL: base, AuthURL: base, Environments: map[string]EnvInfo{}}
+	for _, e := range envs {
+		info.Environments[e.name] = e.info(base)
+		for _, u := range e.store.DemoUsers() {
+			info.DemoUsers = append(info.DemoUsers, DemoUser{Phone: u.Phone, FirstName: u.FirstName, LastName: u.LastName, UserID: u.ID, Env: e.name})
+		}
+	}
+	return &site{handler: h, envs: envs, info: info}, nil
 }
 
 // handlerConfig is everything newHandler wires together.
 type handlerConfig struct {
-	sandbox, live                 *data.Store
-	sandboxClientID, liveClientID string
-	tokens                        introspector
-	oauth                         http.Handler
-	opts                          Options
-	events                        eventSet
+	envs   []*environment
+	tokens gql.Introspector
+	oauth  http.Handler // nil: no authorization server (tests)
+	opts   Options
 }
 
 // newHandler builds the one mux of every path, wrapped by the middleware.
 func newHandler(c handlerConfig) (http.Handler, error) {
-	sbAPI := newPartnerEndpoint(c.sandbox, c.sandboxClientID, c.tokens, true, c.events.sandbox)
-	sbAdmin, err := newAdminEndpoint(c.sandbox, c.tokens, c.events.sandbox)
-	if err != nil {
-		return nil, err
-	}
-	lvAPI := newPartnerEndpoint(c.live, c.liveClientID, c.tokens, false, c.events.live)
 	mux := http.NewServeMux()
-	mux.Handle("/sandbox-partner/graphql", sbAPI)
-	mux.Handle("/sandbox-partner-admin/graphql", sbAdmin)
-	mux.Handle("/live-partner/graphql", lvAPI)
+	for _, e := range c.envs {
+		if err := e.mount(mux, c.tokens); err != nil {
+			return nil, err
+		}
+	}
 	if c.oauth != nil {
 		for p := range knownEndpoints {
 			if strings.HasPrefix(p, "/oauth2/") || strings.HasPrefix(p, "/.well-known/") {
@@ -337,7 +319,7 @@ func newHandler(c handlerConfig) (http.Handler, error) {
 		}
 	}
 	mux.HandleFunc("/", notFound)
-	return newMiddleware(c.opts, mux), nil
+	return withLatency(c.opts, newMiddleware(c.opts, mux)), nil
 }
 
 // Info returns the URLs and demo credentials.
@@ -362,8 +344,8 @@ func (s *Server) Close() error {
 		defer cancel()
 		// A replay waits for its endpoint: interrupt it so Shutdown does
 		// not wait out the answer window.
-		s.events.interrupt()
-		defer s.events.close()
+		interruptAll(s.envs)
+		defer closeAll(s.envs)
 		if err = s.http.Shutdown(ctx); err != nil {
 			err = fmt.Errorf("stop the emulator: %w", err)
 			_ = s.http.Close()

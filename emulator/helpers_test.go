@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/gql"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
+	"github.com/partnertui/partnertui/emulator/internal/testclock"
 )
 
 // fakeTokens maps fixed test tokens to what they stand for, so GraphQL
@@ -36,34 +38,25 @@ const (
 	tokLiveProject    = "lv-project"
 )
 
-// fakeClock is a manual clock for the rate-limit window.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // testEnv is an emulator handler behind httptest with fake tokens.
 type testEnv struct {
 	t       *testing.T
 	srv     *httptest.Server
 	sandbox *data.Store
 	live    *data.Store
-	clock   *fakeClock
+	clock   *testclock.Clock
 	log     *bytes.Buffer
 	logMu   *sync.Mutex
-	events  eventSet
+	events  testEvents
+}
+
+// testEvents are the two environments' webhook services.
+type testEvents struct{ sandbox, live *gql.Events }
+
+// close stops both, as the emulator's Close does.
+func (t testEvents) close() {
+	t.sandbox.Close()
+	t.live.Close()
 }
 
 type lockedWriter struct {
@@ -79,7 +72,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 
 func newTestEnv(t *testing.T, opts Options) *testEnv {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC))
 	opts.Now = clock.Now
 	env := &testEnv{t: t, clock: clock, log: &bytes.Buffer{}, logMu: &sync.Mutex{}}
 	if opts.RequestLog == nil {
@@ -89,15 +82,14 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := data.New(data.Config{Env: "sandbox", Seed: opts.Seed, Accounts: opts.Accounts, Now: opts.Now})
+	envs, err := newEnvironments(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lv, err := data.New(data.Config{Env: "live", Seed: opts.Seed + liveSeedOffset, Accounts: opts.Accounts, Now: opts.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	users := sb.DemoUsers()
+	t.Cleanup(func() { closeAll(envs) })
+	sb, lv := envs[0], envs[1]
+	sb.client.ID, lv.client.ID = "SANDBOX_test", "LIVE_test"
+	users := sb.store.DemoUsers()
 	tokens := fakeTokens{
 		tokSandboxProject: {Env: "sandbox", ClientID: "SANDBOX_test", Project: true},
 		tokSandboxUser0:   {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[0].ID},
@@ -105,43 +97,45 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 		tokSandboxNobody:  {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[len(users)-1].ID},
 		tokLiveProject:    {Env: "live", ClientID: "LIVE_test", Project: true},
 	}
-	evs := newEventSet(opts, sb, lv)
-	t.Cleanup(evs.close)
-	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, sandboxClientID: "SANDBOX_test", liveClientID: "LIVE_test", tokens: tokens, opts: opts, events: evs})
+	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.srv = httptest.NewServer(h)
 	t.Cleanup(env.srv.Close)
-	env.sandbox, env.live, env.events = sb, lv, evs
+	env.sandbox, env.live, env.events = sb.store, lv.store, testEvents{sandbox: sb.events, live: lv.events}
 	return env
 }
 
 // projectHandler is the bare handler (no listener, no log) over a Sandbox
-// of n accounts, answering the fake Sandbox project token; benchmarks and
-// fuzzers call it in-process.
+// of n accounts and a Live of 5, answering the fake Sandbox project token;
+// benchmarks and fuzzers call it in-process.
 func projectHandler(tb testing.TB, n int) (http.Handler, *data.Store) {
 	tb.Helper()
 	opts, err := withDefaults(Options{Accounts: n, RateLimit: 1 << 30, RateWindow: time.Second})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sb, err := data.New(data.Config{Env: "sandbox", Seed: 1, Accounts: n})
-	if err != nil {
-		tb.Fatal(err)
+	var envs []*environment
+	for _, spec := range envSpecs() {
+		o := opts
+		if !spec.sandbox {
+			o.Accounts = 5
+		}
+		e, err := newEnvironment(o, spec)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		e.startEvents(o)
+		envs = append(envs, e)
 	}
-	lv, err := data.New(data.Config{Env: "live", Seed: 2, Accounts: 5})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	tb.Cleanup(func() { closeAll(envs) })
 	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
-	evs := newEventSet(opts, sb, lv)
-	tb.Cleanup(evs.close)
-	h, err := newHandler(handlerConfig{sandbox: sb, live: lv, tokens: tokens, opts: opts, events: evs})
+	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return h, sb
+	return h, envs[0].store
 }
 
 const (

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/gql"
 )
 
 // maxBody is the largest request body any endpoint reads.
@@ -146,55 +148,9 @@ type logEntry struct {
 	GrantType  string          `json:"grant_type,omitempty"`
 }
 
-func (e *logEntry) setOperation(query, name string, vars json.RawMessage) {
-	e.Operation, e.OpName = query, name
-	if len(vars) > 0 && json.Valid(vars) && string(vars) != "null" {
-		e.Variables = redactSecrets(vars)
-	}
-}
-
-// redactSecrets replaces the value of every member named "secret" (a
-// webhook subscription's shared secret) at any depth of the variables.
-// A secret written inline in the operation text is not found: clients
-// send input as variables.
-func redactSecrets(vars json.RawMessage) json.RawMessage {
-	if !bytes.Contains(bytes.ToLower(vars), []byte(`"secret"`)) {
-		return vars
-	}
-	var v any
-	if err := json.Unmarshal(vars, &v); err != nil {
-		return nil
-	}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, val := range x {
-				if strings.EqualFold(k, "secret") && val != nil {
-					x[k] = "[redacted]"
-					continue
-				}
-				walk(val)
-			}
-		case []any:
-			for _, val := range x {
-				walk(val)
-			}
-		}
-	}
-	walk(v)
-	out, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return out
-}
-
-type logKey struct{}
-
-func logEntryFrom(ctx context.Context) *logEntry {
-	e, _ := ctx.Value(logKey{}).(*logEntry)
-	return e
+// setOperation copies what the GraphQL endpoint recorded.
+func (e *logEntry) setOperation(op *gql.OperationLog) {
+	e.Operation, e.OpName, e.Variables = op.Query, op.Name, op.Variables
 }
 
 // rotationEntry is the log line of a refresh-token rotation. It has no
@@ -268,7 +224,7 @@ func newMiddleware(opts Options, next http.Handler) *middleware {
 // others GraphQL ones.
 func refuse(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
 	if !strings.HasPrefix(r.URL.Path, "/oauth2/") {
-		writeError(w, status, code, msg)
+		gql.WriteError(w, status, code, msg)
 		return
 	}
 	oauthCode := "invalid_request"
@@ -290,6 +246,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := m.now()
 	sw := &statusWriter{ResponseWriter: w}
 	entry := &logEntry{Method: r.Method, Endpoint: r.URL.Path}
+	op := &gql.OperationLog{}
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -300,13 +257,14 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if m.log != nil {
+			entry.setOperation(op)
 			entry.Time = start.UTC().Format(time.RFC3339Nano)
 			entry.Status = sw.status
 			entry.DurationMS = math.Round(float64(m.now().Sub(start).Microseconds())) / 1000
 			m.log.write(entry)
 		}
 	}()
-	ctx := context.WithValue(r.Context(), logKey{}, entry)
+	ctx := gql.WithOperationLog(r.Context(), op)
 	r = r.WithContext(context.WithValue(ctx, middlewareKey{}, m))
 
 	if r.Method == http.MethodOptions {
@@ -363,7 +321,7 @@ func peekGrantType(r *http.Request) string {
 
 // notFound answers unknown paths with a JSON 404.
 func notFound(w http.ResponseWriter, r *http.Request) {
-	writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("no endpoint at %s: see the emulator's start banner for its URLs", endpointName(r.URL.Path)))
+	gql.WriteError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("no endpoint at %s: see the emulator's start banner for its URLs", endpointName(r.URL.Path)))
 }
 
 type errReader struct{ err error }

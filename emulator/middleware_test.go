@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/testclock"
 )
 
 func TestRateLimit429AndRetryAfter(t *testing.T) {
@@ -46,7 +48,7 @@ func TestRateLimit429AndRetryAfter(t *testing.T) {
 }
 
 func TestRateLimiterUnit(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
+	clock := testclock.New(time.Unix(1_000_000, 0))
 	l := newRateLimiter(2, time.Second, clock.Now)
 	if ok, _ := l.allow("a"); !ok {
 		t.Fatal("first")
@@ -146,7 +148,7 @@ func TestPanicRecovery(t *testing.T) {
 		t.Fatalf("status %d", rec.Code)
 	}
 	var body struct {
-		Errors []gqlError `json:"errors"`
+		Errors []struct{ Message string } `json:"errors"`
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || len(body.Errors) != 1 {
 		t.Fatalf("body %q: %v", rec.Body, err)

@@ -1,121 +1,24 @@
-package emulator
+package emulator_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	graphql "github.com/graph-gophers/graphql-go"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 )
-
-// fiftyAliasQuery is the 7 KB Live query that built a 16 MB answer: 50
-// aliases of accounts(first: 100) { transactions(first: 100) }.
-func fiftyAliasQuery() string {
-	var b strings.Builder
-	b.WriteString("query Big {")
-	for i := range 50 {
-		fmt.Fprintf(&b, " a%d: accounts(first: 100) { edges { node { id name transactions(first: 100) { edges { node { id label amount { value currency } } } } } } }", i)
-	}
-	b.WriteString(" }")
-	return b.String()
-}
-
-// Not parallel: it counts the bytes allocated while the request runs.
-func TestLiveCostGuardRefusesTheFiftyAliasQuery(t *testing.T) {
-	e := newTestEnv(t, Options{Accounts: 120})
-	body, err := json.Marshal(map[string]any{"query": fiftyAliasQuery()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(body) < 6500 || len(body) > 8000 {
-		t.Fatalf("the query is %d bytes, want the 7 KB one", len(body))
-	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	r := e.do(pathLive, tokLiveProject, "application/json", body)
-	runtime.ReadMemStats(&after)
-	allocated := after.TotalAlloc - before.TotalAlloc
-
-	if r.Status != http.StatusBadRequest || r.code() != "QUERY_TOO_COMPLEX" || len(r.Data) > 0 && string(r.Data) != "null" {
-		t.Fatalf("status %d, errors %+v, data %s", r.Status, r.Errors, r.Data)
-	}
-	msg := r.Errors[0].Message
-	if !strings.Contains(msg, "505000 connection nodes") || !strings.Contains(msg, fmt.Sprint(MaxQueryNodes)) {
-		t.Fatalf("the message must name the measured cost and the limit: %q", msg)
-	}
-	// The refused query costs the server and this client a few hundred KB
-	// (parse, analysis, log line), not the 16 MB answer.
-	if allocated > 4<<20 {
-		t.Fatalf("refusing the query allocated %d bytes", allocated)
-	}
-	t.Logf("refused with %d bytes allocated in the whole process: %s", allocated, msg)
-
-	// A screen's largest real query stays well inside the bound.
-	q := `{ accounts(first: 100) { edges { node { id transactions(first: 100) { edges { node { id } } } } } } }`
-	if r := e.query(pathLive, tokLiveProject, q, nil); r.Status != http.StatusOK || len(r.Errors) > 0 {
-		t.Fatalf("accounts×transactions page: %d %+v", r.Status, r.Errors)
-	}
-}
-
-func TestQueryCostEstimate(t *testing.T) {
-	t.Parallel()
-	s, err := graphql.ParseSchema(partnerSDL+webhookSDL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lim := endpointLimits(s, false)
-	for name, c := range map[string]struct {
-		query string
-		vars  map[string]any
-		want  int64
-	}{
-		"schema defaults":      {`{ accounts { edges { node { transactions { totalCount } } } } }`, nil, 50 + 50*50},
-		"variables":            {`query($n: Int!) { accounts(first: $n) { edges { node { transactions(first: $n) { totalCount } } } } }`, map[string]any{"n": float64(30)}, 30 + 30*30},
-		"variable default":     {`query($n: Int = 7) { accounts(first: $n) { totalCount } }`, nil, 7},
-		"capped at a page":     {`{ accounts(first: 1000) { totalCount } }`, nil, 100},
-		"negative is nothing":  {`{ accounts(first: -5) { edges { node { transactions(first: 10) { totalCount } } } } }`, nil, 0},
-		"fragments":            {`{ accounts(first: 20) { edges { node { ...F } } } } fragment F on Account { transactions(first: 10) { totalCount } }`, nil, 20 + 200},
-		"aliases add up":       {`{ a: accounts(first: 3) { totalCount } b: accounts(first: 4) { totalCount } }`, nil, 7},
-		"no connection":        {`{ projectInfo { id } webhookEventTypes }`, nil, 0},
-		"mutation root":        {`mutation { addWebhookSubscription(input: {label: "l", endpoint: "https://x", eventTypes: [], status: Enabled}) { ... on WebhookSubscriptionSuccessPayload { webhookSubscription { webhookEventLogs(first: 5) { totalCount } } } } }`, nil, 5},
-		"interface conditions": {`{ webhookEventLogs(first: 10) { ... on Connection { totalCount } edges { node { webhookSubscription { webhookEventLogs { totalCount } } } } } }`, nil, 10 + 10*50},
-	} {
-		doc, op, err := parseOperation(c.query, "")
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if got := analyze(doc, op, lim, c.vars).Cost; got != c.want {
-			t.Errorf("%s: cost %d, want %d", name, got, c.want)
-		}
-	}
-	// Deep nesting saturates instead of overflowing.
-	deep := `{ webhookSubscriptions(first: 100) { edges { node { ` + strings.Repeat(`webhookEventLogs(first: 100) { edges { node { webhookSubscription { `, 12) +
-		`id` + strings.Repeat(` } } } }`, 12) + ` } } } }`
-	doc, op, err := parseOperation(deep, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := analyze(doc, op, lim, nil)
-	if st.Cost != costCap {
-		t.Errorf("deep nesting cost %d, want the cap %d", st.Cost, costCap)
-	}
-	if _, ok := lim.check(st); ok {
-		t.Error("deep nesting passed the check")
-	}
-}
 
 // rawPost sends a request and returns the status, headers and body.
 func rawPost(t *testing.T, method, target, contentType string, body io.Reader) (int, http.Header, []byte) {
@@ -157,7 +60,7 @@ func oauthError(t *testing.T, status int, header http.Header, body []byte, wantS
 // ones the middleware gives before the authorization server runs.
 func TestTokenEndpointAnswersAreOAuthShaped(t *testing.T) {
 	t.Parallel()
-	srv := startEmulator(t, Options{Accounts: 5, RateLimit: 2, RateWindow: time.Minute})
+	srv := emulatortest.Start(t, emulator.Options{Accounts: 5, RateLimit: 2, RateWindow: time.Minute})
 	info := srv.Info()
 	tokenURL := info.AuthURL + "/oauth2/token"
 	sb := info.Environments["sandbox"]
@@ -166,7 +69,7 @@ func TestTokenEndpointAnswersAreOAuthShaped(t *testing.T) {
 	// OPTIONS is refused before the rate limit counts it.
 	status, header, body := rawPost(t, http.MethodOptions, tokenURL, "", nil)
 	oauthError(t, status, header, body, http.StatusMethodNotAllowed, "invalid_request")
-	status, header, body = rawPost(t, http.MethodPost, tokenURL, "application/x-www-form-urlencoded", bytes.NewReader(make([]byte, maxBody+1)))
+	status, header, body = rawPost(t, http.MethodPost, tokenURL, "application/x-www-form-urlencoded", bytes.NewReader(make([]byte, emulator.MaxBody+1)))
 	oauthError(t, status, header, body, http.StatusRequestEntityTooLarge, "invalid_request")
 	if status, _, body := rawPost(t, http.MethodPost, tokenURL, "application/x-www-form-urlencoded", strings.NewReader(form)); status != http.StatusOK {
 		t.Fatalf("token: %d %s", status, body)
@@ -178,9 +81,9 @@ func TestTokenEndpointAnswersAreOAuthShaped(t *testing.T) {
 	}
 	// The GraphQL endpoints keep GraphQL error bodies.
 	for range 2 {
-		gql(t, sb.GraphQLURL, "x", `{ projectInfo { id } }`)
+		emulatortest.GraphQL(t, sb.GraphQLURL, "x", `{ projectInfo { id } }`, nil)
 	}
-	code, out := gql(t, sb.GraphQLURL, "x", `{ projectInfo { id } }`)
+	code, out := emulatortest.GraphQL(t, sb.GraphQLURL, "x", `{ projectInfo { id } }`, nil)
 	if errs, _ := out["errors"].([]any); code != http.StatusTooManyRequests || len(errs) != 1 {
 		t.Fatalf("GraphQL 429: %d %v", code, out)
 	}
@@ -188,18 +91,29 @@ func TestTokenEndpointAnswersAreOAuthShaped(t *testing.T) {
 
 func TestOmitRetryAfterMode(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t, Options{Accounts: 5, RateLimit: 1, RateWindow: time.Minute, OmitRetryAfter: true})
-	q := `{ projectInfo { id } }`
-	e.query(pathSandbox, tokSandboxProject, q, nil)
-	r := e.query(pathSandbox, tokSandboxProject, q, nil)
-	if r.Status != http.StatusTooManyRequests || r.code() != "RATE_LIMITED" || r.Header.Get("Retry-After") != "" ||
+	srv := emulatortest.Start(t, emulator.Options{Accounts: 5, RateLimit: 1, RateWindow: time.Minute, OmitRetryAfter: true})
+	info := srv.Info()
+	op := `{"query": "{ projectInfo { id } }"}`
+	// The first request takes the window's one place, whatever its answer.
+	rawPost(t, http.MethodPost, info.Environments["sandbox"].GraphQLURL, "application/json", strings.NewReader(op))
+	status, header, body := rawPost(t, http.MethodPost, info.Environments["sandbox"].GraphQLURL, "application/json", strings.NewReader(op))
+	var r struct {
+		Errors []struct {
+			Message    string
+			Extensions map[string]any
+		}
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		t.Fatalf("GraphQL: %d %s", status, body)
+	}
+	if status != http.StatusTooManyRequests || len(r.Errors) == 0 || r.Errors[0].Extensions["code"] != "RATE_LIMITED" || header.Get("Retry-After") != "" ||
 		!strings.Contains(r.Errors[0].Message, "retry later") {
-		t.Fatalf("GraphQL: %d %q %+v", r.Status, r.Header.Get("Retry-After"), r.Errors)
+		t.Fatalf("GraphQL: %d %q %s", status, header.Get("Retry-After"), body)
 	}
 	for range 2 {
-		status, header, body := rawPost(t, http.MethodPost, e.srv.URL+"/oauth2/token", "application/x-www-form-urlencoded", strings.NewReader("grant_type=client_credentials"))
+		status, header, body := rawPost(t, http.MethodPost, info.AuthURL+"/oauth2/token", "application/x-www-form-urlencoded", strings.NewReader("grant_type=client_credentials"))
 		if status != http.StatusTooManyRequests {
-			continue // the first one reaches the (absent) authorization server
+			continue // the first one reaches the authorization server
 		}
 		oauthError(t, status, header, body, http.StatusTooManyRequests, "temporarily_unavailable")
 		if header.Get("Retry-After") != "" {
@@ -214,18 +128,18 @@ func TestOmitRetryAfterMode(t *testing.T) {
 // token in the log, and the Options hook sees that moment.
 func TestRefreshRotationIsLoggedBeforeTheResponse(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var log bytes.Buffer
+	var mu sync.Mutex // guards atRotation
+	var log emulatortest.Log
 	var atRotation []string
-	srv := startEmulator(t, Options{Accounts: 20, RequestLog: lockedWriter{mu: &mu, w: &log}, OnRefreshRotated: func() {
+	srv := emulatortest.Start(t, emulator.Options{Accounts: 20, RequestLog: &log, OnRefreshRotated: func() {
 		mu.Lock()
 		defer mu.Unlock()
 		atRotation = strings.Split(strings.TrimSpace(log.String()), "\n")
 	}})
 	info := srv.Info()
-	demo := firstDemoUser(t, info, "sandbox")
+	demo := emulatortest.DemoUser(t, info, "sandbox")
 	cfg := oauthConfig(info, "sandbox")
-	loc := signIn(t, cfg.AuthCodeURL("state-rotation-0123"), demo.Phone, "approve")
+	loc := emulatortest.SignIn(t, cfg.AuthCodeURL("state-rotation-0123"), demo.Phone, "approve")
 	ctx := context.Background()
 	tok, err := cfg.Exchange(ctx, loc.Query().Get("code"))
 	if err != nil {
@@ -272,7 +186,7 @@ func TestRefreshRotationIsLoggedBeforeTheResponse(t *testing.T) {
 
 func TestTokenAuthMethodOption(t *testing.T) {
 	t.Parallel()
-	srv := startEmulator(t, Options{Accounts: 5, TokenAuthMethod: "client_secret_basic"})
+	srv := emulatortest.Start(t, emulator.Options{Accounts: 5, TokenAuthMethod: "client_secret_basic"})
 	info := srv.Info()
 	sb := info.Environments["sandbox"]
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {sb.ClientID}, "client_secret": {sb.ClientSecret}}.Encode()
@@ -289,21 +203,21 @@ func TestTokenAuthMethodOption(t *testing.T) {
 
 func TestStartRefusesInvalidRobustnessOptions(t *testing.T) {
 	t.Parallel()
-	for name, opts := range map[string]Options{
+	for name, opts := range map[string]emulator.Options{
 		"unknown auth method":     {TokenAuthMethod: "private_key_jwt"},
 		"negative retry interval": {WebhookRetryInterval: -time.Second},
 		"negative answer window":  {WebhookAnswerWindow: -time.Second},
 		"negative booking delay":  {BookingDelay: -time.Second},
 	} {
 		opts.Accounts = 5
-		opts.SigningKey = testKey()
-		srv, err := Start(context.Background(), opts)
+		opts.SigningKey = emulatortest.SigningKey()
+		srv, err := emulator.Start(context.Background(), opts)
 		if err == nil {
 			srv.Close()
 			t.Errorf("%s: Start accepted it", name)
 			continue
 		}
-		if !errors.Is(err, ErrInvalidOptions) {
+		if !errors.Is(err, emulator.ErrInvalidOptions) {
 			t.Errorf("%s: %q does not match ErrInvalidOptions", name, err)
 		}
 	}

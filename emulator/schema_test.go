@@ -88,14 +88,25 @@ type introspected struct {
 	} `json:"__schema"`
 }
 
-// referenceSchema loads a public schema, skipping the test when the
-// shared reference files are not there.
+// referenceSchema loads a public schema from the shared reference files:
+// $PARTNERTUI_REFERENCE when set (a worktree sits elsewhere), else
+// ../shared/reference beside the repository. When they are absent the test
+// skips, except in CI (CI set), where a skipped fidelity check would pass
+// unnoticed: there it fails.
 func referenceSchema(t *testing.T, name string) *ast.Schema {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "reference", name)
+	dir := os.Getenv("PARTNERTUI_REFERENCE")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "reference")
+	}
+	path := filepath.Join(dir, name)
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: the schema comparison needs the shared reference files", path)
+		fail, msg := missingReference(os.Getenv("CI"), path)
+		if fail {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +116,25 @@ func referenceSchema(t *testing.T, name string) *ast.Schema {
 		t.Fatalf("load %s: %v", path, err)
 	}
 	return s
+}
+
+// missingReference decides what an absent reference file means: a failure
+// in CI (ci is $CI), a skip with its reason elsewhere.
+func missingReference(ci, path string) (fail bool, msg string) {
+	if ci != "" && ci != "false" && ci != "0" {
+		return true, fmt.Sprintf("%s is absent and CI is set: the schema-fidelity tests need the shared reference files (set PARTNERTUI_REFERENCE to their folder)", path)
+	}
+	return false, fmt.Sprintf("%s is absent: the schema comparison needs the shared reference files (set PARTNERTUI_REFERENCE to their folder)", path)
+}
+
+func TestMissingReferenceFailsInCI(t *testing.T) {
+	t.Parallel()
+	for ci, wantFail := range map[string]bool{"true": true, "1": true, "": false, "false": false} {
+		fail, msg := missingReference(ci, "x/partner-schema.graphql")
+		if fail != wantFail || !strings.Contains(msg, "x/partner-schema.graphql") {
+			t.Errorf("CI=%q: fail %v (%s), want %v", ci, fail, msg, wantFail)
+		}
+	}
 }
 
 // deprecation is a member's deprecation as introspection reports it.
@@ -181,74 +211,13 @@ func compareSchema(got introspected, ref *ast.Schema) []string {
 		if g, w := names(typ.Interfaces, func(i struct{ Name string }) string { return i.Name }), slices.Sorted(slices.Values(def.Interfaces)); !slices.Equal(g, w) {
 			add("type %s implements %s, the public schema's %s", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
 		}
-		for _, f := range typ.Fields {
-			rf := def.Fields.ForName(f.Name)
-			if rf == nil {
-				add("field %s.%s is not in the public schema", typ.Name, f.Name)
-				continue
-			}
-			where := typ.Name + "." + f.Name
-			if g, w := f.Type.String(), rf.Type.String(); g != w {
-				add("field %s has type %s, the public schema's %s", where, g, w)
-			}
-			dep, why := deprecation(rf.Directives)
-			if f.IsDeprecated != dep || reason(f.IsDeprecated, f.DeprecationReason) != why {
-				add("field %s deprecation differs from the public schema's", where)
-			}
-			if g, w := names(f.Args, func(a inputValue) string { return a.Name }), names(rf.Arguments, func(a *ast.ArgumentDefinition) string { return a.Name }); !slices.Equal(g, w) {
-				add("field %s takes (%s), the public schema's (%s)", where, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, a := range f.Args {
-				ra := rf.Arguments.ForName(a.Name)
-				if ra == nil {
-					continue
-				}
-				if g, w := a.Type.String(), ra.Type.String(); g != w {
-					add("argument %s(%s) has type %s, the public schema's %s", where, a.Name, g, w)
-				}
-				if g, w := orEmpty(a.DefaultValue), defaultOf(ra.DefaultValue); g != w {
-					add("argument %s(%s) defaults to %q, the public schema's to %q", where, a.Name, g, w)
-				}
-			}
-		}
-		if typ.Kind == "INPUT_OBJECT" {
-			if g, w := names(typ.InputFields, func(a inputValue) string { return a.Name }), names(def.Fields, func(f *ast.FieldDefinition) string { return f.Name }); !slices.Equal(g, w) {
-				add("input %s has fields (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, in := range typ.InputFields {
-				rf := def.Fields.ForName(in.Name)
-				if rf == nil {
-					continue
-				}
-				if g, w := in.Type.String(), rf.Type.String(); g != w {
-					add("input field %s.%s has type %s, the public schema's %s", typ.Name, in.Name, g, w)
-				}
-				if g, w := orEmpty(in.DefaultValue), defaultOf(rf.DefaultValue); g != w {
-					add("input field %s.%s defaults to %q, the public schema's to %q", typ.Name, in.Name, g, w)
-				}
-			}
-		}
-		if typ.Kind == "ENUM" {
-			g := names(typ.EnumValues, func(v struct {
-				Name              string
-				IsDeprecated      bool
-				DeprecationReason *string
-			}) string {
-				return v.Name
-			})
-			if w := names(def.EnumValues, func(v *ast.EnumValueDefinition) string { return v.Name }); !slices.Equal(g, w) {
-				add("enum %s has values (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
-			}
-			for _, v := range typ.EnumValues {
-				if rv := def.EnumValues.ForName(v.Name); rv != nil {
-					dep, why := deprecation(rv.Directives)
-					if v.IsDeprecated != dep || reason(v.IsDeprecated, v.DeprecationReason) != why {
-						add("enum value %s.%s deprecation differs from the public schema's", typ.Name, v.Name)
-					}
-				}
-			}
-		}
-		if typ.Kind == "UNION" {
+		compareFields(add, typ, def)
+		switch typ.Kind {
+		case "INPUT_OBJECT":
+			compareInputFields(add, typ, def)
+		case "ENUM":
+			compareEnumValues(add, typ, def)
+		case "UNION":
 			for _, p := range typ.PossibleTypes {
 				if !slices.Contains(def.Types, p.Name) {
 					add("union %s has member %s, which the public schema's lacks", typ.Name, p.Name)
@@ -257,6 +226,84 @@ func compareSchema(got introspected, ref *ast.Schema) []string {
 		}
 	}
 	return diffs
+}
+
+// compareFields is compareSchema for the fields of one type and their
+// arguments.
+func compareFields(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	for _, f := range typ.Fields {
+		rf := def.Fields.ForName(f.Name)
+		if rf == nil {
+			add("field %s.%s is not in the public schema", typ.Name, f.Name)
+			continue
+		}
+		where := typ.Name + "." + f.Name
+		if g, w := f.Type.String(), rf.Type.String(); g != w {
+			add("field %s has type %s, the public schema's %s", where, g, w)
+		}
+		dep, why := deprecation(rf.Directives)
+		if f.IsDeprecated != dep || reason(f.IsDeprecated, f.DeprecationReason) != why {
+			add("field %s deprecation differs from the public schema's", where)
+		}
+		if g, w := names(f.Args, func(a inputValue) string { return a.Name }), names(rf.Arguments, func(a *ast.ArgumentDefinition) string { return a.Name }); !slices.Equal(g, w) {
+			add("field %s takes (%s), the public schema's (%s)", where, strings.Join(g, ","), strings.Join(w, ","))
+		}
+		for _, a := range f.Args {
+			ra := rf.Arguments.ForName(a.Name)
+			if ra == nil {
+				continue
+			}
+			if g, w := a.Type.String(), ra.Type.String(); g != w {
+				add("argument %s(%s) has type %s, the public schema's %s", where, a.Name, g, w)
+			}
+			if g, w := orEmpty(a.DefaultValue), defaultOf(ra.DefaultValue); g != w {
+				add("argument %s(%s) defaults to %q, the public schema's to %q", where, a.Name, g, w)
+			}
+		}
+	}
+}
+
+// compareInputFields is compareSchema for an input object's fields: the
+// whole set, because clients send them.
+func compareInputFields(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	if g, w := names(typ.InputFields, func(a inputValue) string { return a.Name }), names(def.Fields, func(f *ast.FieldDefinition) string { return f.Name }); !slices.Equal(g, w) {
+		add("input %s has fields (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+	}
+	for _, in := range typ.InputFields {
+		rf := def.Fields.ForName(in.Name)
+		if rf == nil {
+			continue
+		}
+		if g, w := in.Type.String(), rf.Type.String(); g != w {
+			add("input field %s.%s has type %s, the public schema's %s", typ.Name, in.Name, g, w)
+		}
+		if g, w := orEmpty(in.DefaultValue), defaultOf(rf.DefaultValue); g != w {
+			add("input field %s.%s defaults to %q, the public schema's to %q", typ.Name, in.Name, g, w)
+		}
+	}
+}
+
+// compareEnumValues is compareSchema for an enum's values: the whole set,
+// with their deprecation.
+func compareEnumValues(add func(string, ...any), typ introspectedType, def *ast.Definition) {
+	g := names(typ.EnumValues, func(v struct {
+		Name              string
+		IsDeprecated      bool
+		DeprecationReason *string
+	}) string {
+		return v.Name
+	})
+	if w := names(def.EnumValues, func(v *ast.EnumValueDefinition) string { return v.Name }); !slices.Equal(g, w) {
+		add("enum %s has values (%s), the public schema's (%s)", typ.Name, strings.Join(g, ","), strings.Join(w, ","))
+	}
+	for _, v := range typ.EnumValues {
+		if rv := def.EnumValues.ForName(v.Name); rv != nil {
+			dep, why := deprecation(rv.Directives)
+			if v.IsDeprecated != dep || reason(v.IsDeprecated, v.DeprecationReason) != why {
+				add("enum value %s.%s deprecation differs from the public schema's", typ.Name, v.Name)
+			}
+		}
+	}
 }
 
 // TestSchemaMatchesPublicSchema introspects the served schemas and

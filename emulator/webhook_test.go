@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/gql"
 	"github.com/partnertui/partnertui/emulator/internal/hooktest"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -249,7 +250,7 @@ func TestWebhookSimulatedTransferIsDelivered(t *testing.T) {
 		t.Fatalf("newest transaction %+v, want %s Booked", n, txID)
 	}
 	// Nothing else subscribed, so nothing else was sent.
-	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, 3)
+	waitHubLogs(t, e.events.sandbox.Hub(), webhooks.LogFilter{}, 3)
 	e.events.close()
 	if n := rc.Count.Load(); n != 3 {
 		t.Fatalf("%d deliveries, want 3", n)
@@ -270,7 +271,7 @@ func TestWebhookBookingDelay(t *testing.T) {
 			var before, after txState
 			e.mustData(pathSandbox, tokSandboxUser0, opTransaction, map[string]any{"id": acc.ID}, &before)
 			txID := e.simulate(acc.IBAN)
-			hub := e.events.sandbox.hub
+			hub := e.events.sandbox.Hub()
 			if delay == time.Hour {
 				if p := rc.Next(t).Payload(t); p["eventType"] != "Transaction.Pending" {
 					t.Fatalf("delivery %v, want Transaction.Pending", p)
@@ -343,7 +344,7 @@ func TestWebhookRetriesLogAndReplay(t *testing.T) {
 		"firstName": "Ada", "lastName": "Lovelace", "birthDate": "1990-12-10", "nationalityCCA3": "GBR", "autoConsent": true}}, &created)
 	userID := created.CreateSandboxUser.SandboxUser.ID
 	attempts := 1 + webhooks.DefaultMaxRetries
-	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, attempts)
+	waitHubLogs(t, e.events.sandbox.Hub(), webhooks.LogFilter{}, attempts)
 
 	var logs logsResult
 	e.mustData(pathSandbox, tokSandboxProject, opEventLogs, map[string]any{"first": 100, "filters": map[string]any{"eventType": "User.Joined", "statusText": "Failure"}}, &logs)
@@ -422,7 +423,7 @@ func TestWebhookListenFlowWithPlaceholderEndpoint(t *testing.T) {
 	for range 3 {
 		txIDs = append(txIDs, e.simulate(acc.IBAN))
 	}
-	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, 9)
+	waitHubLogs(t, e.events.sandbox.Hub(), webhooks.LogFilter{}, 9)
 
 	var seen []string
 	var after any
@@ -549,7 +550,7 @@ func TestWebhookRejectionsAndAccess(t *testing.T) {
 }
 
 // Every webhook operation above is valid against the public schema, and
-// every type webhookSDL defines is served exactly as the public schema has
+// every type webhooks.graphql defines is served exactly as the public schema has
 // it: fields, arguments, defaults, nullability, interfaces, members.
 func TestWebhookOperationsAndTypesMatchThePublicSchema(t *testing.T) {
 	t.Parallel()
@@ -566,7 +567,11 @@ func TestWebhookOperationsAndTypesMatchThePublicSchema(t *testing.T) {
 		}
 	}
 
-	own, err := parser.ParseSchema(&ast.Source{Input: webhookSDL})
+	src, err := os.ReadFile(filepath.Join("internal", "gql", "schema", "partner", "webhooks.graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := parser.ParseSchema(&ast.Source{Input: string(src)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,15 +613,7 @@ func loadPublicSchema(t *testing.T, name string) *ast.Schema {
 	if s, ok := publicSchemas.Load(name); ok {
 		return s.(*ast.Schema)
 	}
-	path := filepath.Join("..", "..", "shared", "reference", name)
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("the public schema %s is not available (%v)", path, err)
-	}
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: string(src)})
-	if err != nil {
-		t.Fatalf("load %s: %v", path, err)
-	}
+	s := referenceSchema(t, name)
 	publicSchemas.Store(name, s)
 	return s
 }
@@ -757,8 +754,8 @@ func TestWebhookSecretStaysOutOfTheRequestLog(t *testing.T) {
 func TestDemoSubscriptionFillsTheLog(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 30, WebhookMaxRetries: -1, DemoSubscription: true})
-	for _, ev := range []*events{e.events.sandbox, e.events.live} {
-		page, err := ev.hub.Subscriptions(10, "")
+	for _, ev := range []*gql.Events{e.events.sandbox, e.events.live} {
+		page, err := ev.Hub().Subscriptions(10, "")
 		if err != nil || len(page.Subscriptions) != 1 {
 			t.Fatalf("subscriptions = %+v, %v", page, err)
 		}
@@ -768,5 +765,5 @@ func TestDemoSubscriptionFillsTheLog(t *testing.T) {
 		}
 	}
 	e.simulate(e.transferTarget().IBAN)
-	waitHubLogs(t, e.events.sandbox.hub, webhooks.LogFilter{}, 3)
+	waitHubLogs(t, e.events.sandbox.Hub(), webhooks.LogFilter{}, 3)
 }

@@ -29,7 +29,7 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 		Short: "Run a local emulation of the platform (OAuth server + GraphQL) until interrupted",
 		Long: "Serves /oauth2/*, /sandbox-partner/graphql, /sandbox-partner-admin/graphql and\n" +
 			"/live-partner/graphql on one loopback listener, with demo clients and users.",
-		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation",
+		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
@@ -53,6 +53,7 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 	fl.DurationVar(&opts.Emulator.BookingDelay, "booking-delay", 0, "how long a simulated incoming transfer stays Pending before it is booked (`duration`)")
 	fl.StringVar(&opts.Emulator.TokenAuthMethod, "token-auth-method", "client_secret_post", "how the demo clients authenticate at the token endpoint: client_secret_post or client_secret_basic (`method`)")
 	fl.BoolVar(&opts.Emulator.OmitRetryAfter, "omit-retry-after", false, "answer 429 without a Retry-After header")
+	fl.DurationVar(&opts.Emulator.Latency, "latency", 0, "answer as if the platform were `D` of round trip away: every answer waits D, a new connection's first one 2×D")
 	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
 	return cmd
 }

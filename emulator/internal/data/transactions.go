@@ -165,53 +165,22 @@ func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
 
 // describeInto is describe writing into t, which must be zero: histories
 // fill their slices in place rather than copy large structs around.
-func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) {
+// It returns the type's row, which holds its amount rule.
+func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) txType {
 	h := newHrand(a.txSeed, uint64(k), 0x6b696e64)
 	at := s.slotTime(slot)
 	t.Currency, t.Status, t.AccountIndex, t.slot = a.Currency, StatusBooked, a.idx, slot
 	t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at, at
-	age := epoch.Sub(at)
-	company := a.HolderType == "Company"
-	u := h.intn(100)
-	switch {
-	case k == 0:
-		t.Kind, t.Product, t.Type, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "SepaCreditTransferIn", "Credit"
-	case u < 8:
-		t.Kind, t.Product, t.Type, t.Side = KindFee, "Fees", "FeesOut", "Debit"
-	case u < 30 || (u >= 93 && !company):
-		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Credit"
-		t.Type = h.weighted([]string{"SepaCreditTransferIn", "SepaInstantCreditTransferIn"}, []int{7, 3})
-	case u < 45:
-		t.Kind, t.Product, t.Side = KindSEPACreditTransfer, "SEPACreditTransfer", "Debit"
-		t.Type = h.weighted([]string{"SepaCreditTransferOut", "SepaInstantCreditTransferOut"}, []int{6, 4})
-	case u < 55:
-		t.Kind, t.Product = KindSEPADirectDebit, "SEPADirectDebit"
-		t.Type, t.Side = "SepaDirectDebitOut", "Debit"
-		if company && h.intn(4) == 0 {
-			t.Type, t.Side = "SepaDirectDebitIn", "Credit"
-		}
-	case u < 85:
-		t.Kind, t.Product, t.Side = KindCard, "Card", "Debit"
-		switch v := h.intn(100); {
-		case v < 12:
-			t.Type, t.AuthorizationType = "CardOutAuthorization", "Classic"
-		case v < 16:
-			t.Type, t.Side = "CardOutCredit", "Credit"
-		default:
-			t.Type, t.AuthorizationType = "CardOutDebit", "Classic"
-		}
-	case u < 93:
-		t.Kind, t.Product = KindInternalCredit, "SEPACreditTransfer"
-		t.Type, t.Side = "InternalCreditTransferIn", "Credit"
-		if h.intn(2) == 0 {
-			t.Type, t.Side = "InternalCreditTransferOut", "Debit"
-		}
-	default:
-		t.Kind, t.Product, t.Type, t.Side = KindOnlineCard, "OnlineCard", "CardInCredit", "Credit"
-		if h.intn(2) == 0 {
-			t.Kind, t.Product = KindInPersonCard, "InPersonCard"
-		}
-	}
+	typ := drawType(&h, a, k)
+	t.Kind, t.Product, t.Type, t.Side, t.AuthorizationType = typ.kind, typ.product, typ.name, typ.side, typ.authorization
+	setStatus(t, &h, a, epoch.Sub(at))
+	return typ
+}
+
+// setStatus decides whether t is still in flight, was refused or stopped,
+// from its type, its age and one draw: the rest stay Booked.
+func setStatus(t *Transaction, h *hrand, a *Account, age time.Duration) {
+	at := t.CreatedAt
 	v := h.intn(1000)
 	reject := func(reasons []string, weights []int) {
 		t.Status = StatusRejected
@@ -271,52 +240,27 @@ func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) {
 	}
 }
 
-// maxDebitShare caps a debit at this share (in percent) of the booked
-// balance, so generated accounts are never overdrawn.
-const maxDebitShare = 40
-
 // generateTransaction completes describe: amounts (a debit never takes
 // more than maxDebitShare% of the booked balance before it), and with
 // full the texts. Its draws do not depend on full, so a light history has
 // the same amounts as a full one.
 func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint64, booked int64, cards func() []Card, full bool) {
-	s.describeInto(t, a, k, slot)
+	typ := s.describeInto(t, a, k, slot)
 	h := newHrand(a.txSeed, uint64(k), 0x74657874)
-	capped := func(lo, hi int64) int64 {
-		return max(1, min(h.between(lo, hi), booked*maxDebitShare/100))
+	t.Amount = typ.amount.draw(&h, booked)
+	if k == 0 {
+		// The opening deposit; the ordinary draw above still happens, so
+		// the draws after it are those of any other transfer.
+		t.Amount = openingDeposit.draw(&h, booked)
 	}
-	company := a.HolderType == "Company"
-	switch t.Type {
-	case "SepaCreditTransferIn", "SepaInstantCreditTransferIn":
-		t.Amount = h.between(20_000, 450_000)
-		if k == 0 {
-			t.Amount = h.between(100_000, 2_000_000)
-		}
-	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
-		t.Amount = max(1, booked*h.between(5, maxDebitShare)/100)
-	case "SepaDirectDebitOut":
-		t.Amount = capped(2_000, 25_000)
-	case "SepaDirectDebitIn":
-		t.Amount = h.between(5_000, 100_000)
-	case "CardOutDebit", "CardOutAuthorization":
-		t.Amount = capped(300, 15_000)
-	case "CardOutCredit":
-		t.Amount = h.between(500, 8_000)
-	case "InternalCreditTransferIn":
-		t.Amount = h.between(5_000, 200_000)
-	case "InternalCreditTransferOut":
-		t.Amount = capped(5_000, 200_000)
-	case "FeesOut":
-		t.Amount = capped(100, 3_000)
-	case "CardInCredit":
-		t.Amount = h.between(1_000, 50_000)
+	d := textDraws{
+		cp:    h.intn(len(counterpartyIBANs)),
+		payee: h.pick(payees), employer: h.pick(employers), customer: h.pick(customers),
+		merchant: merchants[h.intn(len(merchants))],
+		ref:      h.next() % 1e13,
+		card:     h.next(),
+		online:   h.intn(3) == 0,
 	}
-	cp := h.intn(len(counterpartyIBANs))
-	payee, employer, customer := h.pick(payees), h.pick(employers), h.pick(customers)
-	m := merchants[h.intn(len(merchants))]
-	ref := h.next() % 1e13
-	cardDraw := h.next()
-	online := h.intn(3) == 0
 	if !full {
 		return
 	}
@@ -329,55 +273,75 @@ func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint
 	case StatusSettled:
 		t.SettlementID = s.transactionID(slot ^ 1<<63)
 	}
-	t.Reference = "E2E" + zpad(ref, 13)
+	t.Reference = "E2E" + zpad(d.ref, 13)
+	writeTexts(t, &h, a, k, d, cards)
+	t.search = t.searchText()
+}
+
+// textDraws are the draws every transaction makes for its texts, whatever
+// its kind, so a light history draws exactly what a full one does.
+type textDraws struct {
+	cp                        int // index into counterpartyIBANs
+	payee, employer, customer string
+	merchant                  Merchant
+	ref                       uint64
+	card                      uint64
+	online                    bool
+}
+
+// writeTexts fills the labels, references and the other party of t from
+// its kind.
+func writeTexts(t *Transaction, h *hrand, a *Account, k int, d textDraws, cards func() []Card) {
+	at := t.CreatedAt
+	company := a.HolderType == "Company"
 	switch t.Kind {
 	case KindSEPACreditTransfer:
-		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[d.cp], counterpartyBICs[d.cp]
 		t.PaymentMethodIdentifier = t.CounterpartyIBAN
 		switch {
 		case k == 0:
 			t.Counterparty, t.Label = a.HolderName, "Initial deposit"
 		case t.Side == "Credit" && company:
-			t.Counterparty, t.Label = customer, "Invoice "+strconv.Itoa(at.Year())+"-"+zpad(ref%10_000, 4)
+			t.Counterparty, t.Label = d.customer, "Invoice "+strconv.Itoa(at.Year())+"-"+zpad(d.ref%10_000, 4)
 		case t.Side == "Credit":
-			t.Counterparty, t.Label = employer, "Salary "+monthYear(at)
+			t.Counterparty, t.Label = d.employer, "Salary "+monthYear(at)
 		default:
-			t.Counterparty, t.Label = payee, payee+" "+numericMonth(at)
+			t.Counterparty, t.Label = d.payee, d.payee+" "+numericMonth(at)
 		}
 	case KindSEPADirectDebit:
-		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[cp], counterpartyBICs[cp]
+		t.CounterpartyIBAN, t.CounterpartyBIC = counterpartyIBANs[d.cp], counterpartyBICs[d.cp]
 		t.PaymentMethodIdentifier = t.CounterpartyIBAN
-		t.Reference = "SDD" + zpad(ref, 13)
+		t.Reference = "SDD" + zpad(d.ref, 13)
 		if t.Side == "Credit" {
-			t.Counterparty, t.Label = customer, "Direct debit "+customer
+			t.Counterparty, t.Label = d.customer, "Direct debit "+d.customer
 		} else {
-			t.Counterparty, t.Label = payee, payee+" direct debit "+numericMonth(at)
+			t.Counterparty, t.Label = d.payee, d.payee+" direct debit "+numericMonth(at)
 		}
 	case KindCard:
-		t.Merchant = m
-		t.Counterparty, t.Label = m.Name, m.Name
-		t.Reference = zpad(ref%1e12, 12)
+		t.Merchant = d.merchant
+		t.Counterparty, t.Label = d.merchant.Name, d.merchant.Name
+		t.Reference = zpad(d.ref%1e12, 12)
 		if cs := cards(); len(cs) > 0 {
-			c := &cs[cardDraw%uint64(len(cs))]
+			c := &cs[d.card%uint64(len(cs))]
 			t.CardID, t.MaskedPAN = c.ID, c.MaskedNumber
 		} else {
 			t.MaskedPAN = maskedPAN(a.txSeed)
 		}
 		t.PaymentMethodIdentifier = t.MaskedPAN
-		if !online {
-			t.TerminalID = "T" + zpad(ref%1e7, 7)
+		if !d.online {
+			t.TerminalID = "T" + zpad(d.ref%1e7, 7)
 		}
 	case KindOnlineCard, KindInPersonCard:
 		t.Counterparty = "Card payments"
 		t.Label = "Card payment " + at.Format("02/01/2006")
-		t.MaskedPAN = maskedPAN(ref)
+		t.MaskedPAN = maskedPAN(d.ref)
 		t.PaymentMethodIdentifier = t.MaskedPAN
 		if t.Kind == KindInPersonCard {
-			t.TerminalID = "T" + zpad(ref%1e7, 7)
+			t.TerminalID = "T" + zpad(d.ref%1e7, 7)
 		}
 	case KindInternalCredit:
 		t.Counterparty = h.pick(lastNames[a.Country]) + " " + h.pick(companyForms[a.Country])
-		t.CounterpartyAccountNumber = zpad(ref%1e11, 11)
+		t.CounterpartyAccountNumber = zpad(d.ref%1e11, 11)
 		t.PaymentMethodIdentifier = t.CounterpartyAccountNumber
 		if t.Side == "Credit" {
 			t.Label = "Transfer from " + t.Counterparty
@@ -391,11 +355,10 @@ func (s *Store) generateTransaction(t *Transaction, a *Account, k int, slot uint
 		}
 		t.Counterparty = "Swan"
 		t.Label = "Fees " + monthYear(at)
-		t.Reference = "FEE" + strconv.Itoa(at.Year()) + twoDigits(int(at.Month())) + zpad(ref%1e7, 7)
+		t.Reference = "FEE" + strconv.Itoa(at.Year()) + twoDigits(int(at.Month())) + zpad(d.ref%1e7, 7)
 		t.CounterpartyAccountNumber = a.Number
 		t.PaymentMethodIdentifier = a.IBAN
 	}
-	t.search = t.searchText()
 }
 
 // searchText is what filters.search matches: id, label, counterparty,

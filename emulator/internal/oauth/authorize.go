@@ -328,11 +328,30 @@ func (s *Server) advanceFlow(w http.ResponseWriter, r *http.Request) {
 		errorPage(w, http.StatusBadRequest, "", "", fmt.Sprintf("This sign-in is unknown or has expired (a sign-in lasts %s); start again from the application.", s.codeTTL))
 		return
 	}
-	var (
-		view     pageData
-		decision string
-		dead     string
-	)
+	view, decision, dead := s.step(f, form)
+	env, clientID, ar, phone := f.env, f.clientID, f.ar, f.phone
+	s.flows.mu.Unlock()
+
+	switch {
+	case dead != "":
+		errorPage(w, http.StatusBadRequest, env, clientID, dead)
+	case decision == "approve":
+		s.approve(w, r, env, ar, phone)
+	case decision == "deny":
+		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
+			fosite.ErrAccessDenied.WithHint("The user denied the request on the sign-in page."))
+	case decision == "locked":
+		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
+			fosite.ErrAccessDenied.WithHintf("A wrong code was entered %d times; start the sign-in again.", maxOTPAttempts))
+	default:
+		writePage(w, http.StatusOK, view)
+	}
+}
+
+// step advances flow f by one submitted form, with s.flows.mu held: the
+// page to show next, or the decision that ends the flow ("approve",
+// "deny", or "locked" after too many wrong codes), or why it died.
+func (s *Server) step(f *flow, form url.Values) (view pageData, decision, dead string) {
 	switch {
 	case form.Has("decision"):
 		if f.stage != stageConsent {
@@ -386,23 +405,7 @@ func (s *Server) advanceFlow(w http.ResponseWriter, r *http.Request) {
 	default:
 		view = s.view(f, "The form was incomplete; fill in the field and submit again.")
 	}
-	env, clientID, ar, phone := f.env, f.clientID, f.ar, f.phone
-	s.flows.mu.Unlock()
-
-	switch {
-	case dead != "":
-		errorPage(w, http.StatusBadRequest, env, clientID, dead)
-	case decision == "approve":
-		s.approve(w, r, env, ar, phone)
-	case decision == "deny":
-		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
-			fosite.ErrAccessDenied.WithHint("The user denied the request on the sign-in page."))
-	case decision == "locked":
-		s.realms[env].provider.WriteAuthorizeError(r.Context(), w, ar,
-			fosite.ErrAccessDenied.WithHintf("A wrong code was entered %d times; start the sign-in again.", maxOTPAttempts))
-	default:
-		writePage(w, http.StatusOK, view)
-	}
+	return view, decision, dead
 }
 
 // approve signs the user in and redirects with a fresh authorization code.

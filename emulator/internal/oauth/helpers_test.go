@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/emulator/internal/testclock"
 )
 
 const (
@@ -89,8 +91,8 @@ type harness struct {
 	srv   *Server
 	ts    *httptest.Server
 	users *fakeUsers
-	clock *fakeClock   // the sign-in flow clock (fosite keeps real time)
-	http  *http.Client // never follows redirects: the 303s are what we test
+	clock *testclock.Clock // the sign-in flow clock (fosite keeps real time)
+	http  *http.Client     // never follows redirects: the 303s are what we test
 }
 
 // testOptions registers the two test clients, one per environment.
@@ -130,7 +132,7 @@ func newHarness(t *testing.T, mutate ...func(*Options)) *harness {
 		ts.Close()
 		t.Fatalf("New: %v", err)
 	}
-	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	clock := testclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	srv.now = clock.Now
 	ts.Config.Handler = srv.Handler()
 	ts.Start()
@@ -337,22 +339,4 @@ func str(t *testing.T, m map[string]any, k string) string {
 
 func (h *harness) introspect(token string) (TokenInfo, error) {
 	return h.srv.Introspect(context.Background(), token)
-}
-
-// fakeClock drives the sign-in flow clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
 }

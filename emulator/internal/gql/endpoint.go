@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	"bytes"
@@ -18,22 +18,22 @@ import (
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
 )
 
-// introspector validates bearer tokens; the oauth server implements it and
+// Introspector validates bearer tokens; the oauth server implements it and
 // tests use a fake with fixed tokens.
-type introspector interface {
+type Introspector interface {
 	Introspect(ctx context.Context, token string) (oauth.TokenInfo, error)
 }
 
-// gqlEndpoint serves one GraphQL path. It is its own handler, not
+// endpoint serves one GraphQL path. It is its own handler, not
 // relay.Handler, because the platform answers bad requests with HTTP 4xx
 // while relay always answers 200.
-type gqlEndpoint struct {
+type endpoint struct {
 	env string // realm whose tokens are accepted
 	// load parses the schema on first use, with the limits that read its
 	// paging arguments: binding the resolvers takes tens of milliseconds
 	// per endpoint, and many runs never call Live.
 	load   func() (*loadedSchema, error)
-	tokens introspector
+	tokens Introspector
 }
 
 // loadedSchema is an endpoint's parsed schema and the limits checked
@@ -43,13 +43,28 @@ type loadedSchema struct {
 	limits *Limits
 }
 
-// newPartnerEndpoint builds the partner GraphQL endpoint of the store's
+// Partner is what a partner API endpoint serves.
+type Partner struct {
+	Store       *data.Store
+	ClientID    string // the project's OAuth client
+	RedirectURI string // its registered redirect URI, where consents end
+	Tokens      Introspector
+	Limited     bool // the Sandbox's operation limits
+	Events      *Events
+}
+
+// NewPartnerEndpoint builds the partner GraphQL endpoint of an
 // environment; its schema loads on first use.
-func newPartnerEndpoint(store *data.Store, clientID string, tokens introspector, limited bool, ev *events) *gqlEndpoint {
-	e := &gqlEndpoint{env: store.Env(), tokens: tokens}
+func NewPartnerEndpoint(p Partner) http.Handler {
+	e := &endpoint{env: p.Store.Env(), tokens: p.Tokens}
+	limited := p.Limited
 	e.load = sync.OnceValues(func() (*loadedSchema, error) {
-		root := &partnerRoot{&partnerResolver{store: store, clientID: clientID}, &webhookResolver{hub: ev.hub}}
-		s, err := graphql.ParseSchema(partnerSDL+webhookSDL, root, schemaOptions(limited)...)
+		root := &partnerRoot{&partnerResolver{store: p.Store, clientID: p.ClientID, redirectURI: p.RedirectURI}, &webhookResolver{hub: p.Events.hub}}
+		src, err := sdl(partnerAPI)
+		if err != nil {
+			return nil, err
+		}
+		s, err := graphql.ParseSchema(src, root, schemaOptions(limited)...)
 		if err != nil {
 			return nil, fmt.Errorf("parse the partner schema: %w", err)
 		}
@@ -58,14 +73,18 @@ func newPartnerEndpoint(store *data.Store, clientID string, tokens introspector,
 	return e
 }
 
-// newAdminEndpoint builds the Sandbox Testing API endpoint.
-func newAdminEndpoint(store *data.Store, tokens introspector, ev *events) (*gqlEndpoint, error) {
-	s, err := graphql.ParseSchema(adminSDL, &adminRoot{&adminResolver{store: store}, ev}, schemaOptions(true)...)
+// NewTestingEndpoint builds the Sandbox Testing API endpoint.
+func NewTestingEndpoint(store *data.Store, tokens Introspector, ev *Events) (http.Handler, error) {
+	src, err := sdl(testingAPI)
+	if err != nil {
+		return nil, err
+	}
+	s, err := graphql.ParseSchema(src, &adminRoot{&adminResolver{store: store}, ev}, schemaOptions(true)...)
 	if err != nil {
 		return nil, fmt.Errorf("parse the testing schema: %w", err)
 	}
 	ls := &loadedSchema{schema: s, limits: endpointLimits(s, true)}
-	return &gqlEndpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens}, nil
+	return &endpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens}, nil
 }
 
 // schemaOptions keeps graph-gophers' own limits as a second line behind the
@@ -100,64 +119,65 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError answers with a GraphQL-shaped error body.
-func writeError(w http.ResponseWriter, status int, code, msg string) {
+// WriteError answers with a GraphQL-shaped error body; the emulator's
+// middleware answers requests it stops on GraphQL paths with it too.
+func WriteError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, map[string]any{"errors": []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}}})
 }
 
-func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GraphQL operations are sent with POST: retry as a POST with a JSON body")
+		WriteError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GraphQL operations are sent with POST: retry as a POST with a JSON body")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		writeError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the request body must be JSON: set Content-Type: application/json")
+		WriteError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the request body must be JSON: set Content-Type: application/json")
 		return
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller operation", tooBig.Limit))
+			WriteError(w, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller operation", tooBig.Limit))
 			return
 		}
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body could not be read: retry the request")
+		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body could not be read: retry the request")
 		return
 	}
 	var req gqlRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", describeJSONError(err))
+		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", describeJSONError(err))
 		return
 	}
 	if dec.More() {
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body has data after its JSON object: send exactly one object")
+		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body has data after its JSON object: send exactly one object")
 		return
 	}
 	if req.Query == nil || strings.TrimSpace(*req.Query) == "" {
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request has no query: put the operation text in the \"query\" member")
+		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request has no query: put the operation text in the \"query\" member")
 		return
 	}
 	vars, err := decodeVariables(req.Variables)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
+		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
 		return
 	}
 	ctx := r.Context()
-	le := logEntryFrom(ctx)
-	if le != nil {
-		le.setOperation(*req.Query, req.OperationName, req.Variables)
+	oplog := operationLogFrom(ctx)
+	if oplog != nil {
+		oplog.set(*req.Query, req.OperationName, req.Variables)
 	}
 
 	doc, op, err := parseOperation(*req.Query, req.OperationName)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
+		WriteError(w, http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
 		return
 	}
-	if le != nil && le.OpName == "" {
-		le.OpName = op.Name
+	if oplog != nil && oplog.Name == "" {
+		oplog.Name = op.Name
 	}
 	token, hasToken := bearer(r)
 	// The platform serves its schema without a token; everything else
@@ -166,18 +186,18 @@ func (e *gqlEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c, msg := e.authenticate(ctx, token, hasToken)
 		if msg != "" {
 			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-			writeError(w, http.StatusUnauthorized, "UNAUTHENTICATED", msg)
+			WriteError(w, http.StatusUnauthorized, "UNAUTHENTICATED", msg)
 			return
 		}
 		ctx = withCaller(ctx, c)
 	}
 	ls, err := e.load()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
+		WriteError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
 		return
 	}
 	if msg, ok := ls.limits.check(analyze(doc, op, ls.limits, vars)); !ok {
-		writeError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
+		WriteError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
 		return
 	}
 
@@ -210,7 +230,7 @@ func requestError(resp *graphql.Response) bool {
 }
 
 // authenticate returns the caller or the 401 message.
-func (e *gqlEndpoint) authenticate(ctx context.Context, token string, present bool) (caller, string) {
+func (e *endpoint) authenticate(ctx context.Context, token string, present bool) (caller, string) {
 	if !present {
 		return caller{}, "the request has no access token: send Authorization: Bearer <access token>"
 	}

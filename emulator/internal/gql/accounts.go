@@ -1,6 +1,7 @@
-package emulator
+package gql
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -105,17 +106,6 @@ func (a *accountR) Transactions(args transactionsArgs) (*txConnR, error) {
 		return nil, fmt.Errorf("transactions: %w", err)
 	}
 	return a.r.txConn(page), nil
-}
-
-type statementsArgs struct {
-	First   int32
-	After   *string
-	Filters *struct {
-		IsAfterUpdatedAt  *scalar
-		IsBeforeUpdatedAt *scalar
-		Period            *string
-	}
-	OrderBy *orderArgs
 }
 
 func (a *accountR) Statements(args statementsArgs) (*connR[data.Statement, *statementR], error) {
@@ -239,53 +229,42 @@ func (b *balancesR) Pending() *amountR   { return amount(b.b.Pending, b.b.Curren
 func (b *balancesR) Booked() *amountR    { return amount(b.b.Booked, b.b.Currency) }
 func (b *balancesR) Reserved() *amountR  { return amount(b.b.Reserved, b.b.Currency) }
 
-type statementR struct {
-	acc *accountR
-	s   data.Statement
-}
-
-func (s *statementR) amount(c int64) *amountR  { return amount(c, s.s.Currency) }
-func (s *statementR) ID() graphql.ID           { return graphql.ID(s.s.ID) }
-func (s *statementR) Account() *accountR       { return s.acc }
-func (s *statementR) OpeningBalance() *amountR { return s.amount(s.s.OpeningBalance) }
-func (s *statementR) ClosingBalance() *amountR { return s.amount(s.s.ClosingBalance) }
-func (s *statementR) OpeningDate() scalar      { return dateTime(s.s.OpeningDate) }
-func (s *statementR) ClosingDate() scalar      { return dateTime(s.s.ClosingDate) }
-func (s *statementR) Period() *string          { p := "Monthly"; return &p }
-func (s *statementR) TotalCredits() *amountR   { return s.amount(s.s.TotalCredits) }
-func (s *statementR) TotalDebits() *amountR    { return s.amount(s.s.TotalDebits) }
-func (s *statementR) Fees() *amountR           { return s.amount(s.s.FeeDebits - s.s.FeeCredits) }
-func (s *statementR) FeeCredits() *amountR     { return s.amount(s.s.FeeCredits) }
-func (s *statementR) FeeDebits() *amountR      { return s.amount(s.s.FeeDebits) }
-func (s *statementR) Format() string           { return "PDF" }
-func (s *statementR) CreatedAt() scalar        { return dateTime(s.s.CreatedAt) }
-func (s *statementR) UpdatedAt() scalar        { return dateTime(s.s.UpdatedAt) }
-func (s *statementR) StatusInfo() *stmtStatusR { return &stmtStatusR{s: s.s} }
-
-// Status is the deprecated StatementStatus of the same state.
-func (s *statementR) Status() string {
-	switch s.s.Status {
-	case data.StatementPending:
-		return "Pending"
-	case data.StatementFailed:
-		return "Failed"
+type accountsArgs struct {
+	First   int32
+	Before  *string
+	After   *string
+	Filters *struct {
+		Status        *[]string
+		PaymentLevels *[]string
+		MainIBAN      *string
+		Search        *string
 	}
-	return "Available"
+	OrderBy *orderArgs
 }
 
-type stmtStatusR struct{ s data.Statement }
+func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*accountConnR, error) {
+	if err := checkFirst(args.First); err != nil {
+		return nil, err
+	}
+	q := data.AccountQuery{Viewer: viewerOf(ctx), First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
+	if f := args.Filters; f != nil {
+		q.Statuses, q.PaymentLevels = deref(f.Status), deref(f.PaymentLevels)
+		q.Search, q.MainIBAN = deref(f.Search), deref(f.MainIBAN)
+	}
+	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
+	page, err := r.store.Accounts(q)
+	if err != nil {
+		return nil, fmt.Errorf("accounts: %w", err)
+	}
+	return r.request(ctx).accounts(page), nil
+}
 
-func (s *stmtStatusR) Status() string { return s.s.Status }
-func (s *stmtStatusR) URL() scalar    { return scalar(data.StatementURL(s.s)) }
-func (s *stmtStatusR) ToGeneratedStatusInfo() (*stmtStatusR, bool) {
-	return s, s.s.Status == data.StatementGenerated
+func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {
+	a, ok := r.store.Account(viewerOf(ctx), string(args.AccountID))
+	if !ok {
+		return nil
+	}
+	return r.request(ctx).account(a)
 }
-func (s *stmtStatusR) ToPendingStatusInfo() (*stmtStatusR, bool) {
-	return s, s.s.Status == data.StatementPending
-}
-func (s *stmtStatusR) ToFailedStatusInfo() (*stmtStatusR, bool) {
-	return s, s.s.Status == data.StatementFailed
-}
-func (s *stmtStatusR) ToVoidedStatusInfo() (*stmtStatusR, bool) {
-	return s, s.s.Status == data.StatementVoided
-}
+
+func (r *request) account(a *data.Account) *accountR { return &accountR{r: r, a: a} }

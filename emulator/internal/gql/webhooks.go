@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	"context"
@@ -19,7 +19,7 @@ type partnerRoot struct {
 	*webhookResolver
 }
 
-// webhookResolver serves webhookSDL.
+// webhookResolver serves schema/partner/webhooks.graphql.
 type webhookResolver struct {
 	hub *webhooks.Hub
 }

@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	graphql "github.com/graph-gophers/graphql-go"
@@ -32,4 +32,4 @@ func (c *consentR) User() *userR        { return c.r.user(c.c.UserID) }
 
 // RedirectUrl is where the user lands once the consent flow ends: the
 // project's registered redirect URI.
-func (c *consentR) RedirectUrl() string { return CallbackURI }
+func (c *consentR) RedirectUrl() string { return c.r.redirectURI }

@@ -1,6 +1,7 @@
-package emulator
+package gql
 
 import (
+	"context"
 	"fmt"
 
 	graphql "github.com/graph-gophers/graphql-go"
@@ -130,4 +131,24 @@ func (s *cardStatusR) ToCardCancelingStatusInfo() (*cardStatusR, bool) {
 }
 func (s *cardStatusR) ToCardCanceledStatusInfo() (*cardStatusR, bool) {
 	return s, s.c.Status == data.CardCanceled
+}
+
+func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.ID }) *cardR {
+	c, ok := r.store.Card(viewerOf(ctx), string(args.CardID))
+	if !ok {
+		return nil
+	}
+	return &cardR{r: r.request(ctx), c: c}
+}
+
+func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR, error) {
+	q, err := args.query()
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.store.Cards(viewerOf(ctx), q)
+	if err != nil {
+		return nil, fmt.Errorf("cards: %w", err)
+	}
+	return r.request(ctx).cards(page), nil
 }

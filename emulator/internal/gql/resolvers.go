@@ -1,13 +1,10 @@
-package emulator
+package gql
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	graphql "github.com/graph-gophers/graphql-go"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
@@ -106,14 +103,11 @@ func callerFrom(ctx context.Context) caller {
 
 func viewerOf(ctx context.Context) data.Viewer { return callerFrom(ctx).viewer }
 
-// errProjectTokenOnly is the platform's rule for the transactions queries:
-// user tokens (and project tokens impersonating a user) can't call them.
-var errProjectTokenOnly = errors.New("user tokens can't call transactions queries: use a project access token (client credentials grant), or read account(accountId) { transactions } with this token")
-
 // partnerResolver is the root of the partner schema of one environment.
 type partnerResolver struct {
-	store    *data.Store
-	clientID string
+	store       *data.Store
+	clientID    string
+	redirectURI string
 }
 
 // request is what the resolvers of one request share: the environment's
@@ -165,136 +159,6 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
-}
-
-type accountsArgs struct {
-	First   int32
-	Before  *string
-	After   *string
-	Filters *struct {
-		Status        *[]string
-		PaymentLevels *[]string
-		MainIBAN      *string
-		Search        *string
-	}
-	OrderBy *orderArgs
-}
-
-func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*accountConnR, error) {
-	if err := checkFirst(args.First); err != nil {
-		return nil, err
-	}
-	q := data.AccountQuery{Viewer: viewerOf(ctx), First: int(args.First), After: deref(args.After), Before: deref(args.Before)}
-	if f := args.Filters; f != nil {
-		q.Statuses, q.PaymentLevels = deref(f.Status), deref(f.PaymentLevels)
-		q.Search, q.MainIBAN = deref(f.Search), deref(f.MainIBAN)
-	}
-	q.OrderBy, q.Desc = orderOf(args.OrderBy, "createdAt", false)
-	page, err := r.store.Accounts(q)
-	if err != nil {
-		return nil, fmt.Errorf("accounts: %w", err)
-	}
-	return r.request(ctx).accounts(page), nil
-}
-
-func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {
-	a, ok := r.store.Account(viewerOf(ctx), string(args.AccountID))
-	if !ok {
-		return nil
-	}
-	return r.request(ctx).account(a)
-}
-
-func (r *request) account(a *data.Account) *accountR { return &accountR{r: r, a: a} }
-
-func (r *partnerResolver) User(ctx context.Context, args struct{ ID *string }) (*userR, error) {
-	c := callerFrom(ctx)
-	var id string
-	switch {
-	case c.viewer.Project && (args.ID == nil || *args.ID == ""):
-		return nil, errors.New("a project token must pass the user id: call user(id: \"…\")")
-	case c.viewer.Project:
-		id = *args.ID
-	default:
-		// A user token always reads the signed-in user (or the sandbox
-		// user they endorsed), whatever the id.
-		id = r.store.Effective(c.viewer.UserID)
-	}
-	u, ok := r.store.User(id)
-	if !ok {
-		return nil, nil
-	}
-	return &userR{r: r.request(ctx), u: u}, nil
-}
-
-func (r *partnerResolver) ProjectInfo() *projectR {
-	return &projectR{p: r.store.Project(), clientID: r.clientID}
-}
-
-func (r *partnerResolver) AccountMembership(ctx context.Context, args struct{ ID graphql.ID }) *membershipR {
-	m, ok := r.store.Membership(viewerOf(ctx), string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &membershipR{r: r.request(ctx), m: m}
-}
-
-func (r *partnerResolver) AccountMemberships(ctx context.Context, args membershipsArgs) (*membershipConnR, error) {
-	q, err := args.query()
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.store.Memberships(viewerOf(ctx), q)
-	if err != nil {
-		return nil, fmt.Errorf("accountMemberships: %w", err)
-	}
-	return r.request(ctx).memberships(page), nil
-}
-
-func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.ID }) *cardR {
-	c, ok := r.store.Card(viewerOf(ctx), string(args.CardID))
-	if !ok {
-		return nil
-	}
-	return &cardR{r: r.request(ctx), c: c}
-}
-
-func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR, error) {
-	q, err := args.query()
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.store.Cards(viewerOf(ctx), q)
-	if err != nil {
-		return nil, fmt.Errorf("cards: %w", err)
-	}
-	return r.request(ctx).cards(page), nil
-}
-
-func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graphql.ID }) (*txR, error) {
-	if !viewerOf(ctx).Project {
-		return nil, errProjectTokenOnly
-	}
-	t, ok := r.store.Transaction(string(args.ID))
-	if !ok {
-		return nil, fmt.Errorf("no transaction has the id %q in this project: pass the id of a listed transaction", string(args.ID))
-	}
-	return r.request(ctx).tx(t), nil
-}
-
-func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArgs) (*txConnR, error) {
-	if !viewerOf(ctx).Project {
-		return nil, errProjectTokenOnly
-	}
-	q, err := args.query()
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.store.RootTransactions(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("transactions: %w", err)
-	}
-	return r.request(ctx).txConn(page), nil
 }
 
 // connR is every connection: one page of items T, served as nodes N.
@@ -359,22 +223,6 @@ func (a *amountR) Currency() scalar { return scalar(a.currency) }
 func (a *amountR) Value() scalar    { return scalar(data.FormatCents(a.value)) }
 
 func amount(cents int64, currency string) *amountR { return &amountR{value: cents, currency: currency} }
-
-// projectR is ProjectInfo.
-type projectR struct {
-	p        data.Project
-	clientID string
-}
-
-func (p *projectR) ID() graphql.ID                    { return graphql.ID(p.p.ID) }
-func (p *projectR) Name() string                      { return p.p.Name }
-func (p *projectR) Type() string                      { return p.p.Type }
-func (p *projectR) LogoUri() *string                  { return nil }
-func (p *projectR) AccentColor() *string              { return optString(p.p.AccentColor) }
-func (p *projectR) OAuthClientID() *string            { return optString(p.clientID) }
-func (p *projectR) Status() string                    { return p.p.Status }
-func (p *projectR) AllowsDesktopAuthentication() bool { return p.p.AllowsDesktopAuth }
-func (p *projectR) ProjectSettingsID() graphql.ID     { return graphql.ID(p.p.SettingsID) }
 
 // addressR is an AddressInfo.
 type addressR struct{ a data.Address }

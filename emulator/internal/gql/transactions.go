@@ -1,6 +1,10 @@
-package emulator
+package gql
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	graphql "github.com/graph-gophers/graphql-go"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
@@ -378,4 +382,34 @@ func (b *balanceAfterR) Amount() *amountR { return amount(b.t.BalanceAfter, b.t.
 func (b *balanceAfterR) SequenceNumber() *int32 {
 	n := int32(b.t.Sequence)
 	return &n
+}
+
+// errProjectTokenOnly is the platform's rule for the transactions queries:
+// user tokens (and project tokens impersonating a user) can't call them.
+var errProjectTokenOnly = errors.New("user tokens can't call transactions queries: use a project access token (client credentials grant), or read account(accountId) { transactions } with this token")
+
+func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graphql.ID }) (*txR, error) {
+	if !viewerOf(ctx).Project {
+		return nil, errProjectTokenOnly
+	}
+	t, ok := r.store.Transaction(string(args.ID))
+	if !ok {
+		return nil, fmt.Errorf("no transaction has the id %q in this project: pass the id of a listed transaction", string(args.ID))
+	}
+	return r.request(ctx).tx(t), nil
+}
+
+func (r *partnerResolver) Transactions(ctx context.Context, args transactionsArgs) (*txConnR, error) {
+	if !viewerOf(ctx).Project {
+		return nil, errProjectTokenOnly
+	}
+	q, err := args.query()
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.store.RootTransactions(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("transactions: %w", err)
+	}
+	return r.request(ctx).txConn(page), nil
 }

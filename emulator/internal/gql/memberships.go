@@ -1,6 +1,7 @@
-package emulator
+package gql
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -191,64 +192,22 @@ func (l *spendingLimitR) Type() string     { return l.typ }
 func (l *spendingLimitR) Period() string   { return l.period }
 func (l *spendingLimitR) Amount() *amountR { return l.amount }
 
-// userR is a User.
-type userR struct {
-	r *request
-	u data.User
-}
-
-func (u *userR) ID() graphql.ID                        { return graphql.ID(u.u.ID) }
-func (u *userR) FirstName() *string                    { return optString(u.u.FirstName) }
-func (u *userR) LastName() *string                     { return optString(u.u.LastName) }
-func (u *userR) FullName() *string                     { return optString(u.u.FullName()) }
-func (u *userR) MobilePhoneNumber() *scalar            { return optScalar(u.u.Phone) }
-func (u *userR) BirthDate() *scalar                    { return optScalar(u.u.BirthDate) }
-func (u *userR) NationalityCCA3() *scalar              { return optScalar(u.u.Nationality) }
-func (u *userR) BirthCity() *string                    { return optString(u.u.BirthCity) }
-func (u *userR) BirthCountry() *scalar                 { return optScalar(u.u.BirthCountry) }
-func (u *userR) PreferredNotificationChannel() *string { return optString(u.u.PreferredChannel) }
-func (u *userR) Status() *string                       { return optString(u.u.Status) }
-func (u *userR) CreatedAt() scalar                     { return dateTime(u.u.CreatedAt) }
-func (u *userR) UpdatedAt() scalar                     { return dateTime(u.u.UpdatedAt) }
-func (u *userR) JoinedAt() scalar                      { return dateTime(u.u.CreatedAt) }
-func (u *userR) IdentificationLevels() *idLevelsR      { return &idLevelsR{u: u.u} }
-
-func (u *userR) AllFirstNames() *[]string {
-	if u.u.FirstName == "" {
+func (r *partnerResolver) AccountMembership(ctx context.Context, args struct{ ID graphql.ID }) *membershipR {
+	m, ok := r.store.Membership(viewerOf(ctx), string(args.ID))
+	if !ok {
 		return nil
 	}
-	names := []string{u.u.FirstName}
-	return &names
+	return &membershipR{r: r.request(ctx), m: m}
 }
 
-func (u *userR) VerifiedEmails() []string {
-	if u.u.Email == "" {
-		return []string{}
-	}
-	return []string{u.u.Email}
-}
-
-type userMembershipsArgs struct {
-	First   int32
-	Before  *string
-	After   *string
-	Filters *membershipFilterArgs
-}
-
-func (u *userR) AccountMemberships(args userMembershipsArgs) (*membershipConnR, error) {
-	q, err := membershipsArgs{First: args.First, Before: args.Before, After: args.After, Filters: args.Filters}.query()
+func (r *partnerResolver) AccountMemberships(ctx context.Context, args membershipsArgs) (*membershipConnR, error) {
+	q, err := args.query()
 	if err != nil {
 		return nil, err
 	}
-	page, err := u.r.store.UserMemberships(u.r.viewer, u.u.ID, q)
+	page, err := r.store.Memberships(viewerOf(ctx), q)
 	if err != nil {
 		return nil, fmt.Errorf("accountMemberships: %w", err)
 	}
-	return u.r.memberships(page), nil
+	return r.request(ctx).memberships(page), nil
 }
-
-type idLevelsR struct{ u data.User }
-
-func (l *idLevelsR) PVID() bool   { return l.u.PVID }
-func (l *idLevelsR) QES() bool    { return l.u.QES }
-func (l *idLevelsR) Expert() bool { return l.u.Expert }

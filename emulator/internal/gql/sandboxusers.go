@@ -1,4 +1,4 @@
-package emulator
+package gql
 
 import (
 	"context"
@@ -12,23 +12,8 @@ import (
 	graphql "github.com/graph-gophers/graphql-go"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
-
-// adminResolver is the root of the Sandbox Testing API.
-type adminResolver struct {
-	store *data.Store
-}
-
-// errUserTokenOnly is returned where the platform accepts user tokens only.
-var errUserTokenOnly = errors.New("this operation needs a user access token: sign in with the authorization-code flow and retry")
-
-func (r *adminResolver) signedIn(ctx context.Context) (string, error) {
-	c := callerFrom(ctx)
-	if c.viewer.Project || c.viewer.UserID == "" {
-		return "", errUserTokenOnly
-	}
-	return c.viewer.UserID, nil
-}
 
 func (r *adminResolver) SandboxUser(ctx context.Context) (*sandboxUserR, error) {
 	id, err := r.signedIn(ctx)
@@ -101,42 +86,6 @@ func (s *sandboxUserR) AllFirstNames() *[]string {
 	return &names
 }
 
-// payloadR serves every payload union member; only the fields of the
-// member it converts to are ever read.
-type payloadR struct {
-	kind    string // Success | Forbidden | NationalityNotFound | SandboxUserNotFound
-	message string
-	ident   string
-	user    *sandboxUserR
-	txID    string
-}
-
-func (p *payloadR) Message() string            { return p.message }
-func (p *payloadR) Identifier() scalar         { return scalar(p.ident) }
-func (p *payloadR) UserID() string             { return p.ident }
-func (p *payloadR) SandboxUser() *sandboxUserR { return p.user }
-func (p *payloadR) TransactionID() graphql.ID  { return graphql.ID(p.txID) }
-
-func (p *payloadR) as(kind string) (*payloadR, bool) { return p, p.kind == kind }
-func (p *payloadR) ToForbiddenRejection() (*payloadR, bool) {
-	return p.as("Forbidden")
-}
-func (p *payloadR) ToNationalityNotFoundRejection() (*payloadR, bool) {
-	return p.as("NationalityNotFound")
-}
-func (p *payloadR) ToSandboxUserNotFoundRejection() (*payloadR, bool) {
-	return p.as("SandboxUserNotFound")
-}
-func (p *payloadR) ToCreateSandboxUserSuccessPayload() (*payloadR, bool) {
-	return p.as("Success")
-}
-func (p *payloadR) ToEndorseSandboxUserSuccessPayload() (*payloadR, bool) {
-	return p.as("Success")
-}
-func (p *payloadR) ToSimulateIncomingSepaCreditTransferReceptionSuccessPayload() (*payloadR, bool) {
-	return p.as("Success")
-}
-
 // maxNameLen bounds the names of created sandbox users.
 const maxNameLen = 100
 
@@ -202,71 +151,10 @@ func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Inp
 	return &payloadR{kind: "Success", user: newSandboxUser(u, true)}, nil
 }
 
-type simulateArgs struct {
-	Input struct {
-		Amount struct {
-			Value    scalar
-			Currency scalar
-		}
-		CreditorAddress *addressInput
-		CreditorIban    scalar
-		CreditorName    string
-		DebtorAddress   *addressInput
-		DebtorIban      scalar
-		DebtorName      string
-		EndToEndID      *scalar
-		Label           *string
-		IsInstant       *bool
+func (r *adminRoot) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*payloadR, error) {
+	p, err := r.adminResolver.CreateSandboxUser(ctx, args)
+	if err == nil && p.kind == "Success" {
+		r.events.hub.Emit(webhooks.UserJoined, p.user.u.ID)
 	}
-}
-
-type addressInput struct {
-	AddressLine1 *string
-	AddressLine2 *string
-	City         *string
-	PostalCode   *string
-	State        *string
-	Country      scalar
-}
-
-// sepaReference is the SepaReference scalar's character set and length.
-var sepaReference = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`) })
-
-func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*payloadR, error) {
-	in := args.Input
-	cents, err := data.ParseAmount(string(in.Amount.Value))
-	if err != nil || cents == 0 {
-		return nil, fmt.Errorf("amount.value %q must be a positive decimal such as \"100.00\"", string(in.Amount.Value))
-	}
-	if !data.ValidIBAN(strings.ReplaceAll(string(in.DebtorIban), " ", "")) {
-		return nil, fmt.Errorf("debtorIban %q is not a valid IBAN: check its check digits", string(in.DebtorIban))
-	}
-	if strings.TrimSpace(in.CreditorName) == "" || strings.TrimSpace(in.DebtorName) == "" {
-		return nil, errors.New("creditorName and debtorName must not be empty")
-	}
-	t := data.IncomingTransfer{
-		CreditorIBAN: string(in.CreditorIban),
-		CreditorName: in.CreditorName,
-		DebtorIBAN:   string(in.DebtorIban),
-		DebtorName:   in.DebtorName,
-		Amount:       cents,
-		Currency:     string(in.Amount.Currency),
-		Instant:      deref(in.IsInstant),
-		Label:        deref(in.Label),
-	}
-	if in.EndToEndID != nil {
-		ref := string(*in.EndToEndID)
-		if !sepaReference().MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
-			return nil, fmt.Errorf("endToEndId %q is not a SEPA reference: use up to 35 Latin letters, digits or /-?:().,'+ and space", ref)
-		}
-		t.EndToEndID = ref
-	}
-	tx, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
-	if errors.Is(err, data.ErrForbidden) {
-		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("simulate transfer: %w", err)
-	}
-	return &payloadR{kind: "Success", txID: tx.ID}, nil
+	return p, err
 }

@@ -1,0 +1,119 @@
+package gql
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/webhooks"
+)
+
+// Events is one environment's webhook service and the emulator's changes
+// that feed it.
+type Events struct {
+	hub          *webhooks.Hub
+	store        *data.Store
+	bookingDelay time.Duration
+
+	ctx    context.Context // ends pending bookings on close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// EventsConfig configures an environment's webhook service: the waits of
+// its deliveries (real time; zero values take webhooks' defaults) and of
+// simulated bookings.
+type EventsConfig struct {
+	RetryInterval time.Duration
+	AnswerWindow  time.Duration
+	MaxRetries    int
+	Now           func() time.Time
+	// BookingDelay is how long a simulated incoming transfer stays Pending.
+	BookingDelay time.Duration
+	// DemoSubscription adds one enabled subscription to every event type,
+	// pointing at DemoWebhookEndpoint.
+	DemoSubscription bool
+}
+
+// NewEvents starts the webhook service of the store's environment; Close
+// stops it.
+func NewEvents(store *data.Store, opts EventsConfig) *Events {
+	limit := webhooks.SandboxSubscriptionLimit
+	if store.Env() == "live" {
+		limit = webhooks.LiveSubscriptionLimit
+	}
+	e := &Events{
+		hub: webhooks.New(webhooks.Config{
+			ProjectID:         store.Project().ID,
+			SubscriptionLimit: limit,
+			RetryInterval:     opts.RetryInterval,
+			AnswerWindow:      opts.AnswerWindow,
+			MaxRetries:        opts.MaxRetries,
+			Now:               opts.Now,
+		}),
+		store:        store,
+		bookingDelay: opts.BookingDelay,
+	}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
+	if opts.DemoSubscription {
+		// The input is valid by construction: an error is a bug, and the
+		// demo only shows an empty log.
+		_, _ = e.hub.Add(webhooks.SubscriptionInput{Label: "partnertui demo", Endpoint: DemoWebhookEndpoint,
+			EventTypes: webhooks.EventTypes(), Status: webhooks.StatusEnabled})
+	}
+	return e
+}
+
+// DemoWebhookEndpoint is where the demo subscription points: a reserved
+// name that fails at once, so each delivery is logged without waiting.
+const DemoWebhookEndpoint = "https://partnertui.invalid/demo"
+
+// Interrupt cancels pending bookings, deliveries and replays without
+// waiting for them.
+func (e *Events) Interrupt() {
+	e.cancel()
+	e.hub.Stop()
+}
+
+// Close interrupts and waits until nothing runs any more.
+func (e *Events) Close() {
+	e.Interrupt()
+	e.wg.Wait()
+	e.hub.Close()
+}
+
+// transferReceived follows a simulated incoming transfer: Transaction.Pending
+// now, then after the booking delay the booking itself with
+// Transaction.Booked and Account.Updated (the balance changed). With no
+// delay the booking happens before the mutation answers, so the next query
+// already sees it Booked.
+func (e *Events) transferReceived(accountID, txID string) {
+	e.hub.Emit(webhooks.TransactionPending, txID)
+	if e.bookingDelay <= 0 {
+		e.book(accountID, txID)
+		return
+	}
+	e.wg.Go(func() {
+		t := time.NewTimer(e.bookingDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			e.book(accountID, txID)
+		case <-e.ctx.Done():
+		}
+	})
+}
+
+func (e *Events) book(accountID, txID string) {
+	// The transfer was just recorded Pending by this emulator, so booking
+	// can only fail if the data side changed its rules; no event then.
+	if err := e.store.BookTransfer(accountID, txID); err != nil {
+		return
+	}
+	e.hub.Emit(webhooks.TransactionBooked, txID)
+	e.hub.Emit(webhooks.AccountUpdated, accountID)
+}
+
+// Hub is the environment's webhook service.
+func (e *Events) Hub() *webhooks.Hub { return e.hub }
