@@ -24,11 +24,19 @@ func parseDate(flag, v string) (time.Time, error) {
 	return time.Time{}, usageErrorf("%s %q is not a date: write YYYY-MM-DD or an RFC 3339 time such as 2026-11-22T10:00:00Z", flag, v)
 }
 
+// amountSignHelp says what the sign of --min and --max means.
+const amountSignHelp = "amounts are compared without their sign, credit or debit alike: --min 100 lists a debit of 125.60 (shown -125.60) too"
+
 // parseAmount reads a --min/--max value as the API's AmountValue: a decimal
-// with a dot.
+// with a dot. The platform's amounts carry no sign (Transaction.side says
+// which way the money went) and its amount filters compare those, so a
+// negative bound would silently match everything: it is refused.
 func parseAmount(flag, v string) (string, error) {
 	if v == "" {
 		return "", nil
+	}
+	if strings.HasPrefix(v, "-") {
+		return "", usageErrorf("%s %q is negative, but %s: write %s %s", flag, v, amountSignHelp, flag, strings.TrimLeft(v, "-"))
 	}
 	dot := false
 	for i, r := range v {
@@ -36,7 +44,6 @@ func parseAmount(flag, v string) (string, error) {
 		case r >= '0' && r <= '9':
 		case r == '.' && !dot && i > 0 && i < len(v)-1:
 			dot = true
-		case r == '-' && i == 0 && len(v) > 1:
 		default:
 			return "", usageErrorf("%s %q is not an amount: write digits with a dot, such as 12.50", flag, v)
 		}
