@@ -102,6 +102,14 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
+// localTime writes t in the local time zone to the second, with the
+// zone's name: a time without one is ambiguous on a server in UTC.
+func localTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05 MST") }
+
+// localClock writes t's time of day in the local time zone, with the
+// zone's name: the end of a wait, which is never days away.
+func localClock(t time.Time) string { return t.Local().Format("15:04:05 MST") }
+
 // detailLines writes "label  value" lines aligned on the longest label;
 // empty values become "-".
 func detailLines(lines [][2]string) string {

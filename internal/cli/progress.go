@@ -52,7 +52,7 @@ func (p *progressLine) wait(reason string, until time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
-		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), until.Local().Format("15:04:05"), reason)
+		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), localClock(until), reason)
 		return
 	}
 	p.waitFor, p.until = reason, until

@@ -37,7 +37,7 @@ func TestProgressLineElsewhereSaysEachWaitOnce(t *testing.T) {
 	p.wait("for the request budget", now.Add(60*time.Second))
 	p.waitDone()
 	p.clear()
-	if errb.String() != "waiting 1m0s, until 10:01:00, for the request budget\n" {
+	if want := "waiting 1m0s, until 10:01:00 " + now.Format("MST") + ", for the request budget\n"; errb.String() != want {
 		t.Fatalf("stderr = %q", errb.String())
 	}
 	var nilLine *progressLine
