@@ -30,7 +30,7 @@ func TestAccountsTableShowsTheID(t *testing.T) {
 // its --json output.
 func emulatorAccounts(t *testing.T, cfg string, args ...string) []api.Account {
 	t.Helper()
-	code, out, errOut := runCLI(t, append(append([]string{"accounts", "--json", "--config", cfg}, args...))...)
+	code, out, errOut := runCLI(t, append([]string{"accounts", "--json", "--config", cfg}, args...)...)
 	if code != ExitOK {
 		t.Fatalf("accounts %v: exit %d: %s", args, code, errOut)
 	}
