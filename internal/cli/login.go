@@ -87,6 +87,9 @@ func showSignIn(streams IO, p auth.SignInPrompt) {
 			fmt.Fprintf(w, "So that the browser's redirect reaches this machine, run there first:\n\n  %s\n\n", p.SSHForward)
 		}
 		fmt.Fprintf(w, "Or, once you have approved, paste here the address the browser ends on (http://127.0.0.1:%d/…) and press Enter.\n", p.CallbackPort)
+		if p.Opening {
+			fmt.Fprintln(w, "Your browser command is being run too: if it reaches you, sign in there.")
+		}
 		go readPastes(streams, p)
 	case p.Opening:
 		fmt.Fprintf(w, "Sign in to %s in the browser that is opening; if none does, open:\n\n  %s\n\n", p.Env, p.URL)

@@ -65,3 +65,17 @@ func TestSecondLogoutSaysNotSignedIn(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlessSignInWithABrowserCommand: without a display, a $BROWSER
+// the user set is run, and the instructions say so besides the URL and the
+// paste field.
+func TestHeadlessSignInWithABrowserCommand(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	showSignIn(IO{In: strings.NewReader(""), Err: &errb}, auth.SignInPrompt{Env: "sandbox", URL: "https://o/a", CallbackPort: 43123, Headless: true, Opening: true})
+	for _, want := range []string{"https://o/a", "paste here", "browser command is being run"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
