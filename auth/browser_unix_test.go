@@ -66,7 +66,9 @@ func TestBrowserLogLeavesNothingBehind(t *testing.T) {
 	writeScript(t, script, "#!/bin/sh\necho started > \"$PT_FIFO\"\nexec sleep 60\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- openBrowser(ctx, "http://127.0.0.1/x", envOf("BROWSER", "env PT_FIFO="+fifo+" "+script), "linux") }()
+	go func() {
+		done <- openBrowser(ctx, "http://127.0.0.1/x", envOf("BROWSER", "env PT_FIFO="+fifo+" "+script), "linux")
+	}()
 	started := make(chan error, 1)
 	go func() {
 		b, err := os.ReadFile(fifo) // returns once the script has written and closed it
