@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 )
 
@@ -25,9 +24,6 @@ func parseDate(flag, v string) (time.Time, error) {
 	return time.Time{}, usageErrorf("%s %q is not a date: write YYYY-MM-DD or an RFC 3339 time such as 2026-11-22T10:00:00Z", flag, v)
 }
 
-// amountSignHelp says what the sign of --min and --max means.
-const amountSignHelp = "amounts are compared without their sign, credit or debit alike: --min 100 lists a debit of 125.60 (shown -125.60) too"
-
 // parseAmount reads a --min/--max value as the API's AmountValue: a decimal
 // with a dot. The platform's amounts carry no sign (Transaction.side says
 // which way the money went) and its amount filters compare those, so a
@@ -37,7 +33,7 @@ func parseAmount(flag, v string) (string, error) {
 		return "", nil
 	}
 	if strings.HasPrefix(v, "-") {
-		return "", usageErrorf("%s %q is negative, but %s: write %s %s", flag, v, amountSignHelp, flag, strings.TrimLeft(v, "-"))
+		return "", usageErrorf("%s %q is negative, but amounts are compared without their sign (a debit shown -125.60 is 125.60): write %s %s", flag, v, flag, strings.TrimLeft(v, "-"))
 	}
 	dot := false
 	for i, r := range v {
@@ -60,45 +56,6 @@ func checkChoices(flag string, values, allowed []string) error {
 		}
 	}
 	return nil
-}
-
-// closest returns up to n of known nearest to v (case aside), nearest
-// first: those a typing mistake away (an edit distance of at most a third
-// of v's length, and 3), else those v starts.
-func closest(v string, known []string, n int) []string {
-	lv := strings.ToLower(v)
-	limit := min(3, max(1, len(lv)/3))
-	type scored struct {
-		s string
-		d int
-	}
-	var near []scored
-	for _, k := range known {
-		if d := levenshtein.ComputeDistance(lv, strings.ToLower(k)); d <= limit {
-			near = append(near, scored{k, d})
-		}
-	}
-	if len(near) == 0 && lv != "" {
-		for _, k := range known {
-			if strings.HasPrefix(strings.ToLower(k), lv) {
-				near = append(near, scored{k, len(k)})
-			}
-		}
-	}
-	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
-	out := make([]string, 0, min(n, len(near)))
-	for _, s := range near[:min(n, len(near))] {
-		out = append(out, s.s)
-	}
-	return out
-}
-
-// joinOr writes "a", "a or b", "a, b or c".
-func joinOr(values []string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
-	}
-	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
 
 // completeChoices completes a flag from a fixed list.
