@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	graphql "github.com/hasura/go-graphql-client"
@@ -385,6 +386,23 @@ func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*Page[Account]
 
 // WithAfter returns p asking for the page after cursor after.
 func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after; return p }
+
+// AccountsQuery is the one meaning of an account search, for the app and
+// the command line alike: the accounts newest first (by creation), those
+// whose IBAN is search when it looks like one, spaced or compact
+// (filters.mainIBAN: the server's search does not look at IBANs), else
+// those the server's search finds; every account for "". Leading and
+// trailing spaces do not count.
+func AccountsQuery(search string) AccountsParams {
+	p := AccountsParams{OrderBy: OrderCreatedAt, Direction: DirectionDesc}
+	search = strings.TrimSpace(search)
+	if iban.LooksLike(search) {
+		p.MainIBAN = iban.Compact(search)
+	} else {
+		p.Search = search
+	}
+	return p
+}
 
 // first is the page size to ask for: n when it is a valid page size, else
 // the client's own.

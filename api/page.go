@@ -95,6 +95,34 @@ func Walk[T any](ctx context.Context, fetch Fetch[T], each func(*Page[T]) error)
 	}
 }
 
+// WalkInTurn is Walk without reading ahead: each page is fetched only once
+// each has returned for the page before. It is for walks that usually stop
+// early (the first account with transactions), where a page read ahead is a
+// request sent for nothing.
+func WalkInTurn[T any](ctx context.Context, fetch Fetch[T], each func(*Page[T]) error) error {
+	after := ""
+	for n := 1; ; n++ {
+		page, err := fetch(ctx, after)
+		if page == nil {
+			if err == nil {
+				err = &PagingError{Page: n, After: after, Reason: "the fetch returned no page and no error"}
+			}
+			return pageErr(n, err)
+		}
+		if eerr := each(page); eerr != nil {
+			return eerr
+		}
+		if err != nil {
+			return pageErr(n, err)
+		}
+		cursor, more, perr := nextCursor(page, n, after)
+		if perr != nil || !more {
+			return perr
+		}
+		after = cursor
+	}
+}
+
 // walk is one Walk's fetches, so that it can wait for all of them. It
 // counts them rather than keeping them: a kept fetch would keep its page.
 type walk[T any] struct {

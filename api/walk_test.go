@@ -510,3 +510,50 @@ func TestWalkOverAccountListStopsAtTheFailedPage(t *testing.T) {
 		t.Fatalf("walking again: %d pages, want page 2 of acc-00100 and 49 more", len(got))
 	}
 }
+
+// TestWalkInTurnFetchesOnlyWhenAsked: WalkInTurn hands out every page in
+// order, fetches a page only once each returned for the one before, stops
+// when each says so without fetching further, and keeps Walk's errors.
+func TestWalkInTurnFetchesOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	var inEach atomic.Bool
+	var fetches atomic.Int32
+	fetch := func(ctx context.Context, after string) (*Page[int], error) {
+		if inEach.Load() {
+			t.Error("a page was fetched while each was still at the one before")
+		}
+		fetches.Add(1)
+		return intPage(after, 10, 35)
+	}
+	var items []int
+	err := WalkInTurn(context.Background(), fetch, func(p *Page[int]) error {
+		inEach.Store(true)
+		defer inEach.Store(false)
+		items = append(items, p.Items...)
+		return nil
+	})
+	if err != nil || len(items) != 35 || items[34] != 34 || fetches.Load() != 4 {
+		t.Fatalf("err %v, %d items in %d fetches", err, len(items), fetches.Load())
+	}
+	enough := errors.New("enough")
+	fetches.Store(0)
+	if err := WalkInTurn(context.Background(), fetch, func(*Page[int]) error { return enough }); err != enough || fetches.Load() != 1 {
+		t.Errorf("stopped by each: err %v after %d fetches, want its error after 1", err, fetches.Load())
+	}
+	boom := &ServerError{Env: "sandbox", Status: 502}
+	err = WalkInTurn(context.Background(), func(ctx context.Context, after string) (*Page[int], error) {
+		if after == "20" {
+			return nil, boom
+		}
+		return intPage(after, 10, 100)
+	}, func(*Page[int]) error { return nil })
+	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "page 3: ") {
+		t.Errorf("err = %v, want page 3's error", err)
+	}
+	err = WalkInTurn(context.Background(), func(ctx context.Context, after string) (*Page[int], error) {
+		return &Page[int]{Items: []int{1}, PageInfo: PageInfo{HasNextPage: true, EndCursor: after}}, nil
+	}, func(*Page[int]) error { return nil })
+	if !errors.Is(err, ErrPaging) {
+		t.Errorf("a cursor that does not move: err = %v", err)
+	}
+}

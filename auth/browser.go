@@ -25,7 +25,7 @@ import (
 func Headless(getenv func(string) string) bool { return headless(getenv, runtime.GOOS) }
 
 func headless(getenv func(string) string, goos string) bool {
-	if getenv("SSH_CONNECTION") != "" || getenv("SSH_TTY") != "" {
+	if overSSH(getenv) {
 		return true
 	}
 	switch goos {
@@ -73,6 +73,26 @@ func SSHForwardCommand(port int, getenv func(string) string) string {
 // shellSafe: s can be pasted into a shell as it is.
 func shellSafe(s string) bool {
 	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:_-%") == ""
+}
+
+// overSSH: this is an SSH session, whose programs run far from the user's
+// screen.
+func overSSH(getenv func(string) string) bool {
+	return getenv("SSH_CONNECTION") != "" || getenv("SSH_TTY") != ""
+}
+
+// defaultOpener is how a sign-in opens its URL when the caller gave no
+// Open; nil when nothing is to be opened. Over SSH nothing is: a browser
+// would start on this machine, not the user's. Otherwise $BROWSER, when
+// the user set it, is run whether or not there is a display (wslview on
+// WSL, a script: the user knows what it reaches), and the system's opener
+// only when there is one.
+func defaultOpener(getenv func(string) string, goos string) func(context.Context, string) error {
+	explicit := strings.TrimSpace(getenv("BROWSER")) != ""
+	if overSSH(getenv) || (!explicit && headless(getenv, goos)) {
+		return nil
+	}
+	return func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, goos) }
 }
 
 // OpenBrowser opens url with $BROWSER (a command that receives the URL as
@@ -142,16 +162,21 @@ func systemOpeners(goos string) []string {
 const maxOpenerOutput = 4 << 10
 
 // runOpener runs one opener with no terminal attached. Its error output
-// goes to an unlinked-on-return temporary file rather than a pipe: a
-// browser it starts inherits the descriptor and may write for hours, and
-// a pipe would either keep us waiting or, once closed, kill it with
-// SIGPIPE.
+// goes to a temporary file rather than a pipe: a browser it starts inherits
+// the descriptor and may write for hours, and a pipe would either keep us
+// waiting or, once closed, kill it with SIGPIPE. The file is unlinked as
+// soon as it is open (the descriptor still reads and writes it): a sign-in
+// that ends while the opener runs ends the process too, and a removal
+// deferred to the opener's end would then never run.
 func runOpener(ctx context.Context, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.WaitDelay = time.Second
 	errOut, err := os.CreateTemp("", "partnertui-browser-*.log")
 	if err == nil {
-		defer os.Remove(errOut.Name())
+		if os.Remove(errOut.Name()) != nil {
+			// Windows removes no open file: remove it once closed.
+			defer os.Remove(errOut.Name())
+		}
 		defer errOut.Close()
 		cmd.Stderr = errOut
 	}

@@ -38,10 +38,10 @@ type LoginOptions struct {
 	// must not block.
 	ShowURL func(SignInPrompt)
 	// Open opens the URL; nil means $BROWSER (a command given the URL as its
-	// argument) when set, else the system's opener, and nothing at all in a
-	// headless session (Headless), where a browser would not reach the
-	// user. A caller's Open runs in any session: --demo's "approve as the
-	// demo user" passes an ApproveWithForms func.
+	// argument) when set, with or without a display, else the system's
+	// opener when there is a display; nothing over SSH, where a browser
+	// would not reach the user. A caller's Open runs in any session:
+	// --demo's "approve as the demo user" passes an ApproveWithForms func.
 	Open    func(ctx context.Context, url string) error
 	Timeout time.Duration // default 10 minutes (the code lifetime)
 	// FailOnOpenError ends the sign-in as soon as Open fails, instead of
@@ -142,7 +142,7 @@ func (s *Session) Login(ctx context.Context, opts LoginOptions) (*Identity, erro
 
 	authURL := s.AuthorizationURL(cb.redirectURL, fl.state, fl.nonce, oauth2.S256ChallengeFromVerifier(fl.verifier))
 	isHeadless := headless(getenv, runtime.GOOS)
-	open := browserOpener(opts, isHeadless, getenv)
+	open := browserOpener(opts, getenv)
 	callbackPort := cb.ln.Addr().(*net.TCPAddr).Port
 	prompt := SignInPrompt{Env: s.envName, URL: authURL, CallbackPort: callbackPort, Headless: isHeadless, Opening: open != nil, paste: fl.paste}
 	if isHeadless {
@@ -238,19 +238,16 @@ func serveCallback(ln net.Listener, fl *flow) (stop func()) {
 }
 
 // browserOpener is what opens the sign-in page: the caller's Open, else
-// $BROWSER or the system's opener outside a headless session; nil when
+// $BROWSER or the system's opener as defaultOpener decides; nil when
 // nothing is to be opened.
-func browserOpener(opts LoginOptions, isHeadless bool, getenv func(string) string) func(context.Context, string) error {
+func browserOpener(opts LoginOptions, getenv func(string) string) func(context.Context, string) error {
 	if opts.NoBrowser {
 		return nil
 	}
 	if opts.Open != nil {
 		return opts.Open
 	}
-	if isHeadless {
-		return nil
-	}
-	return func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, runtime.GOOS) }
+	return defaultOpener(getenv, runtime.GOOS)
 }
 
 // awaitSignIn waits for the first of: the callback's or a paste's result,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -146,6 +147,37 @@ func TestValidationErrors(t *testing.T) {
 				t.Errorf("error %q does not start with the file name", err)
 			}
 		})
+	}
+}
+
+// TestUnknownKeyHidesNoOtherProblem: an unknown key is one problem among
+// the others of the file, all listed at once in the file's order.
+func TestUnknownKeyHidesNoOtherProblem(t *testing.T) {
+	p := writeFile(t, "[sandbox]\nclient_id = \"LIVE_1\"\nclientid = \"x\"\npage_size = 500\n[live]\ncolour = 1\n", 0o600)
+	_, _, err := Load(p)
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v", err)
+	}
+	var got []string
+	for _, pr := range ve.Problems {
+		got = append(got, fmt.Sprintf("%d %s", pr.Line, pr.Key))
+	}
+	want := []string{"2 sandbox.client_id", "3 sandbox.clientid", "4 sandbox.page_size", "6 live.colour"}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q:\n%v", got, want, err)
+	}
+}
+
+// TestNoCitationOfADocumentUsersLack: the template and the messages never
+// send people to "spec 4.3", a document they do not have.
+func TestNoCitationOfADocumentUsersLack(t *testing.T) {
+	p := writeFile(t, "[sandbox]\nclient_id = \"SANDBOX_1\"\nidentification_level = \"Auto\"\n", 0o600)
+	_, _, err := Load(p)
+	for _, text := range []string{Template(), fmt.Sprint(err)} {
+		if strings.Contains(text, "spec ") {
+			t.Errorf("cites the spec:\n%s", text)
+		}
 	}
 }
 

@@ -236,14 +236,20 @@ func Parse(path string, data []byte) (*Config, error) {
 	// positions; the parser walk below then locates the keys our own
 	// validation complains about.
 	var fc fileConfig
+	var problems []Problem
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
-		return nil, &ValidationError{Path: path, Problems: decodeProblems(err)}
+		// Unknown keys are found once the whole file is decoded: they are
+		// listed with every other problem. Anything else stops here.
+		var strict *toml.StrictMissingError
+		if !errors.As(err, &strict) {
+			return nil, &ValidationError{Path: path, Problems: decodeProblems(err)}
+		}
+		problems = decodeProblems(err)
 	}
 	lines := keyLines(data)
 	cfg := Default()
 	cfg.Path = path
-	var problems []Problem
 	if fc.DefaultEnv != nil {
 		env, err := ParseEnv(*fc.DefaultEnv)
 		if err != nil {
@@ -266,7 +272,9 @@ func Parse(path string, data []byte) (*Config, error) {
 		return cfg, nil
 	}
 	for i := range problems {
-		problems[i].Line = lines.lineOf(problems[i].Key)
+		if problems[i].Line == 0 {
+			problems[i].Line = lines.lineOf(problems[i].Key)
+		}
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return problems[i].Line < problems[j].Line })
 	return nil, &ValidationError{Path: path, Problems: problems}
@@ -376,7 +384,7 @@ func (e *Environment) problems(name EnvName) []Problem {
 		add("identification_level", "%q is not an identification level: use one of PVID, QES, Expert or Auto (case matters)", safetext.Truncate(e.IdentificationLevel, 40))
 	}
 	if e.IdentificationLevel == "Auto" && e.AuthParams["accountMembershipId"] == "" && e.AuthParams["onboardingId"] == "" {
-		add("identification_level", "Auto needs an accountMembershipId (when inviting an account member) or an onboardingId: add one under [%s.auth_params] (spec 4.3)", name)
+		add("identification_level", "Auto needs an accountMembershipId (when inviting an account member) or an onboardingId: add one under [%s.auth_params]", name)
 	}
 	switch e.Token {
 	case "", TokenUser, TokenProject:

@@ -48,13 +48,13 @@ token = "user"
 # Auto. Auto needs accountMembershipId or onboardingId in auth_params.
 # identification_level = "Auto"
 
-# Optional authorization-URL parameters that prefill the sign-in page
-# (spec 4.3): onboardingId, email, accountMembershipId, phoneNumber,
-# firstName, lastName, birthDate, birthCity, birthCountry, nationality,
-# language, birthPlacePostalCode, residencyAddress, residencyAddressCity,
+# Optional authorization-URL parameters that prefill the sign-in page:
+# onboardingId, email, accountMembershipId, phoneNumber, firstName, lastName,
+# birthDate, birthCity, birthCountry, nationality, language,
+# birthPlacePostalCode, residencyAddress, residencyAddressCity,
 # residencyAddressCountry, residencyAddressPostalCode.
 # A prefilled phoneNumber does not prove who signed in: partnertui checks the
-# signed-in user and warns when the numbers differ (spec 5.4).
+# signed-in user and warns when the numbers differ.
 [sandbox.auth_params]
 # phoneNumber = "+33612345678"
 # language = "en"

@@ -31,14 +31,11 @@ func defaultAccountsQuery() accountsQuery { return accountsQuery{order: api.Orde
 
 func (q accountsQuery) byIBAN() bool { return iban.LooksLike(q.search) }
 
-// params are the first page's arguments.
+// params are the first page's arguments: the command line's search
+// (api.AccountsQuery), in the order chosen here.
 func (q accountsQuery) params() api.AccountsParams {
-	p := api.AccountsParams{First: platform.PageMax, OrderBy: q.order, Direction: api.DirectionDesc}
-	if q.byIBAN() {
-		p.MainIBAN = iban.Compact(q.search)
-	} else {
-		p.Search = q.search
-	}
+	p := api.AccountsQuery(q.search)
+	p.First, p.OrderBy = platform.PageMax, q.order
 	return p
 }
 

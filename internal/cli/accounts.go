@@ -23,10 +23,11 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accounts",
 		Short: "List accounts (one page, or --all)",
-		Long: "Lists the accounts the token can see: a user token sees the accounts the user is a member of,\n" +
-			"a project token (--project) every account of the project. A table for people; --json writes one\n" +
-			"JSON array and --jsonl one object per line, each page as soon as it arrives.",
-		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n" +
+		Long: "Lists the accounts the token can see, newest first: a user token sees the accounts the user is\n" +
+			"a member of, a project token (--project) every account of the project. The ID column is what\n" +
+			"account, members and statements take. A table for people; --json writes one JSON array and\n" +
+			"--jsonl one object per line, each page as soon as it arrives.",
+		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n  partnertui accounts --search 'FR76 3000 6000 0112 3456 7890 189'\n" +
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -41,7 +42,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 	}
 	opts.Output.register(cmd, "accounts")
 	registerFirst(cmd, &opts.First, "accounts")
-	cmd.Flags().StringVar(&opts.Search, "search", "", "server-side search in holder, account name, number and id (`text`)")
+	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact (`text`)")
 	return f.withSession(cmd, true)
 }
 
@@ -50,6 +51,9 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	if err != nil {
 		return err
 	}
-	params := api.AccountsParams{First: opts.First, Search: opts.Search}
+	// The app's order and meaning of search: newest first, an IBAN
+	// (spaced or compact) found by IBAN.
+	params := api.AccountsQuery(opts.Search)
+	params.First = opts.First
 	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walkPages(e.API.Accounts, params, opts.Output.All))
 }

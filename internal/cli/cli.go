@@ -32,6 +32,20 @@ func (s IO) OutIsTerminal() bool { return isTerminal(s.Out) }
 // errors).
 func (s IO) ErrIsTerminal() bool { return isTerminal(s.Err) }
 
+// errWidth is the width of the terminal Err writes to, in cells; 0 when
+// Err is no terminal or its size cannot be read.
+func (s IO) errWidth() int {
+	f, ok := s.Err.(*os.File)
+	if !ok {
+		return 0
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())

@@ -49,6 +49,20 @@ func startEmulator(t *testing.T, home, token string, opts emulator.Options) (emu
 // forms and returns an API client with that user's token.
 func userClient(t *testing.T, info emulator.Info) *api.Client {
 	t.Helper()
+	s, env := signInDemoUser(t, info, t.TempDir())
+	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: s.TokenSource()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// signInDemoUser signs the emulator's first Sandbox demo user in through
+// its forms, keeping the tokens in stateDir: the CLI's own state directory
+// (paths.StateDir) makes the commands of the test run signed in.
+func signInDemoUser(t *testing.T, info emulator.Info, stateDir string) (*auth.Session, *config.Environment) {
+	t.Helper()
 	sb := info.Environments["sandbox"]
 	var phone string
 	for _, u := range info.DemoUsers {
@@ -59,7 +73,7 @@ func userClient(t *testing.T, info emulator.Info) *api.Client {
 	}
 	env := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
 		ClientID: sb.ClientID, ClientSecret: sb.ClientSecret, RedirectURI: sb.RedirectURI}
-	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: env})
+	s, err := auth.NewSession(auth.SessionOptions{StateDir: stateDir, Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +81,7 @@ func userClient(t *testing.T, info emulator.Info) *api.Client {
 	if _, err := s.Login(context.Background(), auth.LoginOptions{ShowURL: func(auth.SignInPrompt) {}, Open: browser, FailOnOpenError: true}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: s.TokenSource()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
+	return s, env
 }
 
 // receiver records what listen forwards.

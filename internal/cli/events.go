@@ -48,6 +48,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
 	fl.StringVar(&opts.Since, "since", "", "only events logged on or after this `date` (YYYY-MM-DD or RFC 3339)")
+	completeChoices(cmd, "type", platform.WebhookEventTypes())
 	return f.withSession(cmd, true)
 }
 
@@ -60,8 +61,22 @@ func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 	if p.StartDate, err = parseDate("--since", o.Since); err != nil {
 		return p, err
 	}
+	for _, t := range o.Types {
+		if !slices.Contains(platform.WebhookEventTypes(), t) {
+			return p, unknownEventType(t)
+		}
+	}
 	p.EventType = eventTypes(o.Types).server()
 	return p, nil
+}
+
+// unknownEventType is the usage error of a --type the platform does not
+// know, naming the closest types it does.
+func unknownEventType(t string) error {
+	if near := closest(t, platform.WebhookEventTypes(), 3); len(near) > 0 {
+		return usageErrorf("--type %q is not a webhook event type: did you mean %s?", t, joinOr(near))
+	}
+	return usageErrorf("--type %q is not a webhook event type: they are named Resource.Event, such as Transaction.Booked (press tab after --type for all of them)", t)
 }
 
 // eventTypes is a --type list. The event log filters on one type: with

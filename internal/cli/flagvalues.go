@@ -25,10 +25,15 @@ func parseDate(flag, v string) (time.Time, error) {
 }
 
 // parseAmount reads a --min/--max value as the API's AmountValue: a decimal
-// with a dot.
+// with a dot. The platform's amounts carry no sign (Transaction.side says
+// which way the money went) and its amount filters compare those, so a
+// negative bound would silently match everything: it is refused.
 func parseAmount(flag, v string) (string, error) {
 	if v == "" {
 		return "", nil
+	}
+	if strings.HasPrefix(v, "-") {
+		return "", usageErrorf("%s %q is negative, but amounts are compared without their sign (a debit shown -125.60 is 125.60): write %s %s", flag, v, flag, strings.TrimLeft(v, "-"))
 	}
 	dot := false
 	for i, r := range v {
@@ -36,7 +41,6 @@ func parseAmount(flag, v string) (string, error) {
 		case r >= '0' && r <= '9':
 		case r == '.' && !dot && i > 0 && i < len(v)-1:
 			dot = true
-		case r == '-' && i == 0 && len(v) > 1:
 		default:
 			return "", usageErrorf("%s %q is not an amount: write digits with a dot, such as 12.50", flag, v)
 		}
@@ -94,6 +98,14 @@ func stamp(t time.Time) string {
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
+
+// localTime writes t in the local time zone to the second, with the
+// zone's name: a time without one is ambiguous on a server in UTC.
+func localTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05 MST") }
+
+// localClock writes t's time of day in the local time zone, with the
+// zone's name: the end of a wait, which is never days away.
+func localClock(t time.Time) string { return t.Local().Format("15:04:05 MST") }
 
 // detailLines writes "label  value" lines aligned on the longest label;
 // empty values become "-".

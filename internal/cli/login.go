@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/app"
 )
 
 // LoginOptions are `partnertui login`'s.
@@ -58,8 +59,20 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	for _, w := range id.Warnings {
 		fmt.Fprintln(opts.IO.Err, "warning:", w)
 	}
-	fmt.Fprintf(opts.IO.Err, "Signed in to %s as user %s (client %s).\n", name, id.Subject, e.Config.ClientID)
+	fmt.Fprintf(opts.IO.Err, "Signed in to %s as %s (client %s).\n", name, signedInAs(ctx, e, id), e.Config.ClientID)
 	return nil
+}
+
+// signedInAs names who signed in as status and the app do: the user's full
+// name from the API (one request), else, when the API cannot say, the
+// user id the sign-in verified.
+func signedInAs(ctx context.Context, e *app.Env, id *auth.Identity) string {
+	if !e.Project {
+		if u, err := e.API.User(ctx); err == nil && u.FullName != "" {
+			return u.FullName
+		}
+	}
+	return "user " + id.Subject
 }
 
 // showSignIn says how to sign in: open the URL (or watch the browser
@@ -74,6 +87,9 @@ func showSignIn(streams IO, p auth.SignInPrompt) {
 			fmt.Fprintf(w, "So that the browser's redirect reaches this machine, run there first:\n\n  %s\n\n", p.SSHForward)
 		}
 		fmt.Fprintf(w, "Or, once you have approved, paste here the address the browser ends on (http://127.0.0.1:%d/…) and press Enter.\n", p.CallbackPort)
+		if p.Opening {
+			fmt.Fprintln(w, "Your browser command is being run too: if it reaches you, sign in there.")
+		}
 		go readPastes(streams, p)
 	case p.Opening:
 		fmt.Fprintf(w, "Sign in to %s in the browser that is opening; if none does, open:\n\n  %s\n\n", p.Env, p.URL)

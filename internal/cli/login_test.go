@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestHeadlessSignInSaysWhatToDo: over SSH the sign-in prints the URL, the
@@ -34,5 +36,46 @@ func TestSignInWithABrowserSaysItOpens(t *testing.T) {
 	showSignIn(IO{Err: &errb}, auth.SignInPrompt{Env: "live", URL: "https://o/a", Opening: true})
 	if !strings.Contains(errb.String(), "in the browser that is opening") || strings.Contains(errb.String(), "paste") {
 		t.Errorf("stderr = %q", errb.String())
+	}
+}
+
+// TestLoginEndsWithTheUsersName: login names who signed in as status and
+// the app do, not by the user id.
+func TestLoginEndsWithTheUsersName(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "--demo", "status", "--json")
+	var rep statusReport
+	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.User == nil || rep.User.FullName == "" {
+		t.Fatalf("status: exit %d, %v: %s", code, err, errOut)
+	}
+	code, _, errOut = runCLI(t, "--demo", "login")
+	if code != ExitOK || !strings.Contains(errOut, "Signed in to sandbox as "+rep.User.FullName+" (client ") || strings.Contains(errOut, rep.User.ID) {
+		t.Errorf("login: exit %d, stderr:\n%s\nwant it to end with the name %q", code, errOut, rep.User.FullName)
+	}
+}
+
+// TestSecondLogoutSaysNotSignedIn: logout says it signed out only when
+// there was a session.
+func TestSecondLogoutSaysNotSignedIn(t *testing.T) {
+	cfg, _ := signedInUserEmulator(t, 20)
+	for i, want := range []string{"Signed out of sandbox.", "you were not signed in to sandbox"} {
+		code, out, errOut := runCLI(t, "logout", "--config", cfg)
+		if code != ExitOK || out != "" || !strings.Contains(errOut, want) {
+			t.Errorf("logout %d: exit %d, stderr %q, want %q", i+1, code, errOut, want)
+		}
+	}
+}
+
+// TestHeadlessSignInWithABrowserCommand: without a display, a $BROWSER
+// the user set is run, and the instructions say so besides the URL and the
+// paste field.
+func TestHeadlessSignInWithABrowserCommand(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	showSignIn(IO{In: strings.NewReader(""), Err: &errb}, auth.SignInPrompt{Env: "sandbox", URL: "https://o/a", CallbackPort: 43123, Headless: true, Opening: true})
+	for _, want := range []string{"https://o/a", "paste here", "browser command is being run"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
 	}
 }

@@ -38,6 +38,10 @@ func runLogout(ctx context.Context, opts *LogoutOptions) error {
 		return err
 	}
 	name := e.Name
+	// A token file that cannot be read counts as a session: Logout
+	// removes it.
+	st, stErr := e.Session.Status()
+	signedIn := stErr != nil || (st != nil && st.SignedIn)
 	if err := e.Session.Logout(ctx); err != nil {
 		if !errors.Is(err, auth.ErrRevocationFailed) {
 			return err
@@ -45,6 +49,10 @@ func runLogout(ctx context.Context, opts *LogoutOptions) error {
 		// The local session is gone either way; say what the server did
 		// not confirm.
 		fmt.Fprintln(opts.IO.Err, "warning:", err)
+	}
+	if !signedIn {
+		fmt.Fprintf(opts.IO.Err, "Nothing to do: you were not signed in to %s.\n", name)
+		return nil
 	}
 	fmt.Fprintf(opts.IO.Err, "Signed out of %s.\n", name)
 	return nil

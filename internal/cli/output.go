@@ -21,7 +21,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // accountColumns are the accounts table's: name, IBAN in groups of four,
-// status, available balance with currency, holder.
+// status, available balance with currency, holder, and the id the account
+// commands take.
 func accountColumns() []column[api.Account] {
 	return []column[api.Account]{
 		{title: "NAME", max: 32, cell: func(a *api.Account) string { return a.Name }},
@@ -29,6 +30,7 @@ func accountColumns() []column[api.Account] {
 		{title: "STATUS", cell: func(a *api.Account) string { return a.StatusInfo.Status }},
 		{title: "AVAILABLE", right: true, cell: func(a *api.Account) string { return availableText(a.Balances) }},
 		{title: "HOLDER", max: 28, cell: func(a *api.Account) string { return a.Holder.Info.Name }},
+		{title: "ID", cell: func(a *api.Account) string { return a.ID }},
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/platform"
 )
@@ -19,6 +21,9 @@ type progressLine struct {
 	tty  bool
 	now  func() time.Time
 	tick time.Duration
+	// width is the terminal's width in cells, asked at every draw (the
+	// window may be resized during a wait); 0 when unknown.
+	width func() int
 
 	mu      sync.Mutex
 	text    string // the progress part
@@ -29,7 +34,7 @@ type progressLine struct {
 }
 
 func newProgressLine(streams IO) *progressLine {
-	return &progressLine{io: streams, tty: streams.ErrIsTerminal(), now: time.Now, tick: time.Second}
+	return &progressLine{io: streams, tty: streams.ErrIsTerminal(), now: time.Now, tick: time.Second, width: streams.errWidth}
 }
 
 // set replaces the progress text (terminal only).
@@ -52,7 +57,7 @@ func (p *progressLine) wait(reason string, until time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
-		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), until.Local().Format("15:04:05"), reason)
+		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), localClock(until), reason)
 		return
 	}
 	p.waitFor, p.until = reason, until
@@ -123,8 +128,22 @@ func (p *progressLine) drawLocked() {
 		}
 		line += w
 	}
-	fmt.Fprint(p.io.Err, "\r\x1b[K"+line)
+	fmt.Fprint(p.io.Err, "\r\x1b[K"+fitLine(line, p.width))
 	p.shown = line != ""
+}
+
+// fitLine cuts line to one cell less than the terminal's width: a line
+// that reaches the last column, or wraps, leaves the cursor where "\r"
+// no longer rewrites all of it, and every redraw would leave a line
+// behind.
+func fitLine(line string, width func() int) string {
+	if width == nil {
+		return line
+	}
+	if w := width(); w > 1 {
+		return ansi.Truncate(line, w-1, "…")
+	}
+	return line
 }
 
 // minWaitShown: waits shorter than this are not worth a line (a spent

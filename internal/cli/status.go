@@ -133,7 +133,7 @@ func printStatus(w io.Writer, r statusReport) {
 		if !r.AccessExpiry.IsZero() {
 			left := time.Until(r.AccessExpiry).Round(time.Second)
 			if left > 0 {
-				fmt.Fprintf(w, "Access token: valid for %s (until %s)\n", left, r.AccessExpiry.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "Access token: valid for %s (until %s)\n", left, localTime(r.AccessExpiry))
 			} else {
 				fmt.Fprintf(w, "Access token: expired\n")
 			}

@@ -32,7 +32,9 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 		Short: "List transactions, across accounts or of one (--account), filtered",
 		Long: "Lists transactions newest first. With a project token the whole project's (one list); with a\n" +
 			"user token each of your accounts in turn, or the one given by --account. Dates filter on the\n" +
-			"execution date, amounts on the transaction's amount.",
+			"execution date. --min and --max include their bounds and compare the amount without its sign\n" +
+			"(the platform's amounts have none; the side says which way the money went): --min 100 lists\n" +
+			"a credit of +150.00 and a debit of -125.60 alike.",
 		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
 			"  partnertui transactions --project --status Booked --status Pending --min 100 --all --jsonl\n" +
 			"  partnertui transactions --type SepaCreditTransferIn --search Acme",
@@ -52,8 +54,8 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
 	fl.StringVar(&opts.Since, "since", "", "executed on or after this `date` (YYYY-MM-DD or RFC 3339)")
 	fl.StringVar(&opts.Until, "until", "", "executed before this `date` (YYYY-MM-DD or RFC 3339)")
-	fl.StringVar(&opts.Min, "min", "", "amount above this `amount` (e.g. 100.00)")
-	fl.StringVar(&opts.Max, "max", "", "amount below this `amount`")
+	fl.StringVar(&opts.Min, "min", "", "amount at least this `amount` (e.g. 100.00), credit or debit")
+	fl.StringVar(&opts.Max, "max", "", "amount at most this `amount`, credit or debit")
 	fl.StringVar(&opts.Search, "search", "", "server-side search in label, reference and counterparty (`text`)")
 	completeChoices(cmd, "status", api.TransactionStatuses())
 	completeChoices(cmd, "type", api.TransactionTypes())
@@ -132,12 +134,13 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 var errEnough = errors.New("enough")
 
 // eachAccountsTransactions lists, for a user token, the transactions of
-// each of the user's accounts in turn. Without all it writes the first page
-// of the first account that has any.
+// each of the user's accounts in turn, in the account list's order. Without
+// all it writes the first page of the first account that has any, and reads
+// the next page of accounts only when no account of this one had any.
 func eachAccountsTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
 	return func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
 		total := 0
-		err := api.Walk(ctx, api.Pages(c.Accounts, api.AccountsParams{}), func(accounts *api.Page[api.Account]) error {
+		err := api.WalkInTurn(ctx, api.Pages(c.Accounts, api.AccountsQuery("")), func(accounts *api.Page[api.Account]) error {
 			for _, a := range accounts.Items {
 				q := p
 				q.AccountID = a.ID

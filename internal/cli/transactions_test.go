@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// loggedRequest is one line of the emulator's request log.
+type loggedRequest struct {
+	Endpoint  string          `json:"endpoint"`
+	Status    int             `json:"status"`
+	OpName    string          `json:"operation_name"`
+	Operation string          `json:"operation"`
+	Variables json.RawMessage `json:"variables"`
+}
+
+func requestsOf(t *testing.T, log string) []loggedRequest {
+	t.Helper()
+	var reqs []loggedRequest
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r loggedRequest
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("request log line %q: %v", sc.Text(), err)
+		}
+		if r.Endpoint != "" {
+			reqs = append(reqs, r)
+		}
+	}
+	return reqs
+}
+
+// signedInUserEmulator starts an emulator of n accounts whose first demo
+// user is signed in for the CLI, and returns its config and request log.
+func signedInUserEmulator(t *testing.T, n int) (cfg string, log *syncBuffer) {
+	t.Helper()
+	home := testenv.Isolate(t)
+	log = &syncBuffer{}
+	info, cfg := startEmulator(t, home, "user", emulator.Options{Accounts: n, RequestLog: log})
+	dir, err := paths.StateDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signInDemoUser(t, info, dir)
+	return cfg, log
+}
+
+// TestFirstTransactionsOfAUserSendNoSpareRequest: `transactions --first 5`
+// with a user token reads the user's accounts page by page, each only when
+// the one before had no transaction, so it sends no request it drops, and
+// every request it sends is answered 200.
+func TestFirstTransactionsOfAUserSendNoSpareRequest(t *testing.T) {
+	cfg, log := signedInUserEmulator(t, 80000)
+	before := len(requestsOf(t, log.String()))
+	code, out, errOut := runCLI(t, "transactions", "--first", "5", "--jsonl", "--config", cfg)
+	if n := strings.Count(out, "\n"); code != ExitOK || n == 0 || n > 5 {
+		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(out, "\n"), errOut)
+	}
+	accounts := 0
+	for _, r := range requestsOf(t, log.String())[before:] {
+		if r.Status != 200 {
+			t.Errorf("a request was answered %d: %s %s", r.Status, r.OpName, r.Variables)
+		}
+		if strings.Contains(r.Operation, "accounts(") {
+			accounts++
+		}
+	}
+	if accounts != 1 {
+		t.Errorf("%d accounts requests for the first page of transactions, want 1", accounts)
+	}
+}
+
+// TestMinAmountIgnoresTheSide: --min compares the amount without its sign,
+// so a debit shown -125.60 passes --min 100 as a credit of +125.60 does;
+// the help says so, and a negative bound, which would match everything,
+// is a usage error that says why.
+func TestMinAmountIgnoresTheSide(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{})
+	code, out, errOut := runCLI(t, "transactions", "--min", "100", "--first", "100", "--json", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var txs []api.TransactionDetail
+	if err := json.Unmarshal([]byte(out), &txs); err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]bool{}
+	for _, tx := range txs {
+		v, err := strconv.ParseFloat(tx.Amount.Value, 64)
+		if err != nil || v < 100 {
+			t.Errorf("--min 100 let %s %s through", tx.Side, tx.Amount.Value)
+		}
+		sides[tx.Side] = true
+	}
+	if !sides["Debit"] || !sides["Credit"] {
+		t.Errorf("--min 100 listed the sides %v, want debits and credits alike", sides)
+	}
+	code, out, errOut = runCLI(t, "transactions", "--min", "-100", "--config", cfg)
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "without their sign") || !strings.Contains(errOut, "--min 100") {
+		t.Errorf("--min -100: exit %d, stderr %q", code, errOut)
+	}
+	_, help, _ := runCLI(t, "transactions", "--help")
+	if !strings.Contains(help, "without its sign") || strings.Contains(help, "above this amount") {
+		t.Errorf("the help does not say what the sign of --min means:\n%s", help)
+	}
+}
