@@ -269,16 +269,29 @@ func TestHeadlessSkipsDefaultBrowser(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "opened")
 	script := filepath.Join(t.TempDir(), "browser")
 	writeScript(t, script, "#!/bin/sh\ntouch "+marker+"\n")
-	ssh := envOf("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "DISPLAY", ":0", "BROWSER", script)
+	// No $BROWSER over SSH: the system's opener would start a browser on
+	// this machine, so nothing is opened.
+	ssh := envOf("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "DISPLAY", ":0", "PATH", t.TempDir())
 	var prompt SignInPrompt
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: 50 * time.Millisecond, Getenv: ssh, ShowURL: func(p SignInPrompt) { prompt = p }})
 	if !errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("browser opened over SSH")
-	}
 	if !prompt.Headless || prompt.Opening || prompt.SSHForward == "" {
+		t.Fatalf("prompt = %+v", prompt)
+	}
+	// A $BROWSER the user set is always run (w3m on the server), and the
+	// headless instructions are still shown.
+	withBrowser := envOf("SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "DISPLAY", ":0", "BROWSER", script)
+	prompt = SignInPrompt{}
+	_, err = s.Login(context.Background(), LoginOptions{Timeout: 2 * time.Second, Getenv: withBrowser, ShowURL: func(p SignInPrompt) { prompt = p }})
+	if !errors.Is(err, ErrLoginTimeout) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the user's $BROWSER was not run over SSH")
+	}
+	if !prompt.Headless || prompt.SSHForward == "" {
 		t.Fatalf("prompt = %+v", prompt)
 	}
 	// An explicit Open (the demo's form filler) still runs over SSH.

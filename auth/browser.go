@@ -82,14 +82,14 @@ func overSSH(getenv func(string) string) bool {
 }
 
 // defaultOpener is how a sign-in opens its URL when the caller gave no
-// Open; nil when nothing is to be opened. Over SSH nothing is: a browser
-// would start on this machine, not the user's. Otherwise $BROWSER, when
-// the user set it, is run whether or not there is a display (wslview on
-// WSL, a script: the user knows what it reaches), and the system's opener
-// only when there is one.
+// Open; nil when nothing is to be opened. $BROWSER, when the user set it,
+// is always run, over SSH and without a display too (w3m on a server,
+// wslview on WSL, a script: the user knows what it reaches). The system's
+// opener is not run when headless: over SSH it would start a browser on
+// this machine, not the user's.
 func defaultOpener(getenv func(string) string, goos string) func(context.Context, string) error {
 	explicit := strings.TrimSpace(getenv("BROWSER")) != ""
-	if overSSH(getenv) || (!explicit && headless(getenv, goos)) {
+	if !explicit && headless(getenv, goos) {
 		return nil
 	}
 	return func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, goos) }
