@@ -12,6 +12,7 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 
 	"github.com/partnertui/partnertui/api/internal/fragments"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // Secret is a webhook subscription's shared secret (sent by the platform in
@@ -182,6 +183,10 @@ func (in WebhookSubscriptionInput) check() error {
 	if strings.TrimSpace(in.Endpoint) == "" {
 		return paramError("input.endpoint", in.Endpoint, "is required", nil)
 	}
+	if p := platform.WebhookSecretProblem(in.Secret.Reveal()); p != "" {
+		// The value itself stays out of the error: it is a secret.
+		return paramError("input.secret", hidden, p, nil)
+	}
 	if in.Status != "" {
 		return checkEnum("input.status", WebhookCreationStatuses(), in.Status)
 	}
@@ -269,7 +274,10 @@ func subscriptionFrom(f *fragments.WebhookSubscriptionFields, secret *string) *W
 // subscriptionSecretNode is a subscription with its secret.
 type subscriptionSecretNode struct {
 	fragments.WebhookSubscriptionFields
-	Secret *string `graphql:"secret"`
+	// The secret is kept as the platform stores it (never drawn, only
+	// sent in x-swan-secret, where a changed byte fails the receiver's
+	// check).
+	Secret *string `graphql:"secret" safetext:"raw"`
 }
 
 func (n *subscriptionSecretNode) subscription() WebhookSubscription {

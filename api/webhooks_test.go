@@ -318,3 +318,41 @@ func TestWebhookMutationsRespectTheClientsPolicy(t *testing.T) {
 		t.Errorf("requests = %d, sleeps = %v: a mutation is sent once", calls.Load(), clk.Sleeps())
 	}
 }
+
+// TestASecretThatCannotTravelIsRefusedWhenSet: a secret the x-swan-secret
+// header cannot carry byte for byte (a control, spaces at either end,
+// non-ASCII, over 36 characters) is refused before anything is sent, and
+// the error does not show it; a tab inside is taken as it is.
+func TestASecretThatCannotTravelIsRefusedWhenSet(t *testing.T) {
+	t.Parallel()
+	var sent atomic.Int32
+	srv := newOpServer(t, map[string]func(gqlRequest) any{
+		OpAddWebhookSubscription: func(gqlRequest) any {
+			sent.Add(1)
+			return map[string]any{"addWebhookSubscription": map[string]any{"__typename": "WebhookSubscriptionSuccessPayload",
+				"webhookSubscription": fakeSubscription(0, true)}}
+		},
+	})
+	c, _, _ := newTestClient(t, srv, nil)
+	for _, bad := range []string{"ab\r\ncd", "ab\x1bcd", " leading", "trailing\t", "sécret", strings.Repeat("s", 37)} {
+		in := WebhookSubscriptionInput{Label: "l", Endpoint: "https://partnertui.invalid/x", Secret: Secret(bad), EventTypes: []string{"User.Joined"}}
+		_, err := c.AddWebhookSubscription(context.Background(), in)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "input.secret" || strings.Contains(err.Error(), strings.TrimSpace(bad)) {
+			t.Errorf("secret %q: %v", bad, err)
+		}
+		if _, err := c.UpdateWebhookSubscription(context.Background(), "sub-0000", in); !errors.As(err, &pe) {
+			t.Errorf("update with secret %q: %v", bad, err)
+		}
+	}
+	if sent.Load() != 0 {
+		t.Errorf("%d refused secrets were sent", sent.Load())
+	}
+	in := WebhookSubscriptionInput{Label: "l", Endpoint: "https://partnertui.invalid/x", Secret: "in\tside", EventTypes: []string{"User.Joined"}}
+	if _, err := c.AddWebhookSubscription(context.Background(), in); err != nil || varJSON(t, srv.last(), "input") == "" {
+		t.Errorf("a tab inside the secret: %v", err)
+	}
+	if !strings.Contains(varJSON(t, srv.last(), "input"), `"secret":"in\tside"`) {
+		t.Errorf("input = %s", varJSON(t, srv.last(), "input"))
+	}
+}

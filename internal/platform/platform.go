@@ -7,9 +7,11 @@
 package platform
 
 import (
+	"fmt"
 	"net"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // PageMax is the largest `first` any connection accepts ("maximum: 100").
@@ -38,4 +40,35 @@ func IsLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// WebhookSecretMax is the longest webhook subscription secret the platform
+// takes ("max 36 characters", AddWebhookSubscriptionInput.secret).
+const WebhookSecretMax = 36
+
+// WebhookSecretProblem says why secret cannot be a subscription's secret,
+// or "" when it can. The platform sends the secret in the x-swan-secret
+// header, which the receiver compares by plain equality: it must arrive
+// byte for byte. A header carries visible ASCII with spaces and tabs
+// between; controls (CR, LF, ESC…) cannot travel in one, receivers trim
+// spaces and tabs at either end, and other bytes are read as Latin-1 by
+// many servers.
+func WebhookSecretProblem(secret string) string {
+	if n := utf8.RuneCountInString(secret); n > WebhookSecretMax {
+		return fmt.Sprintf("is %d characters long; the platform takes at most %d", n, WebhookSecretMax)
+	}
+	for i := 0; i < len(secret); i++ {
+		c := secret[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if i == 0 || i == len(secret)-1 {
+				return "starts or ends with a space or tab, which HTTP receivers trim from the x-swan-secret header"
+			}
+		case c < 0x20 || c == 0x7f:
+			return fmt.Sprintf("holds the control character %#02x at byte %d, which no HTTP header can carry", c, i+1)
+		case c > 0x7e:
+			return fmt.Sprintf("holds a non-ASCII character at byte %d, which the x-swan-secret header cannot carry byte for byte", i+1)
+		}
+	}
+	return ""
 }

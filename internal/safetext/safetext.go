@@ -134,8 +134,10 @@ func Truncate(s string, max int) string {
 // struct fields, pointers, slices, arrays and map values: a decoded response
 // is made safe as a whole, so a field added to a response type later cannot
 // be forgotten. ptr must be a pointer; anything else is left alone.
-// Exported struct fields are reached; unexported ones and byte slices
-// (json.RawMessage is not text on screen) are not. A Stripper does the
+// Exported struct fields are reached; unexported ones, byte slices
+// (json.RawMessage is not text on screen) and fields tagged
+// `safetext:"raw"` (a secret that must go back to a server byte for byte,
+// and is never drawn) are not. A Stripper does the
 // same for types it has seen before at a fraction of the cost.
 func StripFields(ptr any) {
 	var s Stripper
@@ -211,7 +213,7 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !f.IsExported() {
+			if !f.IsExported() || f.Tag.Get("safetext") == "raw" {
 				continue
 			}
 			if fp := buildPlan(f.Type, seen); !fp.none {

@@ -128,6 +128,11 @@ func validate(in SubscriptionInput) error {
 		if n := utf8.RuneCountInString(*in.Secret); n > maxSecretLen {
 			add("secret", fmt.Sprintf("must be at most %d characters, got %d", maxSecretLen, n))
 		}
+		// It travels in the x-swan-secret header, which carries no control
+		// character but the tab: such a secret could never be delivered.
+		if strings.ContainsFunc(*in.Secret, func(r rune) bool { return (r < 0x20 && r != '\t') || r == 0x7f }) {
+			add("secret", "must not hold control characters: it is sent in the x-swan-secret header")
+		}
 	}
 	known := EventTypes()
 	if len(in.EventTypes) == 0 {

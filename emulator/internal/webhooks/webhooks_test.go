@@ -275,6 +275,13 @@ func TestSubscriptionValidation(t *testing.T) {
 	if names["label"] != 1 || names["endpoint"] != 1 || names["secret"] != 1 || names["eventTypes"] != 2 || names["status"] != 1 {
 		t.Errorf("fields %+v", inv.Fields)
 	}
+	// A header cannot carry a control character; a tab inside it can.
+	for secret, ok := range map[string]bool{"a\r\nb": false, "a\x1bb": false, "a\tb": true} {
+		_, err := h.Add(SubscriptionInput{Label: "x", Endpoint: "https://example.com", Secret: &secret, EventTypes: []string{UserJoined}, Status: StatusEnabled})
+		if (err == nil) != ok {
+			t.Errorf("secret %q: %v", secret, err)
+		}
+	}
 	_, err = h.Add(SubscriptionInput{Label: long, Endpoint: "https://example.com/" + long, Status: StatusEnabled})
 	if !errors.As(err, &inv) || len(inv.Fields) != 3 {
 		t.Errorf("too long and no event types: %v", err)
