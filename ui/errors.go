@@ -87,6 +87,8 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 		return "Press " + newGlobalKeys().Env.Help().Key + " to switch to Sandbox.", true
 	case remedy.CreateSubscription:
 		return then("Create one in the dashboard"), true
+	case remedy.RemoveSubscription:
+		return "Remove the webhook subscription in the dashboard, or from the command line.", true
 	case remedy.OpenFromAccount:
 		return "Open the transaction from its account's Transactions tab instead.", true
 	}

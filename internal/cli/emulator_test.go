@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,146 +83,6 @@ func signInDemoUser(t *testing.T, info emulator.Info, stateDir string) (*auth.Se
 	return s, env
 }
 
-// receiver records what listen forwards.
-type receiver struct {
-	mu      sync.Mutex
-	events  []map[string]any
-	secrets []string
-	got     chan struct{}
-}
-
-func newReceiver(t *testing.T) (*receiver, string) {
-	r := &receiver{got: make(chan struct{}, 100)}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		var ev map[string]any
-		body, _ := io.ReadAll(req.Body)
-		if err := json.Unmarshal(body, &ev); err != nil {
-			t.Errorf("forwarded body is not the JSON payload: %q", body)
-		}
-		r.mu.Lock()
-		r.events = append(r.events, ev)
-		r.secrets = append(r.secrets, req.Header.Get("x-swan-secret"))
-		r.mu.Unlock()
-		r.got <- struct{}{}
-	}))
-	t.Cleanup(srv.Close)
-	return r, srv.URL + "/webhooks"
-}
-
-// TestListenForwardsASimulatedTransferOnce: with a subscription made for
-// the run, listen forwards the events of a simulated incoming transfer to a
-// local receiver, each eventId exactly once, with the subscription's secret,
-// although the platform retries (and logs) every failed delivery; on exit it
-// removes the subscription.
-func TestListenForwardsASimulatedTransferOnce(t *testing.T) {
-	home := testenv.Isolate(t)
-	info, cfg := startEmulator(t, home, "project", emulator.Options{WebhookRetryInterval: 5 * time.Millisecond, WebhookMaxRetries: 3})
-	rec, url := newReceiver(t)
-
-	pr, pw := io.Pipe()
-	var out syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	reads := make(chan struct{}, 1000)
-	go func() {
-		f := &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: pw}, onLogRead: func() { reads <- struct{}{} }}
-		defer f.Close()
-		root := NewCmdRoot(f)
-		root.SetArgs([]string{"listen", "--config", cfg, "--create", "--forward-to", url, "--interval", "20ms"})
-		err := root.ExecuteContext(ctx)
-		if err != nil {
-			printError(f.IO, f.describe(err), err)
-		}
-		done <- exitCode(err)
-		pw.Close()
-	}()
-	stderr := bufio.NewReader(pr)
-	var errLines []string
-	for {
-		line, err := stderr.ReadString('\n')
-		if err != nil {
-			t.Fatalf("listen ended before it was ready: %q (exit %d)", errLines, <-done)
-		}
-		errLines = append(errLines, line)
-		if strings.HasPrefix(line, "Ready:") {
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, stderr) }()
-
-	// A transfer comes in: Transaction.Pending, Transaction.Booked and
-	// Account.Updated follow.
-	user := userClient(t, info)
-	accounts, err := user.Accounts(ctx, api.AccountsParams{Status: []string{"Opened"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var acc *api.Account
-	for i := range accounts.Items {
-		if accounts.Items[i].IBAN != "" {
-			acc = &accounts.Items[i]
-			break
-		}
-	}
-	if acc == nil {
-		t.Fatal("the demo user has no account with an IBAN")
-	}
-	txID, err := user.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "12.00", Currency: acc.Currency},
-		CreditorIBAN: acc.IBAN, CreditorName: acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Debtor"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 3; i++ {
-		select {
-		case <-rec.got:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("forwarded %d events of 3: %v", i, rec.events)
-		}
-	}
-	// Let listen read the log ten more times while the platform retries
-	// (and logs) each failed delivery: nothing may be forwarded twice.
-	for range len(reads) {
-		<-reads
-	}
-	for range 10 {
-		<-reads
-	}
-	cancel()
-	if code := <-done; code != ExitOK {
-		t.Fatalf("listen exited %d: %s", code, errLines)
-	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	types := map[string]int{}
-	ids := map[string]bool{}
-	for i, ev := range rec.events {
-		types[fmt.Sprint(ev["eventType"])]++
-		id := fmt.Sprint(ev["eventId"])
-		if ids[id] {
-			t.Errorf("event %s forwarded twice", id)
-		}
-		ids[id] = true
-		if rec.secrets[i] == "" || rec.secrets[i] != rec.secrets[0] {
-			t.Errorf("x-swan-secret %q, want the subscription's secret on every event", rec.secrets[i])
-		}
-		if ev["projectId"] == nil || ev["eventDate"] == nil || ev["resourceId"] == nil {
-			t.Errorf("payload lacks the documented fields: %v", ev)
-		}
-	}
-	if len(rec.events) != 3 || types["Transaction.Pending"] != 1 || types["Transaction.Booked"] != 1 || types["Account.Updated"] != 1 {
-		t.Fatalf("forwarded %v", types)
-	}
-	if !strings.Contains(out.String(), txID) || strings.Count(out.String(), "→ 200 OK") != 3 {
-		t.Errorf("stdout:\n%s", out.String())
-	}
-	// The subscription made for the run is gone.
-	project := projectClient(t, info)
-	subs, err := project.WebhookSubscriptions(context.Background(), api.WebhookSubscriptionsParams{})
-	if err != nil || len(subs.Items) != 0 {
-		t.Errorf("subscriptions left after listen: %v, %v", subs, err)
-	}
-}
-
 func projectClient(t *testing.T, info emulator.Info) *api.Client {
 	t.Helper()
 	sb := info.Environments["sandbox"]
@@ -255,24 +114,6 @@ func TestListenBadInput(t *testing.T) {
 	code, _, errOut := runCLI(t, "listen", "--config", cfg, "--forward-to", "http://127.0.0.1:1/x")
 	if code != ExitFailure || !strings.Contains(errOut, "no webhook subscription") || !strings.Contains(errOut, "--create") {
 		t.Errorf("no subscription: exit %d, %q", code, errOut)
-	}
-}
-
-// TestForwardToAnUnreachableEndpointIsRetried: a refused connection is a
-// line per attempt with the next wait, then the event is given up; the
-// listener goes on.
-func TestForwardToAnUnreachableEndpointIsRetried(t *testing.T) {
-	t.Parallel()
-	var out syncBuffer
-	l := &listener{opts: &ListenOptions{IO: IO{Out: &out, Err: io.Discard}, ForwardTo: "http://127.0.0.1:1/unreachable",
-		Backoff: time.Millisecond, Now: time.Now}, seen: map[string]bool{}, secrets: map[string]api.Secret{}, http: &http.Client{Timeout: time.Second}}
-	l.forward(context.Background(), api.WebhookEventLog{EventID: "e1", EventType: "Transaction.Booked", ResourceID: "tx-1", RequestPayload: `{"eventId":"e1"}`})
-	text := out.String()
-	if n := strings.Count(text, "unreachable"); n != listenMaxAttempts {
-		t.Errorf("%d lines about the unreachable endpoint, want one per attempt (%d):\n%s", n, listenMaxAttempts, text)
-	}
-	if !strings.Contains(text, "trying again in 1ms") || !strings.Contains(text, fmt.Sprintf("gave up after %d attempts", listenMaxAttempts)) {
-		t.Errorf("output:\n%s", text)
 	}
 }
 

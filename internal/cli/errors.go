@@ -130,6 +130,8 @@ func command(r remedy.Remedy) (text string, ok bool) {
 		return "Use --env sandbox.", true
 	case remedy.CreateSubscription:
 		return "Add --create to make one for this run, or create one in the dashboard.", true
+	case remedy.RemoveSubscription:
+		return "Remove it with `" + r.Command + "`.", true
 	case remedy.OpenFromAccount:
 		return "List the account's transactions instead: `partnertui transactions --account ID`.", true
 	}

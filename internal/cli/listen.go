@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -10,7 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +20,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // ListenOptions are `partnertui listen`'s.
@@ -34,6 +37,12 @@ type ListenOptions struct {
 	// Backoff is the first wait before a failed forward is tried again; it
 	// doubles up to a minute.
 	Backoff time.Duration
+	// Timeout is how long the local endpoint has to answer one POST.
+	Timeout time.Duration
+	// RemoveTimeout bounds the removal of --create's subscription once
+	// listen is stopped, so that Ctrl+C ends it at once whatever the
+	// request budget says.
+	RemoveTimeout time.Duration
 	// Now is the clock of the printed lines.
 	Now func() time.Time
 	// read, when set, hears each completed read of the log (tests).
@@ -48,6 +57,15 @@ const (
 	listenMaxBackoff  = time.Minute
 	listenMaxAttempts = 8
 	forwardTimeout    = 10 * time.Second // the platform's own answer window
+	// removeTimeout leaves Ctrl+C's removal of the run's subscription half
+	// a second before the 2 s in which listen promises to end.
+	removeTimeout = 1500 * time.Millisecond
+	// listenInFlight bounds the POSTs on the wire at once, and
+	// listenPending the events being delivered or waiting for a retry
+	// (each holds its payload): an endpoint that fails everything costs
+	// bounded memory.
+	listenInFlight = 16
+	listenPending  = 1024
 	// listenEndpoint is what a subscription made by --create points at: the
 	// platform delivers nowhere, and listen forwards from the log instead.
 	listenEndpoint = "https://partnertui.invalid/listen"
@@ -55,15 +73,17 @@ const (
 
 // NewCmdListen forwards webhook events to a local endpoint, with no tunnel.
 func NewCmdListen(f *Factory) *cobra.Command {
-	opts := &ListenOptions{IO: f.IO, F: f, Interval: listenInterval, Backoff: listenBackoff, Now: time.Now, read: f.onLogRead}
+	opts := &ListenOptions{IO: f.IO, F: f, Interval: listenInterval, Backoff: listenBackoff, Timeout: forwardTimeout,
+		RemoveTimeout: removeTimeout, Now: time.Now, read: f.onLogRead}
 	cmd := &cobra.Command{
 		Use:   "listen --forward-to URL",
 		Short: "Forward webhook events to a local URL as they happen, with no tunnel",
 		Long: "Follows the platform's webhook event log and POSTs each new event's payload to --forward-to,\n" +
 			"once per eventId, with the subscription's secret in the x-swan-secret header, as the platform\n" +
-			"would. It prints one line per event with the local answer. --create makes a subscription for\n" +
-			"the run (removed when listen stops). The log is read with the project's token (client\n" +
-			"credentials). Ctrl+C stops it.",
+			"would. Each event is delivered and retried on its own (a failing event never holds up the\n" +
+			"others) and gets a line per attempt with the local answer. Redirects are never followed: a 3xx\n" +
+			"is the endpoint's answer. --create makes a subscription for the run (removed when listen\n" +
+			"stops). The log is read with the project's token (client credentials). Ctrl+C stops it.",
 		Example: "  partnertui listen --create --forward-to http://localhost:8080/webhooks\n" +
 			"  partnertui listen --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook",
 		Args: noArgs,
@@ -73,6 +93,9 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			}
 			if opts.Create && opts.Subscription != "" {
 				return usageErrorf("--create and --subscription cannot be used together: --create makes a new subscription")
+			}
+			if f.onListen != nil {
+				f.onListen(opts)
 			}
 			return runListen(cmd.Context(), opts)
 		},
@@ -106,21 +129,50 @@ func (e *NoSubscriptionError) Error() string {
 	return fmt.Sprintf("the %s project has no webhook subscription, so the platform logs no deliveries to follow", e.Env)
 }
 
-func runListen(ctx context.Context, opts *ListenOptions) error {
+// LeftSubscriptionError: the subscription that --create made could not be
+// removed when listen stopped.
+type LeftSubscriptionError struct {
+	ID     string
+	Env    string
+	Config string // --config, when given
+	Err    error
+}
+
+func (e *LeftSubscriptionError) Error() string {
+	return fmt.Sprintf("the webhook subscription %s that this run created is still there: it could not be removed as listen stopped: %v", e.ID, e.Err)
+}
+func (e *LeftSubscriptionError) Unwrap() error { return e.Err }
+
+// Remedy is the exact command that removes it.
+func (e *LeftSubscriptionError) Remedy() remedy.Remedy {
+	cfg := ""
+	if e.Config != "" {
+		cfg = " --config " + shellQuote(e.Config)
+	}
+	return remedy.Remedy{Kind: remedy.RemoveSubscription, Env: e.Env,
+		Command: fmt.Sprintf("partnertui subscriptions remove %s --env %s%s", e.ID, e.Env, cfg)}
+}
+
+func runListen(ctx context.Context, opts *ListenOptions) (runErr error) {
 	e, err := opts.F.Env(ctx)
 	if err != nil {
 		return err
 	}
 	// The event log and the subscriptions belong to the project.
-	l := &listener{opts: opts, api: e.ProjectAPI, env: string(e.Name), subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{},
-		http: &http.Client{Timeout: forwardTimeout}}
-	if opts.Create {
+	l := newListener(opts, e.ProjectAPI, string(e.Name))
+	defer l.http.CloseIdleConnections()
+	switch {
+	case opts.Create:
 		sub, err := l.create(ctx)
 		if err != nil {
 			return err
 		}
-		defer l.remove(sub)
-	} else if opts.Subscription == "" {
+		defer func() { runErr = errors.Join(runErr, l.remove(sub)) }()
+	case opts.Subscription != "":
+		if err := l.follow(ctx, opts.Subscription); err != nil {
+			return err
+		}
+	default:
 		subs, err := e.ProjectAPI.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{First: 1})
 		if err != nil {
 			return err
@@ -139,9 +191,52 @@ type listener struct {
 	env     string
 	subID   string // the subscription followed (--subscription, or --create's); "" for all
 	seen    map[string]bool
-	started bool // the first read, which only marks history, is done
-	secrets map[string]api.Secret
+	started bool                  // the first read, which only marks history, is done
+	secrets map[string]api.Secret // read by the log's reader only
 	http    *http.Client
+
+	out sync.Mutex // one event's line is never cut by another's
+}
+
+func newListener(opts *ListenOptions, c *api.Client, env string) *listener {
+	// Straight to the endpoint: no proxy from the environment sees the
+	// secret, and a redirect is the endpoint's answer, never followed (it
+	// would carry the secret to whatever origin it names).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = nil
+	tr.MaxIdleConnsPerHost = listenInFlight
+	return &listener{opts: opts, api: c, env: env, subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{},
+		http: &http.Client{Transport: tr, Timeout: opts.Timeout,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// follow checks that the subscription --subscription names exists, and
+// keeps its secret: an unknown id is a usage error that lists the known.
+func (l *listener) follow(ctx context.Context, id string) error {
+	sub, err := l.api.WebhookSubscription(ctx, id)
+	if err == nil {
+		l.secrets[sub.ID] = sub.Secret
+		return nil
+	}
+	if !errors.Is(err, api.ErrNotFound) {
+		return err
+	}
+	subs, lerr := l.api.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{First: platform.PageMax})
+	if lerr != nil || len(subs.Items) == 0 {
+		return usageErrorf("--subscription %q is not a webhook subscription of the %s project: run `partnertui subscriptions --env %s` to list them, or use --create",
+			safetext.Truncate(id, 80), l.env, l.env)
+	}
+	const shown = 10
+	known := make([]string, 0, shown)
+	for _, s := range subs.Items[:min(shown, len(subs.Items))] {
+		known = append(known, fmt.Sprintf("%s (%s)", s.ID, s.Label))
+	}
+	more := ""
+	if len(subs.Items) > shown || subs.PageInfo.HasNextPage {
+		more = fmt.Sprintf(", and more: run `partnertui subscriptions --env %s` to list them all", l.env)
+	}
+	return usageErrorf("--subscription %q is not a webhook subscription of the %s project; its subscriptions are %s%s",
+		safetext.Truncate(id, 80), l.env, strings.Join(known, ", "), more)
 }
 
 // create makes the run's subscription, with a fresh secret that listen
@@ -170,40 +265,40 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 	return sub, nil
 }
 
-// remove deletes the run's subscription, even after Ctrl+C.
-func (l *listener) remove(sub *api.WebhookSubscription) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+// remove deletes the run's subscription, even after Ctrl+C, but waits for
+// it no longer than RemoveTimeout (the request budget may be spent for
+// minutes): what cannot be removed is returned, with the command that
+// removes it.
+func (l *listener) remove(sub *api.WebhookSubscription) error {
+	ctx, cancel := context.WithTimeout(context.Background(), l.opts.RemoveTimeout)
 	defer cancel()
 	if err := l.api.RemoveWebhookSubscription(ctx, sub.ID); err != nil {
-		fmt.Fprintf(l.opts.IO.Err, "warning: could not remove webhook subscription %s: %v\n", sub.ID, err)
-		return
+		if l.opts.F.Session.Demo {
+			return nil // it goes with the demo's emulator
+		}
+		return &LeftSubscriptionError{ID: sub.ID, Env: l.env, Config: l.opts.F.Session.Config, Err: err}
 	}
 	fmt.Fprintf(l.opts.IO.Err, "Removed webhook subscription %s.\n", sub.ID)
+	return nil
 }
 
 func (l *listener) params() api.WebhookEventLogsParams {
 	return api.WebhookEventLogsParams{First: platform.PageMax, WebhookSubscriptionID: l.subID, EventType: eventTypes(l.opts.Types).server()}
 }
 
-// run reads the log every interval until ctx ends. What is in the log when
-// listen starts is history: only events logged after are forwarded.
+// run reads the log every interval until ctx ends and hands each new event
+// to its own delivery. What is in the log when listen starts is history:
+// only events logged after are forwarded.
 func (l *listener) run(ctx context.Context) error {
 	if _, err := l.fresh(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
 		return err
 	}
 	fmt.Fprintf(l.opts.IO.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env, l.opts.ForwardTo)
-	queue := make(chan api.WebhookEventLog, 1024)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range queue {
-			l.forward(ctx, ev)
-		}
-	}()
-	defer func() {
-		close(queue)
-		<-done
-	}()
+	d := &deliveries{l: l, slots: make(chan struct{}, listenInFlight)}
+	defer d.stop()
 	t := time.NewTicker(l.opts.Interval)
 	defer t.Stop()
 	for {
@@ -225,11 +320,12 @@ func (l *listener) run(ctx context.Context) error {
 			continue
 		}
 		for _, ev := range news {
-			select {
-			case queue <- ev:
-			case <-ctx.Done():
-				return nil
+			secret, err := l.secret(ctx, ev)
+			if err != nil {
+				l.report(ev, "not forwarded: "+remedy.Sentence(err))
+				continue
 			}
+			d.start(ctx, ev, secret)
 		}
 	}
 }
@@ -269,42 +365,6 @@ func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
 	return news, nil
 }
 
-// forward POSTs one event's payload to the local endpoint, trying again
-// with backoff while it cannot be reached or fails with 5xx.
-func (l *listener) forward(ctx context.Context, ev api.WebhookEventLog) {
-	secret, err := l.secret(ctx, ev)
-	if err != nil {
-		fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → not forwarded: %s\n", l.clock(), ev.EventType, ev.ResourceID, remedy.Sentence(err))
-		return
-	}
-	wait := l.opts.Backoff
-	for attempt := 1; ; attempt++ {
-		status, took, err := l.post(ctx, ev.RequestPayload, secret)
-		switch {
-		case err == nil && status < 500:
-			fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → %d %s (%s)\n", l.clock(), ev.EventType, ev.ResourceID, status, http.StatusText(status), took.Round(time.Millisecond))
-			return
-		case ctx.Err() != nil:
-			return
-		}
-		what := fmt.Sprintf("%d %s", status, http.StatusText(status))
-		if err != nil {
-			what = "unreachable: " + err.Error()
-		}
-		if attempt == listenMaxAttempts {
-			fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → %s; gave up after %d attempts\n", l.clock(), ev.EventType, ev.ResourceID, what, attempt)
-			return
-		}
-		fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → %s; trying again in %s\n", l.clock(), ev.EventType, ev.ResourceID, what, wait)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, listenMaxBackoff)
-	}
-}
-
 // secret is the x-swan-secret of the subscription that logged ev.
 func (l *listener) secret(ctx context.Context, ev api.WebhookEventLog) (api.Secret, error) {
 	if ev.WebhookSubscription == nil {
@@ -322,15 +382,140 @@ func (l *listener) secret(ctx context.Context, ev api.WebhookEventLog) (api.Secr
 	return sub.Secret, nil
 }
 
-func (l *listener) post(ctx context.Context, payload string, secret api.Secret) (int, time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.opts.ForwardTo, bytes.NewReader([]byte(payload)))
+// deliveries runs each event's delivery on its own schedule, as the
+// platform does: a failing or hanging endpoint holds up only its own
+// event. At most listenInFlight POSTs are on the wire and listenPending
+// events in hand at once.
+type deliveries struct {
+	l     *listener
+	slots chan struct{}
+	wg    sync.WaitGroup
+
+	mu      sync.Mutex
+	pending int // in hand
+	cut     int // ended by Ctrl+C before their last attempt
+}
+
+// start delivers ev in a goroutine of its own, unless listenPending events
+// are already in hand: then ev is reported as not forwarded.
+func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret api.Secret) {
+	d.mu.Lock()
+	full := d.pending >= listenPending
+	if !full {
+		d.pending++
+	}
+	d.mu.Unlock()
+	if full {
+		d.l.report(ev, fmt.Sprintf("not forwarded: %d events are already being delivered or retried", listenPending))
+		return
+	}
+	d.wg.Go(func() {
+		finished := d.l.deliver(ctx, ev, secret, d.slots)
+		d.mu.Lock()
+		d.pending--
+		if !finished {
+			d.cut++
+		}
+		d.mu.Unlock()
+	})
+}
+
+// stop waits for the deliveries, which end with ctx, and says how many
+// events it ended before their last attempt.
+func (d *deliveries) stop() {
+	d.wg.Wait()
+	switch {
+	case d.cut == 1:
+		fmt.Fprintln(d.l.opts.IO.Err, "Stopped: 1 event was not delivered yet.")
+	case d.cut > 1:
+		fmt.Fprintf(d.l.opts.IO.Err, "Stopped: %d events were not delivered yet.\n", d.cut)
+	}
+}
+
+// deliver POSTs one event's payload to the local endpoint until it answers
+// 2xx, as the platform counts success, trying again with backoff; each
+// attempt is one line, the last one says when the event is given up.
+// finished is false when ctx ended it first.
+func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, slots chan struct{}) (finished bool) {
+	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
+		l.report(ev, "not forwarded: the subscription's secret "+p+", so it cannot be sent as it is stored")
+		return true
+	}
+	wait := l.opts.Backoff
+	for attempt := 1; ; attempt++ {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
+		a := l.post(ctx, ev.RequestPayload, secret)
+		<-slots
+		switch {
+		case ctx.Err() != nil:
+			return false
+		case a.ok():
+			l.report(ev, a.String())
+			return true
+		case attempt == listenMaxAttempts:
+			l.report(ev, fmt.Sprintf("%s; gave up after %d attempts", a, attempt))
+			return true
+		}
+		l.report(ev, fmt.Sprintf("%s; trying again in %s", a, wait))
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		wait = min(wait*2, listenMaxBackoff)
+	}
+}
+
+// report writes one line about ev on stdout.
+func (l *listener) report(ev api.WebhookEventLog, what string) {
+	l.out.Lock()
+	defer l.out.Unlock()
+	fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → %s\n", l.clock(), ev.EventType, ev.ResourceID, what)
+}
+
+// answer is the outcome of one POST: a status, or the error that stood
+// for one.
+type answer struct {
+	status   int
+	location string // of a redirect, sanitised
+	took     time.Duration
+	err      error
+}
+
+// ok: the platform counts only a 2xx as delivered.
+func (a answer) ok() bool { return a.err == nil && a.status >= 200 && a.status < 300 }
+
+func (a answer) String() string {
+	switch {
+	case a.err != nil:
+		return "unreachable: " + a.err.Error()
+	case a.ok():
+		return fmt.Sprintf("%d %s (%s)", a.status, http.StatusText(a.status), a.took.Round(time.Millisecond))
+	case a.status >= 300 && a.status < 400:
+		to := ""
+		if a.location != "" {
+			to = " to " + a.location
+		}
+		return fmt.Sprintf("%d %s%s, not followed (a redirect is a failed delivery)", a.status, http.StatusText(a.status), to)
+	}
+	return fmt.Sprintf("%d %s", a.status, http.StatusText(a.status))
+}
+
+func (l *listener) post(ctx context.Context, payload string, secret api.Secret) answer {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.opts.ForwardTo, strings.NewReader(payload))
 	if err != nil {
-		return 0, 0, err
+		return answer{err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "partnertui-listen")
 	if secret != "" {
-		req.Header.Set("x-swan-secret", secret.Reveal())
+		req.Header["X-Swan-Secret"] = []string{secret.Reveal()}
 	}
 	start := time.Now()
 	resp, err := l.http.Do(req)
@@ -339,11 +524,14 @@ func (l *listener) post(ctx context.Context, payload string, secret api.Secret) 
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return 0, 0, err
+		if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
+			err = fmt.Errorf("no answer within %s", l.opts.Timeout)
+		}
+		return answer{err: err}
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
-	return resp.StatusCode, time.Since(start), nil
+	return answer{status: resp.StatusCode, location: safetext.Truncate(resp.Header.Get("Location"), 200), took: time.Since(start)}
 }
 
 func (l *listener) clock() string { return l.opts.Now().Format("15:04:05") }

@@ -35,6 +35,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdStatements(f),
 		NewCmdEvents(f),
 		NewCmdListen(f),
+		NewCmdSubscriptions(f),
 		NewCmdConfig(f),
 		NewCmdEmulator(f),
 		NewCmdVersion(f),

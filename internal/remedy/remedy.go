@@ -94,6 +94,9 @@ const (
 	UseSandbox
 	// CreateSubscription means the project has no webhook subscription.
 	CreateSubscription
+	// RemoveSubscription means a webhook subscription was left behind;
+	// Command removes it.
+	RemoveSubscription
 	// OpenFromAccount means a transaction cannot be read by id without a
 	// project token; open it from its account instead.
 	OpenFromAccount
@@ -133,7 +136,8 @@ type Remedy struct {
 	// (CheckNetwork): "api_url" or "auth_url".
 	URLKey string
 	// Command is what the user probably meant to type (ShowUsage): the
-	// closest command or flag; "" when none is close.
+	// closest command or flag; "" when none is close. For
+	// RemoveSubscription, the command that removes it.
 	Command string
 }
 
