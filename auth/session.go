@@ -11,12 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/paths"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
@@ -95,8 +95,8 @@ func NewSession(opts SessionOptions) (*Session, error) {
 	if dir == "" {
 		return nil, errors.New("auth.NewSession needs a state directory for the token files")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the state directory %s: %w", dir, err)
+	if err := paths.EnsureDir(dir); err != nil {
+		return nil, err
 	}
 	s := &Session{
 		env:         &env,

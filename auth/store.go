@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/safetext"
 	"golang.org/x/oauth2"
 )
@@ -171,20 +172,21 @@ func (s *store) read() (*storedToken, error) {
 // readChecked reads a token file that is regular, not readable by others
 // and small; nil data and no error when it does not exist.
 func (s *store) readChecked(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, err := paths.OpenFile(path, os.O_RDONLY, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
+	case errors.Is(err, paths.ErrNotRegular):
+		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is not a regular file", Path: path}
+	case errors.Is(err, paths.ErrLink):
+		return nil, fmt.Errorf("the stored session %s %w", path, paths.ErrLink)
+	case err != nil:
 		return nil, fmt.Errorf("cannot open the stored session %s: %w", path, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("cannot inspect the stored session %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &SessionEndedError{Env: s.env, Reason: "the stored session is not a regular file", Path: path}
 	}
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
 		return nil, &UnsafeStoreError{Path: path, Mode: uint32(perm)}
@@ -489,12 +491,7 @@ func (s *store) remove() error {
 	return nil
 }
 
-func (s *store) ensureDir() error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("cannot create the state directory %s: %w", s.dir, err)
-	}
-	return nil
-}
+func (s *store) ensureDir() error { return paths.EnsureDir(s.dir) }
 
 // lock takes the cross-process lock on the separate .lock file (locking the
 // data file itself would break the atomic rename). It polls so a context
@@ -503,10 +500,13 @@ func (s *store) lock(ctx context.Context) (unlock func(), err error) {
 	if err := s.ensureDir(); err != nil {
 		return nil, err
 	}
-	fl := flock.New(s.lockPath, flock.SetPermissions(0o600))
+	fl := flock.New(s.lockPath, flock.SetPermissions(0o600), flock.SetFlag(os.O_CREATE|os.O_RDONLY|paths.NoFollow))
 	start := time.Now()
 	ok, err := fl.TryLockContext(ctx, 20*time.Millisecond)
 	if err != nil || !ok {
+		if fi, lerr := os.Lstat(s.lockPath); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("the session lock %s %w", s.lockPath, paths.ErrLink)
+		}
 		if err == nil {
 			err = ctx.Err()
 		}

@@ -77,6 +77,10 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 		return then("Make it private (chmod 600) or delete it"), true
 	case remedy.FixStateDir:
 		return then("Make the state directory writable (the file is rebuilt if you delete it)"), true
+	case remedy.RemoveLink:
+		return then("Remove it (partnertui makes a new file) and check who else can write to that directory"), true
+	case remedy.TightenStateDir:
+		return "Make the state directory private (chmod 700) as its owner, or set XDG_STATE_HOME to a directory of your own.", true
 	case remedy.WaitForProcess:
 		return then("Wait for the other partnertui process to finish or end it"), true
 	case remedy.CheckID:

@@ -136,10 +136,10 @@ func Run(ctx context.Context, opts Options) (err error) {
 		}
 		logPath = p
 	}
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("could not create the log directory %s: %w; check its permissions", filepath.Dir(logPath), err)
+	if err := paths.EnsureDir(filepath.Dir(logPath)); err != nil {
+		return err
 	}
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := paths.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("could not open the log file %s: %w; check its permissions", logPath, err)
 	}

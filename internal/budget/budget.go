@@ -42,6 +42,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,7 +171,7 @@ func Open(dir, host string, cfg Config) (*Budget, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, &FileError{Path: b.path, Err: err}
 	}
-	b.lock = flock.New(b.path+".lock", flock.SetPermissions(0o600))
+	b.lock = flock.New(b.path+".lock", flock.SetPermissions(0o600), flock.SetFlag(os.O_CREATE|os.O_RDONLY|noFollow))
 	if err := b.update(context.Background(), func(*state, int64) bool { return true }); err != nil {
 		return nil, err
 	}
@@ -319,9 +320,9 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 			return ctxErr
 		}
 		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("%w for more than %s", ErrLocked, b.lockTimeout)
+			return &FileError{Path: b.path, Err: fmt.Errorf("%w for more than %s", ErrLocked, b.lockTimeout)}
 		}
-		return &FileError{Path: b.path, Err: err}
+		return &FileError{Path: b.lock.Path(), Err: linkOr(b.lock.Path(), err)}
 	}
 	defer func() { _ = b.lock.Unlock() }()
 	f, err := b.file()
@@ -343,11 +344,24 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 	return nil
 }
 
+// ErrLink: a symbolic link stands where the budget's file should be; it is
+// refused, never followed (writing through it would overwrite its target).
+var ErrLink = errors.New("it is a symbolic link, which partnertui never writes through")
+
+// linkOr is ErrLink when path is a symbolic link (which is why opening it
+// failed with err), else err.
+func linkOr(path string, err error) error {
+	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return ErrLink
+	}
+	return err
+}
+
 // file is the open data file, opened again when its path no longer names
 // it (removed or replaced), so that every process works on the same file.
 // A stat costs a fifth of an open and a close. The caller holds b.io.
 func (b *Budget) file() (*os.File, error) {
-	fi, err := os.Stat(b.path)
+	fi, err := os.Lstat(b.path)
 	if b.data != nil && err == nil && os.SameFile(fi, b.dataInfo) {
 		return b.data, nil
 	}
@@ -355,16 +369,23 @@ func (b *Budget) file() (*os.File, error) {
 		_ = b.data.Close()
 		b.data = nil
 	}
-	f, err := os.OpenFile(b.path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, ErrLink
+	}
+	f, err := os.OpenFile(b.path, os.O_RDWR|os.O_CREATE|noFollow, 0o600)
 	if err != nil {
-		return nil, err
+		return nil, linkOr(b.path, err)
 	}
 	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		_ = f.Close()
 		if err == nil {
-			err = errors.New("not a regular file")
+			err = errors.New("it is not a regular file")
 		}
 		return nil, err
+	}
+	if li, lerr := os.Lstat(b.path); noFollow == 0 && (lerr != nil || !os.SameFile(li, fi)) {
+		_ = f.Close()
+		return nil, ErrLink
 	}
 	b.data, b.dataInfo = f, fi
 	return f, nil

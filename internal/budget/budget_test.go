@@ -373,6 +373,53 @@ func TestOpenRefusesWhatCannotWork(t *testing.T) {
 	}
 }
 
+// TestALinkPlantedForTheFileIsRefused: a symbolic link where the budget's
+// file or its lock should be is refused with an error that names it, and
+// its target is left as it was, whether the link is there at Open or
+// replaces the file later.
+func TestALinkPlantedForTheFileIsRefused(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	for _, planted := range []string{fileName(host), fileName(host) + ".lock"} {
+		dir := t.TempDir()
+		target := filepath.Join(t.TempDir(), "precious")
+		if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(dir, planted)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(dir, host, Config{Limit: 10, Window: time.Minute, Now: clk.Now})
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Path != link || !errors.Is(err, ErrLink) {
+			t.Errorf("%s is a link: Open = %v", planted, err)
+		}
+		if got, _ := os.ReadFile(target); string(got) != "keep me" {
+			t.Errorf("%s is a link: its target now holds %q", planted, got)
+		}
+	}
+
+	dir := t.TempDir()
+	b := open(t, dir, clk, 10, time.Minute)
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(b.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, b.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Take(context.Background()); !errors.Is(err, ErrLink) {
+		t.Errorf("a link replaced the file: Take = %v", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "keep me" {
+		t.Errorf("a link replaced the file: its target now holds %q", got)
+	}
+}
+
 func TestFileNameKeepsHostsApart(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{

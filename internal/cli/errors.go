@@ -120,6 +120,10 @@ func command(r remedy.Remedy) (text string, ok bool) {
 		return "Run `chmod 600 " + r.Path + "`, and sign in again if others may have read it.", true
 	case remedy.FixStateDir:
 		return "Make sure the state directory is writable; the file is rebuilt if you delete it.", true
+	case remedy.RemoveLink:
+		return "Remove it (partnertui makes a new file), and check who else can write to that directory.", true
+	case remedy.TightenStateDir:
+		return "Run `chmod 700 " + shellQuote(r.Path) + "` as its owner, or set XDG_STATE_HOME to a directory of your own.", true
 	case remedy.WaitForProcess:
 		return "Wait for the other partnertui process to finish, or end it.", true
 	case remedy.CheckID:

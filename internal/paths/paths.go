@@ -6,7 +6,6 @@
 package paths
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -30,11 +29,12 @@ func ConfigFile() string {
 }
 
 // StateDir is $XDG_STATE_HOME/partnertui (~/.local/state when unset),
-// created with mode 0700: it holds tokens.
+// created with mode 0700, or tightened to it: it holds tokens (see
+// EnsureDir).
 func StateDir() (string, error) {
 	dir := filepath.Join(xdg.StateHome, app)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("cannot create the state directory %s: %w", dir, err)
+	if err := EnsureDir(dir); err != nil {
+		return "", err
 	}
 	return dir, nil
 }

@@ -1,8 +1,10 @@
 package paths
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +48,71 @@ func TestRelativeXDGIsIgnored(t *testing.T) {
 	t.Cleanup(Reload)
 	if got, want := ConfigFile(), filepath.Join(home, ".config", "partnertui", "config.toml"); got != want {
 		t.Errorf("ConfigFile = %q, want %q (a relative XDG_CONFIG_HOME is ignored)", got, want)
+	}
+}
+
+// TestOpenFileRefusesLinksAndOddFiles: a symbolic link planted where a file
+// of ours goes is refused (its target untouched), and so is a directory;
+// the error names the path.
+func TestOpenFileRefusesLinksAndOddFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(target, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "budget")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenFile(link, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if !errors.Is(err, ErrLink) || !strings.Contains(err.Error(), link) {
+		t.Errorf("a link: %v", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "keep me" {
+		t.Errorf("the link's target now holds %q", got)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFile(sub, os.O_RDONLY, 0); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), sub) {
+		t.Errorf("a directory: %v", err)
+	}
+	f, err := OpenFile(filepath.Join(dir, "plain"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// TestEnsureDirTightensOrRefuses: a directory open to others is made 0700;
+// one that cannot be (not ours) is refused with the reason.
+func TestEnsureDirTightensOrRefuses(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	if err := EnsureDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("mode after EnsureDir: %v, %v", fi.Mode(), err)
+	}
+	if os.Geteuid() == 0 {
+		t.Skip("root may chmod any directory")
+	}
+	// /tmp is open to everyone and belongs to root.
+	fi, err := os.Stat(os.TempDir())
+	if err != nil || fi.Mode().Perm()&0o002 == 0 {
+		t.Skipf("%s is not world-writable here", os.TempDir())
+	}
+	var de *DirError
+	if err := EnsureDir(os.TempDir()); !errors.As(err, &de) || de.Mode == 0 || !strings.Contains(err.Error(), "could not be restricted to 0700") {
+		t.Errorf("a directory of another user: %v", err)
 	}
 }

@@ -3,11 +3,13 @@ package remedy
 import (
 	"context"
 	"errors"
+	"io/fs"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/budget"
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // Classify is what to do about err. project says the environment calls
@@ -45,6 +47,8 @@ func localState(err error, _ bool) (Remedy, bool) {
 		notConf *config.NotConfiguredError
 		unsafe  *auth.UnsafeStoreError
 		file    *budget.FileError
+		dir     *paths.DirError
+		path    *fs.PathError
 	)
 	switch {
 	case errors.As(err, &invalid):
@@ -55,6 +59,18 @@ func localState(err error, _ bool) (Remedy, bool) {
 		return Remedy{Kind: FixConfigKey, Env: string(notConf.Env), Keys: notConf.Keys}, true
 	case errors.As(err, &unsafe):
 		return Remedy{Kind: FixStorePermissions, Path: unsafe.Path}, true
+	case errors.Is(err, budget.ErrLink) && errors.As(err, &file):
+		return Remedy{Kind: RemoveLink, Path: file.Path}, true
+	case errors.Is(err, paths.ErrLink) || errors.Is(err, paths.ErrNotRegular):
+		r := Remedy{Kind: RemoveLink}
+		if errors.As(err, &path) {
+			r.Path = path.Path
+		}
+		return r, true
+	case errors.As(err, &dir) && dir.Mode != 0:
+		return Remedy{Kind: TightenStateDir, Path: dir.Path}, true
+	case errors.As(err, &dir):
+		return Remedy{Kind: FixStateDir, Path: dir.Path}, true
 	case errors.As(err, &file) && errors.Is(err, budget.ErrLocked):
 		return Remedy{Kind: WaitForProcess}, true
 	case errors.As(err, &file):

@@ -82,6 +82,12 @@ const (
 	FixStorePermissions
 	// FixStateDir means the request budget file Path cannot be used.
 	FixStateDir
+	// RemoveLink means a symbolic link (or another odd file) stands where
+	// partnertui keeps a file of its own, Path; remove it.
+	RemoveLink
+	// TightenStateDir means the state directory Path is open to others and
+	// could not be made 0700.
+	TightenStateDir
 	// WaitForProcess means another partnertui process holds a lock.
 	WaitForProcess
 
@@ -123,7 +129,8 @@ type Remedy struct {
 	Env string
 	// At is when a rate limit ends (RetryAt); zero when unknown.
 	At time.Time
-	// Path is the file concerned (FixStorePermissions, FixStateDir).
+	// Path is the file concerned (FixStorePermissions, FixStateDir,
+	// RemoveLink, TightenStateDir).
 	Path string
 	// Addr is the callback's address (FreePort).
 	Addr string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/budget"
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // subscriptionMissing stands for a surface's own error, which names its
@@ -94,6 +96,10 @@ func TestClassify(t *testing.T) {
 		{"5xx", &api.ServerError{Env: "live", Status: 503}, false, Remedy{Kind: Retry}},
 		{"GraphQL errors", &api.GraphQLError{Env: "live", Errors: []api.GraphQLErrorDetail{{Message: "boom"}}}, false, Remedy{Kind: Retry}},
 		{"rejection", &api.RejectionError{Env: "live", Type: "ForbiddenRejection"}, false, Remedy{Kind: None}},
+		{"a link for the budget file", &budget.FileError{Path: "/st/budget-h", Err: budget.ErrLink}, false, Remedy{Kind: RemoveLink, Path: "/st/budget-h"}},
+		{"a link for a token file", fmt.Errorf("reading: %w", &fs.PathError{Op: "open", Path: "/st/t.json", Err: paths.ErrLink}), false, Remedy{Kind: RemoveLink, Path: "/st/t.json"}},
+		{"a state directory open to all", &paths.DirError{Path: "/st", Mode: 0o777, Err: fs.ErrPermission}, false, Remedy{Kind: TightenStateDir, Path: "/st"}},
+		{"a state directory not made", &paths.DirError{Path: "/st", Err: fs.ErrPermission}, false, Remedy{Kind: FixStateDir, Path: "/st"}},
 	}
 	for _, c := range cases {
 		if got := Classify(c.err, c.project); got != c.want {
