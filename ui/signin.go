@@ -87,7 +87,7 @@ type signinScreen struct {
 
 func newSigninScreen(c *common, env *envState, reason error, timeout time.Duration) *signinScreen {
 	s := &signinScreen{c: c, env: env, reason: reason, timeout: timeout, keys: newSigninKeys()}
-	s.pasteIn = newTextInput("> ", "http://127.0.0.1:…/callback?code=…&state=…", 8<<10)
+	s.pasteIn = newTextInput("> ", "http://127.0.0.1:…/callback?code=…&state=…", maxPasteField)
 	s.pasteIn.SetStyles(c.inputStyles())
 	s.syncKeys()
 	return s
@@ -201,6 +201,11 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 		// A terminal paste while the address is awaited needs no key first.
 		if s.headless() && s.pasteID == 0 {
 			focus := s.pasteIn.Focus()
+			if n := len(msg.Content); n > maxPasteField {
+				// The field would keep its first bytes without a word.
+				s.refused = fmt.Sprintf("the paste is %d KiB long, far longer than any address the browser is sent back to; paste just that address", n>>10)
+				return focus
+			}
 			_, cmd := editInput(&s.pasteIn, msg)
 			return tea.Batch(focus, cmd)
 		}
@@ -259,6 +264,10 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 	}
 	return nil
 }
+
+// maxPasteField bounds the paste field: a redirected address is a few
+// hundred bytes.
+const maxPasteField = 8 << 10
 
 // signinPasteMsg answers a Paste of the redirected address.
 type signinPasteMsg struct {

@@ -188,3 +188,26 @@ func TestSignInWaitingSaysWhatHappens(t *testing.T) {
 		}
 	}
 }
+
+// TestAHugePasteIsRefusedAndTheFieldGoesOn: a 100 KB paste is refused with
+// a message, not cut to the field's size, and the address pasted next is
+// used.
+func TestAHugePasteIsRefusedAndTheFieldGoesOn(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, headless: true, w: 120, h: 40})
+	blockLogin(d)
+	s := d.signin()
+	p := &recordingPaste{d: d, answers: []error{nil}}
+	d.send(loginURLMsg{envTag{config.Sandbox}, s.id, fakePrompt(true, false), p.paste})
+	d.send(tea.PasteMsg{Content: strings.Repeat("x", 100_000)})
+	d.wantScreen("✗ That address was not used: the paste is 97 KiB long")
+	if !s.capturing() || s.pasteIn.Value() != "" {
+		t.Fatalf("after a huge paste: field open %v, holding %d bytes", s.capturing(), len(s.pasteIn.Value()))
+	}
+	d.send(tea.PasteMsg{Content: "http://127.0.0.1:43123/callback?code=c&state=abc"})
+	d.press("enter")
+	if len(p.got) != 1 || p.got[0] != "http://127.0.0.1:43123/callback?code=c&state=abc" {
+		t.Fatalf("Paste got %.80q", p.got)
+	}
+	d.wantScreen("✓ Address accepted; finishing the sign-in…")
+}

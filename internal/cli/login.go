@@ -90,7 +90,7 @@ func showSignIn(streams IO, p auth.SignInPrompt) {
 		if p.Opening {
 			fmt.Fprintln(w, "Your browser command is being run too: if it reaches you, sign in there.")
 		}
-		go readPastes(streams, p)
+		go readPastes(streams, p.Paste)
 	case p.Opening:
 		fmt.Fprintf(w, "Sign in to %s in the browser that is opening; if none does, open:\n\n  %s\n\n", p.Env, p.URL)
 	default:
@@ -99,25 +99,54 @@ func showSignIn(streams IO, p auth.SignInPrompt) {
 	fmt.Fprintln(w, "Waiting for the browser (Ctrl+C to cancel)…")
 }
 
+// maxPasteLine bounds what is kept of one line of stdin: a redirected
+// address is a few hundred bytes. The rest of a longer line is read and
+// dropped, and the line refused, so the prompt goes on with the next one.
+const maxPasteLine = 64 << 10
+
 // readPastes hands every line of stdin to the sign-in until one signs in
-// or the sign-in ends; a refused line is explained and the wait goes on.
-func readPastes(streams IO, p auth.SignInPrompt) {
-	sc := bufio.NewScanner(streams.In)
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
+// or the sign-in ends; a refused line, of whatever length, is explained
+// and the wait goes on.
+func readPastes(streams IO, paste func(string) error) {
+	r := bufio.NewReader(streams.In)
+	for {
+		line, size, readErr := readLine(r, maxPasteLine)
+		if size > maxPasteLine {
+			fmt.Fprintf(streams.Err, "That line is %d KiB long, far longer than the address the browser ends on, so it was not used. Paste just that address.\n", size>>10)
+		} else if line = strings.TrimSpace(line); line != "" {
+			err := paste(line)
+			var pe *auth.PasteError
+			switch {
+			case err == nil:
+				return
+			case errors.As(err, &pe):
+				fmt.Fprintf(streams.Err, "That is not the address to paste: %s. Paste the whole address the browser ends on after you approve.\n", pe.Reason)
+			default:
+				return // the sign-in ended; Login reports why
+			}
+		}
+		if readErr != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one line of r, of any length, and returns its first max
+// bytes and its whole size (without the newline).
+func readLine(r *bufio.Reader, max int) (line string, size int, err error) {
+	var b []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		size += len(chunk)
+		if room := max - len(b); room > 0 {
+			b = append(b, chunk[:min(len(chunk), room)]...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		err := p.Paste(line)
-		var pe *auth.PasteError
-		switch {
-		case err == nil:
-			return
-		case errors.As(err, &pe):
-			fmt.Fprintf(streams.Err, "That is not the address to paste: %s. Paste the whole address the browser ends on after you approve.\n", pe.Reason)
-		default:
-			return // the sign-in ended; Login reports why
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			size--
 		}
+		return string(b), size, err
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -76,6 +77,36 @@ func TestHeadlessSignInWithABrowserCommand(t *testing.T) {
 	for _, want := range []string{"https://o/a", "paste here", "browser command is being run"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
+
+// TestPastesOfAnySize: with stdin a pipe, a 100 KB line is refused with a
+// message and the prompt goes on, so the right address pasted next is
+// used; so is a last line without a newline.
+func TestPastesOfAnySize(t *testing.T) {
+	t.Parallel()
+	const good = "http://127.0.0.1:43123/callback?code=c&state=s"
+	for name, tail := range map[string]string{"with a newline": good + "\n", "at the end of input": good} {
+		pr, pw := io.Pipe()
+		go func() {
+			_, _ = pw.Write([]byte(strings.Repeat("x", 100_000) + "\n" + "not an address\n" + tail))
+			pw.Close()
+		}()
+		var errb bytes.Buffer
+		var got []string
+		readPastes(IO{In: pr, Err: &errb}, func(s string) error {
+			got = append(got, s)
+			if s != good {
+				return &auth.PasteError{Reason: "it carries neither an authorization code nor an error"}
+			}
+			return nil
+		})
+		if len(got) != 2 || got[1] != good {
+			t.Errorf("%s: the sign-in was handed %d lines, want the short wrong one then the address: %.80q", name, len(got), got)
+		}
+		if !strings.Contains(errb.String(), "That line is 97 KiB long") || !strings.Contains(errb.String(), "That is not the address to paste") {
+			t.Errorf("%s: stderr = %q", name, errb.String())
 		}
 	}
 }
