@@ -38,7 +38,10 @@ const (
 type Wait struct {
 	Reason WaitReason
 	Until  time.Time // when the waiting requests will be sent
-	Done   bool
+	// Since is when this client began the wait: Until-Since is how long
+	// it was to last, whenever OnWait hears of it.
+	Since time.Time
+	Done  bool
 }
 
 // enterWait counts a request held back by h (joined: it was already
@@ -53,7 +56,7 @@ func (c *Client) enterWait(h budget.Hold, retry, joined bool) {
 	}
 	if c.wait.Reason != h.Reason || !c.wait.Until.Equal(h.Until) {
 		c.noteWaitLocked(true)
-		c.wait = h
+		c.wait, c.waitSince = h, c.now()
 		c.noteWaitLocked(false)
 	}
 	c.publishLocked()
@@ -80,7 +83,7 @@ func (c *Client) leaveWait(retry bool) {
 
 func (c *Client) noteWaitLocked(done bool) {
 	if c.onWait != nil && !c.wait.IsZero() {
-		c.pendingWaits = append(c.pendingWaits, Wait{Reason: c.wait.Reason, Until: c.wait.Until, Done: done})
+		c.pendingWaits = append(c.pendingWaits, Wait{Reason: c.wait.Reason, Until: c.wait.Until, Since: c.waitSince, Done: done})
 	}
 }
 

@@ -138,7 +138,7 @@ func TestRetryAfterHoldsEveryClient(t *testing.T) {
 	if during.Waiting != 1 || during.WaitReason != WaitRetryAfter || !during.RetryAt.Equal(t0.Add(7*time.Second)) || during.Retrying {
 		t.Errorf("the other client's status while held = %+v, want one first send waiting for the Retry-After", during)
 	}
-	want := []Wait{{WaitRetryAfter, t0.Add(7 * time.Second), false}, {WaitRetryAfter, t0.Add(7 * time.Second), true}}
+	want := []Wait{{Reason: WaitRetryAfter, Until: t0.Add(7 * time.Second), Done: false}, {Reason: WaitRetryAfter, Until: t0.Add(7 * time.Second), Done: true}}
 	if !log.heard(want...) {
 		t.Errorf("OnWait heard %v, want %v", log.get(), want)
 	}
@@ -208,9 +208,13 @@ func TestOneNotificationPerWait(t *testing.T) {
 	clk.mu.Unlock()
 	close(release)
 	wg.Wait()
-	want := []Wait{{WaitBudget, t0.Add(time.Minute), false}, {WaitBudget, t0.Add(time.Minute), true}}
+	want := []Wait{{Reason: WaitBudget, Until: t0.Add(time.Minute), Done: false}, {Reason: WaitBudget, Until: t0.Add(time.Minute), Done: true}}
 	if !log.heard(want...) {
 		t.Errorf("OnWait heard %v, want %v", log.get(), want)
+	}
+	// How long the wait was to last is known whenever OnWait hears of it.
+	if w := log.get(); len(w) == 0 || !w[0].Since.Equal(t0) {
+		t.Errorf("the wait began at %v, want %v", w, t0)
 	}
 	if s := c.Status(); s.Waiting != 0 || !s.RetryAt.IsZero() || s.Used != 4 {
 		t.Errorf("status after the wait = %+v", s)
@@ -239,7 +243,7 @@ func TestWaitEndsWithItsContext(t *testing.T) {
 	if !strings.Contains(err.Error(), "stopped waiting for "+until.Format("15:04:05")+", when the server accepts requests again") {
 		t.Errorf("err = %v", err)
 	}
-	want := []Wait{{WaitRetryAfter, until, false}, {WaitRetryAfter, until, true}}
+	want := []Wait{{Reason: WaitRetryAfter, Until: until, Done: false}, {Reason: WaitRetryAfter, Until: until, Done: true}}
 	if !log.heard(want...) {
 		t.Errorf("OnWait heard %v, want %v", log.get(), want)
 	}
@@ -502,8 +506,8 @@ func TestWaitThatChangesIsTwoWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Wait{
-		{WaitBudget, t0.Add(time.Minute), false}, {WaitBudget, t0.Add(time.Minute), true},
-		{WaitRetryAfter, t0.Add(90 * time.Second), false}, {WaitRetryAfter, t0.Add(90 * time.Second), true},
+		{Reason: WaitBudget, Until: t0.Add(time.Minute), Done: false}, {Reason: WaitBudget, Until: t0.Add(time.Minute), Done: true},
+		{Reason: WaitRetryAfter, Until: t0.Add(90 * time.Second), Done: false}, {Reason: WaitRetryAfter, Until: t0.Add(90 * time.Second), Done: true},
 	}
 	if !log.heard(want...) {
 		t.Errorf("OnWait heard %v, want %v", log.get(), want)

@@ -99,6 +99,7 @@ type Client struct {
 	waiters     int         // requests held back by wait
 	retriers    int         // of which resends after a 429
 	wait        budget.Hold // the wait they are in; zero when none
+	waitSince   time.Time   // when that wait began
 	// pendingWaits are noted for OnWait and not yet delivered; delivering
 	// is true while a goroutine delivers them.
 	pendingWaits []Wait

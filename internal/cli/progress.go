@@ -25,12 +25,24 @@ type progressLine struct {
 	// window may be resized during a wait); 0 when unknown.
 	width func() int
 
-	mu      sync.Mutex
-	text    string // the progress part
-	waitFor string // why we wait; "" when not waiting
-	until   time.Time
-	shown   bool
-	stop    chan struct{}
+	mu    sync.Mutex
+	text  string               // the progress part
+	waits map[waitKey]heldWait // the waits in progress, of every API client of the command
+	shown bool
+	stop  chan struct{}
+}
+
+// waitKey tells one API client's wait from another's: both clients of an
+// environment (user and project token) report to the same line, and one's
+// wait ending must not hide the other's.
+type waitKey struct {
+	reason api.WaitReason
+	until  int64 // Unix ns
+}
+
+type heldWait struct {
+	why   string // why we wait, for people
+	until time.Time
 }
 
 func newProgressLine(streams IO) *progressLine {
@@ -51,16 +63,28 @@ func (p *progressLine) set(text string) {
 // wait says the command waits until until because of reason ("for the
 // request budget"). On a terminal the line counts down until waitDone.
 func (p *progressLine) wait(reason string, until time.Time) {
+	p.startWait(waitKey{}, reason, until)
+}
+
+// waitDone ends the countdown of wait.
+func (p *progressLine) waitDone() { p.endWait(waitKey{}) }
+
+// startWait says that the wait k began: one line on stderr, or on a
+// terminal a countdown that lasts until endWait(k).
+func (p *progressLine) startWait(k waitKey, why string, until time.Time) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
-		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), localClock(until), reason)
+		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), localClock(until), why)
 		return
 	}
-	p.waitFor, p.until = reason, until
+	if p.waits == nil {
+		p.waits = map[waitKey]heldWait{}
+	}
+	p.waits[k] = heldWait{why: why, until: until}
 	p.drawLocked()
 	if p.stop == nil {
 		p.stop = make(chan struct{})
@@ -68,19 +92,30 @@ func (p *progressLine) wait(reason string, until time.Time) {
 	}
 }
 
-// waitDone ends the countdown.
-func (p *progressLine) waitDone() {
+// endWait ends wait k; the line goes on counting down the others.
+func (p *progressLine) endWait(k waitKey) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.waitFor = ""
-	if p.stop != nil {
+	delete(p.waits, k)
+	if len(p.waits) == 0 && p.stop != nil {
 		close(p.stop)
 		p.stop = nil
 	}
 	p.drawLocked()
+}
+
+// longestLocked is the wait that ends last, which the line counts down.
+func (p *progressLine) longestLocked() (heldWait, bool) {
+	var w heldWait
+	for _, h := range p.waits {
+		if h.until.After(w.until) {
+			w = h
+		}
+	}
+	return w, len(p.waits) > 0
 }
 
 func (p *progressLine) countdown(stop chan struct{}) {
@@ -113,7 +148,7 @@ func (p *progressLine) clear() {
 		fmt.Fprint(p.io.Err, "\r\x1b[K")
 	}
 	p.shown = false
-	p.text, p.waitFor = "", ""
+	p.text, p.waits = "", nil
 }
 
 func (p *progressLine) drawLocked() {
@@ -121,8 +156,8 @@ func (p *progressLine) drawLocked() {
 		return
 	}
 	line := p.text
-	if p.waitFor != "" {
-		w := fmt.Sprintf("waiting %s %s", roundWait(p.until.Sub(p.now())), p.waitFor)
+	if h, ok := p.longestLocked(); ok {
+		w := fmt.Sprintf("waiting %s %s", roundWait(h.until.Sub(p.now())), h.why)
 		if line != "" {
 			line += " · "
 		}
@@ -146,21 +181,27 @@ func fitLine(line string, width func() int) string {
 	return line
 }
 
-// minWaitShown: waits shorter than this are not worth a line (a spent
-// budget frees a slot every few milliseconds while old requests leave the
-// window).
+// minWaitShown: a spent budget's waits shorter than this are not worth a
+// line (it frees a slot every few milliseconds while old requests leave
+// the window).
 const minWaitShown = time.Second
 
-// onWait shows an API client's waits: api.Options.OnWait.
+// onWait shows an API client's waits: api.Options.OnWait. A 429's wait is
+// always said, however short: the platform refused a request. A spent
+// budget's is said from a second on, measured from when it began: by the
+// time OnWait hears of a one-second wait a few milliseconds have passed,
+// and measuring from then lost it, again and again, in one process of
+// several sharing a budget.
 func (p *progressLine) onWait(w api.Wait) {
+	k := waitKey{reason: w.Reason, until: w.Until.UnixNano()}
 	if w.Done {
-		p.waitDone()
+		p.endWait(k)
 		return
 	}
-	if w.Until.Sub(p.now()) < minWaitShown {
+	if w.Reason == api.WaitBudget && w.Until.Sub(w.Since) < minWaitShown {
 		return
 	}
-	p.wait(waitReason(w.Reason), w.Until)
+	p.startWait(k, waitReason(w.Reason), w.Until)
 }
 
 // waitReason says why the command waits, for people.

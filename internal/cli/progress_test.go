@@ -2,11 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/api"
 )
@@ -74,5 +80,130 @@ func TestProgressLineFitsTheTerminal(t *testing.T) {
 	}
 	if !strings.HasPrefix(draws[1], "100 of 1000 accounts · p") || !strings.HasSuffix(draws[1], "…") {
 		t.Errorf("a cut line does not say it is cut: %q", draws[1])
+	}
+}
+
+// TestEveryWaitIsSaid: a 429's wait is said however short, a spent
+// budget's from a second on, measured from when it began and not from
+// when the line is written (a one-second wait heard 5 ms late was lost).
+func TestEveryWaitIsSaid(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.Local)
+	p := &progressLine{io: IO{Err: &errb}, now: func() time.Time { return now }, tick: time.Hour}
+	p.onWait(api.Wait{Reason: api.WaitRetryAfter, Since: now.Add(-time.Millisecond), Until: now.Add(999 * time.Millisecond)})
+	p.onWait(api.Wait{Reason: api.WaitBudget, Since: now.Add(-5 * time.Millisecond), Until: now.Add(995 * time.Millisecond)})
+	p.onWait(api.Wait{Reason: api.WaitBudget, Since: now, Until: now.Add(300 * time.Millisecond)})
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "429") || !strings.Contains(lines[1], "for the request budget") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+}
+
+// TestTwoClientsWaitsShareTheLine: on a terminal, the end of one API
+// client's wait leaves the other's countdown on the line.
+func TestTwoClientsWaitsShareTheLine(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	p := &progressLine{io: IO{Err: &errb}, tty: true, now: func() time.Time { return now }, tick: time.Hour}
+	user := api.Wait{Reason: api.WaitBudget, Since: now, Until: now.Add(30 * time.Second)}
+	project := api.Wait{Reason: api.WaitRetryAfter, Since: now, Until: now.Add(10 * time.Second)}
+	p.onWait(user)
+	p.onWait(project)
+	project.Done = true
+	p.onWait(project)
+	if !strings.HasSuffix(errb.String(), "\r\x1b[Kwaiting 30s for the request budget (2000 requests per 5 minutes, shared by every partnertui on this machine)") {
+		t.Fatalf("after one wait ended: %q", errb.String())
+	}
+	user.Done = true
+	p.onWait(user)
+	if !strings.HasSuffix(errb.String(), "\r\x1b[K") {
+		t.Fatalf("after both ended: %q", errb.String())
+	}
+}
+
+// TestSevenProcessesWaitingOutA429AllSaySo: the README's promise on waits.
+// Seven clients share one budget file, as seven processes do; one is
+// answered 429 with Retry-After: 1, and every one of them, held by it,
+// says so, although each hears of its wait a few milliseconds after it
+// began.
+func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
+	t.Parallel()
+	var answered atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if answered.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":{"webhookEventTypes":["User.Joined"]}}`))
+	}))
+	defer srv.Close()
+	clk := &stepClock{t: time.Date(2026, 1, 1, 10, 0, 0, 0, time.Local), sleeping: make(chan struct{}, 7), release: make(chan struct{})}
+	dir := t.TempDir()
+	const n = 7
+	errs := make([]*syncBuffer, n)
+	done := make(chan error, n)
+	start := func(i int) {
+		errs[i] = &syncBuffer{}
+		p := &progressLine{io: IO{Err: errs[i]}, now: clk.Now, tick: time.Hour}
+		c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: srv.URL + "/sandbox-partner/graphql",
+			TokenSource: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "t"}), Now: clk.Now, Sleep: clk.Sleep, BudgetDir: dir,
+			OnWait: func(w api.Wait) { clk.advance(5 * time.Millisecond); p.onWait(w) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		go func() { _, err := c.WebhookEventTypes(context.Background()); done <- err }()
+	}
+	start(0)
+	<-clk.sleeping // the first one waits out its own 429
+	for i := 1; i < n; i++ {
+		start(i)
+		<-clk.sleeping
+	}
+	for i, e := range errs {
+		if !strings.Contains(e.String(), "waiting 1s, until ") || !strings.Contains(e.String(), "429") {
+			t.Errorf("process %d said %q while it waited out the 429", i, e.String())
+		}
+	}
+	clk.advance(time.Second)
+	close(clk.release)
+	for range n {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// stepClock is a clock that moves only when told; Sleep says it sleeps and
+// returns once released.
+type stepClock struct {
+	mu       sync.Mutex
+	t        time.Time
+	sleeping chan struct{}
+	release  chan struct{}
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *stepClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func (c *stepClock) Sleep(ctx context.Context, _ time.Duration) error {
+	c.sleeping <- struct{}{}
+	select {
+	case <-c.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
