@@ -236,9 +236,15 @@ func (m *Model) needFastClock() bool {
 	return !e.expiry.IsZero() && left > 0 && left < 2*time.Minute
 }
 
+// setFlash shows text on the hint line. A good outcome goes after
+// flashDelay; a failure stays until the next key, or until another flash
+// replaces it: a user who looked away must still learn that it failed.
 func (m *Model) setFlash(text string, bad bool) tea.Cmd {
 	m.flashID++
 	m.flash, m.flashBad = text, bad
+	if bad {
+		return nil
+	}
 	id := m.flashID
 	return m.c.tick(flashDelay, func(time.Time) tea.Msg { return flashClearMsg{id} })
 }

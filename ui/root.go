@@ -216,6 +216,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		m.chrome.restyled()
 		return m.broadcast(msg)
 	case tea.KeyPressMsg:
+		if m.flashBad {
+			// The failure has been seen: the next action replaces it.
+			m.flash, m.flashBad = "", false
+		}
 		cmd, _ := m.key(msg)
 		return cmd
 	case spinner.TickMsg:

@@ -776,3 +776,25 @@ func TestTextInputEditing(t *testing.T) {
 		t.Fatalf("ctrl+v: value %q, command %v", in.Value(), cmd != nil)
 	}
 }
+
+// TestAFailureStaysUntilTheNextKey: a failure on the hint line outlives
+// the flash delay and goes with the next key; a success goes by itself.
+func TestAFailureStaysUntilTheNextKey(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 30, signedIn: true})
+	d.accounts()
+	d.send(flashMsg{text: "The simulated transfer failed", bad: true})
+	d.fire(func(tea.Msg) bool { return true })
+	d.fire(func(tea.Msg) bool { return true })
+	d.wantScreen("✗ The simulated transfer failed")
+	d.press("j")
+	if strings.Contains(d.screen(), "The simulated transfer failed") {
+		t.Fatal("the failure outlived the next key")
+	}
+	d.send(flashMsg{text: "ID copied"})
+	d.wantScreen("✓ ID copied")
+	d.fire(func(m tea.Msg) bool { _, ok := m.(flashClearMsg); return ok })
+	if strings.Contains(d.screen(), "ID copied") {
+		t.Fatal("a success stayed after the flash delay")
+	}
+}
