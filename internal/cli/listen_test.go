@@ -301,123 +301,131 @@ func TestListenAgainstHostileReceivers(t *testing.T) {
 	listen := func(t *testing.T, tweak func(*ListenOptions), url string) *listenRun {
 		return startListen(t, func(o *ListenOptions) { interval(o); tweak(o) }, "--config", w.cfg, "--create", "--forward-to", url)
 	}
+	t.Run("redirect to another origin", func(t *testing.T) { listenRedirected(t, w, listen) })
+	t.Run("one event type fails", func(t *testing.T) { listenOneTypeFails(t, w, listen) })
+	t.Run("one event type hangs", func(t *testing.T) { listenOneTypeHangs(t, w, listen) })
+	t.Run("always fails, hangs or resets", func(t *testing.T) { listenAlwaysFails(t, w, listen) })
+}
 
-	t.Run("redirect to another origin", func(t *testing.T) {
-		var elsewhere atomic.Int32
-		other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { elsewhere.Add(1) }))
-		defer other.Close()
-		rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, r *http.Request, typ string) {
-			code := http.StatusFound
-			if typ == "Transaction.Pending" {
-				code = http.StatusTemporaryRedirect
-			}
-			http.Redirect(rw, r, other.URL+"/login?next=/webhooks", code)
-		})
-		run := listen(t, fast, url)
-		w.transfer(t)
-		rec.wait(t, 3*listenMaxAttempts)
-		run.out.waitFor(t, "three events given up", func(s string) bool { return strings.Count(s, "gave up after") == 3 })
-		run.stop(t)
-		out := run.out.String()
-		if elsewhere.Load() != 0 {
-			t.Errorf("%d requests reached the origin the endpoint redirected to", elsewhere.Load())
+// listenFunc starts listen --create forwarding to url, its options
+// adjusted by tweak.
+type listenFunc func(t *testing.T, tweak func(*ListenOptions), url string) *listenRun
+
+func listenRedirected(t *testing.T, w *listenWorld, listen listenFunc) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, r *http.Request, typ string) {
+		code := http.StatusFound
+		if typ == "Transaction.Pending" {
+			code = http.StatusTemporaryRedirect
 		}
-		for _, want := range []string{"307 Temporary Redirect to " + other.URL + "/login?next=/webhooks, not followed", "302 Found to " + other.URL} {
-			if !strings.Contains(out, want) {
-				t.Errorf("stdout lacks %q:\n%s", want, out)
-			}
+		http.Redirect(rw, r, other.URL+"/login?next=/webhooks", code)
+	})
+	run := listen(t, fast, url)
+	w.transfer(t)
+	rec.wait(t, 3*listenMaxAttempts)
+	run.out.waitFor(t, "three events given up", func(s string) bool { return strings.Count(s, "gave up after") == 3 })
+	run.stop(t)
+	out := run.out.String()
+	if elsewhere.Load() != 0 {
+		t.Errorf("%d requests reached the origin the endpoint redirected to", elsewhere.Load())
+	}
+	for _, want := range []string{"307 Temporary Redirect to " + other.URL + "/login?next=/webhooks, not followed", "302 Found to " + other.URL} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
-		if strings.Contains(out, "200 OK") {
-			t.Errorf("a redirect was reported as delivered:\n%s", out)
+	}
+	if strings.Contains(out, "200 OK") {
+		t.Errorf("a redirect was reported as delivered:\n%s", out)
+	}
+}
+
+func listenOneTypeFails(t *testing.T, w *listenWorld, listen listenFunc) {
+	rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, _ *http.Request, typ string) {
+		if typ == "Transaction.Pending" {
+			rw.WriteHeader(http.StatusInternalServerError)
 		}
 	})
+	// The failed event's next attempt is an hour away: the others must
+	// not wait for it.
+	run := listen(t, func(o *ListenOptions) { o.Backoff = time.Hour }, url)
+	w.transfer(t)
+	rec.wait(t, 3)
+	run.out.waitFor(t, "the two other events, and the failed one's next attempt", func(s string) bool {
+		return strings.Count(s, "→ 200 OK") == 2 && strings.Contains(s, "Transaction.Pending")
+	})
+	if out := run.out.String(); !strings.Contains(out, "500 Internal Server Error; trying again in 1h0m0s") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if code, _ := run.stop(t); code != ExitOK || !strings.Contains(run.err.String(), "Stopped: 1 event was not delivered yet.") {
+		t.Errorf("exit %d, stderr:\n%s", code, run.err.String())
+	}
+}
 
-	t.Run("one event type fails", func(t *testing.T) {
-		rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, _ *http.Request, typ string) {
-			if typ == "Transaction.Pending" {
-				rw.WriteHeader(http.StatusInternalServerError)
-			}
-		})
-		// The failed event's next attempt is an hour away: the others must
-		// not wait for it.
-		run := listen(t, func(o *ListenOptions) { o.Backoff = time.Hour }, url)
-		w.transfer(t)
-		rec.wait(t, 3)
-		run.out.waitFor(t, "the two other events, and the failed one's next attempt", func(s string) bool {
-			return strings.Count(s, "→ 200 OK") == 2 && strings.Contains(s, "Transaction.Pending")
-		})
-		if out := run.out.String(); !strings.Contains(out, "500 Internal Server Error; trying again in 1h0m0s") {
-			t.Errorf("stdout:\n%s", out)
-		}
-		if code, _ := run.stop(t); code != ExitOK || !strings.Contains(run.err.String(), "Stopped: 1 event was not delivered yet.") {
-			t.Errorf("exit %d, stderr:\n%s", code, run.err.String())
+func listenOneTypeHangs(t *testing.T, w *listenWorld, listen listenFunc) {
+	rec, url := newAnsweringReceiver(t, func(_ http.ResponseWriter, r *http.Request, typ string) {
+		if typ == "Transaction.Pending" {
+			<-r.Context().Done() // until listen gives up on it
 		}
 	})
+	run := listen(t, func(o *ListenOptions) { o.Timeout = time.Hour }, url)
+	w.transfer(t)
+	rec.wait(t, 3)
+	run.out.waitFor(t, "the two other events", func(s string) bool { return strings.Count(s, "→ 200 OK") == 2 })
+	code, took := run.stop(t)
+	if code != ExitOK || strings.Contains(run.out.String(), "Transaction.Pending") {
+		t.Errorf("exit %d, stdout:\n%s", code, run.out.String())
+	}
+	t.Logf("Ctrl+C with a POST hanging: listen ended in %v", took)
+}
 
-	t.Run("one event type hangs", func(t *testing.T) {
-		rec, url := newAnsweringReceiver(t, func(_ http.ResponseWriter, r *http.Request, typ string) {
-			if typ == "Transaction.Pending" {
-				<-r.Context().Done() // until listen gives up on it
+func listenAlwaysFails(t *testing.T, w *listenWorld, listen listenFunc) {
+	rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, r *http.Request, typ string) {
+		switch typ {
+		case "Transaction.Pending":
+			<-r.Context().Done()
+		case "Transaction.Booked":
+			rw.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			conn, _, err := http.NewResponseController(rw).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
 			}
-		})
-		run := listen(t, func(o *ListenOptions) { o.Timeout = time.Hour }, url)
-		w.transfer(t)
-		rec.wait(t, 3)
-		run.out.waitFor(t, "the two other events", func(s string) bool { return strings.Count(s, "→ 200 OK") == 2 })
-		code, took := run.stop(t)
-		if code != ExitOK || strings.Contains(run.out.String(), "Transaction.Pending") {
-			t.Errorf("exit %d, stdout:\n%s", code, run.out.String())
-		}
-		t.Logf("Ctrl+C with a POST hanging: listen ended in %v", took)
-	})
-
-	t.Run("always fails, hangs or resets", func(t *testing.T) {
-		rec, url := newAnsweringReceiver(t, func(rw http.ResponseWriter, r *http.Request, typ string) {
-			switch typ {
-			case "Transaction.Pending":
-				<-r.Context().Done()
-			case "Transaction.Booked":
-				rw.WriteHeader(http.StatusServiceUnavailable)
-			default:
-				conn, _, err := http.NewResponseController(rw).Hijack()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				_ = conn.(*net.TCPConn).SetLinger(0) // a reset, not a close
-				conn.Close()
-			}
-		})
-		run := listen(t, func(o *ListenOptions) { fast(o); o.Timeout = 50 * time.Millisecond }, url)
-		w.transfer(t)
-		rec.wait(t, 3*listenMaxAttempts)
-		run.out.waitFor(t, "three events given up", func(s string) bool { return strings.Count(s, "gave up after") == 3 })
-		run.stop(t)
-		lines := strings.Split(strings.TrimSpace(run.out.String()), "\n")
-		per := map[string][]string{}
-		for _, l := range lines {
-			for _, typ := range []string{"Transaction.Pending", "Transaction.Booked", "Account.Updated"} {
-				if strings.Contains(l, typ) {
-					per[typ] = append(per[typ], l)
-				}
-			}
-		}
-		for typ, want := range map[string]string{"Transaction.Pending": "unreachable: no answer within 50ms",
-			"Transaction.Booked": "503 Service Unavailable", "Account.Updated": "unreachable: "} {
-			got := per[typ]
-			if len(got) != listenMaxAttempts || !strings.Contains(got[len(got)-1], fmt.Sprintf("gave up after %d attempts", listenMaxAttempts)) {
-				t.Errorf("%s: %d lines, want one per attempt (%d), the last giving up:\n%s", typ, len(got), listenMaxAttempts, strings.Join(got, "\n"))
-			}
-			for _, l := range got {
-				if !strings.Contains(l, want) {
-					t.Errorf("%s: line %q lacks %q", typ, l, want)
-				}
-			}
-		}
-		if len(per["Transaction.Booked"]) > 0 && !strings.Contains(per["Transaction.Booked"][0], "trying again in 1ms") {
-			t.Errorf("the first failure does not say when the next attempt is: %q", per["Transaction.Booked"][0])
+			_ = conn.(*net.TCPConn).SetLinger(0) // a reset, not a close
+			conn.Close()
 		}
 	})
+	run := listen(t, func(o *ListenOptions) { fast(o); o.Timeout = 50 * time.Millisecond }, url)
+	w.transfer(t)
+	rec.wait(t, 3*listenMaxAttempts)
+	run.out.waitFor(t, "three events given up", func(s string) bool { return strings.Count(s, "gave up after") == 3 })
+	run.stop(t)
+	lines := strings.Split(strings.TrimSpace(run.out.String()), "\n")
+	per := map[string][]string{}
+	for _, l := range lines {
+		for _, typ := range []string{"Transaction.Pending", "Transaction.Booked", "Account.Updated"} {
+			if strings.Contains(l, typ) {
+				per[typ] = append(per[typ], l)
+			}
+		}
+	}
+	for typ, want := range map[string]string{"Transaction.Pending": "unreachable: no answer within 50ms",
+		"Transaction.Booked": "503 Service Unavailable", "Account.Updated": "unreachable: "} {
+		got := per[typ]
+		if len(got) != listenMaxAttempts || !strings.Contains(got[len(got)-1], fmt.Sprintf("gave up after %d attempts", listenMaxAttempts)) {
+			t.Errorf("%s: %d lines, want one per attempt (%d), the last giving up:\n%s", typ, len(got), listenMaxAttempts, strings.Join(got, "\n"))
+		}
+		for _, l := range got {
+			if !strings.Contains(l, want) {
+				t.Errorf("%s: line %q lacks %q", typ, l, want)
+			}
+		}
+	}
+	if len(per["Transaction.Booked"]) > 0 && !strings.Contains(per["Transaction.Booked"][0], "trying again in 1ms") {
+		t.Errorf("the first failure does not say when the next attempt is: %q", per["Transaction.Booked"][0])
+	}
 }
 
 // TestListenSendsTheSecretAsStored: a subscription's secret with a tab
