@@ -344,7 +344,7 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 	return nil
 }
 
-// ErrLink: a symbolic link stands where the budget's file should be; it is
+// ErrLink reports a symbolic link where the budget's file should be; it is
 // refused, never followed (writing through it would overwrite its target).
 var ErrLink = errors.New("it is a symbolic link, which partnertui never writes through")
 

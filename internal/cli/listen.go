@@ -129,8 +129,8 @@ func (e *NoSubscriptionError) Error() string {
 	return fmt.Sprintf("the %s project has no webhook subscription, so the platform logs no deliveries to follow", e.Env)
 }
 
-// LeftSubscriptionError: the subscription that --create made could not be
-// removed when listen stopped.
+// LeftSubscriptionError reports that the subscription --create made could
+// not be removed when listen stopped.
 type LeftSubscriptionError struct {
 	ID     string
 	Env    string

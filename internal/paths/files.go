@@ -7,13 +7,13 @@ import (
 	"os"
 )
 
-// ErrLink: a path where partnertui keeps a file of its own is a symbolic
-// link. Whoever planted it would have partnertui read or overwrite its
-// target: it is refused, never followed.
+// ErrLink reports that a path where partnertui keeps a file of its own is
+// a symbolic link. Whoever planted it would have partnertui read or
+// overwrite its target: it is refused, never followed.
 var ErrLink = errors.New("is a symbolic link, which partnertui never opens its files through")
 
-// ErrNotRegular: the path is a directory, a named pipe, a device or a
-// socket, not a file partnertui wrote.
+// ErrNotRegular reports that the path is a directory, a named pipe, a
+// device or a socket, not a file partnertui wrote.
 var ErrNotRegular = errors.New("is not a regular file")
 
 // OpenFile opens a file of partnertui's own, in the state directory, as
@@ -46,7 +46,8 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// DirError: the state directory could not be made partnertui's alone.
+// DirError reports that the state directory could not be made
+// partnertui's alone.
 type DirError struct {
 	Path string
 	Mode fs.FileMode // its permissions
