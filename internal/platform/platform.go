@@ -1,6 +1,6 @@
 // Package platform holds the partner API's published facts, each defined
 // once: page size, request budget, Sandbox operation limits, webhook event
-// types, and which hosts may be spoken to in clear text.
+// types and secrets, and which hosts may be spoken to in clear text.
 // The emulator keeps its own copy on purpose (it shares no code with the
 // client), so a client that misreads a fact cannot hide behind an emulator
 // that misreads it the same way.
