@@ -36,6 +36,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdEvents(f),
 		NewCmdListen(f),
 		NewCmdSubscriptions(f),
+		NewCmdToken(f),
 		NewCmdConfig(f),
 		NewCmdEmulator(f),
 		NewCmdVersion(f),
