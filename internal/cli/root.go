@@ -37,6 +37,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdListen(f),
 		NewCmdSubscriptions(f),
 		NewCmdToken(f),
+		NewCmdAPI(f),
 		NewCmdConfig(f),
 		NewCmdEmulator(f),
 		NewCmdVersion(f),

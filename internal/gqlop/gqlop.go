@@ -137,7 +137,14 @@ func (o *Operation) Validate(schema *ast.Schema) error {
 
 // ValidateVariables checks the variables' values against the types the
 // operation declares for them in schema.
-func (o *Operation) ValidateVariables(schema *ast.Schema, vars map[string]any) error {
+func (o *Operation) ValidateVariables(schema *ast.Schema, vars map[string]any) (err error) {
+	defer func() {
+		// gqlparser panics on a type its schema lacks; the document was
+		// validated first, but a panic must never be how a user learns it.
+		if r := recover(); r != nil {
+			err = &Error{Kind: Variables, Problems: []Problem{{Message: fmt.Sprint(r)}}}
+		}
+	}()
 	if vars == nil {
 		vars = map[string]any{}
 	}

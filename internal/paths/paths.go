@@ -1,7 +1,8 @@
 // Package paths says where partnertui keeps its files, following the XDG
 // base directory specification through github.com/adrg/xdg: the
 // configuration under $XDG_CONFIG_HOME, tokens, the request budget and the
-// log under $XDG_STATE_HOME. It is the only place those locations are
+// log under $XDG_STATE_HOME, what can be read again (the environments'
+// schemas) under $XDG_CACHE_HOME. It is the only place those locations are
 // decided.
 package paths
 
@@ -35,6 +36,17 @@ func StateDir() (string, error) {
 	dir := filepath.Join(xdg.StateHome, app)
 	if err := EnsureDir(dir); err != nil {
 		return "", err
+	}
+	return dir, nil
+}
+
+// CacheDir is $XDG_CACHE_HOME/partnertui (~/.cache when unset), created
+// with mode 0700: it holds what partnertui can read again from the
+// platform, such as each endpoint's schema.
+func CacheDir() (string, error) {
+	dir := filepath.Join(xdg.CacheHome, app)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot create the cache directory %s: %w", dir, err)
 	}
 	return dir, nil
 }

@@ -13,6 +13,7 @@ func TestLocationsFollowXDG(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "cfg"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "st"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "ca"))
 	t.Setenv(ConfigEnv, "")
 	Reload()
 	t.Cleanup(Reload)
@@ -29,6 +30,11 @@ func TestLocationsFollowXDG(t *testing.T) {
 	}
 	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("state dir mode = %v, %v", fi.Mode(), err)
+	}
+	if c, err := CacheDir(); err != nil || c != filepath.Join(home, "ca", "partnertui") {
+		t.Errorf("CacheDir = %q, %v", c, err)
+	} else if fi, err := os.Stat(c); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("cache dir mode = %v, %v", fi.Mode(), err)
 	}
 	if log, _ := LogFile(); log != filepath.Join(dir, "partnertui.log") {
 		t.Errorf("LogFile = %q", log)

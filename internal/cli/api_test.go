@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// emulatorOps lists the operation names of the GraphQL requests in the
+// emulator's request log, in order.
+func emulatorOps(t *testing.T, log *syncBuffer) []string {
+	t.Helper()
+	var ops []string
+	sc := bufio.NewScanner(strings.NewReader(log.String()))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Endpoint string `json:"endpoint"`
+			OpName   string `json:"operation_name"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("request log line %q: %v", sc.Text(), err)
+		}
+		if strings.HasSuffix(e.Endpoint, "/graphql") {
+			ops = append(ops, e.OpName)
+		}
+	}
+	return ops
+}
+
+func count(ops []string, name string) int {
+	n := 0
+	for _, o := range ops {
+		if o == name {
+			n++
+		}
+	}
+	return n
+}
+
+const accountIDs = `query Ids($after: String) {
+  accounts(first: 100, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { node { id } }
+  }
+}`
+
+func TestAPIPaginatesEveryAccount(t *testing.T) {
+	home := testenv.Isolate(t)
+	log := &syncBuffer{}
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 250, RequestLog: log})
+
+	code, out, errOut := runCLI(t, "api", "--config", cfg, "--paginate", "--jq", ".data.accounts.edges[].node.id", accountIDs)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	ids := strings.Fields(out)
+	unique := map[string]bool{}
+	for _, id := range ids {
+		unique[id] = true
+	}
+	if len(ids) != 250 || len(unique) != 250 {
+		t.Errorf("printed %d ids, %d unique; want 250 of each", len(ids), len(unique))
+	}
+	if n := count(emulatorOps(t, log), "Ids"); n != 3 {
+		t.Errorf("sent %d requests for 250 accounts at 100 a page, want 3", n)
+	}
+
+	// --slurp gathers the pages into one array, which --jq then filters.
+	code, out, errOut = runCLI(t, "api", "--config", cfg, "--paginate", "--slurp", "--jq", "length", accountIDs)
+	if code != ExitOK || strings.TrimSpace(out) != "3" {
+		t.Errorf("--slurp --jq length: exit %d, %q (%s); want 3 pages", code, out, errOut)
+	}
+	// Without --jq, --slurp is one JSON array of the answers.
+	code, out, _ = runCLI(t, "api", "--config", cfg, "--paginate", "--slurp", accountIDs)
+	var pages []map[string]any
+	if err := json.Unmarshal([]byte(out), &pages); code != ExitOK || err != nil || len(pages) != 3 {
+		t.Errorf("--slurp: exit %d, %d pages (%v)", code, len(pages), err)
+	}
+	// The schema was read once, then kept in the cache.
+	if n := count(emulatorOps(t, log), "PartnertuiIntrospection"); n != 1 {
+		t.Errorf("introspected %d times over three commands, want once", n)
+	}
+}
+
+func TestAPIPaginatesANestedConnection(t *testing.T) {
+	home := testenv.Isolate(t)
+	log := &syncBuffer{}
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5, RequestLog: log})
+	code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", ".data.accounts.edges[0].node.id", "{ accounts(first: 1) { edges { node { id } } } }")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	id := strings.TrimSpace(out)
+	q := `query Tx($id: ID!, $endCursor: String) {
+  account(accountId: $id) {
+    transactions(first: 7, after: $endCursor) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { node { id } }
+    }
+  }
+}`
+	code, out, errOut = runCLI(t, "api", "--config", cfg, "-f", "id="+id, "--paginate", "--slurp",
+		"--jq", `{total: .[0].data.account.transactions.totalCount, ids: [.[].data.account.transactions.edges[].node.id] | unique | length}`, q)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct{ Total, IDs int }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	pages := count(emulatorOps(t, log), "Tx")
+	if got.Total <= 7 || got.IDs != got.Total || pages != (got.Total+6)/7 {
+		t.Errorf("%d unique transactions of %d in %d requests; want all of them, 7 a page", got.IDs, got.Total, pages)
+	}
+}
+
+// TestAPIRefusesBeforeSending: an operation that breaks a Sandbox limit or
+// does not fit the schema exits 2 with the place at fault, and the
+// emulator never sees it.
+func TestAPIRefusesBeforeSending(t *testing.T) {
+	home := testenv.Isolate(t)
+	log := &syncBuffer{}
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5, RequestLog: log})
+	deep := "query Deep {\n" + strings.Repeat("account(accountId: \"x\") {\nholder {\n", 7) + "info {\nname\n}\n" + strings.Repeat("}\n}\n", 7) + "}"
+	six := "query Six { a: user { id } b: user { id } c: user { id } d: user { id } e: user { id } f: user { id } }"
+	cases := []struct {
+		name, query string
+		want        []string
+	}{
+		{"depth 16", deep, []string{"17:1", "name is at depth 16", "15"}},
+		{"6 top-level fields", six, []string{"1:88", "top-level field number 6", "5"}},
+		{"unknown field", "query Unknown {\n  accounts(first: 1) {\n    edges { node { iban } }\n  }\n}", []string{"3:20", `"iban"`, "IBAN"}},
+		{"syntax", "query Broken { accounts(first: 1) {", []string{"1:36"}},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(t, "api", "--config", cfg, c.query)
+		if code != ExitUsage || out != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", c.name, code, out)
+		}
+		for _, w := range append(c.want, "nothing was sent") {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%s: stderr %q lacks %q", c.name, errOut, w)
+			}
+		}
+	}
+	for _, op := range emulatorOps(t, log) {
+		if op != "PartnertuiIntrospection" {
+			t.Errorf("the emulator received %q", op)
+		}
+	}
+}
+
+func TestAPIErrorsGoToStderrWithTheData(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5})
+	code, out, errOut := runCLI(t, "api", "--config", cfg, `query { user { id } accounts(first: 1) { totalCount } }`)
+	if code != ExitFailure {
+		t.Fatalf("exit %d, want 1: %s", code, errOut)
+	}
+	var answer struct {
+		Data struct {
+			Accounts struct{ TotalCount int }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &answer); err != nil || answer.Data.Accounts.TotalCount != 5 {
+		t.Errorf("stdout %q (%v): want the data that came with the errors", out, err)
+	}
+	if !strings.HasPrefix(errOut, "error: ") || !strings.Contains(errOut, "user") {
+		t.Errorf("stderr %q: want the answer's errors", errOut)
+	}
+}
+
+func TestAPIRefusesALiveMutation(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "--demo", "--env", "live", "api", `mutation { removeWebhookSubscription(input: {id: "x"}) { __typename } }`)
+	if code != ExitFailure || out != "" || !strings.Contains(errOut, "read-only") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the Live mutation refused", code, out, errOut)
+	}
+}
+
+func TestAPIUsageMistakes(t *testing.T) {
+	testenv.Isolate(t)
+	for _, args := range [][]string{
+		{"api", "--slurp", "{ user { id } }"},
+		{"api", "--jq", ".[", "{ user { id } }"},
+		{"api", "-F", "novalue", "{ user { id } }"},
+		{"api", "-F", "x={bad", "{ user { id } }"},
+		{"api", "@/nonexistent.graphql"},
+		{"api", "--paginate", "{ user { id } }"},
+	} {
+		code, _, errOut := runCLI(t, append(args, "--demo")...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
+
+func TestTypedVariables(t *testing.T) {
+	vars, err := readVariables("", []string{"n=100", "f=1.5", "b=true", "z=null", "o={\"a\":[1]}", "s=abc"}, []string{"r=100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(vars)
+	if want := `{"b":true,"f":1.5,"n":100,"o":{"a":[1]},"r":"100","s":"abc","z":null}`; string(b) != want {
+		t.Errorf("variables %s, want %s", b, want)
+	}
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/itchyny/gojq"
+
+	"github.com/partnertui/partnertui/internal/safetext"
+)
+
+// apiOutput writes `partnertui api`'s answers: each page as it comes, or
+// every page in one array (--slurp); through a jq filter when one is given.
+type apiOutput struct {
+	ctx    context.Context
+	out    io.Writer
+	errw   io.Writer
+	indent bool       // a terminal reads it: indented; a pipe: compact
+	jq     *gojq.Code // nil without --jq
+	slurp  bool       // --slurp
+	bodies [][]byte   // --slurp without --jq: the pages as they came
+	values []any      // --slurp with --jq: the pages decoded
+	failed bool       // an answer carried "errors"
+}
+
+// compileJQ compiles --jq's expression; a mistake is a usage error.
+func compileJQ(expr string) (*jqCode, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, usageErrorf("--jq %q: %v", expr, err)
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, usageErrorf("--jq %q: %v", expr, err)
+	}
+	return code, nil
+}
+
+// page takes one answer (its body, and the body decoded).
+func (o *apiOutput) page(body []byte, decoded map[string]any) error {
+	o.reportErrors(decoded)
+	switch {
+	case o.slurp && o.jq == nil:
+		o.bodies = append(o.bodies, body)
+		return nil
+	case o.slurp:
+		o.values = append(o.values, any(decoded))
+		return nil
+	case o.jq != nil:
+		return o.filter(any(decoded))
+	}
+	return o.writeRaw(body)
+}
+
+// finish writes what --slurp gathered.
+func (o *apiOutput) finish() error {
+	if !o.slurp {
+		return nil
+	}
+	if o.jq != nil {
+		if o.values == nil {
+			o.values = []any{}
+		}
+		return o.filter(o.values)
+	}
+	return o.writeRaw(append(append([]byte("["), bytes.Join(o.bodies, []byte(","))...), ']'))
+}
+
+func (o *apiOutput) writeRaw(body []byte) error {
+	var b bytes.Buffer
+	var err error
+	if o.indent {
+		err = json.Indent(&b, body, "", "  ")
+	} else {
+		err = json.Compact(&b, body)
+	}
+	if err != nil {
+		return fmt.Errorf("could not write the answer: %w", err)
+	}
+	b.WriteByte('\n')
+	_, err = o.out.Write(b.Bytes())
+	return err
+}
+
+// filter runs the jq filter on v and writes each result: a string as it
+// is (as jq -r and gh --jq do, made safe for a terminal), anything else as
+// JSON.
+func (o *apiOutput) filter(v any) error {
+	iter := o.jq.RunWithContext(o.ctx, v)
+	for {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, isErr := r.(error); isErr {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return nil
+			}
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if s, isString := r.(string); isString {
+			if _, err := fmt.Fprintln(o.out, safetext.Strip(s)); err != nil {
+				return err
+			}
+			continue
+		}
+		enc := json.NewEncoder(o.out)
+		enc.SetEscapeHTML(false)
+		if o.indent {
+			enc.SetIndent("", "  ")
+		}
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("could not write the --jq result: %w", err)
+		}
+	}
+}
+
+// reportErrors writes an answer's "errors" on stderr, one line each.
+func (o *apiOutput) reportErrors(decoded map[string]any) {
+	errs, _ := decoded["errors"].([]any)
+	for _, e := range errs {
+		m, _ := e.(map[string]any)
+		msg, _ := m["message"].(string)
+		line := "error: " + msg
+		if path, ok := m["path"].([]any); ok && len(path) > 0 {
+			parts := make([]string, 0, len(path))
+			for _, p := range path {
+				parts = append(parts, fmt.Sprint(p))
+			}
+			line += " (at " + strings.Join(parts, ".") + ")"
+		}
+		if ext, ok := m["extensions"].(map[string]any); ok {
+			if code, ok := ext["code"].(string); ok && code != "" {
+				line += " [" + code + "]"
+			}
+		}
+		fmt.Fprintln(o.errw, line)
+		o.failed = true
+	}
+}
+
+// jqCode is a compiled --jq filter.
+type jqCode = gojq.Code
