@@ -133,8 +133,10 @@ func (e *budgetWaitError) Unwrap() error { return e.err }
 
 // acquire records a send in the budget, first waiting while a hold is in
 // force: it never lets a request out that the budget or a 429 says would be
-// refused. retry marks the resend of a query the server answered 429.
-func (c *Client) acquire(ctx context.Context, retry bool) (time.Time, error) {
+// refused. cs (nil outside an operation) marks the resend of a query the
+// server answered 429, and hears why the request waited.
+func (c *Client) acquire(ctx context.Context, cs *callState) (time.Time, error) {
+	retry := cs != nil && cs.retry
 	waiting := false
 	for {
 		sentAt, hold, err := c.budget.Take(ctx)
@@ -146,6 +148,9 @@ func (c *Client) acquire(ctx context.Context, retry bool) (time.Time, error) {
 		}
 		c.enterWait(hold, retry, waiting)
 		waiting = true
+		if cs != nil {
+			cs.waitReason = hold.Reason
+		}
 		if err := c.sleep(ctx, hold.Until.Sub(c.now())); err != nil {
 			c.leaveWait(retry)
 			_, limit := c.budget.Count()

@@ -51,6 +51,12 @@ type Options struct {
 	// paths.StateDir(); --demo its temporary directory. Empty keeps the
 	// budget in this process only.
 	BudgetDir string
+	// Log, when set, keeps each request of this client (with those of
+	// every other client given the same log); see RequestLog.
+	Log *RequestLog
+	// Project says the token source hands out project tokens: the request
+	// log's copied commands then carry --project.
+	Project bool
 	// OnWait, when set, hears of each wait of this client's requests (the
 	// budget spent, or a 429 of any process sharing the budget): once when
 	// it starts, once when it ends; see Wait. Calls come one at a time, in
@@ -80,6 +86,8 @@ type Client struct {
 	rejected func(accessToken string) // Options.OnUnauthorized; may be nil
 	onWait   func(Wait)               // Options.OnWait; may be nil
 	budget   *budget.Budget
+	log      *RequestLog // Options.Log; may be nil
+	project  bool
 
 	base       *http.Transport
 	http       *http.Client // the full stack; tests drive the guard through it
@@ -138,6 +146,8 @@ func New(opts Options) (*Client, error) {
 		src:         opts.TokenSource,
 		rejected:    opts.OnUnauthorized,
 		onWait:      opts.OnWait,
+		log:         opts.Log,
+		project:     opts.Project,
 		updates:     make(chan Status, 1),
 	}
 	if c.pageSize <= 0 || c.pageSize > platform.PageMax {
@@ -314,9 +324,11 @@ func (c *Client) run(ctx context.Context, mutation bool, call func(ctx context.C
 		cs := &callState{retry: retry}
 		err := call(context.WithValue(ctx, callKey{}, cs))
 		if err == nil {
+			c.record(cs, nil)
 			return nil
 		}
 		err = c.classify(ctx, cs, err)
+		c.record(cs, err)
 		if !reauthed && c.tokenReplaced(cs) {
 			// The server refused the request before running it, so even a
 			// mutation is safe to send again.

@@ -148,6 +148,7 @@ func (c *Client) send(ctx context.Context, url string, body []byte) (*Response, 
 	if err != nil {
 		return nil, &bodyError{err: err}
 	}
+	noteErrors(ctx, clean)
 	return &Response{Status: resp.StatusCode, Body: clean}, nil
 }
 

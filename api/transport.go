@@ -39,6 +39,18 @@ type callState struct {
 	// retry marks the resend of a query the server answered 429, so a
 	// wait before it shows as a retry.
 	retry bool
+
+	// What the request log keeps (reqlog.go); seq is 0 without a log.
+	seq         uint64
+	url         string
+	body        []byte
+	started     time.Time
+	duration    time.Duration
+	size        int64
+	used, limit int
+	waited      time.Duration
+	waitReason  WaitReason
+	errs        []string
 }
 
 type callKey struct{}
@@ -179,13 +191,15 @@ type observer struct {
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	cs := callFrom(ctx)
-	sentAt, err := o.c.acquire(ctx, cs != nil && cs.retry)
+	o.c.noteRequest(cs, req)
+	sentAt, err := o.c.acquire(ctx, cs)
 	if err != nil {
 		closeBody(req)
 		return nil, err
 	}
 	if cs != nil {
 		cs.host = req.URL.Host
+		o.c.noteSent(cs, sentAt)
 	}
 	// The timeout starts once the budget allows the request: a wait for
 	// the budget is not the server being slow.
@@ -200,6 +214,9 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 		if cs != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			cs.timedOut = true
 		}
+		if cs != nil {
+			cs.duration = o.c.now().Sub(sentAt)
+		}
 		o.c.end(sentAt, notSent, 0, nil)
 		return nil, err
 	}
@@ -209,6 +226,9 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &observedBody{rc: resp.Body, cs: cs, done: func() {
 		cancel()
+		if cs != nil {
+			cs.duration = o.c.now().Sub(sentAt)
+		}
 		o.c.end(sentAt, false, resp.StatusCode, resp.Header)
 	}}
 	return resp, nil
@@ -225,8 +245,11 @@ type observedBody struct {
 
 func (b *observedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
-	if cs := b.cs; cs != nil && cs.nSnippet < snippetLen && n > 0 {
-		cs.nSnippet += copy(cs.snippet[cs.nSnippet:], p[:n])
+	if cs := b.cs; cs != nil && n > 0 {
+		cs.size += int64(n)
+		if cs.nSnippet < snippetLen {
+			cs.nSnippet += copy(cs.snippet[cs.nSnippet:], p[:n])
+		}
 	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && b.cs != nil {

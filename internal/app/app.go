@@ -27,6 +27,9 @@ type Options struct {
 	// OnWait hears every wait of every API client the app builds (a spent
 	// request budget, a 429): the command line prints it; nil ignores it.
 	OnWait func(api.Wait)
+	// OnRequest hears of every request of every API client the app builds,
+	// as the request log records it (--verbose prints it); nil ignores it.
+	OnRequest func(api.Entry)
 }
 
 // ReadOnly is the Live read-only policy, decided here and nowhere else: no
@@ -41,6 +44,9 @@ type App struct {
 	ConfigFile string   // the file read ("" under --demo)
 	Warnings   []string // configuration problems that do not stop the program
 	StateDir   string   // token files and locks
+	// Requests keeps the process's last requests, of every environment
+	// and client: the app's Requests screen reads it.
+	Requests *api.RequestLog
 
 	project bool
 	onWait  func(api.Wait)
@@ -74,7 +80,8 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{}}
+	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{},
+		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
 		d, err := startDemo(ctx)
 		if err != nil {
@@ -161,6 +168,7 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 		// this machine shares one budget per API host, kept in the state
 		// directory (--demo's is temporary, like its tokens).
 		BudgetDir: a.StateDir, OnWait: a.onWait,
+		Log: a.Requests, Project: e.Project,
 	}
 	if !e.Project {
 		// Another process's refresh revokes the access token we hold: a 401
@@ -173,7 +181,7 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 	e.ProjectAPI = e.API
 	if !e.Project {
 		popts := opts
-		popts.TokenSource, popts.OnUnauthorized = s.ProjectTokenSource(), nil
+		popts.TokenSource, popts.OnUnauthorized, popts.Project = s.ProjectTokenSource(), nil, true
 		if e.ProjectAPI, err = api.New(popts); err != nil {
 			return nil, err
 		}

@@ -211,3 +211,33 @@ func TestTypedVariables(t *testing.T) {
 		t.Errorf("variables %s, want %s", b, want)
 	}
 }
+
+// TestVerboseShowsEveryRequestButNoToken: --verbose prints one line per
+// request on stderr, PARTNERTUI_DEBUG=api,body the operation with it, and
+// neither ever the token that `token` prints.
+func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 150})
+	code, tok, errOut := runCLI(t, "token", "--config", cfg)
+	tok = strings.TrimSpace(tok)
+	if code != ExitOK || tok == "" || strings.Contains(tok, "\n") {
+		t.Fatalf("token: exit %d, %q (%s)", code, tok, errOut)
+	}
+	code, _, errOut = runCLI(t, "api", "--config", cfg, "--verbose", "--paginate", "--jq", ".data.accounts.edges | length", accountIDs)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], "#1") || !strings.Contains(lines[0], "PartnertuiIntrospection 200") ||
+		!strings.Contains(lines[2], "sandbox Ids 200") || !strings.Contains(lines[2], "budget 3/2000") {
+		t.Errorf("--verbose wrote:\n%s\nwant the introspection and two pages, one line each", errOut)
+	}
+	t.Setenv(DebugEnv, "api,body")
+	code, _, errOut = runCLI(t, "api", "--config", cfg, "-F", "n=2", "query Two($n: Int!) { accounts(first: $n) { totalCount } }")
+	if code != ExitOK || !strings.Contains(errOut, "Two 200") || !strings.Contains(errOut, "  query Two($n: Int!)") || !strings.Contains(errOut, `variables: {"n":2}`) {
+		t.Errorf("PARTNERTUI_DEBUG=api,body: exit %d, stderr:\n%s", code, errOut)
+	}
+	if strings.Contains(errOut, tok) {
+		t.Error("the request lines hold the access token")
+	}
+}

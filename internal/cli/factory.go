@@ -40,6 +40,7 @@ type SessionFlags struct {
 	Config  string // --config
 	Demo    bool   // --demo
 	Project bool   // --project
+	Verbose bool   // --verbose
 }
 
 // needsSession is the annotation on commands that use the configuration and
@@ -58,6 +59,9 @@ func (f *Factory) withSession(cmd *cobra.Command, project bool) *cobra.Command {
 	fl.StringVar(&f.Session.Env, "env", "", "`environment`: sandbox or live (default: the config's default_env)")
 	fl.StringVar(&f.Session.Config, "config", "", configFlagUsage)
 	fl.BoolVar(&f.Session.Demo, "demo", false, "use the embedded emulator with demo credentials; nothing real is read or written")
+	if cmd.Use != "partnertui" {
+		fl.BoolVar(&f.Session.Verbose, "verbose", false, "print one line per API request on stderr (also PARTNERTUI_DEBUG=api; api,body adds the operation)")
+	}
 	if project {
 		fl.BoolVar(&f.Session.Project, "project", false, "call the API with a project token (client credentials) instead of your user token")
 	}
@@ -78,7 +82,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 		}
 	}
 	a, err := app.New(ctx, app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project,
-		OnWait: f.progressLine().onWait})
+		OnWait: f.progressLine().onWait, OnRequest: f.requestHook(cmd)})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,315 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/lexer"
+
+	"github.com/partnertui/partnertui/internal/safetext"
+	"github.com/partnertui/partnertui/internal/shellcmd"
+)
+
+// DefaultLogSize is how many requests a RequestLog keeps.
+const DefaultLogSize = 500
+
+// Redacted replaces every secret in the request log.
+const Redacted = "[redacted]"
+
+// RequestLog keeps a process's last requests, of every client it is given
+// to (Options.Log), for the app's Requests screen and --verbose. It never
+// holds a token, and the secrets an operation carries (a webhook
+// subscription's secret, say) are redacted before they are kept. It is
+// safe for concurrent use.
+type RequestLog struct {
+	size     int
+	onRecord func(Entry)
+
+	mu      sync.Mutex
+	seq     uint64
+	entries []Entry // a ring of size entries
+	next    int
+}
+
+// NewRequestLog keeps the last size requests (DefaultLogSize when size
+// is 0). onRecord, when set, hears of each one as it is recorded, one at
+// a time; it should return quickly.
+func NewRequestLog(size int, onRecord func(Entry)) *RequestLog {
+	if size <= 0 {
+		size = DefaultLogSize
+	}
+	return &RequestLog{size: size, onRecord: onRecord}
+}
+
+// Entry is one request: every send, a query's retry after a 429 included.
+type Entry struct {
+	Seq           uint64 // 1, 2, …: the order requests started in
+	Time          time.Time
+	Env           string
+	Project       bool // sent with the project's token
+	URL           string
+	Testing       bool           // to the Sandbox Testing API
+	OperationName string         // as sent; "" when the document has one operation
+	Name          string         // the operation's name: OperationName, else the one in the text
+	Query         string         // secrets in string literals redacted
+	Variables     map[string]any // secrets redacted
+	Status        int            // 0: no HTTP answer
+	Duration      time.Duration  // from sending to the end of the answer
+	Size          int64          // bytes of the answer read
+	Used, Limit   int            // the request budget's count as it was sent
+	Waited        time.Duration  // held back before sending (budget, 429)
+	WaitReason    WaitReason     // why, when Waited > 0
+	RetryAfter    string         // the answer's Retry-After header
+	Errors        []string       // the answer's GraphQL errors, sanitised
+	Err           string         // what went wrong, when it did (no token in it)
+}
+
+// Entries are the kept requests, newest first.
+func (l *RequestLog) Entries() []Entry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Entry, 0, len(l.entries))
+	for i := range len(l.entries) {
+		out = append(out, l.entries[(l.next-1-i+2*len(l.entries))%len(l.entries)])
+	}
+	return out
+}
+
+// Seq is the sequence number the next request will get: requests with a
+// Seq of at least this start later.
+func (l *RequestLog) Seq() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.seq + 1
+}
+
+func (l *RequestLog) take() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seq++
+	return l.seq
+}
+
+func (l *RequestLog) add(e Entry) {
+	l.mu.Lock()
+	if len(l.entries) < l.size {
+		l.entries = append(l.entries, e)
+		l.next = len(l.entries) % l.size
+	} else {
+		l.entries[l.next] = e
+		l.next = (l.next + 1) % l.size
+	}
+	l.mu.Unlock()
+	if l.onRecord != nil {
+		l.onRecord(e)
+	}
+}
+
+// Request is the entry as a Request, to send it again.
+func (e Entry) Request() Request {
+	return Request{Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Testing: e.Testing}
+}
+
+// Curl is the request as a curl command reading the token from
+// $PARTNERTUI_TOKEN.
+func (e Entry) Curl() string {
+	body, err := e.Request().Body()
+	if err != nil {
+		return ""
+	}
+	return shellcmd.Curl(e.URL, body)
+}
+
+// Command is the request as a `partnertui api` command.
+func (e Entry) Command() string {
+	return shellcmd.API{Env: e.Env, Project: e.Project, Testing: e.Testing, OperationName: e.OperationName,
+		Query: e.Query, Variables: e.Variables}.String()
+}
+
+// record adds what one send of an operation left in cs to the log.
+func (c *Client) record(cs *callState, err error) {
+	if c.log == nil || cs.seq == 0 {
+		return
+	}
+	var body struct {
+		Query         string         `json:"query"`
+		Variables     map[string]any `json:"variables"`
+		OperationName string         `json:"operationName"`
+	}
+	_ = json.Unmarshal(cs.body, &body)
+	e := Entry{
+		Seq: cs.seq, Time: cs.started, Env: c.env, Project: c.project, URL: cs.url, Testing: cs.url == c.testingURL && cs.url != "",
+		OperationName: body.OperationName, Query: redactQuery(body.Query), Variables: redactVars(body.Variables),
+		Status: cs.status, Duration: cs.duration, Size: cs.size, Used: cs.used, Limit: cs.limit,
+		Waited: cs.waited, WaitReason: cs.waitReason, Errors: cs.errs,
+	}
+	if e.Name = e.OperationName; e.Name == "" {
+		e.Name = nameIn(body.Query)
+	}
+	if cs.header != nil {
+		e.RetryAfter = safetext.Truncate(cs.header.Get("Retry-After"), 40)
+	}
+	var ge *GraphQLError
+	switch {
+	case errors.As(err, &ge):
+		for _, d := range ge.Errors {
+			e.Errors = append(e.Errors, d.Message)
+		}
+	case err != nil:
+		e.Err = err.Error()
+	}
+	c.log.add(e)
+}
+
+// secretName matches the names whose values are never kept: a webhook
+// subscription's secret, and anything named like a token or password.
+var secretName = regexp.MustCompile(`(?i)secret|token|password|authorization`)
+
+func redactVars(vars map[string]any) map[string]any {
+	if vars == nil {
+		return nil
+	}
+	out := make(map[string]any, len(vars))
+	for k, v := range vars {
+		out[k] = redactValue(k, v)
+	}
+	return out
+}
+
+func redactValue(name string, v any) any {
+	if secretName.MatchString(name) && v != nil {
+		return Redacted
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return redactVars(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, y := range x {
+			out[i] = redactValue(name, y)
+		}
+		return out
+	case string:
+		return safetext.Strip(x)
+	}
+	return v
+}
+
+// redactQuery replaces the string literals given to a secret-like
+// argument or input field (secret: "…") in an operation's text.
+func redactQuery(q string) string {
+	if !secretName.MatchString(q) {
+		return q
+	}
+	lx := lexer.New(&ast.Source{Input: q})
+	runes := []rune(q)
+	type span struct{ start, end int }
+	var spans []span
+	var prev [2]lexer.Token
+	for {
+		t, err := lx.ReadToken()
+		if err != nil || t.Kind == lexer.EOF {
+			break
+		}
+		if (t.Kind == lexer.String || t.Kind == lexer.BlockString) && prev[1].Kind == lexer.Colon &&
+			prev[0].Kind == lexer.Name && secretName.MatchString(prev[0].Value) {
+			spans = append(spans, span{t.Pos.Start, t.Pos.End})
+		}
+		prev[0], prev[1] = prev[1], t
+	}
+	if len(spans) == 0 {
+		return q
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range spans {
+		b.WriteString(string(runes[at:s.start]))
+		b.WriteString(`"` + Redacted + `"`)
+		at = s.end
+	}
+	b.WriteString(string(runes[at:]))
+	return b.String()
+}
+
+// noteRequest starts an operation's entry: its number, time, URL and body.
+func (c *Client) noteRequest(cs *callState, req *http.Request) {
+	if c.log == nil || cs == nil {
+		return
+	}
+	cs.seq = c.log.take()
+	cs.started = c.now()
+	cs.url = req.URL.Scheme + "://" + req.URL.Host + req.URL.Path
+	if req.GetBody != nil {
+		if rc, err := req.GetBody(); err == nil {
+			cs.body, _ = io.ReadAll(io.LimitReader(rc, maxLoggedBody))
+			_ = rc.Close()
+		}
+	}
+}
+
+// maxLoggedBody bounds what the log reads of a request body.
+const maxLoggedBody = 1 << 20
+
+// noteSent records how long the request waited and the budget's count as
+// it left.
+func (c *Client) noteSent(cs *callState, sentAt time.Time) {
+	if cs.seq == 0 {
+		return
+	}
+	if cs.waitReason != "" {
+		cs.waited = max(sentAt.Sub(cs.started), 0)
+	}
+	cs.used, cs.limit = c.budget.Count()
+}
+
+// noteErrors keeps the messages of a 200 answer's "errors" for the log.
+func noteErrors(ctx context.Context, body []byte) {
+	cs := callFrom(ctx)
+	if cs == nil || cs.seq == 0 {
+		return
+	}
+	var env struct {
+		Errors []struct {
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return
+	}
+	for _, e := range env.Errors {
+		cs.errs = append(cs.errs, e.Message)
+	}
+}
+
+// nameIn is the name of the first operation of a document, "" when it is
+// anonymous.
+func nameIn(q string) string {
+	lx := lexer.New(&ast.Source{Input: q})
+	kw := false
+	for {
+		t, err := lx.ReadToken()
+		if err != nil || t.Kind == lexer.EOF {
+			return ""
+		}
+		if kw {
+			if t.Kind == lexer.Name {
+				return t.Value
+			}
+			return ""
+		}
+		switch {
+		case t.Kind == lexer.BraceL:
+			return ""
+		case t.Kind == lexer.Name && (t.Value == "query" || t.Value == "mutation" || t.Value == "subscription"):
+			kw = true
+		}
+	}
+}

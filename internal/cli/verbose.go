@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/api"
+)
+
+// DebugEnv turns the request lines on without --verbose: "api" for one
+// line per request, "api,body" for the operation text with it.
+const DebugEnv = "PARTNERTUI_DEBUG"
+
+// requestLines is what --verbose and PARTNERTUI_DEBUG ask for.
+type requestLines struct {
+	on, body bool
+}
+
+func debugSetting(verbose bool, getenv func(string) string) requestLines {
+	var r requestLines
+	for _, w := range strings.Split(getenv(DebugEnv), ",") {
+		switch strings.TrimSpace(w) {
+		case "api":
+			r.on = true
+		case "body":
+			r.body = true
+		}
+	}
+	r.on = r.on || verbose
+	r.body = r.body && r.on
+	return r
+}
+
+// onRequest is the app's OnRequest for the command line: one line per
+// request on stderr (never a token: the log holds none).
+func (f *Factory) onRequest(r requestLines) func(api.Entry) {
+	if !r.on {
+		return nil
+	}
+	return func(e api.Entry) {
+		line := requestLine(e)
+		if r.body {
+			line += "\n" + indentLines(e.Query)
+			if len(e.Variables) > 0 {
+				if b, err := jsonCompact(e.Variables); err == nil {
+					line += "\n  variables: " + b
+				}
+			}
+		}
+		f.progressLine().println(line)
+	}
+}
+
+// requestLine is one request as --verbose shows it:
+//
+//	api #3 20:59:01 sandbox Accounts 200 45ms 12.3 kB budget 12/2000 waited 3s (429 Retry-After)
+func requestLine(e api.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "api #%d %s %s", e.Seq, e.Time.Local().Format("15:04:05"), e.Env)
+	if e.Testing {
+		b.WriteString(" testing")
+	}
+	name := e.Name
+	if name == "" {
+		name = "(anonymous)"
+	}
+	b.WriteString(" " + name)
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " %d", e.Status)
+	}
+	fmt.Fprintf(&b, " %s %s", e.Duration.Round(time.Millisecond), byteSize(e.Size))
+	if e.Limit > 0 {
+		fmt.Fprintf(&b, " budget %d/%d", e.Used, e.Limit)
+	}
+	if e.Waited > 0 {
+		fmt.Fprintf(&b, " waited %s (%s)", roundWait(e.Waited), waitShort(e.WaitReason))
+	}
+	if e.RetryAfter != "" {
+		b.WriteString(" Retry-After " + e.RetryAfter)
+	}
+	if n := len(e.Errors); n > 0 {
+		fmt.Fprintf(&b, " %d error(s): %s", n, e.Errors[0])
+	}
+	if e.Err != "" {
+		b.WriteString(" failed: " + e.Err)
+	}
+	return b.String()
+}
+
+// waitShort names a wait's reason in a few words.
+func waitShort(r api.WaitReason) string {
+	switch r {
+	case api.WaitRetryAfter:
+		return "429 Retry-After"
+	case api.WaitBackoff:
+		return "429 backoff"
+	}
+	return "request budget"
+}
+
+func byteSize(n int64) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f kB", float64(n)/1000)
+}
+
+func indentLines(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// println writes a line of its own above the progress line, which is
+// drawn again under it.
+func (p *progressLine) println(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.shown {
+		fmt.Fprint(p.io.Err, "\r\x1b[K")
+	}
+	fmt.Fprintln(p.io.Err, line)
+	if p.shown {
+		p.drawLocked()
+	}
+}
+
+func jsonCompact(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// requestHook is the OnRequest of the command being run: nothing for the
+// terminal UI (its screen is the terminal; it has the Requests view),
+// else what --verbose and PARTNERTUI_DEBUG ask for.
+func (f *Factory) requestHook(cmd *cobra.Command) func(api.Entry) {
+	if !cmd.HasParent() {
+		return nil
+	}
+	return f.onRequest(debugSetting(f.Session.Verbose, os.Getenv))
+}
