@@ -308,12 +308,14 @@ type driver struct {
 	ticks  []pendingTick
 	copied []string
 	quit   bool
-	sbx    *fakeAPI
-	live   *fakeAPI
-	sbxS   *fakeSession
-	liveS  *fakeSession
-	sbxP   *fakeProjectAPI // the environments' event logs
-	liveP  *fakeProjectAPI
+	// requests is the request log setup may give the UI (L); nil: none.
+	requests RequestLog
+	sbx      *fakeAPI
+	live     *fakeAPI
+	sbxS     *fakeSession
+	liveS    *fakeSession
+	sbxP     *fakeProjectAPI // the environments' event logs
+	liveP    *fakeProjectAPI
 }
 
 type fixture struct {
@@ -379,7 +381,7 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
-		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv,
+		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {

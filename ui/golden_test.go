@@ -64,6 +64,8 @@ func TestGoldenViews(t *testing.T) {
 		{"projecttransactions", fixture{rows: 3, project: true}, append(typed(":transactions"), "enter"), nil},
 		{"allmembers", fixture{rows: 3, project: true}, append(typed(":members"), "enter"), nil},
 		{"allcards", fixture{rows: 3, project: true}, append(typed(":cards"), "enter"), nil},
+		{"requests", fixture{rows: 3, signedIn: true}, []string{"enter", "L"}, withRequests},
+		{"request", fixture{rows: 3, signedIn: true}, []string{"enter", "L", "enter"}, withRequests},
 	}
 	for _, sc := range scenes {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {

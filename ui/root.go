@@ -77,6 +77,8 @@ type Model struct {
 	root      context.Context
 	cancel    context.CancelFunc
 	crashed   error
+	// marks tells the Requests view (L) which requests each screen sent.
+	marks requestMarks
 }
 
 // New builds the root model. It does no I/O: the session is checked by
@@ -107,8 +109,9 @@ func New(opts Options) *Model {
 	c.styles = newStyles(c.isDark, c.noColor)
 	m := &Model{
 		c: c, keys: newGlobalKeys(), envs: map[config.EnvName]*envState{}, root: root, cancel: cancel,
-		loginTO: opts.LoginTimeout, w: 80, h: 24,
+		loginTO: opts.LoginTimeout, w: 80, h: 24, marks: requestMarks{log: opts.Requests},
 	}
+	m.keys.Requests.SetEnabled(opts.Requests != nil)
 	for name, e := range opts.Envs {
 		if e == nil {
 			continue
@@ -196,6 +199,7 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	}
 	cmd = m.route(msg)
 	m.syncKeys()
+	m.marks.track(m.top(), m.stack)
 	m.refresh()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
@@ -416,6 +420,8 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.requestSwitch(), true
 	case key.Matches(msg, k.Events):
 		return m.openEvents(), true
+	case key.Matches(msg, k.Requests):
+		return m.openRequests(), true
 	case key.Matches(msg, k.Back) && len(m.stack) > 1:
 		m.closeTop()
 		return nil, true

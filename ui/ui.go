@@ -117,6 +117,9 @@ type Options struct {
 	NoColor bool
 	// LoginTimeout bounds one browser sign-in; 0 means the auth default.
 	LoginTimeout time.Duration
+	// Requests is the process's request log (*api.RequestLog), which L
+	// shows; nil leaves L unbound.
+	Requests RequestLog
 	// Getenv reads the variables that tell a session without a browser
 	// (SSH_CONNECTION, DISPLAY…; see auth.Headless); nil means os.Getenv.
 	Getenv func(string) string

@@ -119,6 +119,9 @@ type emu struct {
 	client *api.Client // the environment's own client, for the expected rows
 	info   emulator.Info
 	srv    *emulator.Server
+	sess   *auth.Session
+	// requests is the UI's request log (L), which every client writes to.
+	requests *api.RequestLog
 }
 
 // newEmu signs the Sandbox demo user in (or uses the project token) and
@@ -142,12 +145,14 @@ func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	if err != nil {
 		t.Fatal(err)
 	}
+	requests := api.NewRequestLog(0, nil)
 	mk := func(project bool) *api.Client {
 		src := sess.APITokenSource()
 		if project {
 			src = sess.ProjectTokenSource()
 		}
-		c, err := api.New(api.Options{Env: string(config.Sandbox), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(), TokenSource: src})
+		c, err := api.New(api.Options{Env: string(config.Sandbox), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(), TokenSource: src,
+			Log: requests, Project: project})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +179,7 @@ func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	d := &driver{t: t}
 	envs := map[config.EnvName]*Environment{config.Sandbox: {Name: config.Sandbox, ClientID: ei.ClientID,
 		API: quietClient{client}, ProjectAPI: quietClient{projectClient}, Session: sess, Project: project}}
-	d.m = New(Options{Envs: envs, Start: config.Sandbox, NoColor: true,
+	d.m = New(Options{Envs: envs, Start: config.Sandbox, NoColor: true, Requests: requests,
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 			return func() tea.Msg { return pendingTick{dur, fn} }
@@ -184,7 +189,7 @@ func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	d.run(d.m.Init())
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.send(tea.BackgroundColorMsg{})
-	return &emu{driver: d, log: log, client: client, info: info, srv: srv}
+	return &emu{driver: d, log: log, client: client, info: info, srv: srv, sess: sess, requests: requests}
 }
 
 func txID(t *api.TransactionDetail) string     { return t.ID }

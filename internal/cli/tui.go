@@ -54,7 +54,7 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 	if err != nil {
 		return err
 	}
-	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start}
+	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests}
 	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
 		e, err := a.Env(name)
 		if err != nil {
