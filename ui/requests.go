@@ -264,7 +264,7 @@ func (s *requestsScreen) row(e api.Entry) string {
 		name += " !"
 	}
 	return fmt.Sprintf("%s %-5d %-8s %-7s %-34s %6s %7s %9s %-10s %s", mark, e.Seq, e.Time.UTC().Format("15:04:05"), e.Env,
-		trunc(name, 34), status, e.Duration.Round(time.Millisecond), sizeText(e.Size), budget, waited)
+		trunc(name, 34), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), sizeText(e.Size), budget, waited)
 }
 
 func opName(e api.Entry) string {
@@ -342,7 +342,7 @@ func (s *requestScreen) content() string {
 	line(label("Endpoint"), "POST ", e.URL, st.dim.Render("  ("+e.Env+", "+token+")"))
 	answer := "no answer"
 	if e.Status != 0 {
-		answer = fmt.Sprintf("HTTP %d · %s · %s", e.Status, sizeText(e.Size), e.Duration.Round(time.Millisecond))
+		answer = fmt.Sprintf("HTTP %d · %s · %dms", e.Status, sizeText(e.Size), e.Duration.Milliseconds())
 	}
 	line(label("Answer"), answer)
 	if e.Limit > 0 {

@@ -86,7 +86,19 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 	return f.withSession(cmd, true)
 }
 
+// runAPI reports a refused operation itself: its problems say what to fix,
+// and the usage remedy of other mistakes would not.
 func runAPI(ctx context.Context, opts *APIOptions) error {
+	err := sendAPI(ctx, opts)
+	var refused *refusedError
+	if errors.As(err, &refused) {
+		printError(opts.IO, sentence(refused.Error()), refused)
+		return &exitError{code: ExitUsage}
+	}
+	return err
+}
+
+func sendAPI(ctx context.Context, opts *APIOptions) error {
 	if opts.Slurp && !opts.Paginate {
 		return usageErrorf("--slurp gathers the pages of --paginate: add --paginate")
 	}
@@ -176,9 +188,14 @@ func checkAgainstSchema(op *gqlop.Operation, es endpointSchema, vars map[string]
 	return nil
 }
 
-// operationError is a refused operation as a usage error (exit 2): every
-// problem with its line and column, and the schema's date when the schema
-// refused it (it may be older than the platform's).
+// refusedError is an operation refused before it was sent (exit 2).
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string { return e.msg }
+
+// operationError is a refused operation: every problem with its line and
+// column, and the schema's date when a cached schema refused it (it may be
+// older than the platform's).
 func operationError(err error, es endpointSchema) error {
 	var ge *gqlop.Error
 	if !errors.As(err, &ge) {
@@ -194,7 +211,7 @@ func operationError(err error, es endpointSchema) error {
 	if ge.Kind == gqlop.Schema && es.cached {
 		msg += fmt.Sprintf(" (schema read %s; --refresh-schema reads it again)", es.fetched.Local().Format("2006-01-02 15:04"))
 	}
-	return &UsageError{Err: errors.New(msg)}
+	return &refusedError{msg: msg}
 }
 
 // printCurl writes the request as a curl command that reads the token from

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -73,7 +72,7 @@ func requestLine(e api.Entry) string {
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " %d", e.Status)
 	}
-	fmt.Fprintf(&b, " %s %s", e.Duration.Round(time.Millisecond), byteSize(e.Size))
+	fmt.Fprintf(&b, " %dms %s", e.Duration.Milliseconds(), byteSize(e.Size))
 	if e.Limit > 0 {
 		fmt.Fprintf(&b, " budget %d/%d", e.Used, e.Limit)
 	}
