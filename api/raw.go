@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -117,26 +116,11 @@ func changes(query, name string) (bool, error) {
 }
 
 func (c *Client) send(ctx context.Context, url string, body []byte) (*Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	resp, err := c.post(ctx, url, body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-		_ = resp.Body.Close()
-	}()
-	switch st := resp.StatusCode; {
-	case st >= 400:
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, &statusError{status: st, body: b}
-	case st != http.StatusOK && st != http.StatusCreated:
-		return nil, &statusError{status: st}
-	}
+	defer drainClose(resp)
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxRawAnswer+1))
 	if err != nil {
 		return nil, &bodyError{err: err}

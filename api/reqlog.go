@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -111,6 +112,30 @@ func (l *RequestLog) add(e Entry) {
 	if l.onRecord != nil {
 		l.onRecord(e)
 	}
+}
+
+// SizeText is the answer's size for people: "900 B", "12.3 kB".
+func (e Entry) SizeText() string {
+	if e.Size < 1000 {
+		return fmt.Sprintf("%d B", e.Size)
+	}
+	return fmt.Sprintf("%.1f kB", float64(e.Size)/1000)
+}
+
+// WaitText says how long the request was held back and why, in a few
+// words ("3s 429 Retry-After"); "" when it was not.
+func (e Entry) WaitText() string {
+	if e.Waited <= 0 {
+		return ""
+	}
+	why := "request budget"
+	switch e.WaitReason {
+	case WaitRetryAfter:
+		why = "429 Retry-After"
+	case WaitBackoff:
+		why = "429 backoff"
+	}
+	return max(e.Waited.Round(time.Second), time.Second).String() + " " + why
 }
 
 // Request is the entry as a Request, to send it again.

@@ -190,27 +190,11 @@ func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any,
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	resp, err := c.post(ctx, url, body)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		// Reading to EOF lets the connection be reused.
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
-		_ = resp.Body.Close()
-	}()
-	switch st := resp.StatusCode; {
-	case st >= 400:
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return &statusError{status: st, body: b}
-	case st != http.StatusOK && st != http.StatusCreated:
-		return &statusError{status: st}
-	}
+	defer drainClose(resp)
 
 	buf := c.bufs.get()
 	defer c.bufs.put(buf)
@@ -247,6 +231,39 @@ func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any,
 		return &decodeError{err: shapeErr}
 	}
 	return nil
+}
+
+// post sends a GraphQL request body to url through the whole transport
+// stack. An answer other than 200 or 201 is a *statusError (with the first
+// maxErrorBody bytes of a 4xx/5xx body), its body already closed;
+// otherwise the caller reads the body and closes it with drainClose.
+func (c *Client) post(ctx context.Context, url string, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	switch st := resp.StatusCode; {
+	case st >= 400:
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		drainClose(resp)
+		return nil, &statusError{status: st, body: b}
+	case st != http.StatusOK && st != http.StatusCreated:
+		drainClose(resp)
+		return nil, &statusError{status: st}
+	}
+	return resp, nil
+}
+
+// drainClose reads what is left of a body, up to maxDrain, so that the
+// connection can be reused, and closes it.
+func drainClose(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	_ = resp.Body.Close()
 }
 
 // decodeResponse reads a GraphQL response {"data":…,"errors":[…]} in one

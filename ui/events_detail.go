@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
 // resourceOf is the kind of resource an event names, from its type's
@@ -59,14 +57,12 @@ func prettyJSON(s string) string {
 }
 
 type eventKeys struct {
-	nav                        pagedlist.KeyMap
 	OpenResource, Copy, Replay key.Binding
 	Confirm                    key.Binding
 }
 
 func newEventKeys(kind resourceKind) eventKeys {
 	return eventKeys{
-		nav:          navKeys(),
 		OpenResource: openKey("open " + kind.noun()),
 		Copy:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy payload")),
 		Replay:       replayKey(),
@@ -79,16 +75,14 @@ func newEventKeys(kind resourceKind) eventKeys {
 // what the endpoint answered. Everything came with the log's page: it
 // costs no request.
 type eventScreen struct {
-	c      *common
+	pager
 	env    *envState
 	ctx    context.Context
 	cancel context.CancelFunc
 	keys   eventKeys
-	w, h   int
 
 	ev   api.WebhookEventLog
 	kind resourceKind
-	vp   viewport.Model
 
 	confirming bool
 	replayID   int
@@ -98,9 +92,9 @@ type eventScreen struct {
 func newEventScreen(c *common, env *envState, ev api.WebhookEventLog) *eventScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
 	kind := resourceOf(ev.EventType)
-	s := &eventScreen{c: c, env: env, ctx: ctx, cancel: cancel, ev: ev, kind: kind, keys: newEventKeys(kind)}
-	s.vp = viewport.New()
-	s.vp.SoftWrap = true
+	s := &eventScreen{env: env, ctx: ctx, cancel: cancel, ev: ev, kind: kind, keys: newEventKeys(kind)}
+	s.pager = newPager(c, s.content)
+	s.status = s.replayStatus
 	s.syncKeys()
 	return s
 }
@@ -110,16 +104,6 @@ func (s *eventScreen) title() string   { return s.ev.EventType }
 func (s *eventScreen) capturing() bool { return s.confirming }
 func (s *eventScreen) busy() bool      { return s.replayBusy }
 func (s *eventScreen) close()          { s.cancel() }
-func (s *eventScreen) setSize(w, h int) {
-	s.w, s.h = w, h
-	s.layout()
-}
-
-func (s *eventScreen) layout() {
-	s.vp.SetWidth(max(s.w, 1))
-	s.vp.SetHeight(max(s.h-1, 0))
-	s.vp.SetContent(s.content())
-}
 
 func (s *eventScreen) ShortHelp() []key.Binding {
 	k := s.keys
@@ -133,8 +117,7 @@ func (s *eventScreen) FullHelp() [][]key.Binding {
 	if s.confirming {
 		return [][]key.Binding{s.ShortHelp()}
 	}
-	n := s.keys.nav
-	return [][]key.Binding{{n.Up, n.Down, n.PageUp, n.PageDown, n.Top, n.Bottom}, s.ShortHelp()}
+	return [][]key.Binding{s.navHelp(), s.ShortHelp()}
 }
 
 func (s *eventScreen) syncKeys() {
@@ -149,7 +132,7 @@ func (s *eventScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		s.vp.SetContent(s.content())
+		return s.pager.update(msg)
 	case replayMsg:
 		if msg.id == s.replayID {
 			s.replayBusy = false
@@ -170,20 +153,7 @@ func (s *eventScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.replayID, s.replayBusy = s.c.nextID(), true
 		return replayCmd(s.c, s.env, s.ctx, s.replayID, s.ev), true
 	}
-	n := k.nav
 	switch {
-	case key.Matches(msg, n.Up):
-		s.vp.ScrollUp(1)
-	case key.Matches(msg, n.Down):
-		s.vp.ScrollDown(1)
-	case key.Matches(msg, n.PageUp):
-		s.vp.PageUp()
-	case key.Matches(msg, n.PageDown):
-		s.vp.PageDown()
-	case key.Matches(msg, n.Top):
-		s.vp.GotoTop()
-	case key.Matches(msg, n.Bottom):
-		s.vp.GotoBottom()
 	case key.Matches(msg, k.OpenResource):
 		open := openMsg{envTag{s.env.Name}, s.kind, s.ev.ResourceID}
 		return func() tea.Msg { return open }, true
@@ -192,7 +162,7 @@ func (s *eventScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Replay):
 		s.confirming = true
 	default:
-		return nil, false
+		return s.pager.handleKey(msg)
 	}
 	return nil, true
 }
@@ -252,27 +222,14 @@ func eventTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
-func (s *eventScreen) view() string {
-	if s.h <= 0 {
-		return ""
-	}
-	return fit(s.vp.View(), s.w, s.h-1) + "\n" + s.statusLine()
-}
-
-// statusLine is the replay question, the replay in flight, or how far the
-// payload is scrolled.
-func (s *eventScreen) statusLine() string {
-	st := s.c.styles
+// replayStatus is the replay question or the replay in flight, for the
+// status line; "" leaves it to the scroll position.
+func (s *eventScreen) replayStatus() string {
 	switch {
 	case s.confirming:
-		return trunc(st.warn.Render(replayQuestion(s.ev, s.keys.Confirm)), s.w)
+		return s.c.styles.warn.Render(replayQuestion(s.ev, s.keys.Confirm))
 	case s.replayBusy:
-		return trunc(s.c.spinFrame+" Replaying "+s.ev.EventType+"…", s.w)
+		return s.c.spinFrame + " Replaying " + s.ev.EventType + "…"
 	}
-	total, first := s.vp.TotalLineCount(), s.vp.YOffset()+1
-	text := fmt.Sprintf("lines %d–%d of %d", first, min(first+s.vp.Height()-1, total), total)
-	if total <= s.vp.Height() {
-		text = "all shown"
-	}
-	return trunc(st.dimP.Render(text), s.w)
+	return ""
 }

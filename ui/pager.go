@@ -19,7 +19,10 @@ type pager struct {
 	vp      viewport.Model
 	nav     pagedlist.KeyMap
 	content func() string
-	w, h    int
+	// status, when set and not "", replaces the scroll position on the
+	// status line (a question, work in progress).
+	status func() string
+	w, h   int
 }
 
 func newPager(c *common, content func() string) pager {
@@ -77,10 +80,20 @@ func (p *pager) view() string {
 	if p.h <= 0 {
 		return ""
 	}
+	return fit(p.vp.View(), p.w, p.h-1) + "\n" + p.statusLine()
+}
+
+// statusLine is the screen's status, or how far the text is scrolled.
+func (p *pager) statusLine() string {
+	if p.status != nil {
+		if s := p.status(); s != "" {
+			return trunc(s, p.w)
+		}
+	}
 	total, first := p.vp.TotalLineCount(), p.vp.YOffset()+1
 	text := fmt.Sprintf("lines %d–%d of %d", first, min(first+p.vp.Height()-1, total), total)
 	if total <= p.vp.Height() {
 		text = "all shown"
 	}
-	return fit(p.vp.View(), p.w, p.h-1) + "\n" + trunc(p.c.styles.dimP.Render(text), p.w)
+	return trunc(p.c.styles.dimP.Render(text), p.w)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -255,16 +254,12 @@ func (s *requestsScreen) row(e api.Entry) string {
 	if e.Limit > 0 {
 		budget = fmt.Sprintf("%d/%d", e.Used, e.Limit)
 	}
-	waited := ""
-	if e.Waited > 0 {
-		waited = e.Waited.Round(time.Second).String() + " " + waitWord(e.WaitReason)
-	}
 	name := opName(e)
 	if e.Err != "" || len(e.Errors) > 0 {
 		name += " !"
 	}
 	return fmt.Sprintf("%s %-5d %-8s %-7s %-34s %6s %7s %9s %-10s %s", mark, e.Seq, e.Time.UTC().Format("15:04:05"), e.Env,
-		trunc(name, 34), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), sizeText(e.Size), budget, waited)
+		trunc(name, 34), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), e.SizeText(), budget, e.WaitText())
 }
 
 func opName(e api.Entry) string {
@@ -276,23 +271,6 @@ func opName(e api.Entry) string {
 		name += " (Testing API)"
 	}
 	return name
-}
-
-func waitWord(r api.WaitReason) string {
-	switch r {
-	case api.WaitRetryAfter:
-		return "429"
-	case api.WaitBackoff:
-		return "backoff"
-	}
-	return "budget"
-}
-
-func sizeText(n int64) string {
-	if n < 1000 {
-		return fmt.Sprintf("%d B", n)
-	}
-	return fmt.Sprintf("%.1f kB", float64(n)/1000)
 }
 
 // requestScreen is one request: what was asked, pretty-printed, and a
@@ -342,14 +320,14 @@ func (s *requestScreen) content() string {
 	line(label("Endpoint"), "POST ", e.URL, st.dim.Render("  ("+e.Env+", "+token+")"))
 	answer := "no answer"
 	if e.Status != 0 {
-		answer = fmt.Sprintf("HTTP %d · %s · %dms", e.Status, sizeText(e.Size), e.Duration.Milliseconds())
+		answer = fmt.Sprintf("HTTP %d · %s · %dms", e.Status, e.SizeText(), e.Duration.Milliseconds())
 	}
 	line(label("Answer"), answer)
 	if e.Limit > 0 {
 		line(label("Budget"), fmt.Sprintf("%d of %d when sent", e.Used, e.Limit))
 	}
-	if e.Waited > 0 {
-		line(label("Waited"), fmt.Sprintf("%s (%s)", e.Waited.Round(time.Second), waitWord(e.WaitReason)))
+	if w := e.WaitText(); w != "" {
+		line(label("Waited"), w)
 	}
 	if e.RetryAfter != "" {
 		line(label("Retry-After"), e.RetryAfter)

@@ -72,12 +72,12 @@ func requestLine(e api.Entry) string {
 	if e.Status != 0 {
 		fmt.Fprintf(&b, " %d", e.Status)
 	}
-	fmt.Fprintf(&b, " %dms %s", e.Duration.Milliseconds(), byteSize(e.Size))
+	fmt.Fprintf(&b, " %dms %s", e.Duration.Milliseconds(), e.SizeText())
 	if e.Limit > 0 {
 		fmt.Fprintf(&b, " budget %d/%d", e.Used, e.Limit)
 	}
-	if e.Waited > 0 {
-		fmt.Fprintf(&b, " waited %s (%s)", roundWait(e.Waited), waitShort(e.WaitReason))
+	if w := e.WaitText(); w != "" {
+		b.WriteString(" waited " + w)
 	}
 	if e.RetryAfter != "" {
 		b.WriteString(" Retry-After " + e.RetryAfter)
@@ -89,24 +89,6 @@ func requestLine(e api.Entry) string {
 		b.WriteString(" failed: " + e.Err)
 	}
 	return b.String()
-}
-
-// waitShort names a wait's reason in a few words.
-func waitShort(r api.WaitReason) string {
-	switch r {
-	case api.WaitRetryAfter:
-		return "429 Retry-After"
-	case api.WaitBackoff:
-		return "429 backoff"
-	}
-	return "request budget"
-}
-
-func byteSize(n int64) string {
-	if n < 1000 {
-		return fmt.Sprintf("%d B", n)
-	}
-	return fmt.Sprintf("%.1f kB", float64(n)/1000)
 }
 
 func indentLines(s string) string {
