@@ -12,6 +12,7 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/internal/shellcmd"
 )
 
@@ -92,7 +93,7 @@ func runAPI(ctx context.Context, opts *APIOptions) error {
 	err := sendAPI(ctx, opts)
 	var refused *refusedError
 	if errors.As(err, &refused) {
-		printError(opts.IO, sentence(refused.Error()), refused)
+		printError(opts.IO, remedy.Sentence(refused), refused)
 		return &exitError{code: ExitUsage}
 	}
 	return err
