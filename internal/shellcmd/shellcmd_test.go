@@ -1,0 +1,33 @@
+package shellcmd
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestQuoteSurvivesTheShell: whatever a quoted word holds, bash hands it
+// back unchanged.
+func TestQuoteSurvivesTheShell(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	for _, s := range []string{"plain", "", "it's", `{"query":"query { a }","x":"$HOME \\ ` + "`id`" + `"}`, "two\nlines", "a=b"} {
+		out, err := exec.Command("bash", "-c", "printf %s "+Quote(s)).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("Quote(%q) came back as %q (%v)", s, out, err)
+		}
+	}
+}
+
+func TestAPICommand(t *testing.T) {
+	got := API{Env: "live", Project: true, OperationName: "Q", Query: "query Q($id: ID!) { a }",
+		Variables: map[string]any{"id": "123", "n": 2, "in": map[string]any{"k": []any{true}}}}.String()
+	want := `partnertui api --env live --project --operation-name Q -f id=123 -F 'in={"k":[true]}' -F n=2 'query Q($id: ID!) { a }'`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if c := Curl("http://127.0.0.1:1/g", []byte(`{"q":"it's"}`)); !strings.Contains(c, `"Authorization: Bearer $PARTNERTUI_TOKEN"`) || !strings.HasSuffix(c, `'{"q":"it'\''s"}'`) {
+		t.Errorf("curl %s", c)
+	}
+}
