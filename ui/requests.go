@@ -221,7 +221,7 @@ func (s *requestsScreen) view() string {
 		return ""
 	}
 	st := s.c.styles
-	head := fmt.Sprintf("  %-5s %-8s %-7s %-34s %6s %7s %9s %-10s %s", "#", "UTC", "Env", "Operation", "Status", "Took", "Size", "Budget", "Waited")
+	head := fmt.Sprintf("  %-5s %-8s %-7s %-*s %6s %7s %9s %-10s %s", "#", "UTC", "Env", s.opWidth(), "Operation", "Status", "Took", "Size", "Budget", "Waited")
 	lines := []string{st.colHeader.Render(trunc(head, s.w))}
 	if len(s.entries) == 0 {
 		lines = append(lines, st.dim.Render("No request yet."))
@@ -241,6 +241,14 @@ func (s *requestsScreen) view() string {
 	return fit(strings.Join(lines, "\n"), s.w, s.h-1) + "\n" + trunc(st.dimP.Render(status), s.w)
 }
 
+// opWidth is the operation column's: what the columns up to the size
+// leave (the budget and the wait are cut first on a narrow terminal), up
+// to the longest operation name the app sends.
+func (s *requestsScreen) opWidth() int {
+	const others = 2 + 6 + 9 + 8 + 7 + 8 + 10 + 1 // the other columns up to the size, with their spaces
+	return min(max(s.w-others, 12), 34)
+}
+
 func (s *requestsScreen) row(e api.Entry) string {
 	mark := " "
 	if s.mine(e) {
@@ -258,8 +266,9 @@ func (s *requestsScreen) row(e api.Entry) string {
 	if e.Err != "" || len(e.Errors) > 0 {
 		name += " !"
 	}
-	return fmt.Sprintf("%s %-5d %-8s %-7s %-34s %6s %7s %9s %-10s %s", mark, e.Seq, e.Time.UTC().Format("15:04:05"), e.Env,
-		trunc(name, 34), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), e.SizeText(), budget, e.WaitText())
+	w := s.opWidth()
+	return fmt.Sprintf("%s %-5d %-8s %-7s %-*s %6s %7s %9s %-10s %s", mark, e.Seq, e.Time.UTC().Format("15:04:05"), e.Env,
+		w, trunc(name, w), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), e.SizeText(), budget, e.WaitText())
 }
 
 func opName(e api.Entry) string {
