@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -194,9 +193,14 @@ func (c *Client) record(cs *callState, err error) {
 	c.log.add(e)
 }
 
-// secretName matches the names whose values are never kept: a webhook
-// subscription's secret, and anything named like a token or password.
-var secretName = regexp.MustCompile(`(?i)secret|token|password|authorization`)
+// secretish reports whether name is one whose value is never kept: a
+// webhook subscription's secret, and anything named like a token or a
+// password. It is a plain search (no regexp): it runs on every request.
+func secretish(name string) bool {
+	l := strings.ToLower(name)
+	return strings.Contains(l, "secret") || strings.Contains(l, "token") ||
+		strings.Contains(l, "password") || strings.Contains(l, "authorization")
+}
 
 func redactVars(vars map[string]any) map[string]any {
 	if vars == nil {
@@ -210,7 +214,7 @@ func redactVars(vars map[string]any) map[string]any {
 }
 
 func redactValue(name string, v any) any {
-	if secretName.MatchString(name) && v != nil {
+	if secretish(name) && v != nil {
 		return Redacted
 	}
 	switch x := v.(type) {
@@ -231,7 +235,7 @@ func redactValue(name string, v any) any {
 // redactQuery replaces the string literals given to a secret-like
 // argument or input field (secret: "…") in an operation's text.
 func redactQuery(q string) string {
-	if !secretName.MatchString(q) {
+	if !secretish(q) {
 		return q
 	}
 	lx := lexer.New(&ast.Source{Input: q})
@@ -245,7 +249,7 @@ func redactQuery(q string) string {
 			break
 		}
 		if (t.Kind == lexer.String || t.Kind == lexer.BlockString) && prev[1].Kind == lexer.Colon &&
-			prev[0].Kind == lexer.Name && secretName.MatchString(prev[0].Value) {
+			prev[0].Kind == lexer.Name && secretish(prev[0].Value) {
 			spans = append(spans, span{t.Pos.Start, t.Pos.End})
 		}
 		prev[0], prev[1] = prev[1], t
