@@ -3,8 +3,11 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
@@ -239,5 +242,51 @@ func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
 	}
 	if strings.Contains(errOut, tok) {
 		t.Error("the request lines hold the access token")
+	}
+}
+
+// TestCachedSchemaIsNeverReadThroughASymlink: a cached schema is read only
+// from a regular file of ours, for the endpoint it was read from.
+func TestCachedSchemaIsNeverReadThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "schema.json")
+	c := cachedSchema{Endpoint: "https://api.example.test/graphql", Fetched: time.Now().UTC(), Introspection: json.RawMessage(`{}`)}
+	if err := writeCachedSchema(file, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := readCachedSchema(file, c.Endpoint); !ok {
+		t.Fatal("the cached schema was not read back")
+	}
+	if _, ok := readCachedSchema(file, "https://other.example.test/graphql"); ok {
+		t.Error("another endpoint's schema was used")
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(file, link); err != nil {
+		t.Skip(err)
+	}
+	if _, ok := readCachedSchema(link, c.Endpoint); ok {
+		t.Error("a schema was read through a symlink")
+	}
+	// Writing over the link replaces it, leaving its target alone.
+	before, _ := os.ReadFile(file)
+	if err := writeCachedSchema(link, cachedSchema{Endpoint: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(file)
+	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() || string(before) != string(after) {
+		t.Errorf("writing through the link: %v, target changed %v", err, string(before) != string(after))
+	}
+}
+
+func TestAPIChecksTheTestingAPIAgainstItsOwnSchema(t *testing.T) {
+	home := testenv.Isolate(t)
+	log := &syncBuffer{}
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 2, RequestLog: log})
+	code, _, errOut := runCLI(t, "api", "--config", cfg, "--testing", "mutation Nope { accounts { id } }")
+	if code != ExitUsage || !strings.Contains(errOut, `"accounts" on type "Mutation"`) {
+		t.Errorf("exit %d, stderr %q; want the admin schema's refusal", code, errOut)
+	}
+	if n := count(emulatorOps(t, log), "Nope"); n != 0 {
+		t.Errorf("the refused mutation was sent %d times", n)
 	}
 }
