@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -88,23 +89,15 @@ func schemaFor(ctx context.Context, a *app.App, e *app.Env, testing, refresh, of
 }
 
 // readCachedSchema reads file when it is a regular file (never through a
-// symlink) holding url's schema.
+// symlink: paths.OpenFile) holding url's schema.
 func readCachedSchema(file, url string) (cachedSchema, bool) {
-	before, err := os.Lstat(file)
-	if err != nil || !before.Mode().IsRegular() || before.Size() > maxSchemaFile {
-		return cachedSchema{}, false
-	}
-	f, err := os.Open(file)
+	f, err := paths.OpenFile(file, os.O_RDONLY, 0)
 	if err != nil {
 		return cachedSchema{}, false
 	}
 	defer f.Close()
-	after, err := f.Stat()
-	if err != nil || !os.SameFile(before, after) {
-		return cachedSchema{}, false
-	}
 	var c cachedSchema
-	if err := json.NewDecoder(f).Decode(&c); err != nil || c.Endpoint != url {
+	if err := json.NewDecoder(io.LimitReader(f, maxSchemaFile)).Decode(&c); err != nil || c.Endpoint != url {
 		return cachedSchema{}, false
 	}
 	return c, true

@@ -41,12 +41,13 @@ func StateDir() (string, error) {
 }
 
 // CacheDir is $XDG_CACHE_HOME/partnertui (~/.cache when unset), created
-// with mode 0700: it holds what partnertui can read again from the
-// platform, such as each endpoint's schema.
+// with mode 0700, or tightened to it, like StateDir: it holds what
+// partnertui can read again from the platform, such as each endpoint's
+// schema, which decides what is sent.
 func CacheDir() (string, error) {
 	dir := filepath.Join(xdg.CacheHome, app)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("cannot create the cache directory %s: %w", dir, err)
+	if err := EnsureDir(dir); err != nil {
+		return "", err
 	}
 	return dir, nil
 }
