@@ -336,3 +336,14 @@ func keepErr(dst *error, err error) {
 		*dst = err
 	}
 }
+
+// plural is an English noun's plural: "failure" → "failures", and the
+// nouns that end in a hiss take "es" ("success" → "successes").
+func plural(noun string) string {
+	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return noun + "es"
+		}
+	}
+	return noun + "s"
+}
