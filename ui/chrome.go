@@ -227,11 +227,23 @@ func (m *Model) hintLine(binds []key.Binding) string {
 	case m.flash != "":
 		line = s.ok.Render("✓ " + m.flash)
 	default:
-		// The help cuts the line at its width only when an ellipsis still
-		// fits, so cut it here as well.
-		line = m.help.ShortHelpView(binds)
+		line = m.shortHelp(binds)
 	}
 	return trunc(line, m.w)
+}
+
+// shortHelp is as many whole bindings as fit the width, in order, with no
+// "…" after them: the ? help has them all, and the footer says so.
+func (m *Model) shortHelp(binds []key.Binding) string {
+	h := m.help
+	h.SetWidth(0)
+	on := enabled(binds...)
+	for n := len(on); n > 0; n-- {
+		if line := h.ShortHelpView(on[:n]); lipgloss.Width(line) <= m.w {
+			return line
+		}
+	}
+	return ""
 }
 
 // helpGroups are the columns of the ? help: the screen's bindings, then
@@ -249,7 +261,40 @@ func (m *Model) helpGroups() [][]key.Binding {
 func (m *Model) helpView() string {
 	w, h := m.bodySize()
 	title := m.c.styles.title.Render("Help · "+m.top().title()) + m.c.styles.dim.Render("  ("+m.keys.CloseHelp.Help().Key+" to close)")
-	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
+	return fit(title+"\n\n"+m.helpColumns(w), w, h)
+}
+
+// helpColumns lays the help's columns side by side while they fit the
+// width, then in further rows of columns, so that every binding shows
+// whole (the help's own view cuts the columns that do not fit).
+func (m *Model) helpColumns(w int) string {
+	h := m.help
+	h.SetWidth(0)
+	sep := h.Styles.FullSeparator.Inline(true).Render(h.FullSeparator)
+	sepW := lipgloss.Width(sep)
+	var rows, row []string
+	rowW := 0
+	for _, g := range m.helpGroups() {
+		col := h.FullHelpView([][]key.Binding{g})
+		if col == "" {
+			continue
+		}
+		colW := lipgloss.Width(col)
+		if len(row) > 0 && rowW+sepW+colW > w {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, sep)
+			rowW += sepW
+		}
+		row = append(row, col)
+		rowW += colW
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
 }
 
 // footerView: badge · who · used/limit · status+latency · wait countdown ·

@@ -46,6 +46,7 @@ func TestGoldenViews(t *testing.T) {
 		{"qr", fixture{rows: 3, signedIn: true}, []string{"enter", "Q"}, nil},
 		{"amount", fixture{rows: 3, signedIn: true}, []string{"enter", "s", "1", "2", "left"}, nil},
 		{"help", fixture{rows: 3, signedIn: true}, []string{"?"}, nil},
+		{"txhelp", fixture{rows: 3, signedIn: true}, []string{"enter", "2", "?"}, nil},
 		{"confirm", fixture{rows: 3, signedIn: true}, []string{"e"}, nil},
 		{"live", fixture{rows: 3, signedIn: true, liveSigned: true}, []string{"e", "y"}, nil},
 		{"limited", fixture{rows: 3, signedIn: true}, []string{"enter"}, limited},
