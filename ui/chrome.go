@@ -21,8 +21,31 @@ import (
 // so a key press that moves a cursor redraws none of them.
 const chromeLines = 3
 
-// bodySize is what the chrome leaves for the screens.
-func (m *Model) bodySize() (w, h int) { return max(m.w, 0), max(m.h-chromeLines, 0) }
+// bodySize is what the chrome leaves for the screens: the header's line
+// too while the screen on top takes it.
+func (m *Model) bodySize() (w, h int) {
+	lines := chromeLines
+	if m.noHeader {
+		lines--
+	}
+	return max(m.w, 0), max(m.h-lines, 0)
+}
+
+// headerTaker is a screen that needs every line it can get while it shows
+// something that cannot be cut (the IBAN's QR code): the header steps
+// aside, the hint line and the footer stay.
+type headerTaker interface{ takesHeader() bool }
+
+// takeHeader resizes the screens when the top one starts or stops taking
+// the header's line.
+func (m *Model) takeHeader() {
+	t, _ := m.top().(headerTaker)
+	take := t != nil && t.takesHeader() && !m.showHelp
+	if take != m.noHeader {
+		m.noHeader = take
+		m.resize()
+	}
+}
 
 // chrome caches the rendered chrome lines with what they were drawn from.
 type chrome struct {
@@ -75,6 +98,7 @@ func (m *Model) refresh() {
 	if m.env == nil {
 		return
 	}
+	m.takeHeader()
 	t := m.top()
 	for _, s := range m.stack {
 		if c, ok := s.(coverable); ok {
@@ -169,9 +193,11 @@ func (m *Model) render() string {
 	}
 	var b strings.Builder
 	b.Grow(len(m.chrome.header) + len(body) + len(m.chrome.hints) + len(m.chrome.footer) + 3)
-	b.WriteString(m.chrome.header)
-	b.WriteByte('\n')
-	if h > chromeLines {
+	if !m.noHeader {
+		b.WriteString(m.chrome.header)
+		b.WriteByte('\n')
+	}
+	if _, bh := m.bodySize(); bh > 0 {
 		b.WriteString(body)
 		b.WriteByte('\n')
 	}

@@ -59,9 +59,11 @@ type Model struct {
 	keys globalKeys
 	envs map[config.EnvName]*envState
 	// env is the active environment; nil when none is configured.
-	env       *envState
-	stack     []screen
-	showHelp  bool
+	env      *envState
+	stack    []screen
+	showHelp bool
+	// noHeader: the top screen takes the header's line (headerTaker).
+	noHeader  bool
 	confirm   bool
 	flash     string
 	flashBad  bool
