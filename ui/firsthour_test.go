@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/partnertui/partnertui/api"
 )
 
 // TestQRFits80x24: the IBAN's QR code (33 modules and a 4-module quiet
@@ -24,4 +28,41 @@ func TestQRFits80x24(t *testing.T) {
 	d.press("esc")
 	d.wantScreen("partnertui Accounts")
 	d.wantScreen("Overview │ Transactions")
+}
+
+// TestTypeHintListsEveryCandidate: the transaction filter's type hint
+// names every type a prefix may become at 80×24 and 120×40; where the
+// form has too few lines for all of them, it says how many it leaves out
+// instead of dropping them silently.
+func TestTypeHintListsEveryCandidate(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		w, h  int
+		typed []string
+		whole bool // every candidate fits
+	}{
+		{80, 24, []string{"S", "e", "p", "a"}, true},
+		{120, 40, []string{"S", "e", "p", "a"}, true},
+		{100, 16, []string{"S", "e", "p", "a"}, false},
+		{80, 24, nil, false},
+		{60, 14, []string{"S"}, false},
+	}
+	for _, c := range cases {
+		d := newDriver(t, fixture{rows: 3, signedIn: true, w: c.w, h: c.h, color: true})
+		d.press(append([]string{"enter", "2", "f", "down"}, c.typed...)...)
+		screen := d.screen()
+		prefix := strings.Join(c.typed, "")
+		var missing int
+		for _, ty := range api.TransactionTypes() {
+			if strings.HasPrefix(ty, prefix) && !regexp.MustCompile(`(^|\s)`+ty+`(\s|$)`).MatchString(screen) {
+				missing++
+				if c.whole {
+					t.Errorf("%d×%d: the hint for “%s” lacks %s:\n%s", c.w, c.h, prefix, ty, screen)
+				}
+			}
+		}
+		if more := fmt.Sprintf("+%d more", missing); missing > 0 && !strings.Contains(screen, more) {
+			t.Errorf("%d×%d: the hint for “%s” leaves %d types out without saying so (%q):\n%s", c.w, c.h, prefix, missing, more, screen)
+		}
+	}
 }
