@@ -92,6 +92,9 @@ func (s *accountScreen) hidden(what string, empty func() string) string {
 
 func (s *accountScreen) resource() (resourceKind, string) { return resourceAccount, s.overview.acct.ID }
 
+// typedByID: the account was asked for by an ID the user typed.
+func (s *accountScreen) typedByID(retype key.Binding) { s.overview.retype = retype }
+
 // eventScope is the account, for the Events view opened from any tab.
 func (s *accountScreen) eventScope() (id, name string) { return s.overview.eventScope() }
 

@@ -347,3 +347,7 @@ func plural(noun string) string {
 	}
 	return noun + "s"
 }
+
+// wrap breaks s into lines of at most w cells, between words where it can:
+// for a sentence that must be read whole, such as an error.
+func wrap(s string, w int) string { return lipgloss.NewStyle().Width(max(w, 1)).Render(s) }

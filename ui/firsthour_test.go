@@ -66,3 +66,33 @@ func TestTypeHintListsEveryCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownAccountByID: `:account` with an ID nobody has says so whole,
+// at any width, with the remedy of a mistyped ID, and offers no key of an
+// account it does not have.
+func TestUnknownAccountByID(t *testing.T) {
+	t.Parallel()
+	id := "00000000-0000-0000-0000-000000000000"
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		d := newDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1]})
+		d.press(strings.Split(":account "+id, "")...)
+		d.press("enter")
+		screen := d.screen()
+		flat := strings.Join(strings.Fields(screen), " ")
+		for _, want := range []string{"Could not load the account.", id, "Check the ID, then press : to type it again."} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%d×%d: the error lacks %q:\n%s", sz[0], sz[1], want, screen)
+			}
+		}
+		for _, not := range []string{"refresh.", "…", "copy IBAN", "QR code", "simulate", "BIC"} {
+			if strings.Contains(strings.Join(strings.Split(screen, "\n")[2:], "\n"), not) {
+				t.Errorf("%d×%d: the screen of an unknown account shows %q:\n%s", sz[0], sz[1], not, screen)
+			}
+		}
+		// Its keys are not handled either.
+		d.press("Q", "s")
+		if d.overview().showQR || d.overview().prompting() {
+			t.Errorf("%d×%d: Q or s acted on an account that was not found", sz[0], sz[1])
+		}
+	}
+}

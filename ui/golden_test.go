@@ -61,6 +61,7 @@ func TestGoldenViews(t *testing.T) {
 		{"statements", fixture{rows: 3, signedIn: true}, []string{"enter", "5"}, nil},
 		{"statement", fixture{rows: 3, signedIn: true}, []string{"enter", "5", "enter"}, nil},
 		{"palette", fixture{rows: 3, signedIn: true}, []string{":", "c"}, nil},
+		{"unknownaccount", fixture{rows: 3, signedIn: true}, append(typed(":account 00000000-0000-0000-0000-000000000000"), "enter"), nil},
 		{"alltransactions", fixture{rows: 3, signedIn: true}, append(typed(":transactions"), "enter"), nil},
 		{"projecttransactions", fixture{rows: 3, project: true}, append(typed(":transactions"), "enter"), nil},
 		{"allmembers", fixture{rows: 3, project: true}, append(typed(":members"), "enter"), nil},
