@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/partnertui/partnertui/api"
 )
 
@@ -94,5 +96,41 @@ func TestUnknownAccountByID(t *testing.T) {
 		if d.overview().showQR || d.overview().prompting() {
 			t.Errorf("%d×%d: Q or s acted on an account that was not found", sz[0], sz[1])
 		}
+	}
+}
+
+// TestOverviewFollowsTheBooking: after a simulated transfer the Overview
+// follows the transaction while it is Pending and reads the account again
+// once it is booked, with no r; it stops following then.
+func TestOverviewFollowsTheBooking(t *testing.T) {
+	t.Parallel()
+	d := newDriverWith(t, fixture{rows: 2, signedIn: true}, func(d *driver) {
+		tx := makeTxs("acc-0", 1)[0]
+		tx.ID, tx.StatusInfo = "tx-sim", api.TransactionStatusInfo{Status: "Pending"}
+		d.sbx.txs["acc-0"] = []api.TransactionDetail{tx}
+	})
+	d.press("enter", "s", "2", "5", "enter")
+	d.wantScreen("Received 25 EUR")
+	isTick := func(m tea.Msg) bool { _, ok := m.(bookingTickMsg); return ok }
+	// Still Pending: the Overview asks again.
+	if d.fire(isTick) != 1 {
+		t.Fatal("the Overview does not follow the simulated transfer")
+	}
+	reads := d.sbx.detailCalls
+	// The platform books it: the balance moves.
+	d.sbx.mu.Lock()
+	d.sbx.txs["acc-0"][0].StatusInfo.Status = "Booked"
+	d.sbx.accounts[0].Balances.Available.Value = "1024.99"
+	d.sbx.mu.Unlock()
+	if d.fire(isTick) != 1 {
+		t.Fatal("the Overview stopped following a Pending transfer")
+	}
+	if d.sbx.detailCalls != reads+1 {
+		t.Fatalf("the account was read %d times after the booking, want once", d.sbx.detailCalls-reads)
+	}
+	d.wantScreen("1024.99 EUR")
+	d.wantScreen("The simulated transfer is Booked")
+	if d.fire(isTick) != 0 {
+		t.Fatal("the Overview still follows a booked transfer")
 	}
 }

@@ -64,9 +64,10 @@ type overviewScreen struct {
 	simID   int
 	simBusy bool
 	simErr  error
-	// simulated runs after a simulated transfer was booked: the account
-	// screen reads its transactions again.
+	// simulated runs after a simulated transfer was accepted and again
+	// once it is booked: the account screen reads its transactions again.
 	simulated func() tea.Cmd
+	follow    bookingFollow
 }
 
 func newOverviewScreen(c *common, env *envState, a api.Account) *overviewScreen {
@@ -146,6 +147,9 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := d.booking(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		d.prompt.SetStyles(d.c.inputStyles())
@@ -162,7 +166,7 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		d.simErr = nil
 		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
-		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }}
+		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }, d.followBooking(msg.txID)}
 		if d.simulated != nil {
 			cmds = append(cmds, d.simulated())
 		}
