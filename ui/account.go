@@ -44,7 +44,7 @@ type accountScreen struct {
 	overview   *overviewScreen
 	tx         *txListScreen
 	members    *listScreen[api.AccountMembership]
-	cards      *listScreen[api.Card]
+	cards      *cardsScreen
 	statements *listScreen[api.Statement]
 	tabs       []screen
 	started    []bool

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +133,40 @@ func TestOverviewFollowsTheBooking(t *testing.T) {
 	d.wantScreen("The simulated transfer is Booked")
 	if d.fire(isTick) != 0 {
 		t.Fatal("the Overview still follows a booked transfer")
+	}
+}
+
+// TestCardsFilterByStatus: f on the Cards list moves through the card
+// statuses (the platform's filters.statuses) and back to all of them,
+// and the status line says which; a member's cards have no such key.
+func TestCardsFilterByStatus(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.press("enter", "4")
+	d.wantScreen("f status: any")
+	last := func() api.CardsParams { return d.sbx.cardCalls[len(d.sbx.cardCalls)-1] }
+	for _, want := range api.CardStatuses() {
+		d.press("f")
+		if p := last(); !slices.Equal(p.Statuses, []string{want}) || p.AccountID != "acc-0" {
+			t.Fatalf("f sent %+v, want the %s cards of acc-0", p, want)
+		}
+		d.wantScreen("status " + want)
+	}
+	d.wantScreen("No Canceling cards here")
+	d.press("f")
+	if p := last(); len(p.Statuses) != 0 {
+		t.Fatalf("the last f sent %+v, want every status", p)
+	}
+	d.wantScreen("row 1 of ")
+	d.press("f", "f", "f")
+	d.wantScreen("status Enabled")
+	d.wantScreen("row 1 of ")
+
+	// A member's cards are drawn under the member, whose keys do not filter.
+	d.press("3", "enter")
+	calls := len(d.sbx.cardCalls)
+	d.press("f")
+	if len(d.sbx.cardCalls) != calls {
+		t.Fatal("f filtered a member's cards")
 	}
 }

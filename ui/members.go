@@ -68,7 +68,7 @@ type memberKeys struct {
 type memberScreen struct {
 	*itemScreen[api.AccountMembership]
 	keys  memberKeys
-	cards *listScreen[api.Card]
+	cards *cardsScreen
 }
 
 func newMemberScreenByID(c *common, env *envState, id string) *memberScreen {

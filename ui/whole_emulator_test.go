@@ -430,7 +430,7 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	jump(e.driver, "cards")
 	e.wantScreen("Accounts › All cards")
 	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
-	sameIDs(t, "every card", walkList(e.driver, topAs[*listScreen[api.Card]](e.driver).list), cards, cardID)
+	sameIDs(t, "every card", walkList(e.driver, topAs[*cardsScreen](e.driver).list), cards, cardID)
 
 	// Resources by id, and back to the list with :accounts.
 	acct := members[0].Account
