@@ -170,3 +170,19 @@ func TestCardsFilterByStatus(t *testing.T) {
 		t.Fatal("f filtered a member's cards")
 	}
 }
+
+// TestStatementBalancesSideBySide: the opening balance is next to the
+// closing one, not at the far right after a column stretched to fill the
+// width.
+func TestStatementBalancesSideBySide(t *testing.T) {
+	t.Parallel()
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		d := newDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1]})
+		d.press("enter", "5")
+		header := strings.Split(d.screen(), "\n")[2]
+		open, closing := strings.Index(header, "Opening balance"), strings.Index(header, "Closing balance")
+		if open < 0 || closing < 0 || open > closing || closing-open > len("Opening balance")+2 {
+			t.Errorf("%d×%d: the balances are not side by side: %q", sz[0], sz[1], header)
+		}
+	}
+}
