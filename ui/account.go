@@ -43,7 +43,7 @@ type accountScreen struct {
 
 	overview   *overviewScreen
 	tx         *txListScreen
-	members    *listScreen[api.AccountMembership]
+	members    *membersScreen
 	cards      *cardsScreen
 	statements *listScreen[api.Statement]
 	tabs       []screen

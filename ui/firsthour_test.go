@@ -186,3 +186,17 @@ func TestStatementBalancesSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersLegend: the members list says what V B P M C stand for.
+func TestMembersLegend(t *testing.T) {
+	t.Parallel()
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		d := newDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1]})
+		d.press("enter", "3")
+		d.wantScreen("V B P M C")
+		d.wantScreen("V view account · B beneficiaries · P payments · M members · C cards")
+		if n := len(strings.Split(d.screen(), "\n")); n != sz[1] {
+			t.Fatalf("%d×%d: the screen has %d lines", sz[0], sz[1], n)
+		}
+	}
+}

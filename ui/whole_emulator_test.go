@@ -424,7 +424,7 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	if len(members) <= 100 {
 		t.Fatalf("%d memberships: too few to page", len(members))
 	}
-	sameIDs(t, "every membership", walkList(e.driver, topAs[*listScreen[api.AccountMembership]](e.driver).list), members, memberID)
+	sameIDs(t, "every membership", walkList(e.driver, topAs[*membersScreen](e.driver).list), members, memberID)
 
 	// Every card.
 	jump(e.driver, "cards")
