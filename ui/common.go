@@ -90,6 +90,9 @@ type envState struct {
 	projectStatus api.Status
 	owner         *owner
 	expiry        time.Time
+	// places are the screens left open when the user switched to the
+	// other environment, opened again on the way back.
+	places []place
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

@@ -200,3 +200,29 @@ func TestMembersLegend(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchBackLandsWhereYouLeft: back from Live, the user is on the
+// account and tab they left, read again, with esc still leading to the
+// account list.
+func TestSwitchBackLandsWhereYouLeft(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true})
+	d.press("j", "enter", "3", "enter")
+	d.wantScreen("Accounts › Account 1 › Members › ")
+	d.press("e", "y")
+	d.wantScreen("LIVE")
+	d.accounts()
+	d.press("e")
+	d.wantScreen("Switched to Sandbox")
+	d.wantScreen("Accounts › Account 1 › Members › ")
+	d.press("esc")
+	if a := d.account(); a.active != tabMembers || a.overview.acct.ID != "acc-1" {
+		t.Fatalf("back on account %s, tab %d", a.overview.acct.ID, a.active)
+	}
+	d.wantScreen("V B P M C")
+	d.press("esc")
+	d.accounts()
+	// A second trip remembers the new place, not the old one.
+	d.press("e", "y", "e")
+	d.accounts()
+}
