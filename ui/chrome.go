@@ -69,6 +69,7 @@ type headerKey struct {
 type hintKey struct {
 	w        int
 	confirm  bool
+	signOut  bool
 	flash    string
 	bad      bool
 	styleGen int
@@ -119,7 +120,7 @@ func (m *Model) refresh() {
 		c.header = m.headerView()
 	}
 
-	ik := hintKey{w: m.w, confirm: m.confirm, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
+	ik := hintKey{w: m.w, confirm: m.confirm, signOut: m.signingOut, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
 	binds := m.hintBindings()
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
@@ -248,6 +249,8 @@ func (m *Model) hintLine(binds []key.Binding) string {
 	switch {
 	case m.confirm:
 		line = s.warn.Render(TextConfirmLive + " Real accounts, real money. " + m.keys.Confirm.Help().Key + " confirms, any other key stays.")
+	case m.signingOut:
+		line = s.warn.Render(m.signOutQuestion())
 	case m.flash != "" && m.flashBad:
 		line = s.err.Render("✗ " + m.flash)
 	case m.flash != "":

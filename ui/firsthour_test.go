@@ -226,3 +226,37 @@ func TestSwitchBackLandsWhereYouLeft(t *testing.T) {
 	d.press("e", "y", "e")
 	d.accounts()
 }
+
+// TestSignOutKey: L asks, y signs out as `partnertui logout` does (off the
+// event loop) and opens the sign-in; any other key stays signed in. With
+// a project token nobody is signed in, so there is no such key.
+func TestSignOutKey(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.press("?")
+	d.wantScreen("L      sign out")
+	d.press("esc", "L")
+	d.wantScreen("Sign out of Sandbox?")
+	d.press("n")
+	d.wantScreen("Still signed in to Sandbox")
+	if d.sbxS.logouts != 0 {
+		t.Fatal("n signed out")
+	}
+	d.accounts()
+	d.press("enter", "L", "y")
+	if d.sbxS.logouts != 1 {
+		t.Fatalf("%d sign-outs", d.sbxS.logouts)
+	}
+	d.signin()
+	d.wantScreen("Signed out of Sandbox")
+	d.wantScreen("Sign in to Sandbox")
+	if d.m.env.owner != nil || strings.Contains(d.screen(), "Jane Doe") {
+		t.Fatalf("the footer still names the user:\n%s", d.screen())
+	}
+
+	p := newDriver(t, fixture{rows: 3, project: true})
+	p.press("L")
+	if p.m.signingOut || strings.Contains(p.screen(), "Sign out") {
+		t.Fatal("a project token offers to sign out")
+	}
+}

@@ -27,6 +27,9 @@ type globalKeys struct {
 	CloseHelp key.Binding
 	// Jump opens the : palette (k9s's resource jump).
 	Jump key.Binding
+	// SignOut signs the user out of the active environment (y confirms);
+	// enabled while someone is signed in.
+	SignOut key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -41,6 +44,7 @@ func newGlobalKeys() globalKeys {
 		Confirm:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "confirm")),
 		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc", "close help")),
 		Jump:      key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to…")),
+		SignOut:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "sign out")),
 	}
 }
 
@@ -49,7 +53,7 @@ func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, 
 
 // full are the global keys of the help view.
 func (k globalKeys) full() []key.Binding {
-	return []key.Binding{k.Back, k.Jump, k.Events, k.Env, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.Back, k.Jump, k.Events, k.Env, k.SignOut, k.Help, k.Quit, k.ForceQuit}
 }
 
 // navKeys move a list's cursor.

@@ -62,6 +62,8 @@ type Model struct {
 	env      *envState
 	stack    []screen
 	showHelp bool
+	// signingOut: the hint line asks whether to sign out.
+	signingOut bool
 	// noHeader: the top screen takes the header's line (headerTaker).
 	noHeader  bool
 	confirm   bool
@@ -271,6 +273,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			return m.startClock()
 		}
 		return nil
+	case signedOutMsg:
+		return m.signedOut(msg)
 	case signedInMsg:
 		if msg.env != m.env.Name {
 			return nil
@@ -386,6 +390,9 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit(), true
 	}
+	if m.signingOut {
+		return m.answerSignOut(msg), true
+	}
 	if m.confirm {
 		m.confirm = false
 		if key.Matches(msg, k.Confirm) {
@@ -423,6 +430,9 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Jump):
 		return m.push(newPaletteScreen(m.c, m.env, t)), true
+	case key.Matches(msg, k.SignOut):
+		m.signingOut = true
+		return nil, true
 	}
 	return nil, false
 }
@@ -438,6 +448,8 @@ func (m *Model) syncKeys() {
 	}
 	_, home := m.stack[0].(*accountsScreen)
 	m.keys.Jump.SetEnabled(home)
+	// A project token has nobody signed in.
+	m.keys.SignOut.SetEnabled(home && !m.env.Project)
 }
 
 // View draws the chrome around the top screen (or the help).
