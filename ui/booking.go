@@ -43,7 +43,7 @@ type bookingMsg struct {
 
 // followBooking starts following txID; without a project client (which
 // reads transactions by id) there is nothing to follow it with.
-func (d *detailScreen) followBooking(txID string) tea.Cmd {
+func (d *overviewScreen) followBooking(txID string) tea.Cmd {
 	if d.env.ProjectAPI == nil || txID == "" {
 		return nil
 	}
@@ -51,13 +51,13 @@ func (d *detailScreen) followBooking(txID string) tea.Cmd {
 	return d.bookingTick()
 }
 
-func (d *detailScreen) bookingTick() tea.Cmd {
+func (d *overviewScreen) bookingTick() tea.Cmd {
 	env, id := d.env.Name, d.follow.id
 	return d.c.tick(bookingPoll, func(time.Time) tea.Msg { return bookingTickMsg{envTag{env}, id} })
 }
 
 // booking handles the follow's messages; it reports whether msg was one.
-func (d *detailScreen) booking(msg tea.Msg) (tea.Cmd, bool) {
+func (d *overviewScreen) booking(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case bookingTickMsg:
 		if msg.id != d.follow.id || msg.id == 0 {

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // Signing out from the app does what `partnertui logout` does: the refresh
@@ -46,7 +48,9 @@ func (m *Model) signedOut(msg signedOutMsg) tea.Cmd {
 	text, bad := "Signed out of "+envTitle(msg.env), false
 	switch {
 	case errors.Is(msg.err, auth.ErrRevocationFailed):
-		text, bad = sentence(msg.err), true
+		// Signed out all the same: only the server's word is missing.
+		s := remedy.Sentence(msg.err)
+		text, bad = strings.ToUpper(s[:1])+s[1:], true
 	case msg.err != nil:
 		return m.setFlash("Could not sign out. "+explain(msg.err, where{retry: m.keys.SignOut}), true)
 	}
