@@ -13,6 +13,7 @@ var helpScenes = []struct {
 	name string
 	keys []string
 }{
+	{"sign-in", nil},
 	{"accounts", nil},
 	{"overview", []string{"enter"}},
 	{"transactions", []string{"enter", "2"}},
@@ -22,7 +23,10 @@ var helpScenes = []struct {
 	{"cards", []string{"enter", "4"}},
 	{"card", []string{"enter", "4", "enter"}},
 	{"statements", []string{"enter", "5"}},
+	{"statement", []string{"enter", "5", "enter"}},
 	{"events", []string{"E"}},
+	{"event", []string{"E", "enter"}},
+	{"all transactions", []string{":", "t", "r", "a", "n", "s", "a", "c", "t", "i", "o", "n", "s", "enter"}},
 }
 
 // TestHelpShowsEveryBindingAt80x24: the ? help of every screen shows each
@@ -33,7 +37,8 @@ func TestHelpShowsEveryBindingAt80x24(t *testing.T) {
 	for _, sc := range helpScenes {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: 80, h: 24}, func(d *driver) {
+			fx := fixture{rows: 3, signedIn: sc.name != "sign-in", demo: true, w: 80, h: 24}
+			d := newDriverWith(t, fx, func(d *driver) {
 				d.sbx.txs["acc-0"] = makeTxs("acc-0", 3)
 			})
 			d.press(sc.keys...)
