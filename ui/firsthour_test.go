@@ -1,15 +1,19 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
 )
 
 // TestQRFits80x24: the IBAN's QR code (33 modules and a 4-module quiet
@@ -258,5 +262,21 @@ func TestSignOutKey(t *testing.T) {
 	p.press("L")
 	if p.m.signingOut || strings.Contains(p.screen(), "Sign out") {
 		t.Fatal("a project token offers to sign out")
+	}
+}
+
+// TestWaitsAreLogged: the app writes nothing on stderr while it owns the
+// screen; a wait is counted down in the footer and kept in the log, once.
+func TestWaitsAreLogged(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	var log bytes.Buffer
+	d.m.c.log = slog.New(slog.NewTextHandler(&log, nil))
+	st := api.Status{RetryAt: testNow.Add(13 * time.Second), WaitReason: api.WaitRetryAfter}
+	d.send(statusMsg{envTag{config.Sandbox}, st})
+	d.send(statusMsg{envTag{config.Sandbox}, st})
+	d.wantScreen("429 · sending in 13s")
+	if n := strings.Count(log.String(), "requests wait"); n != 1 || !strings.Contains(log.String(), string(api.WaitRetryAfter)) {
+		t.Fatalf("the wait was logged %d times:\n%s", n, log.String())
 	}
 }

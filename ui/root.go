@@ -259,6 +259,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		if e == nil {
 			return nil
 		}
+		if at := msg.status.RetryAt; !at.IsZero() && !at.Equal(e.status.RetryAt) {
+			// The footer counts it down; the log keeps it.
+			m.c.log.Info("requests wait", "env", string(e.Name), "until", at.Format(time.RFC3339), "reason", string(msg.status.WaitReason))
+		}
 		e.status = msg.status
 		cmds := []tea.Cmd{m.listen(e)}
 		if e == m.env && m.needFastClock() && !m.clockFast {
