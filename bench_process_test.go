@@ -53,7 +53,7 @@ func TestProcessBenchmark(t *testing.T) {
 	runs := 8
 	rss := map[int]int64{}
 	for _, accounts := range []int{10_000, 100_000} {
-		emu := startEmulatorProcess(t, bin, accounts)
+		emu := startEmulatorProcess(t, bin, accounts, "1000000/1m")
 		cfg := filepath.Join(home, fmt.Sprintf("bench-%d.toml", accounts))
 		writeProjectConfig(t, cfg, emu)
 		cli := []string{bin, "--config", cfg, "accounts", "--project", "--all", "--json"}
@@ -118,9 +118,11 @@ func (e *emulatorProcess) stop() {
 	_ = e.cmd.Wait()
 }
 
-func startEmulatorProcess(t *testing.T, bin string, accounts int) *emulatorProcess {
+// startEmulatorProcess runs `partnertui emulator` with accounts accounts
+// and the rate limit given as --rate-limit takes it ("2000/5m").
+func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string) *emulatorProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", "1000000/1m")
+	cmd := exec.Command(bin, "emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

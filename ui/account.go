@@ -43,8 +43,8 @@ type accountScreen struct {
 
 	overview   *overviewScreen
 	tx         *txListScreen
-	members    *listScreen[api.AccountMembership]
-	cards      *listScreen[api.Card]
+	members    *membersScreen
+	cards      *cardsScreen
 	statements *listScreen[api.Statement]
 	tabs       []screen
 	started    []bool
@@ -92,6 +92,9 @@ func (s *accountScreen) hidden(what string, empty func() string) string {
 
 func (s *accountScreen) resource() (resourceKind, string) { return resourceAccount, s.overview.acct.ID }
 
+// typedByID: the account was asked for by an ID the user typed.
+func (s *accountScreen) typedByID(retype key.Binding) { s.overview.retype = retype }
+
 // eventScope is the account, for the Events view opened from any tab.
 func (s *accountScreen) eventScope() (id, name string) { return s.overview.eventScope() }
 
@@ -136,10 +139,18 @@ func (s *accountScreen) close() {
 
 func (s *accountScreen) setSize(w, h int) {
 	s.w, s.h, s.bar = w, h, ""
+	bar := 1
+	if s.takesHeader() {
+		bar = 0
+	}
 	for _, t := range s.tabs {
-		t.setSize(w, max(h-1, 0))
+		t.setSize(w, max(h-bar, 0))
 	}
 }
+
+// takesHeader: the QR code needs every line, the tab bar's and the
+// header's included, to fit 80×24.
+func (s *accountScreen) takesHeader() bool { return s.active == tabOverview && s.overview.showQR }
 
 // ShortHelp is the tab's: the tab bar says how to change tabs.
 func (s *accountScreen) ShortHelp() []key.Binding { return s.tabs[s.active].ShortHelp() }
@@ -185,6 +196,9 @@ func (s *accountScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (s *accountScreen) view() string {
 	if s.h <= 0 {
 		return ""
+	}
+	if s.takesHeader() {
+		return s.overview.view()
 	}
 	if s.bar == "" {
 		s.bar = s.tabBar()

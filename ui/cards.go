@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,30 +12,95 @@ import (
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
+// cardsScreen is a list of cards: one membership's (shown on the member's
+// screen), one account's, or every card the token sees. The last two
+// filter by status with f (the platform's filters.statuses).
+type cardsScreen struct {
+	*listScreen[api.Card]
+	get       func(context.Context, api.CardsParams) (*api.Page[api.Card], error)
+	base      api.CardsParams
+	filterKey key.Binding
+	status    string // "" or one of api.CardStatuses()
+}
+
 // newCardsList lists cards: one membership's (p.MembershipID), one
 // account's (p.AccountID), or every card the token sees.
-func newCardsList(c *common, env *envState, p api.CardsParams) *listScreen[api.Card] {
-	base := p
-	base.OrderBy, base.Direction = api.OrderCreatedAt, api.DirectionDesc
+func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
+	s := &cardsScreen{get: env.API.Cards, base: p, filterKey: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "status: any"))}
+	s.base.OrderBy, s.base.Direction = api.OrderCreatedAt, api.DirectionDesc
 	title, empty := "Cards", "No cards on this account."
 	if p.MembershipID == "" && p.AccountID == "" {
 		title, empty = "All cards", "No cards in "+envTitle(env.Name)+" for this token."
 	}
-	return newListScreen(c, env, listSpec[api.Card]{
-		title:   title,
-		noun:    "cards",
-		columns: cardColumns(p.MembershipID == ""),
-		id:      func(c *api.Card) string { return c.ID },
-		fetch: fetchPages(env.API.Cards, pageParams(base, func(p *api.CardsParams, after string, first int, dir string) {
-			p.After, p.First, p.Direction = after, first, dir
-		})),
+	s.listScreen = newListScreen(c, env, listSpec[api.Card]{
+		title:      title,
+		noun:       "cards",
+		columns:    cardColumns(p.MembershipID == ""),
+		id:         func(c *api.Card) string { return c.ID },
+		fetch:      s.fetch(),
 		reversible: true,
-		empty:      func() string { return empty },
+		empty: func() string {
+			if s.status != "" {
+				return "No " + s.status + " cards here: press " + s.filterKey.Help().Key + " for the next status."
+			}
+			return empty
+		},
 		open: func(card api.Card) tea.Cmd {
 			return push(env.Name, newCardScreen(c, env, card.ID, &card))
 		},
 		openDesc: "open card",
+		note: func() string {
+			if s.status == "" {
+				return ""
+			}
+			return "status " + s.status
+		},
 	})
+	// A member's few cards are shown under the member, whose screen has
+	// keys of its own.
+	s.filterKey.SetEnabled(p.MembershipID == "")
+	return s
+}
+
+// fetch reads the cards with the status filter.
+func (s *cardsScreen) fetch() pagedlist.Fetch[api.Card] {
+	p := s.base
+	if s.status != "" {
+		p.Statuses = []string{s.status}
+	}
+	return fetchPages(s.get, pageParams(p, func(p *api.CardsParams, after string, first int, dir string) {
+		p.After, p.First, p.Direction = after, first, dir
+	}))
+}
+
+func (s *cardsScreen) ShortHelp() []key.Binding {
+	return append(s.listScreen.ShortHelp(), s.filterKey)
+}
+
+func (s *cardsScreen) FullHelp() [][]key.Binding {
+	return append(s.listScreen.FullHelp(), []key.Binding{s.filterKey})
+}
+
+func (s *cardsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if !key.Matches(msg, s.filterKey) {
+		return s.listScreen.handleKey(msg)
+	}
+	s.status = nextOf(api.CardStatuses(), s.status)
+	desc := "status: any"
+	if s.status != "" {
+		desc = "status: " + strings.ToLower(s.status)
+	}
+	s.filterKey.SetHelp(s.filterKey.Help().Key, desc)
+	return s.query(s.fetch()), true
+}
+
+// nextOf is the choice after cur in choices, "" (any) after the last.
+func nextOf(choices []string, cur string) string {
+	i := slices.Index(choices, cur)
+	if i+1 < len(choices) {
+		return choices[i+1]
+	}
+	return ""
 }
 
 // cardColumns: the number and status matter most; unless the list is one

@@ -21,8 +21,31 @@ import (
 // so a key press that moves a cursor redraws none of them.
 const chromeLines = 3
 
-// bodySize is what the chrome leaves for the screens.
-func (m *Model) bodySize() (w, h int) { return max(m.w, 0), max(m.h-chromeLines, 0) }
+// bodySize is what the chrome leaves for the screens: the header's line
+// too while the screen on top takes it.
+func (m *Model) bodySize() (w, h int) {
+	lines := chromeLines
+	if m.noHeader {
+		lines--
+	}
+	return max(m.w, 0), max(m.h-lines, 0)
+}
+
+// headerTaker is a screen that needs every line it can get while it shows
+// something that cannot be cut (the IBAN's QR code): the header steps
+// aside, the hint line and the footer stay.
+type headerTaker interface{ takesHeader() bool }
+
+// takeHeader resizes the screens when the top one starts or stops taking
+// the header's line.
+func (m *Model) takeHeader() {
+	t, _ := m.top().(headerTaker)
+	take := t != nil && t.takesHeader() && !m.showHelp
+	if take != m.noHeader {
+		m.noHeader = take
+		m.resize()
+	}
+}
 
 // chrome caches the rendered chrome lines with what they were drawn from.
 type chrome struct {
@@ -46,6 +69,7 @@ type headerKey struct {
 type hintKey struct {
 	w        int
 	confirm  bool
+	signOut  bool
 	flash    string
 	bad      bool
 	styleGen int
@@ -75,6 +99,7 @@ func (m *Model) refresh() {
 	if m.env == nil {
 		return
 	}
+	m.takeHeader()
 	t := m.top()
 	for _, s := range m.stack {
 		if c, ok := s.(coverable); ok {
@@ -95,7 +120,7 @@ func (m *Model) refresh() {
 		c.header = m.headerView()
 	}
 
-	ik := hintKey{w: m.w, confirm: m.confirm, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
+	ik := hintKey{w: m.w, confirm: m.confirm, signOut: m.signingOut, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
 	binds := m.hintBindings()
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
@@ -169,9 +194,11 @@ func (m *Model) render() string {
 	}
 	var b strings.Builder
 	b.Grow(len(m.chrome.header) + len(body) + len(m.chrome.hints) + len(m.chrome.footer) + 3)
-	b.WriteString(m.chrome.header)
-	b.WriteByte('\n')
-	if h > chromeLines {
+	if !m.noHeader {
+		b.WriteString(m.chrome.header)
+		b.WriteByte('\n')
+	}
+	if _, bh := m.bodySize(); bh > 0 {
 		b.WriteString(body)
 		b.WriteByte('\n')
 	}
@@ -222,16 +249,30 @@ func (m *Model) hintLine(binds []key.Binding) string {
 	switch {
 	case m.confirm:
 		line = s.warn.Render(TextConfirmLive + " Real accounts, real money. " + m.keys.Confirm.Help().Key + " confirms, any other key stays.")
+	case m.signingOut:
+		line = s.warn.Render(m.signOutQuestion())
 	case m.flash != "" && m.flashBad:
 		line = s.err.Render("✗ " + m.flash)
 	case m.flash != "":
 		line = s.ok.Render("✓ " + m.flash)
 	default:
-		// The help cuts the line at its width only when an ellipsis still
-		// fits, so cut it here as well.
-		line = m.help.ShortHelpView(binds)
+		line = m.shortHelp(binds)
 	}
 	return trunc(line, m.w)
+}
+
+// shortHelp is as many whole bindings as fit the width, in order, with no
+// "…" after them: the ? help has them all, and the footer says so.
+func (m *Model) shortHelp(binds []key.Binding) string {
+	h := m.help
+	h.SetWidth(0)
+	on := enabled(binds...)
+	for n := len(on); n > 0; n-- {
+		if line := h.ShortHelpView(on[:n]); lipgloss.Width(line) <= m.w {
+			return line
+		}
+	}
+	return ""
 }
 
 // helpGroups are the columns of the ? help: the screen's bindings, then
@@ -249,7 +290,40 @@ func (m *Model) helpGroups() [][]key.Binding {
 func (m *Model) helpView() string {
 	w, h := m.bodySize()
 	title := m.c.styles.title.Render("Help · "+m.top().title()) + m.c.styles.dim.Render("  ("+m.keys.CloseHelp.Help().Key+" to close)")
-	return fit(title+"\n\n"+m.help.FullHelpView(m.helpGroups()), w, h)
+	return fit(title+"\n\n"+m.helpColumns(w), w, h)
+}
+
+// helpColumns lays the help's columns side by side while they fit the
+// width, then in further rows of columns, so that every binding shows
+// whole (the help's own view cuts the columns that do not fit).
+func (m *Model) helpColumns(w int) string {
+	h := m.help
+	h.SetWidth(0)
+	sep := h.Styles.FullSeparator.Inline(true).Render(h.FullSeparator)
+	sepW := lipgloss.Width(sep)
+	var rows, row []string
+	rowW := 0
+	for _, g := range m.helpGroups() {
+		col := h.FullHelpView([][]key.Binding{g})
+		if col == "" {
+			continue
+		}
+		colW := lipgloss.Width(col)
+		if len(row) > 0 && rowW+sepW+colW > w {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, sep)
+			rowW += sepW
+		}
+		row = append(row, col)
+		rowW += colW
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
 }
 
 // footerView: badge · who · used/limit · status+latency · wait countdown ·

@@ -90,6 +90,9 @@ type envState struct {
 	projectStatus api.Status
 	owner         *owner
 	expiry        time.Time
+	// places are the screens left open when the user switched to the
+	// other environment, opened again on the way back.
+	places []place
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:
@@ -336,3 +339,18 @@ func keepErr(dst *error, err error) {
 		*dst = err
 	}
 }
+
+// plural is an English noun's plural: "failure" → "failures", and the
+// nouns that end in a hiss take "es" ("success" → "successes").
+func plural(noun string) string {
+	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return noun + "es"
+		}
+	}
+	return noun + "s"
+}
+
+// wrap breaks s into lines of at most w cells, between words where it can:
+// for a sentence that must be read whole, such as an error.
+func wrap(s string, w int) string { return lipgloss.NewStyle().Width(max(w, 1)).Render(s) }

@@ -34,12 +34,68 @@ func (m *Model) requestSwitch() tea.Cmd {
 
 func (m *Model) switchTo(name config.EnvName) tea.Cmd {
 	old := m.env
+	old.places = m.places()
 	old.cancel()
 	old.ctx, old.cancel = context.WithCancel(m.root)
 	m.env = m.envs[name]
 	m.c.log.Info("environment switched", "from", string(old.Name), "to", string(name))
-	return tea.Batch(m.replace(m.home()), m.setFlash("Switched to "+envTitle(name), false),
-		m.tokenCmd(m.env), m.startClock())
+	cmds := []tea.Cmd{m.replace(m.home()), m.setFlash("Switched to "+envTitle(name), false),
+		m.tokenCmd(m.env), m.startClock()}
+	return tea.Batch(append(cmds, m.reopen()...)...)
+}
+
+// place is where a screen above the account list was: enough to open it
+// again, with a context of its own, after a trip to the other
+// environment (whose switch cancelled everything this one ran).
+type place struct {
+	kind resourceKind
+	id   string
+	// account is an account screen's account as it was known, and tab
+	// its active tab.
+	account *api.Account
+	tab     int
+}
+
+// places are the resources open above the account list, in order; the
+// screens that are not one resource (the lists across accounts, the
+// event log) are not kept.
+func (m *Model) places() []place {
+	var out []place
+	for _, s := range m.stack[1:] {
+		r, ok := s.(resourceScreen)
+		if !ok {
+			continue
+		}
+		p := place{}
+		if p.kind, p.id = r.resource(); p.kind == 0 || p.id == "" {
+			continue
+		}
+		if a, ok := s.(*accountScreen); ok {
+			acct := a.overview.acct
+			p.account, p.tab = &acct, a.active
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// reopen opens the active environment's places again above its home.
+func (m *Model) reopen() []tea.Cmd {
+	places := m.env.places
+	m.env.places = nil
+	cmds := make([]tea.Cmd, 0, len(places))
+	for _, p := range places {
+		var s screen
+		if p.account != nil {
+			a := newAccountScreen(m.c, m.env, *p.account)
+			a.active = p.tab
+			s = a
+		} else if s = m.resourceScreen(p.kind, p.id); s == nil {
+			continue
+		}
+		cmds = append(cmds, m.push(s))
+	}
+	return cmds
 }
 
 // toSignIn replaces the whole navigation with the sign-in screen; err is

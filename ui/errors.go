@@ -25,6 +25,10 @@ type where struct {
 	// project: the environment uses a project token, so nobody signs in;
 	// a refused token is a configuration matter.
 	project bool
+	// retype is the key that types an ID again (:) when the item was
+	// asked for by an ID the user typed: a missing one is then most
+	// likely mistyped, not deleted.
+	retype key.Binding
 }
 
 // explain is err for the screen: what happened, then what to do.
@@ -84,6 +88,9 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 	case remedy.WaitForProcess:
 		return then("Wait for the other partnertui process to finish or end it"), true
 	case remedy.CheckID:
+		if len(at.retype.Keys()) > 0 {
+			return "Check the ID, then press " + at.retype.Help().Key + " to type it again.", true
+		}
 		return "It may have been deleted: press " + at.retry.Help().Key + " to refresh.", true
 	case remedy.NarrowQuery:
 		return then("Narrow the filter"), true

@@ -443,7 +443,7 @@ func (s *eventsScreen) writeFilters(b *strings.Builder) {
 		b.WriteString(" · type " + q.eventType)
 	}
 	if q.status != "" {
-		b.WriteString(" · " + strings.ToLower(q.status) + "s")
+		b.WriteString(" · " + plural(strings.ToLower(q.status)))
 	}
 	switch {
 	case q.resource != "" && q.scope != "":

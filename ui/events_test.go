@@ -247,6 +247,11 @@ func TestEventsFiltersAreTheServers(t *testing.T) {
 		t.Fatalf("status filter sent %+v", p)
 	}
 	d.wantScreen("s status: success")
+	// The status line names the filter in plain English (not "successs").
+	d.wantScreen("· successes")
+	if strings.Contains(d.screen(), "successs") {
+		t.Fatalf("the status filter's plural is misspelt:\n%s", d.screen())
+	}
 	d.press("s")
 	if p := last(); p.StatusText != "Failure" {
 		t.Fatalf("second s sent %+v", p)

@@ -283,8 +283,13 @@ func (f *fakeAPI) allCards(p api.CardsParams) []api.Card {
 			continue
 		}
 		for _, m := range f.membersOf(a) {
-			if p.MembershipID == "" || m.ID == p.MembershipID {
-				out = append(out, cardsOf(m)...)
+			if p.MembershipID != "" && m.ID != p.MembershipID {
+				continue
+			}
+			for _, c := range cardsOf(m) {
+				if len(p.Statuses) == 0 || slices.Contains(p.Statuses, c.StatusInfo.Status) {
+					out = append(out, c)
+				}
 			}
 		}
 	}

@@ -233,6 +233,7 @@ type fakeSession struct {
 	signedIn bool
 	login    func(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
 	logins   int
+	logouts  int
 	reads    int
 	expiry   time.Time
 }
@@ -277,6 +278,17 @@ func (s *fakeSession) read(what string) {
 		s.t.Errorf("Session.%s read the token store on the event loop", what)
 	}
 	s.reads++
+}
+
+func (s *fakeSession) Logout(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.onLoop != nil && s.onLoop.Load() {
+		s.t.Error("Session.Logout ran on the event loop")
+	}
+	s.logouts++
+	s.signedIn = false
+	return nil
 }
 
 func (s *fakeSession) SignedIn() bool {

@@ -247,9 +247,12 @@ func TestFlowAgainstEmulator(t *testing.T) {
 	if !f.sess[config.Sandbox].SignedIn() {
 		t.Fatal("signing in to Live touched the Sandbox session")
 	}
-	// And back to Sandbox, still signed in.
+	// And back to Sandbox, still signed in, on the account left there;
+	// esc leads to its list.
 	f.press("e")
-	f.waitFor("row 1 of ", "SANDBOX", "Switched to Sandbox")
+	f.waitFor("SANDBOX", "Switched to Sandbox", "Your rights")
+	f.press("esc")
+	f.waitFor("row 1 of ", "SANDBOX")
 
 	// The session ends on the server: the next request brings sign-in back.
 	if err := f.sess[config.Sandbox].Logout(context.Background()); err != nil {

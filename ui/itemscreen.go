@@ -23,6 +23,9 @@ type itemScreen[T any] struct {
 	noGet error
 	item  loader[T]
 	w, h  int
+	// retype is the : key when the item was asked for by an ID the user
+	// typed (where.retype).
+	retype key.Binding
 }
 
 func newItemScreen[T any](c *common, env *envState, kind resourceKind, id, noun string,
@@ -34,6 +37,9 @@ func newItemScreen[T any](c *common, env *envState, kind resourceKind, id, noun 
 }
 
 func (s *itemScreen[T]) resource() (resourceKind, string) { return s.kind, s.id }
+
+// typedByID: the item was asked for by an ID the user typed.
+func (s *itemScreen[T]) typedByID(retype key.Binding) { s.retype = retype }
 
 // init reads the item unless the list it came from gave it.
 func (s *itemScreen[T]) init() tea.Cmd {
@@ -64,7 +70,7 @@ func (s *itemScreen[T]) lines(heading string, fields func(*T) []field, retry key
 	st := s.c.styles
 	lines := []string{st.title.Render(heading)}
 	if err := s.item.err; err != nil {
-		lines = append(lines, st.err.Render("✗ Could not load the "+s.noun+". ")+explain(err, where{retry: retry, project: s.env.Project}))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the "+s.noun+". ")+explain(err, where{retry: retry, project: s.env.Project, retype: s.retype}), s.w))
 	}
 	switch {
 	case s.item.item != nil:

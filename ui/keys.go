@@ -30,6 +30,9 @@ type globalKeys struct {
 	// Requests opens the process's request log; enabled when the UI was
 	// given one.
 	Requests key.Binding
+	// SignOut signs the user out of the active environment (y confirms);
+	// enabled while someone is signed in.
+	SignOut key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -45,6 +48,7 @@ func newGlobalKeys() globalKeys {
 		CloseHelp: key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/esc", "close help")),
 		Jump:      key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "jump to…")),
 		Requests:  key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "requests")),
+		SignOut:   key.NewBinding(key.WithKeys("O"), key.WithHelp("O", "sign out")),
 	}
 }
 
@@ -53,7 +57,7 @@ func (k globalKeys) short() []key.Binding { return []key.Binding{k.Back, k.Env, 
 
 // full are the global keys of the help view.
 func (k globalKeys) full() []key.Binding {
-	return []key.Binding{k.Back, k.Jump, k.Events, k.Requests, k.Env, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.Back, k.Jump, k.Events, k.Requests, k.Env, k.SignOut, k.Help, k.Quit, k.ForceQuit}
 }
 
 // navKeys move a list's cursor.

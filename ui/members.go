@@ -11,16 +11,49 @@ import (
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
+// membersScreen is a list of memberships with the legend of its rights
+// grid under the rows: the letters alone say nothing to a newcomer.
+type membersScreen struct {
+	*listScreen[api.AccountMembership]
+	legend bool // the screen has a line for it
+}
+
+// rightsLegend is what the letters of the rights grid stand for.
+func rightsLegend() string {
+	letters := strings.Fields(rightLetters)
+	parts := make([]string, len(letters))
+	for i, l := range letters {
+		parts[i] = l + " " + rightNames[i]
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (s *membersScreen) setSize(w, h int) {
+	s.legend = h >= 2
+	if s.legend {
+		h--
+	}
+	s.listScreen.setSize(w, h)
+}
+
+func (s *membersScreen) view() string {
+	v := s.listScreen.view()
+	if !s.legend {
+		return v
+	}
+	return v + "\n" + trunc(s.c.styles.dim.Render(rightsLegend()), s.w)
+}
+
 // newMembersList lists one account's members, or every membership the
 // token sees (accountID ""): who, their email, status and rights at a
 // glance.
-func newMembersList(c *common, env *envState, accountID string) *listScreen[api.AccountMembership] {
+func newMembersList(c *common, env *envState, accountID string) *membersScreen {
 	base := api.MembershipsParams{AccountID: accountID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	title, empty := "Members", "No members on this account."
 	if accountID == "" {
 		title, empty = "All members", "No memberships in "+envTitle(env.Name)+" for this token."
 	}
-	return newListScreen(c, env, listSpec[api.AccountMembership]{
+	return &membersScreen{listScreen: newListScreen(c, env, listSpec[api.AccountMembership]{
 		title:   title,
 		noun:    "members",
 		columns: memberColumns(accountID == ""),
@@ -34,7 +67,7 @@ func newMembersList(c *common, env *envState, accountID string) *listScreen[api.
 			return push(env.Name, newMemberScreen(c, env, m.ID, &m))
 		},
 		openDesc: "open member",
-	})
+	})}
 }
 
 // memberColumns: who and the rights grid matter most; across accounts,
@@ -68,7 +101,7 @@ type memberKeys struct {
 type memberScreen struct {
 	*itemScreen[api.AccountMembership]
 	keys  memberKeys
-	cards *listScreen[api.Card]
+	cards *cardsScreen
 }
 
 func newMemberScreenByID(c *common, env *envState, id string) *memberScreen {

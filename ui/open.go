@@ -76,20 +76,26 @@ func (m *Model) open(msg openMsg) tea.Cmd {
 			}
 		}
 	}
-	var s screen
-	switch msg.kind {
-	case resourceAccount:
-		s = newAccountScreenByID(m.c, m.env, msg.id)
-	case resourceTransaction:
-		s = newTxDetailByID(m.c, m.env, msg.id)
-	case resourceMembership:
-		s = newMemberScreenByID(m.c, m.env, msg.id)
-	case resourceCard:
-		s = newCardScreenByID(m.c, m.env, msg.id)
-	default:
-		return nil
+	if s := m.resourceScreen(msg.kind, msg.id); s != nil {
+		return m.push(s)
 	}
-	return m.push(s)
+	return nil
+}
+
+// resourceScreen is a new screen of one resource of the active
+// environment; nil for a kind nothing opens by id.
+func (m *Model) resourceScreen(kind resourceKind, id string) screen {
+	switch kind {
+	case resourceAccount:
+		return newAccountScreenByID(m.c, m.env, id)
+	case resourceTransaction:
+		return newTxDetailByID(m.c, m.env, id)
+	case resourceMembership:
+		return newMemberScreenByID(m.c, m.env, id)
+	case resourceCard:
+		return newCardScreenByID(m.c, m.env, id)
+	}
+	return nil
 }
 
 // push opens s on top of the stack.

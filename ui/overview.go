@@ -56,14 +56,18 @@ type overviewScreen struct {
 	detail loader[api.AccountDetail]
 
 	showQR bool
+	// retype is the : key when the account was asked for by an ID the
+	// user typed (where.retype).
+	retype key.Binding
 
 	prompt  textinput.Model
 	simID   int
 	simBusy bool
 	simErr  error
-	// simulated runs after a simulated transfer was booked: the account
-	// screen reads its transactions again.
+	// simulated runs after a simulated transfer was accepted and again
+	// once it is booked: the account screen reads its transactions again.
 	simulated func() tea.Cmd
+	follow    bookingFollow
 }
 
 func newOverviewScreen(c *common, env *envState, a api.Account) *overviewScreen {
@@ -91,17 +95,21 @@ func (d *overviewScreen) close()          { d.cancel() }
 // not bound at all when read-only).
 func (d *overviewScreen) canSimulate() bool { return !d.env.ReadOnly }
 
+// known: the account was read, or came with the list's row (which always
+// names it); an ID nobody has found yet offers nothing to copy or show.
+func (d *overviewScreen) known() bool { return d.detail.item != nil || d.acct.Name != "" }
+
 func (d *overviewScreen) syncKeys() {
 	k := &d.keys
-	k.Copy.SetEnabled(!d.prompting())
-	k.QR.SetEnabled(!d.prompting())
+	k.Copy.SetEnabled(d.known() && !d.prompting())
+	k.QR.SetEnabled(d.known() && !d.prompting())
 	if d.showQR {
 		k.QR.SetHelp("Q", "close QR code")
 	} else {
 		k.QR.SetHelp("Q", "IBAN QR code")
 	}
 	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
-	k.Simulate.SetEnabled(d.canSimulate() && !d.simBusy && !d.prompting())
+	k.Simulate.SetEnabled(d.known() && d.canSimulate() && !d.simBusy && !d.prompting())
 	k.Refresh.SetEnabled(!d.prompting())
 	k.Send.SetEnabled(d.prompting())
 	k.Cancel.SetEnabled(d.prompting())
@@ -139,6 +147,9 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if cmd, ok := d.booking(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		d.prompt.SetStyles(d.c.inputStyles())
@@ -155,7 +166,7 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		d.simErr = nil
 		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
 		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
-		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }}
+		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }, d.followBooking(msg.txID)}
 		if d.simulated != nil {
 			cmds = append(cmds, d.simulated())
 		}
@@ -373,7 +384,9 @@ func timeOr(t time.Time, full bool) string {
 	return formatTime(t)
 }
 
-func (d *overviewScreen) where() where { return where{retry: d.keys.Refresh, project: d.env.Project} }
+func (d *overviewScreen) where() where {
+	return where{retry: d.keys.Refresh, project: d.env.Project, retype: d.retype}
+}
 
 func (d *overviewScreen) view() string {
 	if d.h <= 0 {
@@ -388,9 +401,11 @@ func (d *overviewScreen) view() string {
 		lines = append(lines, d.c.spinFrame+" "+w)
 	}
 	if err := d.detail.err; err != nil {
-		lines = append(lines, st.err.Render("✗ Could not load the account. ")+explain(err, d.where()))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the account. ")+explain(err, d.where()), d.w))
 	}
-	lines = append(lines, d.fieldLines()...)
+	if d.known() || d.detail.err == nil {
+		lines = append(lines, d.fieldLines()...)
+	}
 	body := strings.Join(lines, "\n")
 	if line := d.statusLine(); line != "" {
 		return fit(body, d.w, d.h-1) + "\n" + line

@@ -48,8 +48,18 @@ func jumpView(newScreen func(*common, *envState) screen) func(*Model, string) te
 
 // jumpByID opens one resource by id on top of the stack.
 func jumpByID(kind resourceKind) func(*Model, string) tea.Cmd {
-	return func(m *Model, id string) tea.Cmd { return m.open(openMsg{envTag{m.env.Name}, kind, id}) }
+	return func(m *Model, id string) tea.Cmd {
+		cmd := m.open(openMsg{envTag{m.env.Name}, kind, id})
+		if t, ok := m.top().(typedByID); ok {
+			t.typedByID(m.keys.Jump)
+		}
+		return cmd
+	}
 }
+
+// typedByID is a screen of one item that can be asked for by an ID the
+// user typed: a missing one is then said to be mistyped.
+type typedByID interface{ typedByID(retype key.Binding) }
 
 // jumpMsg asks the root to close the palette and go to target.
 type jumpMsg struct {

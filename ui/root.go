@@ -59,9 +59,13 @@ type Model struct {
 	keys globalKeys
 	envs map[config.EnvName]*envState
 	// env is the active environment; nil when none is configured.
-	env       *envState
-	stack     []screen
-	showHelp  bool
+	env      *envState
+	stack    []screen
+	showHelp bool
+	// signingOut: the hint line asks whether to sign out.
+	signingOut bool
+	// noHeader: the top screen takes the header's line (headerTaker).
+	noHeader  bool
 	confirm   bool
 	flash     string
 	flashBad  bool
@@ -259,6 +263,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		if e == nil {
 			return nil
 		}
+		if at := msg.status.RetryAt; !at.IsZero() && !at.Equal(e.status.RetryAt) {
+			// The footer counts it down; the log keeps it.
+			m.c.log.Info("requests wait", "env", string(e.Name), "until", at.Format(time.RFC3339), "reason", string(msg.status.WaitReason))
+		}
 		e.status = msg.status
 		cmds := []tea.Cmd{m.listen(e)}
 		if e == m.env && m.needFastClock() && !m.clockFast {
@@ -273,6 +281,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			return m.startClock()
 		}
 		return nil
+	case signedOutMsg:
+		return m.signedOut(msg)
 	case signedInMsg:
 		if msg.env != m.env.Name {
 			return nil
@@ -388,6 +398,9 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit(), true
 	}
+	if m.signingOut {
+		return m.answerSignOut(msg), true
+	}
 	if m.confirm {
 		m.confirm = false
 		if key.Matches(msg, k.Confirm) {
@@ -427,6 +440,9 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Jump):
 		return m.push(newPaletteScreen(m.c, m.env, t)), true
+	case key.Matches(msg, k.SignOut):
+		m.signingOut = true
+		return nil, true
 	}
 	return nil, false
 }
@@ -442,6 +458,8 @@ func (m *Model) syncKeys() {
 	}
 	_, home := m.stack[0].(*accountsScreen)
 	m.keys.Jump.SetEnabled(home)
+	// A project token has nobody signed in.
+	m.keys.SignOut.SetEnabled(home && !m.env.Project)
 }
 
 // View draws the chrome around the top screen (or the help).

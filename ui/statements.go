@@ -29,15 +29,18 @@ func newStatementsList(c *common, env *envState, accountID string) *listScreen[a
 	})
 }
 
+// statementColumns: the period's dates, its two balances side by side in
+// the order they happen, then the rest; the last column takes the width
+// left over, so no amount ends up alone at the far right.
 func statementColumns() []pagedlist.Column[api.Statement] {
 	return []pagedlist.Column[api.Statement]{
 		{Title: "From", Width: 10, Cell: func(s *api.Statement) string { return dayText(s.OpeningDate) }},
 		{Title: "To", Width: 10, Cell: func(s *api.Statement) string { return dayText(s.ClosingDate) }},
+		{Title: "Opening balance", Width: 16, Right: true, Drop: 2, Cell: func(s *api.Statement) string { return amountText(s.OpeningBalance) }},
 		{Title: "Closing balance", Width: 16, Right: true, Drop: 1, Cell: func(s *api.Statement) string { return amountText(s.ClosingBalance) }},
-		{Title: " Status", Width: 10, Drop: 2, Cell: func(s *api.Statement) string { return " " + s.StatusInfo.Status }},
-		{Title: "Period", Width: 8, Drop: 3, Cell: func(s *api.Statement) string { return s.Period }},
-		{Title: "Format", Width: 6, Drop: 4, Cell: func(s *api.Statement) string { return s.Format }},
-		{Title: "Opening balance", Width: 16, Right: true, Flex: true, Drop: 5, Cell: func(s *api.Statement) string { return amountText(s.OpeningBalance) }},
+		{Title: " Status", Width: 10, Drop: 3, Cell: func(s *api.Statement) string { return " " + s.StatusInfo.Status }},
+		{Title: "Period", Width: 8, Drop: 4, Cell: func(s *api.Statement) string { return s.Period }},
+		{Title: "Format", Width: 6, Flex: true, Drop: 5, Cell: func(s *api.Statement) string { return s.Format }},
 	}
 }
 

@@ -380,9 +380,43 @@ func (f *txFilterForm) view() string {
 	if f.err != nil {
 		lines = append(lines, st.err.Render("✗ "+f.err.Error()))
 	} else if c := f.candidates(); len(c) > 0 {
-		lines = append(lines, lipgloss.NewStyle().Width(max(f.w, 1)).Render(st.dim.Render("  "+f.fields[f.focus].hint+": ")+strings.Join(c, " ")))
+		lines = append(lines, wrapWords(st.dim.Render("  "+f.fields[f.focus].hint+":"), c, f.w, f.h-len(lines))...)
 	} else {
 		lines = append(lines, st.dim.Render("  "+f.fields[f.focus].hint))
 	}
 	return fit(strings.Join(lines, "\n"), f.w, f.h)
+}
+
+// wrapWords lays words out after lead in lines of width w, at most room
+// of them; when they do not all fit, the last line says how many are left
+// out, so that none is dropped silently.
+func wrapWords(lead string, words []string, w, room int) []string {
+	lay := func(words []string, tail string) []string {
+		lines := []string{lead}
+		for _, word := range append(words, tail) {
+			if word == "" {
+				continue
+			}
+			last := &lines[len(lines)-1]
+			if lipgloss.Width(*last)+1+lipgloss.Width(word) <= w {
+				*last += " " + word
+			} else {
+				lines = append(lines, word)
+			}
+		}
+		return lines
+	}
+	tail := func(n int) string {
+		if n == len(words) {
+			return ""
+		}
+		return fmt.Sprintf("+%d more: type more letters", len(words)-n)
+	}
+	for n := len(words); n >= 0; n-- {
+		if lines := lay(words[:n], tail(n)); len(lines) <= room {
+			return lines
+		}
+	}
+	// Not even the lead fits beside the count: the count first.
+	return []string{"  " + tail(0)}
 }

@@ -69,6 +69,9 @@ type API interface {
 // the UI calls them only inside commands.
 type Session interface {
 	Login(ctx context.Context, opts auth.LoginOptions) (*auth.Identity, error)
+	// Logout revokes the refresh token and deletes the stored session
+	// (auth.ErrRevocationFailed: deleted, but not revoked).
+	Logout(ctx context.Context) error
 	SignedIn() bool
 	Status() (*auth.StatusInfo, error)
 }

@@ -429,13 +429,13 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	if len(members) <= 100 {
 		t.Fatalf("%d memberships: too few to page", len(members))
 	}
-	sameIDs(t, "every membership", walkList(e.driver, topAs[*listScreen[api.AccountMembership]](e.driver).list), members, memberID)
+	sameIDs(t, "every membership", walkList(e.driver, topAs[*membersScreen](e.driver).list), members, memberID)
 
 	// Every card.
 	jump(e.driver, "cards")
 	e.wantScreen("Accounts › All cards")
 	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
-	sameIDs(t, "every card", walkList(e.driver, topAs[*listScreen[api.Card]](e.driver).list), cards, cardID)
+	sameIDs(t, "every card", walkList(e.driver, topAs[*cardsScreen](e.driver).list), cards, cardID)
 
 	// Resources by id, and back to the list with :accounts.
 	acct := members[0].Account

@@ -352,3 +352,21 @@ func TestWaitIsSaidOnStderr(t *testing.T) {
 		t.Errorf("stdout = %q after %d requests", out, calls.Load())
 	}
 }
+
+// TestTUIWaitsStayOffStderr: the terminal UI says its waits in its footer;
+// the command line's wait line on stderr would be drawn over its screen,
+// so only the other commands' clients report to it.
+func TestTUIWaitsStayOffStderr(t *testing.T) {
+	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
+	root := NewCmdRoot(f)
+	if f.appOptions(root).OnWait != nil {
+		t.Error("the terminal UI's API clients report their waits to the command line's stderr line")
+	}
+	accounts, _, err := root.Find([]string{"accounts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.appOptions(accounts).OnWait == nil {
+		t.Error("the accounts command no longer says on stderr how long it waits")
+	}
+}

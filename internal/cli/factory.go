@@ -47,6 +47,11 @@ type SessionFlags struct {
 // a session; the root builds the App before they run.
 const needsSession = "partnertui/needs-session"
 
+// ownsScreen is the annotation on the terminal UI: it draws every wait in
+// its own footer, and a line written to stderr would land over its screen
+// where the renderer never redraws it.
+const ownsScreen = "partnertui/owns-screen"
+
 // withSession declares that cmd needs a session and gives it the session
 // flags; project adds --project (not for sign-in and sign-out, which are
 // about the user).
@@ -81,8 +86,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 			return &UsageError{Err: err}
 		}
 	}
-	a, err := app.New(ctx, app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project,
-		OnWait: f.progressLine().onWait, OnRequest: f.requestHook(cmd)})
+	a, err := app.New(ctx, f.appOptions(cmd))
 	if err != nil {
 		return err
 	}
@@ -91,6 +95,17 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 	}
 	f.app = a
 	return nil
+}
+
+// appOptions are the App's options for cmd: the session flags, and the
+// progress line hears the waits unless cmd owns the screen.
+func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
+	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project}
+	if cmd.Annotations[ownsScreen] != "true" {
+		opts.OnWait = f.progressLine().onWait
+	}
+	opts.OnRequest = f.requestHook(cmd)
+	return opts
 }
 
 // App is the App built for the running command.

@@ -38,7 +38,9 @@ func NewCmdTUI(f *Factory) *cobra.Command {
 			return runTUI(cmd.Context(), opts)
 		},
 	}
-	return f.withSession(cmd, true)
+	cmd = f.withSession(cmd, true)
+	cmd.Annotations[ownsScreen] = "true"
+	return cmd
 }
 
 // errNotATerminal: the terminal UI would draw escape sequences into a file
