@@ -19,6 +19,7 @@ import (
 
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 func TestParseReset(t *testing.T) {
@@ -89,7 +90,7 @@ func (l *waitLog) heard(want ...Wait) bool {
 // budget: their queries wait, and nothing reaches the server before it.
 func TestRetryAfterHoldsEveryClient(t *testing.T) {
 	t.Parallel()
-	var clk *fakeClock
+	var clk *clock.Fake
 	var mu sync.Mutex
 	var arrivals []time.Time
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -131,7 +132,7 @@ func TestRetryAfterHoldsEveryClient(t *testing.T) {
 	}
 	t.Cleanup(b.Close)
 	var during Status
-	clk.onWait = func(time.Duration) { during = b.Status() }
+	clk.OnSleep(func(time.Duration) { during = b.Status() })
 	if _, err := b.Accounts(context.Background(), AccountsParams{}); err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +147,7 @@ func TestRetryAfterHoldsEveryClient(t *testing.T) {
 	if _, err := a.SimulateIncomingTransfer(context.Background(), IncomingTransfer{Amount: Amount{Value: "1", Currency: "EUR"}}); err != nil {
 		t.Fatal(err)
 	}
-	clk.mu.Lock()
-	clk.t = clk.t.Add(time.Second) // past the budget's read cache
-	clk.mu.Unlock()
+	clk.Advance(time.Second) // past the budget's read cache
 	mu.Lock()
 	defer mu.Unlock()
 	if len(arrivals) != 3 {
@@ -203,9 +202,7 @@ func TestOneNotificationPerWait(t *testing.T) {
 	if s := c.Status(); s.Waiting != 4 || s.WaitReason != WaitBudget || s.Retrying || !s.RetryAt.Equal(t0.Add(time.Minute)) {
 		t.Errorf("status with four requests held = %+v", s)
 	}
-	clk.mu.Lock()
-	clk.t = clk.t.Add(time.Minute)
-	clk.mu.Unlock()
+	clk.Advance(time.Minute)
 	close(release)
 	wg.Wait()
 	want := []Wait{{Reason: WaitBudget, Until: t0.Add(time.Minute), Done: false}, {Reason: WaitBudget, Until: t0.Add(time.Minute), Done: true}}
@@ -494,14 +491,14 @@ func TestWaitThatChangesIsTwoWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var once sync.Once
-	clk.onWait = func(time.Duration) {
+	clk.OnSleep(func(time.Duration) {
 		once.Do(func() {
 			// Another process's query is answered 429 while this one waits.
 			if err := c.budget.HoldUntil(budget.Hold{Reason: WaitRetryAfter, Until: t0.Add(90 * time.Second)}); err != nil {
 				t.Error(err)
 			}
 		})
-	}
+	})
 	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 func okAccounts(w http.ResponseWriter) { writeJSON200(w, accountsPage(0, 2, 2)) }
@@ -81,7 +82,7 @@ func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
 	}), nil)
 	start := clk.Now()
 	var during Status
-	clk.onWait = func(time.Duration) { during = c.Status() }
+	clk.OnSleep(func(time.Duration) { during = c.Status() })
 	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
 		t.Fatalf("Accounts after one 429: %v", err)
 	}
@@ -102,7 +103,7 @@ func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
 
 func TestRetryAfterHTTPDate(t *testing.T) {
 	var calls atomic.Int32
-	var clk *fakeClock
+	var clk *clock.Fake
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) == 1 {
 			w.Header().Set("Retry-After", clk.Now().Add(90*time.Second).UTC().Format(http.TimeFormat))
@@ -613,9 +614,7 @@ func TestBudgetWaitsInsteadOfSending(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i == 0 {
-			clk.mu.Lock()
-			clk.t = clk.t.Add(10 * time.Second)
-			clk.mu.Unlock()
+			clk.Advance(10 * time.Second)
 		}
 	}
 	if s := c.Status(); s.Used != 3 || s.Limit != 3 || s.WaitReason == WaitBudget {
@@ -623,7 +622,7 @@ func TestBudgetWaitsInsteadOfSending(t *testing.T) {
 	}
 	var during Status
 	var sentWhileWaiting int32
-	clk.onWait = func(time.Duration) { during = c.Status(); sentWhileWaiting = calls.Load() }
+	clk.OnSleep(func(time.Duration) { during = c.Status(); sentWhileWaiting = calls.Load() })
 	if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,66 +1,26 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // secretToken must never show up in any error text or output.
 const secretToken = "tok-SECRET-do-not-print-7f3a"
 
-// fakeClock is a clock whose Sleep advances time instead of waiting, and
-// remembers what it was asked to sleep.
-type fakeClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	sleeps []time.Duration
-	onWait func(d time.Duration) // called inside Sleep, before time moves
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)}
-}
-
-func (f *fakeClock) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	f.sleeps = append(f.sleeps, d)
-	hook := f.onWait
-	f.mu.Unlock()
-	if hook != nil {
-		hook(d)
-	}
-	f.mu.Lock()
-	if d > 0 {
-		f.t = f.t.Add(d)
-	}
-	f.mu.Unlock()
-	return nil
-}
-
-func (f *fakeClock) Sleeps() []time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]time.Duration(nil), f.sleeps...)
-}
+// newFakeClock is the API tests' clock: Sleep advances it instead of
+// waiting, and remembers what it was asked to sleep.
+func newFakeClock() *clock.Fake { return clock.New(time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)) }
 
 func staticToken() oauth2.TokenSource {
 	return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: secretToken, TokenType: "Bearer"})
@@ -84,7 +44,7 @@ func decodeReq(t testing.TB, r *http.Request) gqlRequest {
 }
 
 // newTestClient starts srv and a Client for it on a fake clock.
-func newTestClient(t *testing.T, h http.Handler, mod func(*Options)) (*Client, *fakeClock, *httptest.Server) {
+func newTestClient(t *testing.T, h http.Handler, mod func(*Options)) (*Client, *clock.Fake, *httptest.Server) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

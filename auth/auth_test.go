@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // freePort is a loopback port free a moment ago, for a fixed redirect_uri.
@@ -28,11 +29,11 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-func newTestSession(t *testing.T, env *config.Environment, dir string, clock *fakeClock) *Session {
+func newTestSession(t *testing.T, env *config.Environment, dir string, clk *clock.Fake) *Session {
 	t.Helper()
 	opts := SessionOptions{Env: env, StateDir: dir}
-	if clock != nil {
-		opts.Now = clock.Now
+	if clk != nil {
+		opts.Now = clk.Now
 	}
 	s, err := NewSession(opts)
 	if err != nil {
@@ -54,13 +55,13 @@ func envOf(kv ...string) func(string) string {
 
 // signedInFake is a sandbox session signed in to a fresh fake server, on a
 // settable clock and its own state directory.
-func signedInFake(t *testing.T) (*fakeAS, *fakeClock, *Session) {
+func signedInFake(t *testing.T) (*fakeAS, *clock.Fake, *Session) {
 	t.Helper()
 	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
-	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clock)
+	clk := clock.New(time.Now())
+	s := newTestSession(t, f.env(config.Sandbox), t.TempDir(), clk)
 	loginFake(t, f, s)
-	return f, clock, s
+	return f, clk, s
 }
 
 func loginFake(t *testing.T, f *fakeAS, s *Session) *Identity {
@@ -328,7 +329,7 @@ func TestLoginWrongSecretAndRejectedCode(t *testing.T) {
 
 func TestRefreshRotationPersists(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	first := readStored(t, s)
 	ts := s.TokenSource()
 	tok, err := ts.Token()
@@ -337,7 +338,7 @@ func TestRefreshRotationPersists(t *testing.T) {
 	}
 	prevRT := first.RefreshToken
 	for i := 1; i <= 5; i++ {
-		clock.Add(3600*time.Second - 30*time.Second) // inside the 60 s margin
+		clk.Advance(3600*time.Second - 30*time.Second) // inside the 60 s margin
 		tok, err := ts.Token()
 		if err != nil {
 			t.Fatalf("refresh %d: %v", i, err)
@@ -352,7 +353,7 @@ func TestRefreshRotationPersists(t *testing.T) {
 		prevRT = stored.RefreshToken
 	}
 	// A second session (another process) reads the rotated file, no refresh.
-	other := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clock)
+	other := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clk)
 	if _, err := other.TokenSource().Token(); err != nil || f.refreshCalls != 5 {
 		t.Fatalf("other session: %v calls=%d", err, f.refreshCalls)
 	}
@@ -360,12 +361,12 @@ func TestRefreshRotationPersists(t *testing.T) {
 
 func TestRefreshConcurrentSingleFlight(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	dir := filepath.Dir(s.StorePath())
 	// Two sessions on one directory stand in for two processes: they share
 	// only the file and its lock.
-	s2 := newTestSession(t, f.env(config.Sandbox), dir, clock)
-	clock.Add(2 * time.Hour)
+	s2 := newTestSession(t, f.env(config.Sandbox), dir, clk)
+	clk.Advance(2 * time.Hour)
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
 	for i := 0; i < 50; i++ {
@@ -391,8 +392,8 @@ func TestRefreshConcurrentSingleFlight(t *testing.T) {
 
 func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
-	clock.Add(2 * time.Hour)
+	f, clk, s := signedInFake(t)
+	clk.Advance(2 * time.Hour)
 	// Another writer rotates the token behind our back (as a process that
 	// ignored the lock would), and the server then refuses our old one.
 	f.onRefresh = func(rt string) (bool, error) {
@@ -405,8 +406,8 @@ func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
 		newer.RefreshToken = fmt.Sprintf("rt-%d", f.n)
 		f.refresh[newer.RefreshToken] = true
 		newer.AccessToken = "at-newer"
-		newer.Expiry = clock.Now().Add(time.Minute / 2)
-		newer.ObtainedAt = clock.Now()
+		newer.Expiry = clk.Now().Add(time.Minute / 2)
+		newer.ObtainedAt = clk.Now()
 		return true, s.store.write(newer)
 	}
 	tok, err := s.TokenSource().Token()
@@ -423,9 +424,9 @@ func TestRefreshInvalidGrantUsesNewerToken(t *testing.T) {
 
 func TestRefreshInvalidGrantEndsSession(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	f.refresh = map[string]bool{} // the grant was revoked on the server
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	_, err := s.TokenSource().Token()
 	var se *SessionEndedError
 	if !errors.Is(err, ErrSignInRequired) || !errors.As(err, &se) || se.Env != "sandbox" || !strings.Contains(se.Reason, "already used or revoked") {
@@ -452,15 +453,15 @@ func TestRefreshFailuresKeepStoredToken(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeAS(t)
-			clock := &fakeClock{t: time.Now()}
+			clk := clock.New(time.Now())
 			dir := t.TempDir()
-			s := newTestSession(t, f.env(config.Sandbox), dir, clock)
+			s := newTestSession(t, f.env(config.Sandbox), dir, clk)
 			loginFake(t, f, s)
 			before, _ := os.ReadFile(s.StorePath())
 			env := f.env(config.Sandbox)
 			tc.setup(f, env)
-			s2 := newTestSession(t, env, dir, clock)
-			clock.Add(2 * time.Hour)
+			s2 := newTestSession(t, env, dir, clk)
+			clk.Advance(2 * time.Hour)
 			_, err := s2.TokenSource().Token()
 			if err == nil || errors.Is(err, ErrSignInRequired) {
 				t.Fatalf("err = %v", err)
@@ -497,10 +498,10 @@ func TestNotSignedIn(t *testing.T) {
 func TestProjectToken(t *testing.T) {
 	t.Parallel()
 	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
+	clk := clock.New(time.Now())
 	env := f.env(config.Sandbox)
 	env.Token = config.TokenProject
-	s := newTestSession(t, env, t.TempDir(), clock)
+	s := newTestSession(t, env, t.TempDir(), clk)
 	if !s.UsesProjectToken() {
 		t.Fatal("token = project ignored")
 	}
@@ -513,7 +514,7 @@ func TestProjectToken(t *testing.T) {
 	if f.ccCalls != 1 || a.AccessToken != b.AccessToken {
 		t.Fatalf("not cached: calls=%d", f.ccCalls)
 	}
-	clock.Add(3600*time.Second - 59*time.Second)
+	clk.Advance(3600*time.Second - 59*time.Second)
 	if _, err := ts.Token(); err != nil || f.ccCalls != 2 {
 		t.Fatalf("not renewed 60 s before expiry: calls=%d %v", f.ccCalls, err)
 	}
@@ -586,18 +587,18 @@ func TestStoreRefusesUnsafeOrDamagedFiles(t *testing.T) {
 
 func TestStoreCrashLeftovers(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	// A writer killed after creating and partly writing its temp file.
 	dir := filepath.Dir(s.StorePath())
 	leftover := filepath.Join(dir, "."+filepath.Base(s.StorePath())+".tmp-123")
 	if err := os.WriteFile(leftover, []byte(`{"version":1,"access_tok`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s2 := newTestSession(t, f.env(config.Sandbox), dir, clock)
+	s2 := newTestSession(t, f.env(config.Sandbox), dir, clk)
 	if _, err := s2.TokenSource().Token(); err != nil {
 		t.Fatalf("leftover temp file broke the store: %v", err)
 	}
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	if _, err := s2.TokenSource().Token(); err != nil {
 		t.Fatal(err)
 	}
@@ -710,7 +711,7 @@ func mustURL(s string) *url.URL {
 
 func TestRejectedTokenIsRefreshed(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	dir := filepath.Dir(s.StorePath())
 	first, _ := s.TokenSource().Token()
 	s.Rejected(first.AccessToken)
@@ -720,17 +721,17 @@ func TestRejectedTokenIsRefreshed(t *testing.T) {
 	}
 	// Another process already rotated: a rejected token is replaced by the
 	// stored one without a refresh.
-	other := newTestSession(t, f.env(config.Sandbox), dir, clock)
+	other := newTestSession(t, f.env(config.Sandbox), dir, clk)
 	stale := readStored(t, other).AccessToken
 	if _, err := other.TokenSource().Token(); err != nil {
 		t.Fatal(err)
 	}
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	if _, err := s.TokenSource().Token(); err != nil || f.refreshCalls != 2 {
 		t.Fatalf("refresh: %v calls=%d", err, f.refreshCalls)
 	}
 	other.Rejected(stale)
-	clock.Add(-2 * time.Hour)
+	clk.Advance(-2 * time.Hour)
 	got, err := other.TokenSource().Token()
 	if err != nil || got.AccessToken != readStored(t, s).AccessToken || f.refreshCalls != 2 {
 		t.Fatalf("did not pick up the rotated token: %v calls=%d", err, f.refreshCalls)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // BenchmarkTokenCached is the cost every API call pays: a fresh token from
@@ -50,14 +51,14 @@ func BenchmarkTokenFromStore(b *testing.B) {
 // lock, re-read, token call, atomic write with fsync.
 func BenchmarkRefresh(b *testing.B) {
 	f := newFakeAS(b)
-	clock := &fakeClock{t: time.Now()}
-	s, _ := NewSession(SessionOptions{Env: f.env(config.Sandbox), StateDir: b.TempDir(), Now: clock.Now})
+	clk := clock.New(time.Now())
+	s, _ := NewSession(SessionOptions{Env: f.env(config.Sandbox), StateDir: b.TempDir(), Now: clk.Now})
 	if _, err := s.Login(context.Background(), LoginOptions{Open: f.approve, Timeout: 10 * time.Second}); err != nil {
 		b.Fatal(err)
 	}
 	ts := s.TokenSource()
 	for b.Loop() {
-		clock.Add(2 * time.Hour)
+		clk.Advance(2 * time.Hour)
 		if _, err := ts.Token(); err != nil {
 			b.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // tokenProxy stands between a client and the emulator. Every answer of the
@@ -250,8 +251,8 @@ func (c *crashRig) round(offset time.Duration) (span time.Duration, outcome stri
 		}
 	}
 
-	clock := &fakeClock{t: time.Now().Add(time.Duration(2*c.n) * day)}
-	_, err = newTestSession(t, c.env, c.dir, clock).TokenSource().Token()
+	clk := clock.New(time.Now().Add(time.Duration(2*c.n) * day))
+	_, err = newTestSession(t, c.env, c.dir, clk).TokenSource().Token()
 	switch {
 	case err == nil:
 		if inTemp && stored.RefreshToken == before.RefreshToken {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // helperBins holds the test helper binaries, built once per test run.
@@ -316,12 +317,12 @@ func loginEmulator(t *testing.T, e *emu, s *Session, name config.EnvName) {
 }
 
 // signedInEmulator starts an emulator and signs a sandbox session in to it,
-// in its own state directory; clock may be nil for the real one.
-func signedInEmulator(t *testing.T, opts emulator.Options, clock *fakeClock) (*emu, *config.Environment, *Session) {
+// in its own state directory; clk may be nil for the real one.
+func signedInEmulator(t *testing.T, opts emulator.Options, clk *clock.Fake) (*emu, *config.Environment, *Session) {
 	t.Helper()
 	e := startEmulator(t, opts)
 	env := e.env(t, config.Sandbox)
-	s := newTestSession(t, env, t.TempDir(), clock)
+	s := newTestSession(t, env, t.TempDir(), clk)
 	loginEmulator(t, e, s, config.Sandbox)
 	return e, env, s
 }
@@ -337,13 +338,13 @@ func testproc(procBin string, env *config.Environment, dir string, extra ...stri
 
 func TestEmulatorRotation(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{t: time.Now()}
-	e, env, s := signedInEmulator(t, emulator.Options{TokenTTL: 2 * time.Second}, clock)
+	clk := clock.New(time.Now())
+	e, env, s := signedInEmulator(t, emulator.Options{TokenTTL: 2 * time.Second}, clk)
 	dir := filepath.Dir(s.StorePath())
 	const rounds = 8
 	prev := readStored(t, s).RefreshToken
 	for i := 1; i <= rounds; i++ {
-		clock.Add(2 * time.Second) // the local view of expiry; the server's tokens are fresh
+		clk.Advance(2 * time.Second) // the local view of expiry; the server's tokens are fresh
 		tok, err := s.TokenSource().Token()
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
@@ -362,8 +363,8 @@ func TestEmulatorRotation(t *testing.T) {
 	}
 	// A new process starting from the file refreshes successfully: the file
 	// holds the newest refresh token, not a spent one.
-	clock.Add(2 * time.Second)
-	fresh := newTestSession(t, env, dir, clock)
+	clk.Advance(2 * time.Second)
+	fresh := newTestSession(t, env, dir, clk)
 	if _, err := fresh.TokenSource().Token(); err != nil {
 		t.Fatalf("the stored refresh token is not the newest: %v", err)
 	}

@@ -213,24 +213,6 @@ func getStatus(ctx context.Context, target string) (int, error) {
 	return resp.StatusCode, nil
 }
 
-// fakeClock is a settable clock for freshness decisions.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // writeScript writes an executable shell script while holding
 // syscall.ForkLock for reading, which keeps any fork out until the file is
 // closed: a process forked while it is open for writing (the parallel

@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // Two commands in a row (two sessions on one state directory) fetch one
@@ -19,14 +20,14 @@ import (
 func TestProjectTokenKeptInStore(t *testing.T) {
 	t.Parallel()
 	f := newFakeAS(t)
-	clock := &fakeClock{t: time.Now()}
+	clk := clock.New(time.Now())
 	dir := t.TempDir()
-	first := newTestSession(t, f.env(config.Sandbox), dir, clock)
+	first := newTestSession(t, f.env(config.Sandbox), dir, clk)
 	a, err := first.ProjectTokenSource().Token()
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := newTestSession(t, f.env(config.Sandbox), dir, clock)
+	second := newTestSession(t, f.env(config.Sandbox), dir, clk)
 	b, err := second.ProjectTokenSource().Token()
 	if err != nil || b.AccessToken != a.AccessToken || f.ccCalls != 1 {
 		t.Fatalf("second command: %v, same token %v, %d fetches", err, b != nil && b.AccessToken == a.AccessToken, f.ccCalls)
@@ -38,8 +39,8 @@ func TestProjectTokenKeptInStore(t *testing.T) {
 	if first.SignedIn() {
 		t.Fatal("a project token made a user signed in")
 	}
-	clock.Add(time.Hour - 59*time.Second)
-	c, err := newTestSession(t, f.env(config.Sandbox), dir, clock).ProjectTokenSource().Token()
+	clk.Advance(time.Hour - 59*time.Second)
+	c, err := newTestSession(t, f.env(config.Sandbox), dir, clk).ProjectTokenSource().Token()
 	if err != nil || c.AccessToken == a.AccessToken || f.ccCalls != 2 {
 		t.Fatalf("near expiry: %v, %d fetches", err, f.ccCalls)
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // killedRefresh runs a refresh up to the moment the answer has been read
@@ -44,14 +45,14 @@ func killedRefresh(t *testing.T, s *Session) string {
 // never replaying the refresh token the server spent.
 func TestRecoverKilledRefresh(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	spent := readStored(t, s).RefreshToken
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	journal := killedRefresh(t, s)
 	if stored := readStored(t, s); stored.RefreshToken != spent {
 		t.Fatal("the store changed without a save")
 	}
-	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clock)
+	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clk)
 	tok, err := next.TokenSource().Token()
 	if err != nil {
 		t.Fatalf("next run: %v", err)
@@ -69,7 +70,7 @@ func TestRecoverKilledRefresh(t *testing.T) {
 		t.Fatal("journal left behind")
 	}
 	// It also refreshes when due, with the recovered refresh token.
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	if _, err := next.TokenSource().Token(); err != nil || f.refreshCalls != 2 {
 		t.Fatalf("refresh after recovery: %v (%d requests)", err, f.refreshCalls)
 	}
@@ -174,12 +175,12 @@ func TestRecoverPicksNewest(t *testing.T) {
 // rotated.
 func TestRecoverBeforeUsingFreshLookingToken(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	old := readStored(t, s).AccessToken
-	start := clock.Now()
-	clock.Add(10 * time.Minute)
+	start := clk.Now()
+	clk.Advance(10 * time.Minute)
 	killedRefresh(t, s)
-	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), &fakeClock{t: start})
+	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clock.New(start))
 	tok, err := next.TokenSource().Token()
 	if err != nil {
 		t.Fatal(err)

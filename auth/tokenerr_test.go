@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // A client registered for client_secret_basic: the error keeps the
@@ -78,7 +79,7 @@ func TestTokenEndpointRateLimited(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			f, clock, s := signedInFake(t)
+			f, clk, s := signedInFake(t)
 			before, _ := os.ReadFile(s.StorePath())
 			f.mu.Lock()
 			f.intercept = func(w http.ResponseWriter, grant string) bool {
@@ -91,7 +92,7 @@ func TestTokenEndpointRateLimited(t *testing.T) {
 				return true
 			}
 			f.mu.Unlock()
-			clock.Add(2 * time.Hour)
+			clk.Advance(2 * time.Hour)
 			for grant, get := range map[string]func() error{
 				"refresh_token":      func() error { _, err := s.TokenSource().Token(); return err },
 				"client_credentials": func() error { _, err := s.ProjectTokenSource().Token(); return err },
@@ -107,7 +108,7 @@ func TestTokenEndpointRateLimited(t *testing.T) {
 				if tc.retryAfter == "" && !te.RetryAt.IsZero() {
 					t.Errorf("%s: RetryAt %v without Retry-After", grant, te.RetryAt)
 				}
-				if tc.retryAfter == "7" && !te.RetryAt.Equal(clock.Now().Add(7*time.Second)) {
+				if tc.retryAfter == "7" && !te.RetryAt.Equal(clk.Now().Add(7*time.Second)) {
 					t.Errorf("%s: RetryAt = %v, want now + 7 s", grant, te.RetryAt)
 				}
 			}
@@ -122,7 +123,7 @@ func TestTokenEndpointRateLimited(t *testing.T) {
 // bounded.
 func TestTokenEndpointErrorSanitised(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	f.mu.Lock()
 	f.intercept = func(w http.ResponseWriter, grant string) bool {
 		w.Header().Set("Content-Type", "application/json")
@@ -131,7 +132,7 @@ func TestTokenEndpointErrorSanitised(t *testing.T) {
 		return true
 	}
 	f.mu.Unlock()
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	_, err := s.TokenSource().Token()
 	var te *TokenEndpointError
 	if !errors.As(err, &te) {
@@ -154,12 +155,12 @@ func TestTokenEndpointErrorSanitised(t *testing.T) {
 // has ended: a sign-in is required, nothing worse.
 func TestRefreshAnswerLost(t *testing.T) {
 	t.Parallel()
-	f, clock, s := signedInFake(t)
+	f, clk, s := signedInFake(t)
 	before, _ := os.ReadFile(s.StorePath())
 	f.mu.Lock()
 	f.dropRefreshAnswer = true
 	f.mu.Unlock()
-	clock.Add(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	_, err := s.TokenSource().Token()
 	var lost *TokenEndpointUnreachableError
 	if !errors.As(err, &lost) || lost.Grant != "refresh_token" || lost.Env != "sandbox" || errors.Is(err, ErrSignInRequired) {
@@ -178,7 +179,7 @@ func TestRefreshAnswerLost(t *testing.T) {
 	if calls != 1 {
 		t.Fatalf("refresh requests = %d: the lost request was sent again", calls)
 	}
-	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clock)
+	next := newTestSession(t, f.env(config.Sandbox), filepath.Dir(s.StorePath()), clk)
 	_, err = next.TokenSource().Token()
 	var ended *SessionEndedError
 	if !errors.As(err, &ended) || !strings.Contains(ended.Reason, "already used or revoked") {
@@ -192,8 +193,8 @@ func TestEmulatorRefreshAnswerLost(t *testing.T) {
 	t.Parallel()
 	e, env, s := signedInEmulator(t, emulator.Options{}, nil)
 	px := newTokenProxy(t, env.AuthURL, func() bool { return true })
-	clock := &fakeClock{t: time.Now().Add(2 * time.Hour)}
-	lossy, err := NewSession(SessionOptions{Env: env, StateDir: filepath.Dir(s.StorePath()), HTTPClient: px.client(), Now: clock.Now})
+	clk := clock.New(time.Now().Add(2 * time.Hour))
+	lossy, err := NewSession(SessionOptions{Env: env, StateDir: filepath.Dir(s.StorePath()), HTTPClient: px.client(), Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestEmulatorRefreshAnswerLost(t *testing.T) {
 	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != 1 {
 		t.Fatalf("refresh requests = %d, want 1 (never replayed by the HTTP client)", n)
 	}
-	_, err = newTestSession(t, env, filepath.Dir(s.StorePath()), clock).TokenSource().Token()
+	_, err = newTestSession(t, env, filepath.Dir(s.StorePath()), clk).TokenSource().Token()
 	if !errors.Is(err, ErrSignInRequired) {
 		t.Fatalf("next run after the lost answer: %v", err)
 	}

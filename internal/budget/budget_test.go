@@ -6,36 +6,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
-// clock is a settable clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+// newClock is the budget tests' clock, at the start of a year.
+func newClock() *clock.Fake { return clock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) }
 
 const host = "api.example.com"
 
-func open(t testing.TB, dir string, clk *clock, limit int, window time.Duration) *Budget {
+func open(t testing.TB, dir string, clk *clock.Fake, limit int, window time.Duration) *Budget {
 	t.Helper()
 	b, err := Open(dir, host, Config{Limit: limit, Window: window, Now: clk.Now})
 	if err != nil {
@@ -46,7 +30,7 @@ func open(t testing.TB, dir string, clk *clock, limit int, window time.Duration)
 
 // eachMode runs check on a private budget and on a shared one: each rule
 // holds for both.
-func eachMode(t *testing.T, limit int, window time.Duration, check func(t *testing.T, b *Budget, clk *clock)) {
+func eachMode(t *testing.T, limit int, window time.Duration, check func(t *testing.T, b *Budget, clk *clock.Fake)) {
 	t.Parallel()
 	for _, mode := range []string{"private", "shared"} {
 		t.Run(mode, func(t *testing.T) {
@@ -76,25 +60,25 @@ func take(t *testing.T, b *Budget) (time.Time, Hold) {
 }
 
 func TestSlidingWindow(t *testing.T) {
-	eachMode(t, 3, time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+	eachMode(t, 3, time.Minute, func(t *testing.T, b *Budget, clk *clock.Fake) {
 		t0 := clk.Now()
 		for i := range 3 {
 			if i > 0 {
-				clk.Add(10 * time.Second)
+				clk.Advance(10 * time.Second)
 			}
 			if at, h := take(t, b); !h.IsZero() || !at.Equal(clk.Now()) {
 				t.Fatalf("take %d = %v, %+v", i, at, h)
 			}
 		}
-		clk.Add(10 * time.Second)
+		clk.Advance(10 * time.Second)
 		if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(time.Minute)) {
 			t.Fatalf("4th take held %+v; want spent until %v", h, t0.Add(time.Minute))
 		}
-		clk.Add(29 * time.Second)
+		clk.Advance(29 * time.Second)
 		if u, l := b.Count(); u != 3 || l != 3 {
 			t.Errorf("count before expiry = %d/%d", u, l)
 		}
-		clk.Add(time.Second)
+		clk.Advance(time.Second)
 		if u, _ := b.Count(); u != 2 {
 			t.Errorf("count at expiry of the first = %d", u)
 		}
@@ -112,7 +96,7 @@ func TestSlidingWindow(t *testing.T) {
 }
 
 func TestServerCountOverrides(t *testing.T) {
-	eachMode(t, 2000, 5*time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+	eachMode(t, 2000, 5*time.Minute, func(t *testing.T, b *Budget, clk *clock.Fake) {
 		t0 := clk.Now()
 		if err := b.Observe(1000, 1, t0.Add(2*time.Minute)); err != nil {
 			t.Fatal(err)
@@ -123,12 +107,12 @@ func TestServerCountOverrides(t *testing.T) {
 		if _, h := take(t, b); !h.IsZero() {
 			t.Fatal("the server's last slot was refused")
 		}
-		clk.Add(time.Second)
+		clk.Advance(time.Second)
 		if _, h := take(t, b); h.Reason != Spent || !h.Until.Equal(t0.Add(2*time.Minute)) {
 			t.Errorf("take after the server's last slot held %+v", h)
 		}
 		// After the server's reset, the machine's own count is what is left.
-		clk.Add(2 * time.Minute)
+		clk.Advance(2 * time.Minute)
 		if u, l := b.Count(); u != 1 || l != 1000 {
 			t.Errorf("count after the reset = %d/%d", u, l)
 		}
@@ -139,7 +123,7 @@ func TestServerCountOverrides(t *testing.T) {
 }
 
 func TestHoldsFromA429(t *testing.T) {
-	eachMode(t, 100, time.Minute, func(t *testing.T, b *Budget, clk *clock) {
+	eachMode(t, 100, time.Minute, func(t *testing.T, b *Budget, clk *clock.Fake) {
 		t0 := clk.Now()
 		if err := b.HoldUntil(Hold{Reason: RetryAfter, Until: t0.Add(7 * time.Second)}); err != nil {
 			t.Fatal(err)
@@ -154,7 +138,7 @@ func TestHoldsFromA429(t *testing.T) {
 		if u, _ := b.Count(); u != 0 {
 			t.Errorf("a held take was counted: %d", u)
 		}
-		clk.Add(7 * time.Second)
+		clk.Advance(7 * time.Second)
 		if _, h := take(t, b); !h.IsZero() {
 			t.Errorf("take after the hold held %+v", h)
 		}
@@ -187,7 +171,7 @@ func TestSharedBetweenBudgets(t *testing.T) {
 	if err := b.HoldUntil(Hold{Reason: Backoff, Until: clk.Now().Add(2 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
-	clk.Add(time.Minute) // the window is free again; the hold still stands
+	clk.Advance(time.Minute) // the window is free again; the hold still stands
 	if _, h := take(t, a); h.Reason != Backoff {
 		t.Errorf("another budget's backoff was not seen: %+v", h)
 	}
@@ -214,7 +198,7 @@ func TestRemovedFileIsReopened(t *testing.T) {
 	b := open(t, dir, clk, 5, time.Minute)
 	take(t, b)
 	take(t, a)
-	clk.Add(time.Second) // past the read cache
+	clk.Advance(time.Second) // past the read cache
 	for name, x := range map[string]*Budget{"a": a, "b": b} {
 		if u, _ := x.Count(); u != 2 {
 			t.Errorf("%s counts %d, want the 2 sends recorded since the removal", name, u)
@@ -296,9 +280,9 @@ func TestFileStaysBounded(t *testing.T) {
 	b := open(t, t.TempDir(), clk, 50, time.Second)
 	for range 500 {
 		if _, h := take(t, b); !h.IsZero() {
-			clk.Add(h.Until.Sub(clk.Now()))
+			clk.Advance(h.Until.Sub(clk.Now()))
 		}
-		clk.Add(5 * time.Millisecond)
+		clk.Advance(5 * time.Millisecond)
 	}
 	fi, err := os.Stat(b.Path())
 	if err != nil {
@@ -342,7 +326,7 @@ func TestLockedByAnotherProcess(t *testing.T) {
 	if !errors.As(err, &fe) || !errors.Is(err, ErrLocked) || fe.Path != b.Path() {
 		t.Fatalf("Take under another's lock: %v", err)
 	}
-	clk.Add(time.Second) // past the read cache
+	clk.Advance(time.Second) // past the read cache
 	if u, _ := b.Count(); u != 1 {
 		t.Errorf("Count under another's lock = %d, want the last count read (1)", u)
 	}
@@ -454,7 +438,7 @@ func BenchmarkTake(b *testing.B) {
 				if _, _, err := bg.Take(context.Background()); err != nil {
 					b.Fatal(err)
 				}
-				clk.Add(step)
+				clk.Advance(step)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -462,7 +446,7 @@ func BenchmarkTake(b *testing.B) {
 				if err != nil || !h.IsZero() {
 					b.Fatalf("take: %+v, %v", h, err)
 				}
-				clk.Add(step)
+				clk.Advance(step)
 			}
 		})
 	}
@@ -490,7 +474,7 @@ func BenchmarkCount(b *testing.B) {
 				if uncached {
 					// Back and forth: the cache is stale either way, and
 					// the sends stay in the window.
-					clk.Add(step)
+					clk.Advance(step)
 					step = -step
 				}
 				if u, _ := bg.Count(); u != 2000 {
