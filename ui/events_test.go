@@ -13,6 +13,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit/teacmd"
 )
 
 func (d *driver) events() *eventsScreen { d.t.Helper(); return topAs[*eventsScreen](d) }
@@ -22,21 +23,12 @@ func (d *driver) event() *eventScreen   { d.t.Helper(); return topAs[*eventScree
 // and returns what it produced (timers excepted).
 func collect(cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, pendingTick:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
+	teacmd.Run(cmd, func(msg tea.Msg) tea.Cmd {
+		if _, timer := msg.(pendingTick); !timer {
 			out = append(out, msg)
 		}
-	}
+		return nil
+	})
 	return out
 }
 

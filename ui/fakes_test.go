@@ -19,6 +19,7 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/iban"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit/teacmd"
 )
 
 // testNow is the fixed clock of the Update-level tests and goldens.
@@ -434,29 +435,23 @@ func (d *driver) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// run runs cmd and what follows from it on the test's goroutine: timers
+// are parked for fire, a quit is noted, every other message is delivered.
 func (d *driver) run(cmd tea.Cmd) {
 	d.t.Helper()
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 10000 {
-			d.t.Fatal("command loop did not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	settled := teacmd.Run(cmd, func(msg tea.Msg) tea.Cmd {
+		switch msg := msg.(type) {
 		case pendingTick:
 			d.ticks = append(d.ticks, msg)
 		case tea.QuitMsg:
 			d.quit = true
 		default:
-			queue = append(queue, d.update(msg))
+			return d.update(msg)
 		}
+		return nil
+	})
+	if !settled {
+		d.t.Fatal("command loop did not settle")
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/partnertui/partnertui/internal/testkit/teacmd"
 )
 
 type row struct {
@@ -120,20 +122,8 @@ func newList(c *conn, reversible bool) *Model[row] {
 
 // run executes cmd and every command that follows from it, synchronously.
 func run(l *Model[row], cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			queue = append(queue, l.Update(msg))
-		}
+	if !teacmd.Run(cmd, func(msg tea.Msg) tea.Cmd { return l.Update(msg) }) {
+		panic("the list's commands did not settle")
 	}
 }
 
