@@ -30,6 +30,10 @@ type Options struct {
 	// OnRequest hears of every request of every API client the app builds,
 	// as the request log records it (--verbose prints it); nil ignores it.
 	OnRequest func(api.Entry)
+	// StateDir holds the token files, their locks and the request budget;
+	// "" means paths.StateDir(). Tests running in parallel give their own,
+	// as they cannot move XDG_STATE_HOME.
+	StateDir string
 }
 
 // ReadOnly is the Live read-only policy, decided here and nowhere else: no
@@ -106,11 +110,12 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Config, a.Warnings = cfg, warnings
-	dir, err := paths.StateDir()
-	if err != nil {
-		return nil, err
+	a.StateDir = opts.StateDir
+	if a.StateDir == "" {
+		if a.StateDir, err = paths.StateDir(); err != nil {
+			return nil, err
+		}
 	}
-	a.StateDir = dir
 	return a, nil
 }
 
