@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/partnertui/partnertui/emulator"
 )
 
 // opCoverage records which operations of Operations() a test ran, so a new
@@ -59,11 +57,11 @@ func (c *opCoverage) missing(t *testing.T) []string {
 func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	t.Parallel()
 	info := startEmulator(t)
-	demo := sandboxDemo(t, info)
+	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()
 	cov := &opCoverage{ran: map[string]bool{}}
 	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
-	user := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
+	user := emulatorClient(t, info, "sandbox", userToken, nil)
 
 	// The ids every read below uses come from the lists.
 	home, err := project.Home(ctx, AccountsParams{First: 50, OrderBy: OrderCreatedAt, Direction: DirectionAsc}, true)
@@ -279,18 +277,6 @@ func wantListed[T any](t *testing.T, cov *opCoverage, op, parent string, page *P
 	if !slices.ContainsFunc(page.Items, func(x T) bool { return idOf(x) == id }) {
 		t.Errorf("%s of %s does not list %s", op, parent, id)
 	}
-}
-
-// sandboxDemo is the emulator's first Sandbox demo user.
-func sandboxDemo(t *testing.T, info emulator.Info) emulator.DemoUser {
-	t.Helper()
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			return u
-		}
-	}
-	t.Fatal("the emulator lists no sandbox demo user")
-	return emulator.DemoUser{}
 }
 
 func checkMembership(t *testing.T, m *AccountMembership, status string) {

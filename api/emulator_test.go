@@ -10,14 +10,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
-	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
 const emulatorAccounts = 10000
@@ -216,8 +216,8 @@ func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
 
 func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
 	info := startEmulator(t)
-	demo := sandboxDemo(t, info)
-	c := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
+	demo, userToken := sandboxUser(t, info)
+	c := emulatorClient(t, info, "sandbox", userToken, nil)
 	ctx := context.Background()
 
 	u, err := c.User(ctx)
@@ -294,26 +294,14 @@ func decimal(t *testing.T, s string) *big.Rat {
 	return r
 }
 
-// ---- a minimal driver for the emulator's sign-in forms (the protocol in
-// the shared context): phone → code shown on the page → consent → 303. ----
-
-// signIn signs phone in on env through the real auth package playing the
-// browser on the emulator's forms, and returns the persisting token source.
-func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSource {
+// sandboxUser is the emulator's first Sandbox demo user, signed in through
+// the real auth package playing the browser on the emulator's forms, and
+// the persisting token source of that session.
+func sandboxUser(t *testing.T, info emulator.Info) (emulator.DemoUser, oauth2.TokenSource) {
 	t.Helper()
-	e := info.Environments[env]
-	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: &config.Environment{
-		Name: config.EnvName(env), APIURL: info.APIURL, AuthURL: info.AuthURL,
-		ClientID: e.ClientID, ClientSecret: e.ClientSecret, RedirectURI: e.RedirectURI,
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	browser := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
-	if _, err := s.Login(context.Background(), auth.LoginOptions{Open: browser, FailOnOpenError: true}); err != nil {
-		t.Fatalf("sign-in through the emulator's forms: %v", err)
-	}
-	return s.TokenSource()
+	e := &testkit.Emulator{Info: info}
+	s := signin.Session(t, e, e.Env(t, config.Sandbox), t.TempDir())
+	return e.DemoUser(t, config.Sandbox), s.TokenSource()
 }
 
 // TestEmulatorHomeIsOneRequest: the first screen's data (who the token
@@ -321,9 +309,9 @@ func signIn(t *testing.T, info emulator.Info, env, phone string) oauth2.TokenSou
 // token and for a project token alike.
 func TestEmulatorHomeIsOneRequest(t *testing.T) {
 	info := startEmulator(t)
-	demo := sandboxDemo(t, info)
+	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()
-	user := emulatorClient(t, info, "sandbox", signIn(t, info, "sandbox", demo.Phone), nil)
+	user := emulatorClient(t, info, "sandbox", userToken, nil)
 	h, err := user.Home(ctx, AccountsParams{First: 20, OrderBy: OrderCreatedAt, Direction: DirectionDesc}, false)
 	if err != nil {
 		t.Fatal(err)

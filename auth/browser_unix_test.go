@@ -22,7 +22,7 @@ import (
 func TestExplicitBrowserRunsWithoutADisplay(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	u := e.user(t, config.Sandbox)
+	u := e.DemoUser(t, config.Sandbox)
 	desktop, logPath := scriptBrowser(t, u.Phone, "approve")
 	noDisplay := func(k string) string {
 		if k == "DISPLAY" || k == "WAYLAND_DISPLAY" {
@@ -30,7 +30,7 @@ func TestExplicitBrowserRunsWithoutADisplay(t *testing.T) {
 		}
 		return desktop(k)
 	}
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	var prompt SignInPrompt
 	id, err := s.Login(context.Background(), LoginOptions{ShowURL: func(p SignInPrompt) { prompt = p }, Timeout: 20 * time.Second, Getenv: noDisplay})
 	if err != nil {

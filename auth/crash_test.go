@@ -22,6 +22,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
@@ -166,7 +167,7 @@ func TestEmulatorKillDuringRefresh(t *testing.T) {
 // crashRig runs the rounds of TestEmulatorKillDuringRefresh.
 type crashRig struct {
 	t         *testing.T
-	e         *emu
+	e         *testkit.Emulator
 	env       *config.Environment
 	s         *Session // signs in again after a lost session
 	dir       string

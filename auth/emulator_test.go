@@ -2,9 +2,7 @@ package auth
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
@@ -61,85 +60,14 @@ func buildHelpers(t *testing.T) (browser, proc string) {
 	return helperBins.browser, helperBins.proc
 }
 
-// requestLog collects the emulator's JSON request lines.
-type requestLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *requestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// count returns how many requests match endpoint (suffix) and grant type.
-func (l *requestLog) count(t *testing.T, endpoint, grant string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(l.buf.Bytes()))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var e struct {
-			Endpoint  string `json:"endpoint"`
-			GrantType string `json:"grant_type"`
-			Status    int    `json:"status"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("request log line is not JSON: %q", sc.Text())
-		}
-		if strings.HasSuffix(e.Endpoint, endpoint) && (grant == "" || e.GrantType == grant) {
-			n++
-		}
-	}
-	return n
-}
-
-type emu struct {
-	info emulator.Info
-	log  *requestLog
-}
-
-func startEmulator(t *testing.T, opts emulator.Options) *emu {
+// startEmulator is the kit's emulator with a small data set: sign-in
+// needs few accounts.
+func startEmulator(t *testing.T, opts emulator.Options) *testkit.Emulator {
 	t.Helper()
-	log := &requestLog{}
-	opts.RequestLog = log
 	if opts.Accounts == 0 {
 		opts.Accounts = 20
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := emulator.Start(ctx, opts)
-	if err != nil {
-		cancel()
-		t.Fatalf("emulator.Start: %v", err)
-	}
-	t.Cleanup(func() {
-		srv.Close()
-		cancel()
-	})
-	return &emu{info: srv.Info(), log: log}
-}
-
-func (e *emu) env(t *testing.T, name config.EnvName) *config.Environment {
-	t.Helper()
-	ei, ok := e.info.Environments[string(name)]
-	if !ok {
-		t.Fatalf("emulator has no %s environment", name)
-	}
-	return &config.Environment{Name: name, APIURL: e.info.APIURL, AuthURL: e.info.AuthURL, ClientID: ei.ClientID,
-		ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI}
-}
-
-func (e *emu) user(t *testing.T, name config.EnvName) emulator.DemoUser {
-	t.Helper()
-	for _, u := range e.info.DemoUsers {
-		if u.Env == string(name) {
-			return u
-		}
-	}
-	t.Fatalf("emulator has no %s demo user", name)
-	return emulator.DemoUser{}
+	return testkit.StartEmulator(t, opts)
 }
 
 // scriptBrowser is a LoginOptions.Getenv whose $BROWSER is the scripted
@@ -180,9 +108,9 @@ func graphQLStatus(t *testing.T, endpoint, token string) int {
 func TestEmulatorSignInScriptedBrowser(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	u := e.user(t, config.Sandbox)
+	u := e.DemoUser(t, config.Sandbox)
 	getenv, logPath := scriptBrowser(t, u.Phone, "approve")
-	env := e.env(t, config.Sandbox)
+	env := e.Env(t, config.Sandbox)
 	env.AuthParams = map[string]string{"phoneNumber": u.Phone}
 	s := newTestSession(t, env, t.TempDir(), nil)
 	var shown string
@@ -207,7 +135,7 @@ func TestEmulatorSignInScriptedBrowser(t *testing.T) {
 	if err := s.Logout(context.Background()); err != nil {
 		t.Fatalf("Logout: %v", err)
 	}
-	if s.SignedIn() || e.log.count(t, "/oauth2/revoke", "") != 1 {
+	if s.SignedIn() || e.Log.Count(t, "/oauth2/revoke", "") != 1 {
 		t.Fatal("logout did not revoke and delete")
 	}
 }
@@ -215,9 +143,9 @@ func TestEmulatorSignInScriptedBrowser(t *testing.T) {
 func TestEmulatorPhoneMismatchWarning(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	u := e.user(t, config.Sandbox)
+	u := e.DemoUser(t, config.Sandbox)
 	getenv, _ := scriptBrowser(t, u.Phone, "approve")
-	env := e.env(t, config.Sandbox)
+	env := e.Env(t, config.Sandbox)
 	env.AuthParams = map[string]string{"phoneNumber": "+33799999999"} // the user types another number
 	id, err := newTestSession(t, env, t.TempDir(), nil).Login(context.Background(), LoginOptions{Timeout: time.Minute, Getenv: getenv})
 	if err != nil {
@@ -231,8 +159,8 @@ func TestEmulatorPhoneMismatchWarning(t *testing.T) {
 func TestEmulatorDeny(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	getenv, _ := scriptBrowser(t, e.user(t, config.Sandbox).Phone, "deny")
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	getenv, _ := scriptBrowser(t, e.DemoUser(t, config.Sandbox).Phone, "deny")
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Getenv: getenv})
 	if !errors.Is(err, ErrAccessDenied) {
 		t.Fatalf("err = %v", err)
@@ -245,8 +173,8 @@ func TestEmulatorDeny(t *testing.T) {
 func TestEmulatorStateMismatchKeepsWaiting(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	getenv, logPath := scriptBrowser(t, e.user(t, config.Sandbox).Phone, "wrongstate")
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	getenv, logPath := scriptBrowser(t, e.DemoUser(t, config.Sandbox).Phone, "wrongstate")
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Getenv: getenv}); err != nil {
 		t.Fatalf("a forged callback ended the sign-in: %v", err)
 	}
@@ -259,8 +187,8 @@ func TestEmulatorStateMismatchKeepsWaiting(t *testing.T) {
 func TestEmulatorTimeout(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	getenv, _ := scriptBrowser(t, e.user(t, config.Sandbox).Phone, "ignore")
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	getenv, _ := scriptBrowser(t, e.DemoUser(t, config.Sandbox).Phone, "ignore")
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: 500 * time.Millisecond, Getenv: getenv})
 	if !errors.Is(err, ErrLoginTimeout) {
 		t.Fatalf("err = %v", err)
@@ -270,8 +198,8 @@ func TestEmulatorTimeout(t *testing.T) {
 func TestEmulatorWrongSecret(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	getenv, _ := scriptBrowser(t, e.user(t, config.Sandbox).Phone, "approve")
-	env := e.env(t, config.Sandbox)
+	getenv, _ := scriptBrowser(t, e.DemoUser(t, config.Sandbox).Phone, "approve")
+	env := e.Env(t, config.Sandbox)
 	env.ClientSecret = "not-the-secret"
 	s := newTestSession(t, env, t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Getenv: getenv})
@@ -299,8 +227,8 @@ func TestEmulatorExpiredCode(t *testing.T) {
 	t.Parallel()
 	// fosite cannot take a fake clock, so the code really has to age.
 	e := startEmulator(t, emulator.Options{CodeTTL: time.Second})
-	u := e.user(t, config.Sandbox)
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	u := e.DemoUser(t, config.Sandbox)
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	client := &http.Client{Transport: slowCallback{delay: 2100 * time.Millisecond}}
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, Open: ApproveWithForms(client, u.Phone, false)})
 	var te *TokenEndpointError
@@ -309,19 +237,19 @@ func TestEmulatorExpiredCode(t *testing.T) {
 	}
 }
 
-func loginEmulator(t *testing.T, e *emu, s *Session, name config.EnvName) {
+func loginEmulator(t *testing.T, e *testkit.Emulator, s *Session, name config.EnvName) {
 	t.Helper()
-	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, e.user(t, name).Phone, false)}); err != nil {
+	if _, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, e.DemoUser(t, name).Phone, false)}); err != nil {
 		t.Fatalf("Login %s: %v", name, err)
 	}
 }
 
 // signedInEmulator starts an emulator and signs a sandbox session in to it,
 // in its own state directory; clk may be nil for the real one.
-func signedInEmulator(t *testing.T, opts emulator.Options, clk *clock.Fake) (*emu, *config.Environment, *Session) {
+func signedInEmulator(t *testing.T, opts emulator.Options, clk *clock.Fake) (*testkit.Emulator, *config.Environment, *Session) {
 	t.Helper()
 	e := startEmulator(t, opts)
-	env := e.env(t, config.Sandbox)
+	env := e.Env(t, config.Sandbox)
 	s := newTestSession(t, env, t.TempDir(), clk)
 	loginEmulator(t, e, s, config.Sandbox)
 	return e, env, s
@@ -358,7 +286,7 @@ func TestEmulatorRotation(t *testing.T) {
 		}
 		prev = stored.RefreshToken
 	}
-	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != rounds {
+	if n := e.Log.Refreshes(t); n != rounds {
 		t.Fatalf("refreshes = %d, want %d", n, rounds)
 	}
 	// A new process starting from the file refreshes successfully: the file
@@ -445,7 +373,7 @@ func TestEmulatorConcurrentRefreshOneRequest(t *testing.T) {
 	if len(distinct) != 1 {
 		t.Errorf("goroutines got %d different access tokens, want 1", len(distinct))
 	}
-	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != 1 {
+	if n := e.Log.Refreshes(t); n != 1 {
 		t.Fatalf("refresh requests = %d, want exactly 1", n)
 	}
 	tok, err := inProc.TokenSource().Token()
@@ -458,7 +386,7 @@ func TestEmulatorEnvironmentIsolation(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
 	dir := t.TempDir()
-	sbEnv, lvEnv := e.env(t, config.Sandbox), e.env(t, config.Live)
+	sbEnv, lvEnv := e.Env(t, config.Sandbox), e.Env(t, config.Live)
 	sb := newTestSession(t, sbEnv, dir, nil)
 	lv := newTestSession(t, lvEnv, dir, nil)
 	loginEmulator(t, e, sb, config.Sandbox)
@@ -500,7 +428,7 @@ func TestEmulatorEnvironmentIsolation(t *testing.T) {
 func TestEmulatorFormsRefuseBadPhone(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	_, err := s.Login(context.Background(), LoginOptions{Timeout: time.Minute, FailOnOpenError: true, Open: ApproveWithForms(nil, "not a phone", false)})
 	if err == nil || errors.Is(err, ErrLoginTimeout) || !strings.Contains(err.Error(), "phone") {
 		t.Fatalf("err = %v", err)

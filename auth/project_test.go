@@ -126,13 +126,13 @@ func TestProjectTokenFileRules(t *testing.T) {
 func TestEmulatorProjectTokenOneFetch(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{})
-	env := e.env(t, config.Sandbox)
+	env := e.Env(t, config.Sandbox)
 	dir := t.TempDir()
 	var tokens []string
 	for range 2 {
 		tokens = append(tokens, mustProjectToken(t, newTestSession(t, env, dir, nil)))
 	}
-	if n := e.log.count(t, "/oauth2/token", "client_credentials"); n != 1 || tokens[0] != tokens[1] {
+	if n := e.Log.Count(t, "/oauth2/token", "client_credentials"); n != 1 || tokens[0] != tokens[1] {
 		t.Fatalf("client_credentials requests = %d, want 1", n)
 	}
 	if st := graphQLStatus(t, env.GraphQLURL(), tokens[1]); st != 200 {

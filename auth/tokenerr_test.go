@@ -203,7 +203,7 @@ func TestEmulatorRefreshAnswerLost(t *testing.T) {
 	if !errors.As(err, &lost) || lost.Grant != "refresh_token" {
 		t.Fatalf("err = %v", err)
 	}
-	if n := e.log.count(t, "/oauth2/token", "refresh_token"); n != 1 {
+	if n := e.Log.Refreshes(t); n != 1 {
 		t.Fatalf("refresh requests = %d, want 1 (never replayed by the HTTP client)", n)
 	}
 	_, err = newTestSession(t, env, filepath.Dir(s.StorePath()), clk).TokenSource().Token()
@@ -217,7 +217,7 @@ func TestEmulatorRefreshAnswerLost(t *testing.T) {
 func TestEmulatorTokenEndpointRateLimited(t *testing.T) {
 	t.Parallel()
 	e := startEmulator(t, emulator.Options{RateLimit: 1, RateWindow: time.Hour})
-	s := newTestSession(t, e.env(t, config.Sandbox), t.TempDir(), nil)
+	s := newTestSession(t, e.Env(t, config.Sandbox), t.TempDir(), nil)
 	if _, err := s.ProjectTokenSource().Token(); err != nil {
 		t.Fatal(err)
 	}
