@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,31 +15,9 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
-
-// refreshRequests counts the token-endpoint requests with
-// grant_type=refresh_token in an emulator request log (one JSON line each).
-func refreshRequests(t *testing.T, logPath string) int {
-	t.Helper()
-	raw, err := os.ReadFile(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		if line == "" {
-			continue
-		}
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("request log line %q: %v", line, err)
-		}
-		if strings.HasSuffix(fmt.Sprint(rec["endpoint"]), "/oauth2/token") && rec["grant_type"] == "refresh_token" {
-			n++
-		}
-	}
-	return n
-}
 
 // TestRealBinariesAndGoroutinesRefreshOnce: two separate partnertui
 // processes and 50 goroutines meet an expired access token at the same time.
@@ -54,55 +29,46 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
 	home := testenv.Isolate(t)
-	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
-	reqlog, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { reqlog.Close() })
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	srv, err := emulator.Start(ctx, emulator.Options{RequestLog: reqlog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	info := srv.Info()
-	sb := info.Environments["sandbox"]
+	e := testkit.StartEmulator(t, emulator.Options{})
 	cfgPath := filepath.Join(home, "config.toml")
-	cfgText := fmt.Sprintf("default_env = \"sandbox\"\n\n[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret_env = \"PT_TEST_SECRET\"\n",
-		info.APIURL, info.AuthURL, sb.ClientID)
-	if err := os.WriteFile(cfgPath, []byte(cfgText), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PT_TEST_SECRET", sb.ClientSecret)
+	e.WriteConfig(t, cfgPath, testkit.Config{SecretEnv: "PT_TEST_SECRET"})
 	cfg, _, err := config.Load(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stateDir := filepath.Join(home, "state", "partnertui")
-	newSession := func() *auth.Session {
-		s, err := auth.NewSession(auth.SessionOptions{Env: cfg.Env(config.Sandbox), StateDir: stateDir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	first := newSession()
-	var phone string
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			phone = u.Phone
-			break
-		}
-	}
-	approve := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
-	if _, err := first.Login(ctx, auth.LoginOptions{Open: approve, FailOnOpenError: true}); err != nil {
-		t.Fatalf("sign-in: %v", err)
-	}
+	first := signin.NewSession(t, cfg.Env(config.Sandbox), stateDir)
+	signin.AsDemoUser(t, e, first, config.Sandbox)
 
-	// Age the stored access token so that every reader must refresh.
+	oldRefresh := ageStoredToken(t, first.StorePath())
+	if n := e.Log.Refreshes(t); n != 0 {
+		t.Fatalf("%d refreshes before the race", n)
+	}
+	refreshRace(t, realBinary.get(t), cfgPath, signin.NewSession(t, cfg.Env(config.Sandbox), stateDir))
+	if n := e.Log.Refreshes(t); n != 1 {
+		t.Fatalf("%d refresh requests reached the server, want exactly 1", n)
+	}
 	raw, err := os.ReadFile(first.StorePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after map[string]any
+	if err := json.Unmarshal(raw, &after); err != nil {
+		t.Fatal(err)
+	}
+	if after["refresh_token"] == oldRefresh || after["refresh_token"] == "" {
+		t.Errorf("the rotated refresh token is not the one on disk")
+	}
+	if fi, err := os.Stat(first.StorePath()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+}
+
+// ageStoredToken makes the access token in the store at path expired, so
+// that every reader must refresh, and returns the refresh token stored.
+func ageStoredToken(t *testing.T, path string) any {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,14 +79,17 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 	oldRefresh := stored["refresh_token"]
 	stored["expiry"] = time.Now().Add(-time.Minute).UTC().Format(time.RFC3339Nano)
 	aged, _ := json.Marshal(stored)
-	if err := os.WriteFile(first.StorePath(), aged, 0o600); err != nil {
+	if err := os.WriteFile(path, aged, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if n := refreshRequests(t, logPath); n != 0 {
-		t.Fatalf("%d refreshes before the race", n)
-	}
+	return oldRefresh
+}
 
-	bin := realBinary.get(t)
+// refreshRace starts two partnertui processes listing an account with the
+// configuration cfgPath and 50 goroutines asking inProc for a token, all
+// at once, and fails the test unless every one succeeds.
+func refreshRace(t *testing.T, bin, cfgPath string, inProc *auth.Session) {
+	t.Helper()
 	type result struct {
 		out []byte
 		err error
@@ -140,7 +109,6 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 			results <- result{out, err}
 		}()
 	}
-	inProc := newSession()
 	var wg sync.WaitGroup
 	errs := make(chan error, 50)
 	for i := 0; i < 50; i++ {
@@ -169,22 +137,5 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 		if err := json.Unmarshal(r.out, &accounts); err != nil || len(accounts) != 1 {
 			t.Errorf("partnertui process printed %q (%v), want one account", r.out, err)
 		}
-	}
-	if n := refreshRequests(t, logPath); n != 1 {
-		t.Fatalf("%d refresh requests reached the server, want exactly 1", n)
-	}
-	raw, err = os.ReadFile(first.StorePath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var after map[string]any
-	if err := json.Unmarshal(raw, &after); err != nil {
-		t.Fatal(err)
-	}
-	if after["refresh_token"] == oldRefresh || after["refresh_token"] == "" {
-		t.Errorf("the rotated refresh token is not the one on disk")
-	}
-	if fi, err := os.Stat(first.StorePath()); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("token file mode %v (%v), want 0600", fi.Mode().Perm(), err)
 	}
 }
