@@ -45,14 +45,13 @@ func emulatorAccounts(t *testing.T, cfg string, args ...string) []api.Account {
 // (api.AccountsQuery, which both use): newest first, by creation.
 func TestAccountsNewestFirstAsInTheApp(t *testing.T) {
 	home := testenv.Isolate(t)
-	log := &syncBuffer{}
-	_, cfg := startEmulator(t, home, "project", emulator.Options{RequestLog: log})
+	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	if n := len(emulatorAccounts(t, cfg, "--first", "40")); n != 40 {
 		t.Fatalf("%d accounts, want 40", n)
 	}
 	var sent []string
-	for _, r := range requestsOf(t, log.String()) {
-		if r.OpName == api.OpAccounts {
+	for _, r := range e.Log.Requests(t) {
+		if r.Operation == api.OpAccounts {
 			var v struct {
 				OrderBy map[string]string `json:"orderBy"`
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,86 +16,39 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/apptest"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
-// startEmulator runs an emulator for one test and writes a configuration
-// for its Sandbox client (token "user" or "project") into home.
-func startEmulator(t *testing.T, home, token string, opts emulator.Options) (emulator.Info, string) {
+// startEmulator runs the kit's emulator for one test and writes a
+// configuration for its Sandbox client (token "user" or "project") into
+// home.
+func startEmulator(t *testing.T, home, token string, opts emulator.Options) (*testkit.Emulator, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := emulator.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); srv.Close() })
-	info := srv.Info()
-	sb := info.Environments["sandbox"]
+	e := testkit.StartEmulator(t, opts)
 	cfg := filepath.Join(home, "emulator.toml")
-	body := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\ntoken = %q\n",
-		info.APIURL, info.AuthURL, sb.ClientID, sb.ClientSecret, token)
-	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return info, cfg
+	e.WriteConfig(t, cfg, testkit.Config{Token: token})
+	return e, cfg
 }
 
-// userClient signs the emulator's first Sandbox demo user in through its
-// forms and returns an API client with that user's token.
-func userClient(t *testing.T, info emulator.Info) *api.Client {
+// userClient is the Sandbox API client of an app built on the emulator as
+// the binary builds it, signed in as the first Sandbox demo user.
+func userClient(t *testing.T, e *testkit.Emulator) *api.Client {
 	t.Helper()
-	s, env := signInDemoUser(t, info, t.TempDir())
-	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: s.TokenSource()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
+	env := apptest.Env(t, apptest.New(t, e, apptest.Options{}), config.Sandbox)
+	signin.AsDemoUser(t, e, env.Session, config.Sandbox)
+	return env.API
 }
 
-// signInDemoUser signs the emulator's first Sandbox demo user in through
-// its forms, keeping the tokens in stateDir: the CLI's own state directory
-// (paths.StateDir) makes the commands of the test run signed in.
-func signInDemoUser(t *testing.T, info emulator.Info, stateDir string) (*auth.Session, *config.Environment) {
+// projectClient is the Sandbox API client of an app built on the emulator
+// with --project.
+func projectClient(t *testing.T, e *testkit.Emulator) *api.Client {
 	t.Helper()
-	sb := info.Environments["sandbox"]
-	var phone string
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" {
-			phone = u.Phone
-			break
-		}
-	}
-	env := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
-		ClientID: sb.ClientID, ClientSecret: sb.ClientSecret, RedirectURI: sb.RedirectURI}
-	s, err := auth.NewSession(auth.SessionOptions{StateDir: stateDir, Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	browser := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, phone, false)
-	if _, err := s.Login(context.Background(), auth.LoginOptions{ShowURL: func(auth.SignInPrompt) {}, Open: browser, FailOnOpenError: true}); err != nil {
-		t.Fatal(err)
-	}
-	return s, env
-}
-
-func projectClient(t *testing.T, info emulator.Info) *api.Client {
-	t.Helper()
-	sb := info.Environments["sandbox"]
-	env := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL, ClientID: sb.ClientID, ClientSecret: sb.ClientSecret, Token: config.TokenProject}
-	s, err := auth.NewSession(auth.SessionOptions{StateDir: t.TempDir(), Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TokenSource: s.APITokenSource()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
+	return apptest.Env(t, apptest.New(t, e, apptest.Options{Project: true}), config.Sandbox).API
 }
 
 // TestListenBadInput: a malformed URL is a usage error; an unreachable
@@ -145,7 +97,7 @@ func TestListenLatency(t *testing.T) {
 		t.Skip("measurement: set PARTNERTUI_LISTEN_LATENCY=1 to run it")
 	}
 	home := testenv.Isolate(t)
-	info, cfg := startEmulator(t, home, "project", emulator.Options{})
+	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	rec, url := newReceiver(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -159,7 +111,7 @@ func TestListenLatency(t *testing.T) {
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "Ready:") {
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	user := userClient(t, info)
+	user := userClient(t, e)
 	accounts, err := user.Accounts(ctx, api.AccountsParams{Status: []string{"Opened"}})
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +230,7 @@ func TestAccountCommandsOnTheEmulator(t *testing.T) {
 // works with --project.
 func TestStatusExitCodes(t *testing.T) {
 	home := testenv.Isolate(t)
-	info, cfg := startEmulator(t, home, "user", emulator.Options{})
+	e, cfg := startEmulator(t, home, "user", emulator.Options{})
 	code, out, errOut := runCLI(t, "status", "--config", cfg)
 	if code != ExitSignIn || !strings.Contains(out, "Signed in:    no") || !strings.Contains(errOut, "partnertui login --env sandbox") {
 		t.Errorf("not signed in: exit %d\n%s%s", code, out, errOut)
@@ -286,11 +238,7 @@ func TestStatusExitCodes(t *testing.T) {
 	// A rejected client secret: not a sign-in problem. (Checked before a
 	// valid project token is stored, which the next command would reuse.)
 	bad := filepath.Join(home, "bad.toml")
-	sb := info.Environments["sandbox"]
-	if err := os.WriteFile(bad, []byte(fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = \"wrong\"\n",
-		info.APIURL, info.AuthURL, sb.ClientID)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.WriteConfig(t, bad, testkit.Config{Secret: "wrong"})
 	code, _, errOut = runCLI(t, "status", "--config", bad, "--project")
 	if code != ExitFailure || !strings.Contains(errOut, "invalid_client") {
 		t.Errorf("wrong secret: exit %d: %s", code, errOut)
@@ -302,10 +250,7 @@ func TestStatusExitCodes(t *testing.T) {
 	}
 	// The API cannot be reached.
 	down := filepath.Join(home, "down.toml")
-	if err := os.WriteFile(down, []byte(fmt.Sprintf("[sandbox]\napi_url = \"http://127.0.0.1:1\"\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
-		info.AuthURL, sb.ClientID, sb.ClientSecret)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.WriteConfig(t, down, testkit.Config{APIURL: "http://127.0.0.1:1"})
 	code, out, errOut = runCLI(t, "status", "--config", down, "--project")
 	if code != ExitFailure || !strings.Contains(out, "Works:        no") || !strings.Contains(errOut, "could not reach") {
 		t.Errorf("unreachable API: exit %d\n%s%s", code, out, errOut)

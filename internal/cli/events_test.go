@@ -34,8 +34,8 @@ func TestEventsTypeIsChecked(t *testing.T) {
 // lists the log.
 func TestEventsKnowsThePlatformsTypes(t *testing.T) {
 	home := testenv.Isolate(t)
-	info, cfg := startEmulator(t, home, "project", emulator.Options{})
-	types, err := projectClient(t, info).WebhookEventTypes(context.Background())
+	e, cfg := startEmulator(t, home, "project", emulator.Options{})
+	types, err := projectClient(t, e).WebhookEventTypes(context.Background())
 	if err != nil || len(types) == 0 {
 		t.Fatalf("webhookEventTypes: %v %v", types, err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // receiver is a local webhook endpoint: it records every POST, then
@@ -187,7 +188,7 @@ func (r *listenRun) stop(t *testing.T) (int, time.Duration) {
 // can simulate incoming transfers, shared by the listen tests of one
 // function.
 type listenWorld struct {
-	info    emulator.Info
+	emu     *testkit.Emulator
 	cfg     string
 	user    *api.Client
 	project *api.Client
@@ -197,8 +198,8 @@ type listenWorld struct {
 func newListenWorld(t *testing.T) *listenWorld {
 	t.Helper()
 	home := testenv.Isolate(t)
-	info, cfg := startEmulator(t, home, "project", emulator.Options{WebhookRetryInterval: 5 * time.Millisecond, WebhookMaxRetries: 3})
-	w := &listenWorld{info: info, cfg: cfg, user: userClient(t, info), project: projectClient(t, info)}
+	e, cfg := startEmulator(t, home, "project", emulator.Options{WebhookRetryInterval: 5 * time.Millisecond, WebhookMaxRetries: 3})
+	w := &listenWorld{emu: e, cfg: cfg, user: userClient(t, e), project: projectClient(t, e)}
 	accounts, err := w.user.Accounts(context.Background(), api.AccountsParams{Status: []string{"Opened"}})
 	if err != nil {
 		t.Fatal(err)
@@ -477,7 +478,7 @@ func TestCtrlCUnderASpentBudget(t *testing.T) {
 	w := newListenWorld(t)
 	run := startListen(t, nil, "--config", w.cfg, "--create", "--forward-to", "http://127.0.0.1:1/x")
 	// Another process was answered 429 with a Retry-After of 30 minutes.
-	host := hostOf(t, w.info.Environments["sandbox"].GraphQLURL)
+	host := hostOf(t, w.emu.Info.Environments["sandbox"].GraphQLURL)
 	stateDir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui")
 	b, err := budget.Open(stateDir, host, budget.Config{Limit: platform.RequestBudget, Window: platform.BudgetWindow})
 	if err != nil {

@@ -1,57 +1,32 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
-
-// loggedRequest is one line of the emulator's request log.
-type loggedRequest struct {
-	Endpoint  string          `json:"endpoint"`
-	Status    int             `json:"status"`
-	OpName    string          `json:"operation_name"`
-	Operation string          `json:"operation"`
-	Variables json.RawMessage `json:"variables"`
-}
-
-func requestsOf(t *testing.T, log string) []loggedRequest {
-	t.Helper()
-	var reqs []loggedRequest
-	sc := bufio.NewScanner(strings.NewReader(log))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r loggedRequest
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("request log line %q: %v", sc.Text(), err)
-		}
-		if r.Endpoint != "" {
-			reqs = append(reqs, r)
-		}
-	}
-	return reqs
-}
 
 // signedInUserEmulator starts an emulator of n accounts whose first demo
 // user is signed in for the CLI, and returns its config and request log.
-func signedInUserEmulator(t *testing.T, n int) (cfg string, log *syncBuffer) {
+func signedInUserEmulator(t *testing.T, n int) (cfg string, log *testkit.RequestLog) {
 	t.Helper()
 	home := testenv.Isolate(t)
-	log = &syncBuffer{}
-	info, cfg := startEmulator(t, home, "user", emulator.Options{Accounts: n, RequestLog: log})
+	e, cfg := startEmulator(t, home, "user", emulator.Options{Accounts: n})
 	dir, err := paths.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	signInDemoUser(t, info, dir)
-	return cfg, log
+	signin.Session(t, e, e.Env(t, config.Sandbox), dir)
+	return cfg, e.Log
 }
 
 // TestFirstTransactionsOfAUserSendNoSpareRequest: `transactions --first 5`
@@ -60,17 +35,17 @@ func signedInUserEmulator(t *testing.T, n int) (cfg string, log *syncBuffer) {
 // every request it sends is answered 200.
 func TestFirstTransactionsOfAUserSendNoSpareRequest(t *testing.T) {
 	cfg, log := signedInUserEmulator(t, 80000)
-	before := len(requestsOf(t, log.String()))
+	before := len(log.Requests(t))
 	code, out, errOut := runCLI(t, "transactions", "--first", "5", "--jsonl", "--config", cfg)
 	if n := strings.Count(out, "\n"); code != ExitOK || n == 0 || n > 5 {
 		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(out, "\n"), errOut)
 	}
 	accounts := 0
-	for _, r := range requestsOf(t, log.String())[before:] {
+	for _, r := range log.Requests(t)[before:] {
 		if r.Status != 200 {
-			t.Errorf("a request was answered %d: %s %s", r.Status, r.OpName, r.Variables)
+			t.Errorf("a request was answered %d: %s %s", r.Status, r.Operation, r.Variables)
 		}
-		if strings.Contains(r.Operation, "accounts(") {
+		if strings.Contains(r.Query, "accounts(") {
 			accounts++
 		}
 	}

@@ -147,10 +147,12 @@ type RequestLog struct {
 
 // Request is what a line of the log says about one request.
 type Request struct {
-	Endpoint  string `json:"endpoint"`
-	Status    int    `json:"status"`
-	Operation string `json:"operation_name"`
-	GrantType string `json:"grant_type"`
+	Endpoint  string          `json:"endpoint"`
+	Status    int             `json:"status"`
+	Operation string          `json:"operation_name"`
+	Query     string          `json:"operation"` // the GraphQL document
+	Variables json.RawMessage `json:"variables"` // secrets redacted
+	GrantType string          `json:"grant_type"`
 }
 
 // Write takes lines of the log; each is read once, as it completes.
