@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit/apptest"
 )
 
 // The end-to-end story against the emulator: simulate a transfer
@@ -27,18 +27,7 @@ func TestFlowEventsAgainstEmulator(t *testing.T) {
 	// The log records deliveries: a subscription with a receiver first.
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
 	t.Cleanup(hook.Close)
-	info := f.srv.Info()
-	ei := info.Environments[string(config.Sandbox)]
-	ce := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
-		ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
-	sess, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, err := api.New(api.Options{Env: "sandbox", GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(), TokenSource: sess.ProjectTokenSource()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := apptest.Env(t, apptest.New(t, f.emu, apptest.Options{Project: true}), config.Sandbox).API
 	ctx := context.Background()
 	if _, err := admin.AddWebhookSubscription(ctx, api.WebhookSubscriptionInput{Label: "flow", Endpoint: hook.URL,
 		EventTypes: []string{"Transaction.Pending", "Transaction.Booked", "Account.Updated"}}); err != nil {

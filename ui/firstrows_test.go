@@ -57,9 +57,9 @@ func TestFirstRowsRequests(t *testing.T) {
 	for _, v := range firstRowsViews() {
 		e := emus[v.project]
 		e.press(v.prep...)
-		ops := e.log.count()
+		ops := e.opCount()
 		e.press(v.open...)
-		got := e.log.since(ops)
+		got := e.opsSince(ops)
 		want := v.requests
 		if want < 0 {
 			want = 1 + walkRequests(t, e)
@@ -106,10 +106,12 @@ func BenchmarkFirstRows(b *testing.B) {
 			requests := 0
 			b.ResetTimer()
 			for range b.N {
-				ops := e.log.count()
-				e.press(v.open...)
-				requests += e.log.count() - ops
 				b.StopTimer()
+				ops := e.opCount()
+				b.StartTimer()
+				e.press(v.open...)
+				b.StopTimer()
+				requests += e.opCount() - ops
 				e.press(v.back...)
 				b.StartTimer()
 			}

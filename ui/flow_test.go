@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -13,11 +12,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/apptest"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
 // probeMsg runs a function on the event loop, where reading the model is
@@ -48,76 +49,60 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 type flow struct {
 	t      *testing.T
 	tm     *teatest.TestModel
-	srv    *emulator.Server
+	emu    *testkit.Emulator
 	sess   map[config.EnvName]*auth.Session
 	change chan struct{}
 	mu     sync.Mutex
 	copied []string
 }
 
-// newFlow starts the in-process emulator and the UI wired like --demo: real
-// api.Client and auth.Session (tokens in a temporary directory), and
-// DemoApprove driving the emulator's sign-in forms.
+// newFlow starts the in-process emulator and the UI wired like --demo:
+// both environments built through internal/app as the binary builds them
+// (tokens in a temporary directory), and DemoApprove driving the
+// emulator's sign-in forms.
 func newFlow(t *testing.T, eo emulator.Options) *flow { return newFlowWith(t, eo, false) }
 
 // newFlowWith wires the UI with project tokens (client credentials) when
 // project is set, as --project does.
 func newFlowWith(t *testing.T, eo emulator.Options, project bool) *flow {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	srv, err := emulator.Start(ctx, eo)
-	if err != nil {
-		t.Fatalf("start the emulator: %v", err)
+	e := testkit.StartEmulator(t, eo)
+	f := &flow{t: t, emu: e, sess: map[config.EnvName]*auth.Session{}, change: make(chan struct{}, 1)}
+	opts := appOptions(t, e, project, config.Sandbox, config.Live)
+	for name, env := range opts.Envs {
+		f.sess[name] = env.Session.(*auth.Session)
 	}
-	t.Cleanup(func() { srv.Close() })
-	info := srv.Info()
-	state := t.TempDir()
-	f := &flow{t: t, srv: srv, sess: map[config.EnvName]*auth.Session{}, change: make(chan struct{}, 1)}
-	envs := map[config.EnvName]*Environment{}
-	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
-		ei := info.Environments[string(name)]
-		ce := &config.Environment{Name: name, APIURL: info.APIURL, AuthURL: info.AuthURL,
-			ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
-		s, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: state, Project: project})
-		if err != nil {
-			t.Fatalf("session %s: %v", name, err)
-		}
-		c, err := api.New(api.Options{Env: string(name), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(),
-			TokenSource: s.APITokenSource()})
-		if err != nil {
-			t.Fatalf("client %s: %v", name, err)
-		}
-		phone := ""
-		for _, u := range info.DemoUsers {
-			if u.Env == string(name) {
-				phone = u.Phone
-				break
-			}
-		}
-		// The event log is the project's: its own client, as the app builds it.
-		var pc ProjectAPI = c
-		if !project {
-			if pc, err = api.New(api.Options{Env: string(name), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(),
-				TokenSource: s.ProjectTokenSource(), ReadOnly: name == config.Live}); err != nil {
-				t.Fatalf("project client %s: %v", name, err)
-			}
-		}
-		f.sess[name] = s
-		envs[name] = &Environment{Name: name, ClientID: ei.ClientID, API: c, Session: s, ReadOnly: name == config.Live, ProjectAPI: pc,
-			DemoApprove: auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false), Project: project}
+	opts.LoginTimeout = 30 * time.Second
+	opts.Clipboard = func(s string) tea.Cmd {
+		f.mu.Lock()
+		f.copied = append(f.copied, s)
+		f.mu.Unlock()
+		return nil
 	}
-	m := New(Options{Envs: envs, Start: config.Sandbox, LoginTimeout: 30 * time.Second,
-		Clipboard: func(s string) tea.Cmd {
-			f.mu.Lock()
-			f.copied = append(f.copied, s)
-			f.mu.Unlock()
-			return nil
-		}})
+	m := New(opts)
 	f.tm = teatest.NewTestModel(t, probed{m, f.change}, teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	t.Cleanup(func() { f.tm.Quit() })
 	return f
+}
+
+// appOptions builds the emulator's environments names through
+// internal/app from a configuration file and gives them to the UI as the
+// binary does (internal/cli's runTUI: the environments, Sandbox first, and
+// the app's request log), with DemoApprove as --demo gives it.
+func appOptions(t testing.TB, e *testkit.Emulator, project bool, names ...config.EnvName) Options {
+	t.Helper()
+	a := apptest.New(t, e, apptest.Options{Envs: names, Project: project})
+	opts := Options{Envs: map[config.EnvName]*Environment{}, Start: config.Sandbox, Requests: a.Requests}
+	for _, name := range names {
+		ae := apptest.Env(t, a, name)
+		opts.Envs[name] = &Environment{
+			Name: name, ClientID: ae.Config.ClientID, API: ae.API, Session: ae.Session, ProjectAPI: ae.ProjectAPI,
+			PrefilledPhone: ae.Config.AuthParams["phoneNumber"], ReadOnly: ae.ReadOnly,
+			DemoApprove: signin.Approver(t, e, name), Project: ae.Project,
+		}
+	}
+	return opts
 }
 
 // probe runs fn on the event loop and waits for it.

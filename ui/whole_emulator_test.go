@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +18,8 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -76,121 +75,46 @@ type quietClient struct{ *api.Client }
 
 func (quietClient) Updates() <-chan api.Status { return nil }
 
-// opLog counts the emulator's GraphQL requests by operation, from its
-// request log.
-type opLog struct {
-	mu  sync.Mutex
-	ops []string
-}
-
-func (l *opLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, line := range bytes.Split(bytes.TrimSpace(p), []byte("\n")) {
-		var e struct {
-			Endpoint string `json:"endpoint"`
-			OpName   string `json:"operation_name"`
-		}
-		if json.Unmarshal(line, &e) == nil && strings.Contains(e.Endpoint, "graphql") {
-			l.ops = append(l.ops, e.OpName)
-		}
-	}
-	return len(p), nil
-}
-
-// since are the operations after the first n.
-func (l *opLog) since(n int) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.ops[n:]...)
-}
-
-func (l *opLog) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.ops)
-}
-
 // emu is the UI on real clients against the in-process emulator, driven
 // synchronously: every request is answered before the next key.
 type emu struct {
 	*driver
-	log    *opLog
-	client *api.Client // the environment's own client, for the expected rows
-	info   emulator.Info
-	srv    *emulator.Server
-	sess   *auth.Session
-	// requests is the UI's request log (L), which every client writes to.
-	requests *api.RequestLog
+	emu    *testkit.Emulator
+	client *api.Client   // the environment's own client, for the expected rows
+	sess   *auth.Session // the environment's session
 }
 
-// newEmu signs the Sandbox demo user in (or uses the project token) and
-// opens the UI on its accounts.
+// newEmu opens the UI on the Sandbox environment built through
+// internal/app, with the demo user signed in (or the project token).
 func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	log := &opLog{}
-	eo.RequestLog = log
-	srv, err := emulator.Start(ctx, eo)
-	if err != nil {
-		t.Fatalf("start the emulator: %v", err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	info := srv.Info()
-	ei := info.Environments[string(config.Sandbox)]
-	ce := &config.Environment{Name: config.Sandbox, APIURL: info.APIURL, AuthURL: info.AuthURL,
-		ClientID: ei.ClientID, ClientSecret: ei.ClientSecret, RedirectURI: ei.RedirectURI, Token: config.TokenUser}
-	sess, err := auth.NewSession(auth.SessionOptions{Env: ce, StateDir: t.TempDir(), Project: project})
-	if err != nil {
-		t.Fatal(err)
-	}
-	requests := api.NewRequestLog(0, nil)
-	mk := func(project bool) *api.Client {
-		src := sess.APITokenSource()
-		if project {
-			src = sess.ProjectTokenSource()
-		}
-		c, err := api.New(api.Options{Env: string(config.Sandbox), GraphQLURL: ce.GraphQLURL(), TestingURL: ce.TestingGraphQLURL(), TokenSource: src,
-			Log: requests, Project: project})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	client := mk(project)
-	projectClient := client
+	e := testkit.StartEmulator(t, eo)
+	opts := appOptions(t, e, project, config.Sandbox)
+	env := opts.Envs[config.Sandbox]
+	client, sess := env.API.(*api.Client), env.Session.(*auth.Session)
 	if !project {
-		projectClient = mk(true)
-		phone := ""
-		for _, u := range info.DemoUsers {
-			if u.Env == string(config.Sandbox) {
-				phone = u.Phone
-				break
-			}
-		}
-		approve := auth.ApproveWithForms(&http.Client{Timeout: 20 * time.Second}, phone, false)
-		if _, err := sess.Login(ctx, auth.LoginOptions{Open: approve, FailOnOpenError: true, Timeout: 30 * time.Second,
-			Getenv: func(string) string { return "" }}); err != nil {
-			t.Fatalf("sign in: %v", err)
-		}
+		signin.AsDemoUser(t, e, sess, config.Sandbox)
 	}
+	env.API, env.ProjectAPI = quietClient{client}, quietClient{env.ProjectAPI.(*api.Client)}
 	d := &driver{t: t}
-	envs := map[config.EnvName]*Environment{config.Sandbox: {Name: config.Sandbox, ClientID: ei.ClientID,
-		API: quietClient{client}, ProjectAPI: quietClient{projectClient}, Session: sess, Project: project}}
-	d.m = New(Options{Envs: envs, Start: config.Sandbox, NoColor: true, Requests: requests,
-		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
-		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-			return func() tea.Msg { return pendingTick{dur, fn} }
-		},
-	})
+	opts.NoColor = true
+	opts.Clipboard = func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil }
+	opts.tick = func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return pendingTick{dur, fn} }
+	}
+	d.m = New(opts)
 	t.Cleanup(d.m.Close)
 	d.run(d.m.Init())
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.send(tea.BackgroundColorMsg{})
-	return &emu{driver: d, log: log, client: client, info: info, srv: srv, sess: sess, requests: requests}
+	return &emu{driver: d, emu: e, client: client, sess: sess}
 }
+
+// opCount is how many GraphQL operations the emulator has served.
+func (e *emu) opCount() int { return len(e.emu.Log.Operations(e.t)) }
+
+// opsSince are the GraphQL operations served after the first n.
+func (e *emu) opsSince(n int) []string { return e.emu.Log.Operations(e.t)[n:] }
 
 func txID(t *api.TransactionDetail) string     { return t.ID }
 func memberID(m *api.AccountMembership) string { return m.ID }
@@ -218,19 +142,19 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	if !ok {
 		t.Fatal("no account")
 	}
-	ops := e.log.count()
+	ops := e.opCount()
 	e.press("enter")
 	s := e.account()
-	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountDetailUser {
+	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountDetailUser {
 		t.Fatalf("the Overview sent %q, want one %s", got, api.OpAccountDetailUser)
 	}
 	e.wantScreen("✓ valid")
 	e.wantScreen("Your rights")
 
 	// Transactions.
-	ops = e.log.count()
+	ops = e.opCount()
 	e.press("2")
-	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountTransactionList {
+	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountTransactionList {
 		t.Fatalf("the Transactions tab sent %q", got)
 	}
 	base := api.TransactionsParams{AccountID: acct.ID, OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
@@ -249,11 +173,11 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	}
 
 	// Filters: a status, then a search, then an amount range.
-	ops = e.log.count()
+	ops = e.opCount()
 	e.press("f")
 	e.typeText("book")
 	e.press("tab", "enter")
-	if got := e.log.since(ops); len(got) != 1 {
+	if got := e.opsSince(ops); len(got) != 1 {
 		t.Fatalf("applying a filter sent %d requests: %q", len(got), got)
 	}
 	booked := every(t, api.Pages(e.client.TransactionList, withStatus(base, "Booked")))
@@ -279,9 +203,9 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	e.press("esc")
 
 	// Members, and a member's cards.
-	ops = e.log.count()
+	ops = e.opCount()
 	e.press("3")
-	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpAccountMembers {
+	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountMembers {
 		t.Fatalf("the Members tab sent %q", got)
 	}
 	members := every(t, api.Pages(e.client.AccountMemberships, api.MembershipsParams{AccountID: acct.ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
@@ -316,9 +240,9 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	}
 
 	// Tabs already shown cost nothing again.
-	ops = e.log.count()
+	ops = e.opCount()
 	e.press("1", "2", "3", "4", "5")
-	if got := e.log.since(ops); len(got) != 0 {
+	if got := e.opsSince(ops); len(got) != 0 {
 		t.Fatalf("showing tabs again sent %q", got)
 	}
 }
@@ -347,10 +271,10 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 		t.Fatalf("the demo user's %d accounts have %d transactions: too few to page", len(accounts), len(want))
 	}
 	t.Logf("%d accounts, %d transactions", len(accounts), len(want))
-	ops := e.log.count()
+	ops := e.opCount()
 	jump(e.driver, "transactions")
 	s := topAs[*txListScreen](e.driver)
-	if got := e.log.since(ops); len(got) < 2 || got[0] != api.OpAccounts {
+	if got := e.opsSince(ops); len(got) < 2 || got[0] != api.OpAccounts {
 		t.Fatalf("the first rows took %q", got)
 	}
 	e.wantScreen("Accounts › All transactions")
@@ -383,10 +307,10 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	e := newEmu(t, emulator.Options{Accounts: 40}, true)
 	base := api.TransactionsParams{OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
 
-	ops := e.log.count()
+	ops := e.opCount()
 	jump(e.driver, "tr")
 	s := topAs[*txListScreen](e.driver)
-	if got := e.log.since(ops); len(got) != 1 || got[0] != api.OpProjectTransactions {
+	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpProjectTransactions {
 		t.Fatalf("the first rows took %q", got)
 	}
 	// The first 250 rows, as the API pages them.
@@ -409,9 +333,9 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	}
 	sameIDs(t, "the project's first transactions", got, want[:250], txID)
 	// G reads the end in one request: the oldest transaction.
-	ops = e.log.count()
+	ops = e.opCount()
 	e.press("G")
-	gOps := e.log.since(ops)
+	gOps := e.opsSince(ops)
 	last, _ := s.list.Selected()
 	asc := base
 	asc.Direction, asc.First = api.DirectionAsc, 1
@@ -529,7 +453,7 @@ func TestEmulatorEventsBottomIsTheOldestEntry(t *testing.T) {
 	// emulator's next log entry while the log is empty.
 	var first *api.WebhookEventLog
 	for first == nil {
-		recorded := e.srv.WebhookRecorded("sandbox")
+		recorded := e.emu.Server.WebhookRecorded("sandbox")
 		logs, err := e.client.WebhookEventLogs(ctx, api.WebhookEventLogsParams{First: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -562,14 +486,14 @@ func TestEmulatorEventsBottomIsTheOldestEntry(t *testing.T) {
 	if s.list.Len() != entries || s.list.Loaded() != eventsPageSize {
 		t.Fatalf("the Events view opened with %d of %d entries", s.list.Loaded(), s.list.Len())
 	}
-	ops := e.log.count()
+	ops := e.opCount()
 	e.press("G")
 	last, ok := s.list.Selected()
 	if !ok || last.ID != first.ID || s.list.Cursor() != entries-1 {
 		t.Fatalf("G: row %d (%s, loaded %v), want the oldest entry %s on row %d", s.list.Cursor()+1, last.ID, ok, first.ID, entries)
 	}
 	// The pages between were read in order, and are the API's.
-	if got := e.log.since(ops); len(got) != 2 || got[0] != api.OpWebhookEventLogs || got[1] != api.OpWebhookEventLogs {
+	if got := e.opsSince(ops); len(got) != 2 || got[0] != api.OpWebhookEventLogs || got[1] != api.OpWebhookEventLogs {
 		t.Errorf("G took %q, want the two pages after the first", got)
 	}
 	sameIDs(t, "the Events view after G", walkList(e.driver, s.list), want, func(l *api.WebhookEventLog) string { return l.ID })

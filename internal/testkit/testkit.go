@@ -26,7 +26,8 @@ import (
 
 // Emulator is an in-process emulator serving one test.
 type Emulator struct {
-	Info emulator.Info
+	Info   emulator.Info
+	Server *emulator.Server // nil when the test wraps an emulator of its own
 	// Log is every request the emulator served, unless the test gave its
 	// own Options.RequestLog.
 	Log *RequestLog
@@ -51,7 +52,7 @@ func StartEmulator(t testing.TB, opts emulator.Options) *Emulator {
 		srv.Close()
 		cancel()
 	})
-	e.Info = srv.Info()
+	e.Info, e.Server = srv.Info(), srv
 	return e
 }
 
