@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator"
 )
 
 // opCoverage records which operations of Operations() a test ran, so a new
@@ -56,216 +58,262 @@ func (c *opCoverage) missing(t *testing.T) []string {
 // relies on must come back filled.
 func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	t.Parallel()
+	r := startOpsRun(t)
+	t.Run("reads", func(t *testing.T) {
+		for _, read := range []struct {
+			name string
+			run  func(t *testing.T)
+		}{
+			{"accounts", r.accounts},
+			{"account detail", r.accountDetail},
+			{"memberships", r.memberships},
+			{"cards", r.cards},
+			{"transactions", r.transactions},
+			{"statements", r.statements},
+			{"webhook event types", r.webhookEventTypes},
+		} {
+			t.Run(read.name, func(t *testing.T) {
+				t.Parallel()
+				read.run(t)
+			})
+		}
+	})
+
+	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, r.cov, r.project, r.listed) })
+
+	// An operation a failed step never reached is not news.
+	if missing := r.cov.missing(t); len(missing) > 0 && !t.Failed() {
+		t.Errorf("operations this test never ran on the emulator: %v", missing)
+	}
+}
+
+// opsRun is what every step of TestEveryOperationRunsOnTheEmulator uses:
+// the clients of both token kinds, the coverage so far, and the homes
+// whose ids the reads start from.
+type opsRun struct {
+	cov            *opCoverage
+	project, user  *Client
+	demo           emulator.DemoUser
+	home, userHome *Home
+	listed         []Account // the project's first accounts
+}
+
+// startOpsRun signs the demo user in and reads both homes.
+func startOpsRun(t *testing.T) *opsRun {
+	t.Helper()
 	info := startEmulator(t)
 	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()
-	cov := &opCoverage{ran: map[string]bool{}}
-	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
-	user := emulatorClient(t, info, "sandbox", userToken, nil)
+	r := &opsRun{cov: &opCoverage{ran: map[string]bool{}}, demo: demo,
+		project: emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil),
+		user:    emulatorClient(t, info, "sandbox", userToken, nil)}
 
 	// The ids every read below uses come from the lists.
-	home, err := project.Home(ctx, AccountsParams{First: 50, OrderBy: OrderCreatedAt, Direction: DirectionAsc}, true)
-	cov.ok(t, OpHomeProject, err)
+	home, err := r.project.Home(ctx, AccountsParams{First: 50, OrderBy: OrderCreatedAt, Direction: DirectionAsc}, true)
+	r.cov.ok(t, OpHomeProject, err)
 	if home.Project == nil || home.Project.ID == "" || len(home.Accounts.Items) == 0 {
 		t.Fatalf("%s = %+v", OpHomeProject, home)
 	}
-	accounts := home.Accounts.Items
-	userHome, err := user.Home(ctx, AccountsParams{First: 20}, false)
-	cov.ok(t, OpHomeUser, err)
+	userHome, err := r.user.Home(ctx, AccountsParams{First: 20}, false)
+	r.cov.ok(t, OpHomeUser, err)
 	if userHome.User == nil || userHome.User.ID != demo.UserID || len(userHome.Accounts.Items) == 0 {
 		t.Fatalf("%s = %+v", OpHomeUser, userHome)
 	}
+	r.home, r.userHome, r.listed = home, userHome, home.Accounts.Items
+	return r
+}
 
-	t.Run("reads", func(t *testing.T) {
-		t.Run("accounts", func(t *testing.T) {
-			t.Parallel()
-			page, err := project.Accounts(ctx, AccountsParams{First: 10, Status: []string{"Opened"}, OrderBy: OrderUpdatedAt, Direction: DirectionDesc})
-			cov.ok(t, OpAccounts, err)
-			if len(page.Items) == 0 {
-				t.Fatalf("%s: no open account", OpAccounts)
-			}
-			a, err := project.Account(ctx, accounts[0].ID)
-			cov.ok(t, OpAccount, err)
-			if a.ID != accounts[0].ID || a.Number == "" || a.Holder.Info.Type == "" {
-				t.Errorf("%s = %+v", OpAccount, a)
-			}
-			p, err := project.ProjectInfo(ctx)
-			cov.ok(t, OpProjectInfo, err)
-			if p.ID != home.Project.ID {
-				t.Errorf("%s = %+v, home said %+v", OpProjectInfo, p, home.Project)
-			}
-			u, err := user.User(ctx)
-			cov.ok(t, OpUser, err)
-			if u.ID != demo.UserID || u.FullName == "" {
-				t.Errorf("%s = %+v", OpUser, u)
-			}
-		})
+// accounts reads the account lists, one account, the project and the user.
+func (r *opsRun) accounts(t *testing.T) {
+	ctx := context.Background()
+	page, err := r.project.Accounts(ctx, AccountsParams{First: 10, Status: []string{"Opened"}, OrderBy: OrderUpdatedAt, Direction: DirectionDesc})
+	r.cov.ok(t, OpAccounts, err)
+	if len(page.Items) == 0 {
+		t.Fatalf("%s: no open account", OpAccounts)
+	}
+	a, err := r.project.Account(ctx, r.listed[0].ID)
+	r.cov.ok(t, OpAccount, err)
+	if a.ID != r.listed[0].ID || a.Number == "" || a.Holder.Info.Type == "" {
+		t.Errorf("%s = %+v", OpAccount, a)
+	}
+	p, err := r.project.ProjectInfo(ctx)
+	r.cov.ok(t, OpProjectInfo, err)
+	if p.ID != r.home.Project.ID {
+		t.Errorf("%s = %+v, home said %+v", OpProjectInfo, p, r.home.Project)
+	}
+	u, err := r.user.User(ctx)
+	r.cov.ok(t, OpUser, err)
+	if u.ID != r.demo.UserID || u.FullName == "" {
+		t.Errorf("%s = %+v", OpUser, u)
+	}
+}
 
-		t.Run("account detail", func(t *testing.T) {
-			t.Parallel()
-			company := false
-			for _, a := range accounts {
-				d, err := project.AccountDetail(ctx, a.ID, true)
-				cov.ok(t, OpAccountDetail, err)
-				if d.ID != a.ID || d.HolderDetail.ID == "" || d.StatusDetail.Status == "" {
-					t.Fatalf("%s(%s) = %+v", OpAccountDetail, a.ID, d)
-				}
-				if d.HolderDetail.Info.Type != "Company" {
-					continue
-				}
-				company = true
-				if i := d.HolderDetail.Info; i.RegistrationNumber == "" || i.TradeName == "" {
-					t.Errorf("%s(%s): company holder without registration number or trade name: %+v", OpAccountDetail, a.ID, i)
-				}
-				break
-			}
-			if !company {
-				t.Errorf("none of %d accounts has a company holder", len(accounts))
-			}
-			mine := userHome.Accounts.Items[0]
-			d, err := user.AccountDetail(ctx, mine.ID, false)
-			cov.ok(t, OpAccountDetailUser, err)
-			if d.Membership == nil || d.Membership.AccountID != mine.ID || d.Membership.User == nil || d.Membership.User.ID != demo.UserID {
-				t.Errorf("%s(%s): membership = %+v", OpAccountDetailUser, mine.ID, d.Membership)
-			}
-		})
+// accountDetail reads account details until a company holder, and the
+// user's own account with its membership.
+func (r *opsRun) accountDetail(t *testing.T) {
+	ctx := context.Background()
+	company := false
+	for _, a := range r.listed {
+		d, err := r.project.AccountDetail(ctx, a.ID, true)
+		r.cov.ok(t, OpAccountDetail, err)
+		if d.ID != a.ID || d.HolderDetail.ID == "" || d.StatusDetail.Status == "" {
+			t.Fatalf("%s(%s) = %+v", OpAccountDetail, a.ID, d)
+		}
+		if d.HolderDetail.Info.Type != "Company" {
+			continue
+		}
+		company = true
+		if i := d.HolderDetail.Info; i.RegistrationNumber == "" || i.TradeName == "" {
+			t.Errorf("%s(%s): company holder without registration number or trade name: %+v", OpAccountDetail, a.ID, i)
+		}
+		break
+	}
+	if !company {
+		t.Errorf("none of %d accounts has a company holder", len(r.listed))
+	}
+	mine := r.userHome.Accounts.Items[0]
+	d, err := r.user.AccountDetail(ctx, mine.ID, false)
+	r.cov.ok(t, OpAccountDetailUser, err)
+	if d.Membership == nil || d.Membership.AccountID != mine.ID || d.Membership.User == nil || d.Membership.User.ID != r.demo.UserID {
+		t.Errorf("%s(%s): membership = %+v", OpAccountDetailUser, mine.ID, d.Membership)
+	}
+}
 
-		t.Run("memberships", func(t *testing.T) {
-			t.Parallel()
-			for _, status := range MembershipStatuses() {
-				page, err := project.AccountMemberships(ctx, MembershipsParams{First: 3, Status: []string{status}})
-				cov.ok(t, OpMemberships, err)
-				if len(page.Items) == 0 {
-					t.Errorf("%s: no %s membership", OpMemberships, status)
-					continue
-				}
-				m, err := project.AccountMembership(ctx, page.Items[0].ID)
-				cov.ok(t, OpMembership, err)
-				checkMembership(t, m, status)
-				members, err := project.AccountMemberships(ctx, MembershipsParams{AccountID: m.AccountID, OrderBy: OrderCreatedAt, Direction: DirectionAsc})
-				wantListed(t, cov, OpAccountMembers, m.AccountID, members, err, m.ID, func(x AccountMembership) string { return x.ID })
-			}
-		})
+// memberships reads a membership of every status, by id and among its
+// account's members.
+func (r *opsRun) memberships(t *testing.T) {
+	ctx := context.Background()
+	for _, status := range MembershipStatuses() {
+		page, err := r.project.AccountMemberships(ctx, MembershipsParams{First: 3, Status: []string{status}})
+		r.cov.ok(t, OpMemberships, err)
+		if len(page.Items) == 0 {
+			t.Errorf("%s: no %s membership", OpMemberships, status)
+			continue
+		}
+		m, err := r.project.AccountMembership(ctx, page.Items[0].ID)
+		r.cov.ok(t, OpMembership, err)
+		checkMembership(t, m, status)
+		members, err := r.project.AccountMemberships(ctx, MembershipsParams{AccountID: m.AccountID, OrderBy: OrderCreatedAt, Direction: DirectionAsc})
+		wantListed(t, r.cov, OpAccountMembers, m.AccountID, members, err, m.ID, func(x AccountMembership) string { return x.ID })
+	}
+}
 
-		t.Run("cards", func(t *testing.T) {
-			t.Parallel()
-			for _, status := range CardStatuses() {
-				page, err := project.Cards(ctx, CardsParams{First: 3, Statuses: []string{status}, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
-				cov.ok(t, OpCards, err)
-				if len(page.Items) == 0 {
-					t.Errorf("%s: no %s card", OpCards, status)
-					continue
-				}
-				c, err := project.Card(ctx, page.Items[0].ID)
-				cov.ok(t, OpCard, err)
-				checkCard(t, c, status)
-				if c.AccountMembership == nil {
-					continue
-				}
-				mc, err := project.Cards(ctx, CardsParams{MembershipID: c.AccountMembership.ID, Types: CardTypes()})
-				wantListed(t, cov, OpMembershipCards, c.AccountMembership.ID, mc, err, c.ID, func(x Card) string { return x.ID })
-			}
-		})
+// cards reads a card of every status, by id and among its membership's
+// cards.
+func (r *opsRun) cards(t *testing.T) {
+	ctx := context.Background()
+	for _, status := range CardStatuses() {
+		page, err := r.project.Cards(ctx, CardsParams{First: 3, Statuses: []string{status}, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+		r.cov.ok(t, OpCards, err)
+		if len(page.Items) == 0 {
+			t.Errorf("%s: no %s card", OpCards, status)
+			continue
+		}
+		c, err := r.project.Card(ctx, page.Items[0].ID)
+		r.cov.ok(t, OpCard, err)
+		checkCard(t, c, status)
+		if c.AccountMembership == nil {
+			continue
+		}
+		mc, err := r.project.Cards(ctx, CardsParams{MembershipID: c.AccountMembership.ID, Types: CardTypes()})
+		wantListed(t, r.cov, OpMembershipCards, c.AccountMembership.ID, mc, err, c.ID, func(x Card) string { return x.ID })
+	}
+}
 
-		t.Run("transactions", func(t *testing.T) {
-			t.Parallel()
-			// One transaction of each concrete type the client reads
-			// fields of, each fetched again by id.
-			kinds := map[string]TransactionsParams{
-				"SEPACreditTransferTransaction": {PaymentProduct: []string{"SEPACreditTransfer"}, Type: []string{"SepaCreditTransferIn", "SepaCreditTransferOut"}},
-				"SEPADirectDebitTransaction":    {PaymentProduct: []string{"SEPADirectDebit"}},
-				"InternalCreditTransfer":        {Type: []string{"InternalCreditTransferIn", "InternalCreditTransferOut"}},
-				"FeeTransaction":                {PaymentProduct: []string{"Fees"}},
-				"CardTransaction":               {PaymentProduct: []string{"Card"}},
-			}
-			for kind, p := range kinds {
-				p.First = 5
-				page, err := project.TransactionList(ctx, p)
-				cov.ok(t, OpProjectTransactions, err)
-				if len(page.Items) == 0 {
-					t.Errorf("%s: no %s", OpProjectTransactions, kind)
-					continue
-				}
-				tx, err := project.Transaction(ctx, page.Items[0].ID)
-				cov.ok(t, OpTransaction, err)
-				checkTransaction(t, tx, kind)
-			}
-			for _, status := range TransactionStatuses() {
-				page, err := project.TransactionList(ctx, TransactionsParams{First: 2, Status: []string{status}})
-				cov.ok(t, OpProjectTransactions, err)
-				if len(page.Items) == 0 {
-					t.Errorf("%s: no %s transaction", OpProjectTransactions, status)
-				}
-				for _, tx := range page.Items {
-					checkTxStatus(t, &tx, status)
-				}
-			}
+// transactions reads a transaction of each concrete type and status, then
+// with every filter at once, by account and by search.
+func (r *opsRun) transactions(t *testing.T) {
+	ctx := context.Background()
+	// One transaction of each concrete type the client reads
+	// fields of, each fetched again by id.
+	kinds := map[string]TransactionsParams{
+		"SEPACreditTransferTransaction": {PaymentProduct: []string{"SEPACreditTransfer"}, Type: []string{"SepaCreditTransferIn", "SepaCreditTransferOut"}},
+		"SEPADirectDebitTransaction":    {PaymentProduct: []string{"SEPADirectDebit"}},
+		"InternalCreditTransfer":        {Type: []string{"InternalCreditTransferIn", "InternalCreditTransferOut"}},
+		"FeeTransaction":                {PaymentProduct: []string{"Fees"}},
+		"CardTransaction":               {PaymentProduct: []string{"Card"}},
+	}
+	for kind, p := range kinds {
+		p.First = 5
+		page, err := r.project.TransactionList(ctx, p)
+		r.cov.ok(t, OpProjectTransactions, err)
+		if len(page.Items) == 0 {
+			t.Errorf("%s: no %s", OpProjectTransactions, kind)
+			continue
+		}
+		tx, err := r.project.Transaction(ctx, page.Items[0].ID)
+		r.cov.ok(t, OpTransaction, err)
+		checkTransaction(t, tx, kind)
+	}
+	for _, status := range TransactionStatuses() {
+		page, err := r.project.TransactionList(ctx, TransactionsParams{First: 2, Status: []string{status}})
+		r.cov.ok(t, OpProjectTransactions, err)
+		if len(page.Items) == 0 {
+			t.Errorf("%s: no %s transaction", OpProjectTransactions, status)
+		}
+		for _, tx := range page.Items {
+			checkTxStatus(t, &tx, status)
+		}
+	}
 
-			// Every filter set at once, both ways.
-			now := time.Now()
-			filtered := TransactionsParams{
-				First: 20, Status: []string{"Booked", "Pending"}, PaymentProduct: PaymentProducts(),
-				Type: TransactionTypes(), IncludeRejectedWithFallback: new(bool),
-				IsAfterExecutionDate: now.AddDate(-5, 0, 0), IsBeforeExecutionDate: now.AddDate(1, 0, 0),
-				IsAfterUpdatedAt: now.AddDate(-5, 0, 0), IsBeforeUpdatedAt: now.AddDate(1, 0, 0),
-				IsAboveAmount: "0.01", IsBelowAmount: "1000000.00",
-				OrderBy: TxOrderExecutionDate, Direction: DirectionDesc,
-			}
-			all, err := project.TransactionList(ctx, filtered)
-			cov.ok(t, OpProjectTransactions, err)
-			if len(all.Items) == 0 {
-				t.Fatalf("%s with every filter: nothing", OpProjectTransactions)
-			}
-			one := filtered
-			one.AccountID = all.Items[0].Account.ID
-			acc, err := project.TransactionList(ctx, one)
-			wantListed(t, cov, OpAccountTransactionList, one.AccountID, acc, err, all.Items[0].ID, func(x TransactionDetail) string { return x.ID })
-			searched, err := project.TransactionList(ctx, TransactionsParams{AccountID: one.AccountID, Search: all.Items[0].Reference, Amount: all.Items[0].Amount.Value})
-			cov.ok(t, OpAccountTransactionList, err)
-			if len(searched.Items) == 0 {
-				t.Errorf("%s(%s) finds nothing by reference %q and amount %s", OpAccountTransactionList, one.AccountID, all.Items[0].Reference, all.Items[0].Amount.Value)
-			}
+	// Every filter set at once, both ways.
+	now := time.Now()
+	filtered := TransactionsParams{
+		First: 20, Status: []string{"Booked", "Pending"}, PaymentProduct: PaymentProducts(),
+		Type: TransactionTypes(), IncludeRejectedWithFallback: new(bool),
+		IsAfterExecutionDate: now.AddDate(-5, 0, 0), IsBeforeExecutionDate: now.AddDate(1, 0, 0),
+		IsAfterUpdatedAt: now.AddDate(-5, 0, 0), IsBeforeUpdatedAt: now.AddDate(1, 0, 0),
+		IsAboveAmount: "0.01", IsBelowAmount: "1000000.00",
+		OrderBy: TxOrderExecutionDate, Direction: DirectionDesc,
+	}
+	all, err := r.project.TransactionList(ctx, filtered)
+	r.cov.ok(t, OpProjectTransactions, err)
+	if len(all.Items) == 0 {
+		t.Fatalf("%s with every filter: nothing", OpProjectTransactions)
+	}
+	one := filtered
+	one.AccountID = all.Items[0].Account.ID
+	acc, err := r.project.TransactionList(ctx, one)
+	wantListed(t, r.cov, OpAccountTransactionList, one.AccountID, acc, err, all.Items[0].ID, func(x TransactionDetail) string { return x.ID })
+	searched, err := r.project.TransactionList(ctx, TransactionsParams{AccountID: one.AccountID, Search: all.Items[0].Reference, Amount: all.Items[0].Amount.Value})
+	r.cov.ok(t, OpAccountTransactionList, err)
+	if len(searched.Items) == 0 {
+		t.Errorf("%s(%s) finds nothing by reference %q and amount %s", OpAccountTransactionList, one.AccountID, all.Items[0].Reference, all.Items[0].Amount.Value)
+	}
 
-			mine := userHome.Accounts.Items[0]
-			short, err := user.TransactionList(ctx, TransactionsParams{AccountID: mine.ID, First: 5})
-			cov.ok(t, OpAccountTransactionList, err)
-			if short.TotalCount == 0 {
-				t.Errorf("%s(%s) with a user token: no transactions", OpAccountTransactionList, mine.ID)
-			}
-		})
+	mine := r.userHome.Accounts.Items[0]
+	short, err := r.user.TransactionList(ctx, TransactionsParams{AccountID: mine.ID, First: 5})
+	r.cov.ok(t, OpAccountTransactionList, err)
+	if short.TotalCount == 0 {
+		t.Errorf("%s(%s) with a user token: no transactions", OpAccountTransactionList, mine.ID)
+	}
+}
 
-		t.Run("statements", func(t *testing.T) {
-			t.Parallel()
-			for _, a := range accounts {
-				page, err := project.Statements(ctx, StatementsParams{AccountID: a.ID, First: 3, OrderBy: "openingDate", Direction: DirectionDesc})
-				cov.ok(t, OpStatements, err)
-				if len(page.Items) == 0 {
-					continue
-				}
-				s := page.Items[0]
-				if s.Format == "" || s.FeeCredits.Currency == "" || s.FeeDebits.Currency == "" || s.StatusInfo.Status == "" || s.ClosingDate.IsZero() {
-					t.Errorf("%s(%s): statement %+v", OpStatements, a.ID, s)
-				}
-				return
-			}
-			t.Errorf("%s: none of %d accounts has a statement", OpStatements, len(accounts))
-		})
+// statements reads the first account statement found.
+func (r *opsRun) statements(t *testing.T) {
+	ctx := context.Background()
+	for _, a := range r.listed {
+		page, err := r.project.Statements(ctx, StatementsParams{AccountID: a.ID, First: 3, OrderBy: "openingDate", Direction: DirectionDesc})
+		r.cov.ok(t, OpStatements, err)
+		if len(page.Items) == 0 {
+			continue
+		}
+		s := page.Items[0]
+		if s.Format == "" || s.FeeCredits.Currency == "" || s.FeeDebits.Currency == "" || s.StatusInfo.Status == "" || s.ClosingDate.IsZero() {
+			t.Errorf("%s(%s): statement %+v", OpStatements, a.ID, s)
+		}
+		return
+	}
+	t.Errorf("%s: none of %d accounts has a statement", OpStatements, len(r.listed))
+}
 
-		t.Run("webhook event types", func(t *testing.T) {
-			t.Parallel()
-			types, err := project.WebhookEventTypes(ctx)
-			cov.ok(t, OpWebhookEventTypes, err)
-			if !slices.Contains(types, "Transaction.Booked") {
-				t.Errorf("%s = %v", OpWebhookEventTypes, types)
-			}
-		})
-	})
-
-	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, cov, project, accounts) })
-
-	// An operation a failed step never reached is not news.
-	if missing := cov.missing(t); len(missing) > 0 && !t.Failed() {
-		t.Errorf("operations this test never ran on the emulator: %v", missing)
+// webhookEventTypes reads the event types a subscription can name.
+func (r *opsRun) webhookEventTypes(t *testing.T) {
+	ctx := context.Background()
+	types, err := r.project.WebhookEventTypes(ctx)
+	r.cov.ok(t, OpWebhookEventTypes, err)
+	if !slices.Contains(types, "Transaction.Booked") {
+		t.Errorf("%s = %v", OpWebhookEventTypes, types)
 	}
 }
 
@@ -380,22 +428,9 @@ func checkTxStatus(t *testing.T, tx *TransactionDetail, status string) {
 // remove the subscription.
 func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts []Account) {
 	ctx := context.Background()
-	delivered := make(chan string, 16)
-	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var ev struct {
-			EventID string `json:"eventId"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(body, &ev)
-		select {
-		case delivered <- ev.EventID:
-		default:
-		}
-	}))
-	t.Cleanup(endpoint.Close)
-
+	endpoint, delivered := webhookEndpoint(t)
 	sub, err := project.AddWebhookSubscription(ctx, WebhookSubscriptionInput{
-		Label: "every operation test", Endpoint: endpoint.URL, Secret: "s3cret-for-the-ops-test",
+		Label: "every operation test", Endpoint: endpoint, Secret: "s3cret-for-the-ops-test",
 		EventTypes: []string{"Transaction.Pending"},
 	})
 	cov.ok(t, OpAddWebhookSubscription, err)
@@ -406,25 +441,7 @@ func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts 
 	if sub.ID == "" || sub.Secret.Reveal() != "s3cret-for-the-ops-test" {
 		t.Fatalf("%s = %+v", OpAddWebhookSubscription, sub)
 	}
-
-	var creditor *Account
-	for i := range accounts {
-		if a := &accounts[i]; a.IBAN != "" && a.StatusInfo.Status == "Opened" {
-			creditor = a
-			break
-		}
-	}
-	if creditor == nil {
-		t.Fatal("no open account with an IBAN to credit")
-	}
-	txID, err := project.SimulateIncomingTransfer(ctx, IncomingTransfer{
-		Amount: Amount{Value: "3.21", Currency: creditor.Currency}, CreditorIBAN: creditor.IBAN, CreditorName: creditor.Holder.Info.Name,
-		DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Ops Test Debtor", Label: "every operation test",
-	})
-	cov.ok(t, OpSimulateTransfer, err)
-	if txID == "" {
-		t.Fatalf("%s: no transaction id", OpSimulateTransfer)
-	}
+	txID := simulateCredit(t, cov, project, accounts)
 
 	var eventID string
 	select {
@@ -432,28 +449,7 @@ func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts 
 	case <-time.After(10 * time.Second):
 		t.Fatal("the Transaction.Pending event was not delivered within 10s")
 	}
-	// The emulator logs the attempt once the endpoint's answer is in, just
-	// after the endpoint saw the event: read the log, and while the entry
-	// is not there wait for the emulator's next log entry.
-	srv, err := sharedEmulator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entry *WebhookEventLog
-	for entry == nil {
-		recorded := srv.WebhookRecorded("sandbox")
-		logs, err := project.WebhookEventLogs(ctx, WebhookEventLogsParams{First: 10, EventID: eventID, WebhookSubscriptionID: sub.ID, EventType: "Transaction.Pending"})
-		cov.ok(t, OpWebhookEventLogs, err)
-		if len(logs.Items) > 0 {
-			entry = &logs.Items[0]
-			break
-		}
-		select {
-		case <-recorded:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: the delivery of event %s was not logged within 10s", OpWebhookEventLogs, eventID)
-		}
-	}
+	entry := loggedDelivery(t, cov, project, eventID, sub.ID)
 	if entry.ResourceID != txID || entry.StatusCode == nil || *entry.StatusCode != http.StatusOK || entry.WebhookSubscription == nil || entry.WebhookSubscription.ID != sub.ID {
 		t.Errorf("%s entry = %+v", OpWebhookEventLogs, entry)
 	}
@@ -478,11 +474,82 @@ func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts 
 	}
 
 	updated, err := project.UpdateWebhookSubscription(ctx, sub.ID, WebhookSubscriptionInput{
-		Label: "every operation test, disabled", Endpoint: endpoint.URL, EventTypes: []string{"Transaction.Booked"}, Status: "Disabled",
+		Label: "every operation test, disabled", Endpoint: endpoint, EventTypes: []string{"Transaction.Booked"}, Status: "Disabled",
 	})
 	cov.ok(t, OpUpdateWebhookSubscription, err)
 	if updated.StatusInfo.Status != "Disabled" || !slices.Equal(updated.EventTypes, []string{"Transaction.Booked"}) {
 		t.Errorf("%s = %+v", OpUpdateWebhookSubscription, updated)
 	}
 	cov.ok(t, OpRemoveWebhookSubscription, project.RemoveWebhookSubscription(ctx, sub.ID))
+}
+
+// webhookEndpoint is a partner's webhook endpoint for one test: its URL,
+// and the eventId of each event delivered to it.
+func webhookEndpoint(t *testing.T) (url string, delivered <-chan string) {
+	t.Helper()
+	events := make(chan string, 16)
+	endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var ev struct {
+			EventID string `json:"eventId"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &ev)
+		select {
+		case events <- ev.EventID:
+		default:
+		}
+	}))
+	t.Cleanup(endpoint.Close)
+	return endpoint.URL, events
+}
+
+// simulateCredit simulates an incoming transfer to the first open account
+// with an IBAN among accounts, and returns its transaction id.
+func simulateCredit(t *testing.T, cov *opCoverage, project *Client, accounts []Account) string {
+	t.Helper()
+	var creditor *Account
+	for i := range accounts {
+		if a := &accounts[i]; a.IBAN != "" && a.StatusInfo.Status == "Opened" {
+			creditor = a
+			break
+		}
+	}
+	if creditor == nil {
+		t.Fatal("no open account with an IBAN to credit")
+	}
+	txID, err := project.SimulateIncomingTransfer(context.Background(), IncomingTransfer{
+		Amount: Amount{Value: "3.21", Currency: creditor.Currency}, CreditorIBAN: creditor.IBAN, CreditorName: creditor.Holder.Info.Name,
+		DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Ops Test Debtor", Label: "every operation test",
+	})
+	cov.ok(t, OpSimulateTransfer, err)
+	if txID == "" {
+		t.Fatalf("%s: no transaction id", OpSimulateTransfer)
+	}
+	return txID
+}
+
+// loggedDelivery is the event log's entry for the delivery of eventID to
+// the subscription subID. The emulator logs the attempt once the
+// endpoint's answer is in, just after the endpoint saw the event: read the
+// log, and while the entry is not there wait for the emulator's next log
+// entry.
+func loggedDelivery(t *testing.T, cov *opCoverage, project *Client, eventID, subID string) *WebhookEventLog {
+	t.Helper()
+	srv, err := sharedEmulator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		recorded := srv.WebhookRecorded("sandbox")
+		logs, err := project.WebhookEventLogs(context.Background(), WebhookEventLogsParams{First: 10, EventID: eventID, WebhookSubscriptionID: subID, EventType: "Transaction.Pending"})
+		cov.ok(t, OpWebhookEventLogs, err)
+		if len(logs.Items) > 0 {
+			return &logs.Items[0]
+		}
+		select {
+		case <-recorded:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the delivery of event %s was not logged within 10s", OpWebhookEventLogs, eventID)
+		}
+	}
 }
