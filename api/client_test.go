@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -265,8 +266,10 @@ type faultCase struct {
 	check   func(t *testing.T, page *Page[Account], err error)
 }
 
-func TestFaultServers(t *testing.T) {
-	cases := []faultCase{
+// statusFaults are servers that answer with an error status (or a 200
+// that is one): the typed error each must become.
+func statusFaults() []faultCase {
+	return []faultCase{
 		{"400 complexity limit", respond(http.StatusBadRequest, `{"errors":[{"message":"Query exceeds the complexity limit of 1000 fields","extensions":{"code":"QUERY_TOO_COMPLEX"}}]}`),
 			func(t *testing.T, _ *Page[Account], err error) {
 				var ol *OperationLimitError
@@ -309,6 +312,13 @@ func TestFaultServers(t *testing.T) {
 					t.Errorf("err = %#v", err)
 				}
 			}},
+	}
+}
+
+// bodyFaults are bodies that are not the GraphQL JSON the client asked
+// for: a proxy's or a portal's HTML, cut-off or misshapen JSON, none.
+func bodyFaults() []faultCase {
+	return []faultCase{
 		{"502 HTML from a proxy", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusBadGateway)
@@ -363,6 +373,13 @@ func TestFaultServers(t *testing.T) {
 				t.Errorf("err = %v", err)
 			}
 		}},
+	}
+}
+
+// shapeFaults are GraphQL answers with errors beside partial data, errors
+// or data of the wrong shape, and a redirect the client must not follow.
+func shapeFaults() []faultCase {
+	return []faultCase{
 		{"GraphQL errors with partial data", func(w http.ResponseWriter, r *http.Request) {
 			p := accountsPage(0, 3, 3)
 			p["errors"] = []any{map[string]any{"message": "IBAN unavailable\x1b[1A", "path": []any{"accounts", "edges", 1, "node", "IBAN"},
@@ -418,6 +435,10 @@ func TestFaultServers(t *testing.T) {
 			}
 		}},
 	}
+}
+
+func TestFaultServers(t *testing.T) {
+	cases := slices.Concat(statusFaults(), bodyFaults(), shapeFaults())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _, _ := newTestClient(t, tc.handler, nil)
