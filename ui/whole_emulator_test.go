@@ -151,8 +151,26 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	e.wantScreen("✓ valid")
 	e.wantScreen("Your rights")
 
-	// Transactions.
+	base, want := checkTransactionsTab(t, e, s, acct)
+	checkTransactionFilters(t, e, s, base, want)
+	checkMembersTab(t, e, s, acct)
+	checkCardsAndStatements(t, e, s, acct)
+
+	// Tabs already shown cost nothing again.
 	ops = e.opCount()
+	e.press("1", "2", "3", "4", "5")
+	if got := e.opsSince(ops); len(got) != 0 {
+		t.Fatalf("showing tabs again sent %q", got)
+	}
+}
+
+// checkTransactionsTab shows the account's Transactions tab: one request,
+// the API's rows, a row's detail and back. It returns the tab's query and
+// its rows.
+func checkTransactionsTab(t *testing.T, e *emu, s *accountScreen, acct api.Account) (api.TransactionsParams, []api.TransactionDetail) {
+	t.Helper()
+	// Transactions.
+	ops := e.opCount()
 	e.press("2")
 	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountTransactionList {
 		t.Fatalf("the Transactions tab sent %q", got)
@@ -172,8 +190,15 @@ func TestEmulatorAccountTabs(t *testing.T) {
 		t.Fatal("a on a transaction of the account below did not go back to it")
 	}
 
+	return base, want
+}
+
+// checkTransactionFilters filters the Transactions tab by a status, then a
+// search, then an amount range: each shows the rows the API has for it.
+func checkTransactionFilters(t *testing.T, e *emu, s *accountScreen, base api.TransactionsParams, want []api.TransactionDetail) {
+	t.Helper()
 	// Filters: a status, then a search, then an amount range.
-	ops = e.opCount()
+	ops := e.opCount()
 	e.press("f")
 	e.typeText("book")
 	e.press("tab", "enter")
@@ -202,8 +227,14 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	sameIDs(t, "transactions from 10 to 500", walkList(e.driver, s.tx.list), every(t, api.Pages(e.client.TransactionList, ranged)), txID)
 	e.press("esc")
 
+}
+
+// checkMembersTab shows the account's members, a member and the member's
+// cards.
+func checkMembersTab(t *testing.T, e *emu, s *accountScreen, acct api.Account) {
+	t.Helper()
 	// Members, and a member's cards.
-	ops = e.opCount()
+	ops := e.opCount()
 	e.press("3")
 	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountMembers {
 		t.Fatalf("the Members tab sent %q", got)
@@ -226,6 +257,12 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	}
 	e.press("esc")
 
+}
+
+// checkCardsAndStatements shows the account's cards and statements tabs,
+// and the first statement.
+func checkCardsAndStatements(t *testing.T, e *emu, s *accountScreen, acct api.Account) {
+	t.Helper()
 	// Cards and statements.
 	e.press("4")
 	sameIDs(t, "cards", walkList(e.driver, s.cards.list),
@@ -239,12 +276,6 @@ func TestEmulatorAccountTabs(t *testing.T) {
 		e.press("esc")
 	}
 
-	// Tabs already shown cost nothing again.
-	ops = e.opCount()
-	e.press("1", "2", "3", "4", "5")
-	if got := e.opsSince(ops); len(got) != 0 {
-		t.Fatalf("showing tabs again sent %q", got)
-	}
 }
 
 func withStatus(p api.TransactionsParams, s ...string) api.TransactionsParams {
