@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // TestDryRunCurlRunsAsIs: the curl command `api --dry-run` prints runs in
@@ -27,21 +26,9 @@ func TestDryRunCurlRunsAsIs(t *testing.T) {
 		t.Skip("curl is not installed")
 	}
 	home := testenv.Isolate(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	srv, err := emulator.Start(ctx, emulator.Options{Accounts: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	info := srv.Info()
-	sb := info.Environments["sandbox"]
+	e := testkit.StartEmulator(t, emulator.Options{Accounts: 5})
 	cfg := filepath.Join(home, "config.toml")
-	body := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\ntoken = \"project\"\n",
-		info.APIURL, info.AuthURL, sb.ClientID, sb.ClientSecret)
-	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.WriteConfig(t, cfg, testkit.Config{Token: "project"})
 	bin := realBinary.get(t)
 	run := func(script string) (string, string) {
 		t.Helper()
