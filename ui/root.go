@@ -209,20 +209,10 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 }
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.routeChrome(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.w, m.h = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
-		m.resize()
-		return nil
-	case tea.BackgroundColorMsg:
-		m.c.isDark = msg.IsDark()
-		m.c.styles = newStyles(m.c.isDark, m.c.noColor)
-		m.spin.Style = m.c.styles.spinner
-		m.c.spinFrame = m.spin.View()
-		m.help.Styles = helpStyles(m.c)
-		m.chrome.restyled()
-		return m.broadcast(msg)
 	case tea.KeyPressMsg:
 		if m.flashBad {
 			// The failure has been seen: the next action replaces it.
@@ -230,57 +220,6 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		}
 		cmd, _ := m.key(msg)
 		return cmd
-	case spinner.TickMsg:
-		if !m.busy() {
-			m.spinning = false
-			return nil
-		}
-		// The spinner's own follow-up tick is replaced by one through
-		// c.tick so tests control time.
-		m.spin, _ = m.spin.Update(msg)
-		m.c.spinFrame = m.spin.View()
-		return m.spinTick()
-	case clockMsg:
-		if msg.seq != m.clockSeq {
-			return nil
-		}
-		m.clockFast = m.needFastClock()
-		return tea.Batch(m.clockTick(), m.pollStatus(m.env))
-	case statusPollMsg:
-		return m.polled(msg)
-	case flashMsg:
-		return m.setFlash(msg.text, msg.bad)
-	case flashClearMsg:
-		if msg.id == m.flashID {
-			m.flash = ""
-		}
-		return nil
-	case crashMsg:
-		m.crashed = fmt.Errorf("%v", msg.reason)
-		return tea.Quit
-	case statusMsg:
-		e := m.envs[msg.env]
-		if e == nil {
-			return nil
-		}
-		if at := msg.status.RetryAt; !at.IsZero() && !at.Equal(e.status.RetryAt) {
-			// The footer counts it down; the log keeps it.
-			m.c.log.Info("requests wait", "env", string(e.Name), "until", at.Format(time.RFC3339), "reason", string(msg.status.WaitReason))
-		}
-		e.status = msg.status
-		cmds := []tea.Cmd{m.listen(e)}
-		if e == m.env && m.needFastClock() && !m.clockFast {
-			cmds = append(cmds, m.startClock())
-		}
-		return tea.Batch(cmds...)
-	case tokenMsg:
-		if e := m.envs[msg.env]; e != nil {
-			e.expiry = msg.expiry
-		}
-		if m.needFastClock() && !m.clockFast {
-			return m.startClock()
-		}
-		return nil
 	case signedOutMsg:
 		return m.signedOut(msg)
 	case signedInMsg:
@@ -314,6 +253,80 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return t.update(msg)
 	}
 	return nil
+}
+
+// routeChrome handles what the frame around the screens owns: size,
+// colours, the spinner, the clock, the footer's status and flashes. ok is
+// false for every other message.
+func (m *Model) routeChrome(msg tea.Msg) (cmd tea.Cmd, ok bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.help.SetWidth(msg.Width)
+		m.resize()
+		return nil, true
+	case tea.BackgroundColorMsg:
+		m.c.isDark = msg.IsDark()
+		m.c.styles = newStyles(m.c.isDark, m.c.noColor)
+		m.spin.Style = m.c.styles.spinner
+		m.c.spinFrame = m.spin.View()
+		m.help.Styles = helpStyles(m.c)
+		m.chrome.restyled()
+		return m.broadcast(msg), true
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return nil, true
+		}
+		// The spinner's own follow-up tick is replaced by one through
+		// c.tick so tests control time.
+		m.spin, _ = m.spin.Update(msg)
+		m.c.spinFrame = m.spin.View()
+		return m.spinTick(), true
+	case clockMsg:
+		if msg.seq != m.clockSeq {
+			return nil, true
+		}
+		m.clockFast = m.needFastClock()
+		return tea.Batch(m.clockTick(), m.pollStatus(m.env)), true
+	case statusPollMsg:
+		return m.polled(msg), true
+	case flashMsg:
+		return m.setFlash(msg.text, msg.bad), true
+	case flashClearMsg:
+		if msg.id == m.flashID {
+			m.flash = ""
+		}
+		return nil, true
+	case crashMsg:
+		m.crashed = fmt.Errorf("%v", msg.reason)
+		return tea.Quit, true
+	case statusMsg:
+		e := m.envs[msg.env]
+		if e == nil {
+			return nil, true
+		}
+		if at := msg.status.RetryAt; !at.IsZero() && !at.Equal(e.status.RetryAt) {
+			// The footer counts it down; the log keeps it.
+			m.c.log.Info("requests wait", "env", string(e.Name), "until", at.Format(time.RFC3339), "reason", string(msg.status.WaitReason))
+		}
+		e.status = msg.status
+		cmds := []tea.Cmd{m.listen(e)}
+		if e == m.env && m.needFastClock() && !m.clockFast {
+			cmds = append(cmds, m.startClock())
+		}
+		return tea.Batch(cmds...), true
+	case tokenMsg:
+		if e := m.envs[msg.env]; e != nil {
+			e.expiry = msg.expiry
+		}
+		if m.needFastClock() && !m.clockFast {
+			return m.startClock(), true
+		}
+		return nil, true
+	default:
+		return nil, false
+	}
 }
 
 // result handles an asynchronous response: stale environments are dropped,
