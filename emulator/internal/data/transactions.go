@@ -477,24 +477,13 @@ func (s *Store) transactions(a *Account) []Transaction {
 // agree with its transactions. Pending card authorisations are reserved;
 // other pending movements make the pending balance.
 func (s *Store) Balances(a *Account) Balances {
-	b := Balances{Currency: a.Currency}
-	add := func(t *Transaction) {
-		switch {
-		case t.affectsBooked():
-			b.Booked += t.Signed()
-		case t.Status == StatusPending && t.Type == "CardOutAuthorization":
-			b.Reserved += t.Amount
-		case t.Status == StatusPending:
-			b.Pending += t.Signed()
-		}
-	}
-	s.eachLight(a, add)
+	b, _ := s.generatedState(a)
 	s.mu.RLock()
 	for i := range s.extraTx[a.idx] {
-		add(&s.extraTx[a.idx][i])
+		b.add(&s.extraTx[a.idx][i])
 	}
 	s.mu.RUnlock()
-	b.Available = b.Booked + b.Pending - b.Reserved
+	b.Available = b.available()
 	return b
 }
 
@@ -520,7 +509,7 @@ type IncomingTransfer struct {
 
 // ReceiveTransfer records an incoming transfer as Pending on an account the
 // viewer may see (it counts in the available balance at once); BookTransfer
-// books it. It is the one place a transaction is created at run time.
+// books it.
 func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, error) {
 	idx, ok := s.byIBAN[normalizeIBAN(in.CreditorIBAN)]
 	if !ok || !s.canSee(v, idx) {
@@ -533,13 +522,6 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 	if a.Status == "Closed" {
 		return Transaction{}, fmt.Errorf("the account is closed: %w", ErrForbidden)
 	}
-	now := s.now().UTC().Truncate(time.Millisecond)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.extraTx[idx]) >= MaxSimulatedPerAccount {
-		return Transaction{}, fmt.Errorf("the account already received %d simulated transfers, the emulator's maximum: %w", MaxSimulatedPerAccount, ErrForbidden)
-	}
-	s.txCounter++
 	typ := "SepaCreditTransferIn"
 	if in.Instant {
 		typ = "SepaInstantCreditTransferIn"
@@ -548,33 +530,27 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 	if label == "" {
 		label = "Transfer from " + in.DebtorName
 	}
-	ref := in.EndToEndID
-	if ref == "" {
-		ref = fmt.Sprintf("SIM%013d", s.txCounter)
-	}
 	debtor := normalizeIBAN(in.DebtorIBAN)
-	t := Transaction{
-		ID:                      fmt.Sprintf("%ssim%010d%s", txPrefix, s.txCounter, a.ID[:8]),
-		Kind:                    KindSEPACreditTransfer,
-		Product:                 "SEPACreditTransfer",
-		Type:                    typ,
-		Side:                    "Credit",
-		Amount:                  in.Amount,
-		Currency:                in.Currency,
-		Label:                   label,
-		Reference:               ref,
-		Counterparty:            in.DebtorName,
-		PaymentMethodIdentifier: debtor,
-		CounterpartyIBAN:        debtor,
-		Status:                  StatusPending,
-		ExecutionDate:           now,
-		CreatedAt:               now,
-		UpdatedAt:               now,
-		AccountIndex:            idx,
-		sim:                     uint32(s.txCounter),
-	}
-	t.search = t.searchText()
-	s.extraTx[idx] = append(s.extraTx[idx], t)
-	s.simulated = append(s.simulated, simRef{acc: idx, n: len(s.extraTx[idx]) - 1})
-	return t, nil
+	var out Transaction
+	err := s.stepOn(idx, func(st *step) error {
+		t, err := st.add(Transaction{
+			Kind:                    KindSEPACreditTransfer,
+			Product:                 "SEPACreditTransfer",
+			Type:                    typ,
+			Side:                    "Credit",
+			Amount:                  in.Amount,
+			Currency:                in.Currency,
+			Label:                   label,
+			Reference:               in.EndToEndID,
+			Counterparty:            in.DebtorName,
+			PaymentMethodIdentifier: debtor,
+			CounterpartyIBAN:        debtor,
+			Status:                  StatusPending,
+		})
+		if err == nil {
+			out = *t
+		}
+		return err
+	})
+	return out, err
 }

@@ -45,10 +45,16 @@ const (
 // Event types the emulator emits; the rest of EventTypes can be subscribed
 // to but nothing in the emulator causes them.
 const (
-	TransactionPending = "Transaction.Pending"
-	TransactionBooked  = "Transaction.Booked"
-	AccountUpdated     = "Account.Updated"
-	UserJoined         = "User.Joined"
+	TransactionPending  = "Transaction.Pending"
+	TransactionBooked   = "Transaction.Booked"
+	TransactionReleased = "Transaction.Released"
+	TransactionRejected = "Transaction.Rejected"
+	TransactionCanceled = "Transaction.Canceled"
+	TransactionEnriched = "Transaction.Enriched"
+	AccountUpdated      = "Account.Updated"
+	UserJoined          = "User.Joined"
+	UserUpdated         = "User.Updated"
+	UserDeactivated     = "User.Deactivated"
 )
 
 // EventTypes are the platform's event types, as webhookEventTypes lists
