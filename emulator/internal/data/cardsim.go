@@ -120,7 +120,7 @@ func (s *Store) DebitCard(v Viewer, authID string, amount int64) (Transaction, e
 			return err
 		}
 		d := *auth
-		d.Type, d.Status, d.Reference, d.ExternalReference = "CardOutDebit", StatusBooked, "", auth.ID
+		d.Type, d.Status, d.Reference, d.origin = "CardOutDebit", StatusBooked, "", auth.ID
 		if amount > 0 {
 			d.Amount = amount
 		}
@@ -186,11 +186,12 @@ func (s *Store) ReverseCardDebit(v Viewer, debitID string, amount int64) (Transa
 		if err := expect(d, StatusBooked, "CardOutDebit"); err != nil {
 			return err
 		}
+		left := d.Amount - st.undoneAmount(d.ID)
 		if amount <= 0 {
-			amount = d.Amount
+			amount = left
 		}
-		if amount > d.Amount {
-			return fmt.Errorf("the reversal of %s exceeds the debit's %s: %w", FormatCents(amount), FormatCents(d.Amount), ErrWrongState)
+		if amount > left || left == 0 {
+			return fmt.Errorf("a reversal of %s exceeds the %s of the debit not yet reversed: %w", FormatCents(amount), FormatCents(left), ErrWrongState)
 		}
 		t, err := st.add(counterpart(d, "CardOutDebitReversal", amount))
 		if err != nil {

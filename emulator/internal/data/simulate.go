@@ -203,5 +203,18 @@ func counterpart(t *Transaction, typ string, amount int64) Transaction {
 	c.Status, c.RejectedReason, c.ReleasedReason = StatusBooked, "", ""
 	c.StatusDate, c.ExecutionDate = time.Time{}, time.Time{}
 	c.BalanceAfter, c.Sequence = 0, 0
+	c.origin = t.ID
 	return c
+}
+
+// undoneAmount is how much of transaction id later transactions of the
+// step's account already gave back.
+func (st *step) undoneAmount(id string) int64 {
+	var n int64
+	for i := range st.s.extraTx[st.idx] {
+		if t := &st.s.extraTx[st.idx][i]; t.origin == id && t.Status == StatusBooked {
+			n += t.Amount
+		}
+	}
+	return n
 }

@@ -78,6 +78,7 @@ type Transaction struct {
 	AccountIndex int32
 	slot         uint64 // generated: round and position
 	sim          uint32 // simulated: its sequence number, from 1
+	origin       string // simulated: the transaction it debits, reverses or returns
 	search       string
 }
 

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	graphql "github.com/graph-gophers/graphql-go"
+
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
 
 type simulateArgs struct {
@@ -89,4 +92,80 @@ func (r *adminRoot) SimulateIncomingSepaCreditTransferReception(ctx context.Cont
 		r.events.transferReceived(a.ID, p.txID)
 	}
 	return p, nil
+}
+
+// reasonArgs is the input of a step on a transaction with a reason code.
+type reasonArgs struct {
+	Input struct {
+		ReasonCode    string
+		TransactionID graphql.ID
+	}
+}
+
+// txArgs is the input of a step on a transaction.
+type txArgs struct {
+	Input struct{ TransactionID graphql.ID }
+}
+
+// undone runs a step that books a new transaction giving back another's
+// funds.
+func (r *adminResolver) undone(ctx context.Context, id string, undo func(data.Viewer, string) (data.Transaction, error)) (*payloadR, error) {
+	t, err := undo(callerFrom(ctx).viewer, id)
+	return stepResult(t, err, "TransactionNotFound", id, r.booked(t)...)
+}
+
+func (r *adminResolver) SimulateIncomingSepaCreditTransferReturn(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.undone(ctx, string(args.Input.TransactionID), r.store.ReturnIncomingTransfer)
+}
+
+func (r *adminResolver) SimulateIncomingSepaCreditTransferAcceptedRecall(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.undone(ctx, string(args.Input.TransactionID), r.store.RecallIncomingTransfer)
+}
+
+func (r *adminResolver) SimulateOutgoingSepaCreditTransferReturn(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.undone(ctx, string(args.Input.TransactionID), r.store.ReturnOutgoingTransfer)
+}
+
+func (r *adminResolver) SimulateOutgoingSepaCreditTransferBooking(ctx context.Context, args txArgs) (*payloadR, error) {
+	id := string(args.Input.TransactionID)
+	t, err := r.store.BookOutgoingTransfer(callerFrom(ctx).viewer, id)
+	return stepResult(t, err, "TransactionNotFound", id, r.booked(t)...)
+}
+
+func (r *adminResolver) SimulateOutgoingSepaCreditTransferRejection(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	id := string(args.Input.TransactionID)
+	t, err := r.store.RejectOutgoingTransfer(callerFrom(ctx).viewer, id, args.Input.ReasonCode)
+	return stepResult(t, err, "TransactionNotFound", id, emission{webhooks.TransactionRejected, id})
+}
+
+func (p *payloadR) ToSimulateIncomingSepaCreditTransferReturnSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
+func (p *payloadR) ToSimulateIncomingSepaCreditTransferAcceptedRecallSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
+func (p *payloadR) ToSimulateOutgoingSepaCreditTransferBookingSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
+func (p *payloadR) ToSimulateOutgoingSepaCreditTransferRejectionSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
+func (p *payloadR) ToSimulateOutgoingSepaCreditTransferReturnSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
+
+func (r *adminRoot) SimulateIncomingSepaCreditTransferReturn(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateIncomingSepaCreditTransferReturn(ctx, args))
+}
+func (r *adminRoot) SimulateIncomingSepaCreditTransferAcceptedRecall(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, args))
+}
+func (r *adminRoot) SimulateOutgoingSepaCreditTransferBooking(ctx context.Context, args txArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateOutgoingSepaCreditTransferBooking(ctx, args))
+}
+func (r *adminRoot) SimulateOutgoingSepaCreditTransferRejection(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateOutgoingSepaCreditTransferRejection(ctx, args))
+}
+func (r *adminRoot) SimulateOutgoingSepaCreditTransferReturn(ctx context.Context, args reasonArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateOutgoingSepaCreditTransferReturn(ctx, args))
 }

@@ -1,0 +1,183 @@
+package data
+
+import "fmt"
+
+// rejectionReasons maps the reasons a simulated rejection may give
+// (SepaCreditTransferRejectionReasonCodeEnum,
+// SepaDirectDebitRejectReasonCodeEnum) to the RejectedReasonCode the
+// partner API shows, where that enum has no value of the same name.
+var rejectionReasons = map[string]string{
+	"AccountLimited":               "AccountSuspended",
+	"AmountExceedsSettlementLimit": "TransactionAmountLimitExceeded",
+	"BankOperationCodeInvalid":     "ReasonNotSpecifiedByBank",
+	"BeneficiaryBankBicInvalid":    "BeneficiaryBankNotReachable",
+	"BeneficiaryBankBicNotFound":   "BeneficiaryBankNotReachable",
+	"CreditorAddressMissing":       "BeneficiaryMissingOrIncorrect",
+	"CreditorAgentSuspended":       "BeneficiaryBankNotReachable",
+	"CreditorNameOrAddressMissing": "BeneficiaryMissingOrIncorrect",
+	"DebtorAccountOrIdMissing":     "DebtorAccountUnknown",
+	"DebtorNameOrAddressMissing":   "DebtorNameMissing",
+	"PaymentNotReceived":           "ReasonNotSpecifiedByBank",
+	"ReasonNotSpecifiedByCreditor": "ReasonNotSpecifiedByBank",
+	"RejectedByCompliance":         "ReasonNotSpecifiedByBank",
+	"NotSpecifiedByPayer":          "ReasonNotSpecifiedByDebtor",
+}
+
+// RejectedReason is the RejectedReasonCode a simulated rejection with this
+// reason shows.
+func RejectedReason(reason string) string {
+	if r, ok := rejectionReasons[reason]; ok {
+		return r
+	}
+	return reason
+}
+
+// OutgoingTransfer is a SEPA credit transfer an account sends.
+type OutgoingTransfer struct {
+	AccountID         string
+	CreditorIBAN      string
+	CreditorName      string
+	Amount            int64 // cents
+	Currency          string
+	Label             string
+	Reference         string
+	ExternalReference string
+	Instant           bool
+}
+
+// SendTransfer records an outgoing transfer of an account the viewer sees
+// as Pending: it counts at once in the pending balance, so the available
+// balance drops, until it is booked, rejected or returned. More than the
+// available balance is refused.
+func (s *Store) SendTransfer(v Viewer, in OutgoingTransfer) (Transaction, error) {
+	idx, ok := s.byID[in.AccountID]
+	if !ok || !s.canSee(v, idx) {
+		return Transaction{}, fmt.Errorf("account %s: %w", in.AccountID, ErrNotFound)
+	}
+	a := &s.accounts[idx]
+	if in.Currency != a.Currency {
+		return Transaction{}, fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
+	}
+	if a.Status != "Opened" {
+		return Transaction{}, fmt.Errorf("the account is %s, and only an Opened account sends transfers: %w", a.Status, ErrForbidden)
+	}
+	typ := "SepaCreditTransferOut"
+	if in.Instant {
+		typ = "SepaInstantCreditTransferOut"
+	}
+	label := in.Label
+	if label == "" {
+		label = "Transfer to " + in.CreditorName
+	}
+	creditor := normalizeIBAN(in.CreditorIBAN)
+	return s.added(idx, func(st *step) (Transaction, error) {
+		if in.Amount > st.bal.available() {
+			return Transaction{}, fmt.Errorf("%s %s is more than the available %s: %w", FormatCents(in.Amount), in.Currency, FormatCents(st.bal.available()), ErrInsufficientFunds)
+		}
+		return Transaction{
+			Kind:                    KindSEPACreditTransfer,
+			Product:                 "SEPACreditTransfer",
+			Type:                    typ,
+			Side:                    "Debit",
+			Amount:                  in.Amount,
+			Currency:                in.Currency,
+			Label:                   label,
+			Reference:               in.Reference,
+			ExternalReference:       in.ExternalReference,
+			Counterparty:            in.CreditorName,
+			PaymentMethodIdentifier: creditor,
+			CounterpartyIBAN:        creditor,
+			Status:                  StatusPending,
+		}, nil
+	})
+}
+
+// added runs one step on account idx that adds the transaction make
+// describes, and returns it as stored.
+func (s *Store) added(idx int32, make func(st *step) (Transaction, error)) (Transaction, error) {
+	var out Transaction
+	err := s.stepOn(idx, func(st *step) error {
+		t, err := make(st)
+		if err != nil {
+			return err
+		}
+		p, err := st.add(t)
+		if err == nil {
+			out = *p
+		}
+		return err
+	})
+	return out, err
+}
+
+// undo runs one step on simulated transaction id: it must be a Booked one
+// of types, not yet given back; a new transaction of typ gives its whole
+// amount back.
+func (s *Store) undo(v Viewer, id, typ string, types ...string) (Transaction, error) {
+	var out Transaction
+	err := s.stepOnTx(v, id, func(st *step, t *Transaction) error {
+		if err := expect(t, StatusBooked, types...); err != nil {
+			return err
+		}
+		if st.undoneAmount(id) > 0 {
+			return fmt.Errorf("transaction %s was already given back: %w", id, ErrWrongState)
+		}
+		p, err := st.add(counterpart(t, typ, t.Amount))
+		if err == nil {
+			out = *p
+		}
+		return err
+	})
+	return out, err
+}
+
+// ReturnIncomingTransfer books the return of a Booked incoming transfer to
+// its sender: the funds leave the account. It returns the return.
+func (s *Store) ReturnIncomingTransfer(v Viewer, id string) (Transaction, error) {
+	return s.undo(v, id, "SepaCreditTransferInReturn", "SepaCreditTransferIn", "SepaInstantCreditTransferIn")
+}
+
+// RecallIncomingTransfer books the return of a Booked incoming transfer
+// whose sender's recall was accepted.
+func (s *Store) RecallIncomingTransfer(v Viewer, id string) (Transaction, error) {
+	typ := "SepaCreditTransferInRecall"
+	if t, ok := s.lookup(id); ok && t.Type == "SepaInstantCreditTransferIn" {
+		typ = "SepaInstantCreditTransferInRecall"
+	}
+	return s.undo(v, id, typ, "SepaCreditTransferIn", "SepaInstantCreditTransferIn")
+}
+
+// ReturnOutgoingTransfer books the return of a Booked outgoing transfer by
+// the beneficiary's bank: the funds come back.
+func (s *Store) ReturnOutgoingTransfer(v Viewer, id string) (Transaction, error) {
+	return s.undo(v, id, "SepaCreditTransferOutReturn", "SepaCreditTransferOut", "SepaInstantCreditTransferOut")
+}
+
+// BookOutgoingTransfer books a Pending outgoing transfer.
+func (s *Store) BookOutgoingTransfer(v Viewer, id string) (Transaction, error) {
+	return s.change(v, id, StatusPending, func(st *step, t *Transaction) { st.book(t) },
+		"SepaCreditTransferOut", "SepaInstantCreditTransferOut")
+}
+
+// RejectOutgoingTransfer rejects a Pending outgoing transfer with a
+// SepaCreditTransferRejectionReasonCodeEnum reason: its amount is
+// available again.
+func (s *Store) RejectOutgoingTransfer(v Viewer, id, reason string) (Transaction, error) {
+	return s.change(v, id, StatusPending, func(st *step, t *Transaction) { st.settle(t, StatusRejected, RejectedReason(reason)) },
+		"SepaCreditTransferOut", "SepaInstantCreditTransferOut")
+}
+
+// change runs one step on simulated transaction id, which must be of one
+// of types and in status: fn changes it.
+func (s *Store) change(v Viewer, id, status string, fn func(st *step, t *Transaction), types ...string) (Transaction, error) {
+	var out Transaction
+	err := s.stepOnTx(v, id, func(st *step, t *Transaction) error {
+		if err := expect(t, status, types...); err != nil {
+			return err
+		}
+		fn(st, t)
+		out = *t
+		return nil
+	})
+	return out, err
+}
