@@ -113,7 +113,7 @@ func TestRejectionReasonsArePartnerCodes(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t)
 	partner := e.enumValues(pathSandbox, "RejectedReasonCode")
-	for _, enum := range []string{"SepaCreditTransferRejectionReasonCodeEnum"} {
+	for _, enum := range []string{"SepaCreditTransferRejectionReasonCodeEnum", "SepaDirectDebitRejectReasonCodeEnum"} {
 		for reason := range e.enumValues(pathAdmin, enum) {
 			if !partner[data.RejectedReason(reason)] {
 				t.Errorf("%s %s shows as %s, not a RejectedReasonCode", enum, reason, data.RejectedReason(reason))

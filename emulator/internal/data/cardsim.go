@@ -50,6 +50,7 @@ func cardTx(c Card, p CardPayment, typ, side string) Transaction {
 		Merchant:                m,
 		TerminalID:              p.TerminalID,
 		AuthorizationType:       p.AuthorizationType,
+		Status:                  StatusPending,
 	}
 }
 

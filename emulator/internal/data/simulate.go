@@ -125,15 +125,25 @@ func (st *step) add(t Transaction) (*Transaction, error) {
 	if t.Reference == "" {
 		t.Reference = fmt.Sprintf("SIM%013d", s.txCounter)
 	}
-	wantBooked := t.Status == StatusBooked
-	t.Status = StatusPending
+	want := t.Status
+	switch want {
+	case StatusBooked, StatusRejected, StatusCanceled, StatusReleased, StatusPending, StatusUpcoming:
+	default:
+		return nil, fmt.Errorf("a simulated transaction cannot start %q", want)
+	}
+	// Until its status is set below it counts in no balance.
+	t.Status = ""
 	t.search = t.searchText()
 	s.extraTx[st.idx] = append(s.extraTx[st.idx], t)
 	s.simulated = append(s.simulated, simRef{acc: st.idx, n: len(s.extraTx[st.idx]) - 1})
 	p := &s.extraTx[st.idx][len(s.extraTx[st.idx])-1]
-	if wantBooked {
+	switch want {
+	case StatusBooked:
 		st.book(p)
-	} else {
+	case StatusRejected, StatusCanceled, StatusReleased:
+		p.Status, p.StatusDate = want, st.now
+	default:
+		p.Status = want
 		st.bal.add(p)
 	}
 	return p, nil

@@ -19,7 +19,7 @@ type scalar string
 
 func (scalar) ImplementsGraphQLType(name string) bool {
 	switch name {
-	case "AccountNumber", "AmountValue", "BIC", "CCA3", "Currency", "Date", "DateTime", "IBAN", "PhoneNumber", "SepaReference", "URL":
+	case "AccountNumber", "AmountValue", "BIC", "CCA3", "Currency", "Date", "DateTime", "IBAN", "PhoneNumber", "SepaCreditorIdentifier", "SepaReference", "URL":
 		return true
 	}
 	return false

@@ -44,6 +44,14 @@ type addressInput struct {
 // sepaReference is the SepaReference scalar's character set and length.
 var sepaReference = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9/\-?:().,'+ ]{1,35}$`) })
 
+// checkSepaReference checks that an argument is a SepaReference.
+func checkSepaReference(name, ref string) error {
+	if !sepaReference().MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
+		return fmt.Errorf("%s %q is not a SEPA reference: use up to 35 Latin letters, digits or /-?:().,'+ and space", name, ref)
+	}
+	return nil
+}
+
 func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.Context, args simulateArgs) (*payloadR, error) {
 	in := args.Input
 	cents, err := data.ParseAmount(string(in.Amount.Value))
@@ -67,11 +75,10 @@ func (r *adminResolver) SimulateIncomingSepaCreditTransferReception(ctx context.
 		Label:        deref(in.Label),
 	}
 	if in.EndToEndID != nil {
-		ref := string(*in.EndToEndID)
-		if !sepaReference().MatchString(ref) || strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//") {
-			return nil, fmt.Errorf("endToEndId %q is not a SEPA reference: use up to 35 Latin letters, digits or /-?:().,'+ and space", ref)
+		if err := checkSepaReference("endToEndId", string(*in.EndToEndID)); err != nil {
+			return nil, err
 		}
-		t.EndToEndID = ref
+		t.EndToEndID = string(*in.EndToEndID)
 	}
 	tx, err := r.store.ReceiveTransfer(callerFrom(ctx).viewer, t)
 	if errors.Is(err, data.ErrForbidden) {

@@ -51,6 +51,7 @@ const (
 	TransactionRejected = "Transaction.Rejected"
 	TransactionCanceled = "Transaction.Canceled"
 	TransactionEnriched = "Transaction.Enriched"
+	TransactionUpcoming = "Transaction.Upcoming"
 	AccountUpdated      = "Account.Updated"
 	UserJoined          = "User.Joined"
 	UserUpdated         = "User.Updated"
