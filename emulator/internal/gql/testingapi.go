@@ -34,6 +34,7 @@ type payloadR struct {
 	user    *sandboxUserR
 	txID    string
 	reason  string
+	fee     *feeR
 	// emits are the webhook events the change causes, in the platform's
 	// order; adminRoot sends them once the resolver returns.
 	emits []emission
