@@ -121,6 +121,7 @@ func (e *environment) mount(mux *http.ServeMux, tokens gql.Introspector) error {
 		Store: e.store, ClientID: e.client.ID, RedirectURI: CallbackURI,
 		Tokens: tokens, Limited: e.sandbox, Events: e.events,
 	}))
+	mux.Handle(gql.ConsentPath(e.name), gql.NewConsentPage(e.events))
 	if p := e.testingPath(); p != "" {
 		h, err := gql.NewTestingEndpoint(e.store, tokens, e.events)
 		if err != nil {

@@ -28,6 +28,7 @@ var knownEndpoints = map[string]bool{
 	"/oauth2/auth": true, "/oauth2/token": true, "/oauth2/revoke": true,
 	"/.well-known/openid-configuration": true, "/.well-known/jwks.json": true,
 	"/sandbox-partner/graphql": true, "/sandbox-partner-admin/graphql": true, "/live-partner/graphql": true,
+	"/sandbox-consent": true, "/live-consent": true,
 }
 
 func endpointName(path string) string {

@@ -72,15 +72,17 @@ func TestOutgoingTransferRejected(t *testing.T) {
 	e.rejected(bookField, bookInput, bookOK, "TransactionNotFoundRejection", map[string]any{"transactionId": "bosci_sim0000000000nothere"})
 }
 
-func TestOutgoingTransferBeyondTheBalanceIsRefused(t *testing.T) {
+func TestOutgoingTransferBeyondTheBalanceIsRejected(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t)
 	acc := e.transferTarget()
-	_, err := e.sandbox.SendTransfer(data.Viewer{Project: true}, data.OutgoingTransfer{AccountID: acc.ID,
+	before := e.balances(acc.ID)
+	tx, err := e.sandbox.SendTransfer(data.Viewer{Project: true}, data.OutgoingTransfer{AccountID: acc.ID,
 		CreditorIBAN: "FR2730003000706315734174B93", CreditorName: "Acme SAS", Amount: e.sandbox.Balances(acc).Available + 1, Currency: "EUR"})
-	if err == nil {
-		t.Fatal("a transfer beyond the available balance was accepted")
+	if err != nil || tx.Status != data.StatusRejected || tx.RejectedReason != "InsufficientFunds" {
+		t.Fatalf("a transfer beyond the available balance: %+v, %v", tx, err)
 	}
+	e.moved(acc.ID, before, 0, 0, 0, 0)
 }
 
 func TestIncomingTransferReturnedAndRecalled(t *testing.T) {

@@ -8,14 +8,17 @@ import (
 
 // Consent statuses (ConsentStatus) the emulator's pending consents take.
 const (
-	ConsentCreated = "Created"
-	ConsentStarted = "Started"
+	ConsentCreated  = "Created"
+	ConsentStarted  = "Started"
+	ConsentAccepted = "Accepted"
+	ConsentRefused  = "Refused"
 )
 
 // Consent purposes (ConsentPurpose) of what waits for a consent.
 const (
 	PurposeAddAccountMembership = "AddAccountMembership"
 	PurposeAddCard              = "AddCard"
+	PurposeInitPayment          = "InitPayment"
 )
 
 // Consent is what a ConsentPending membership or card waits for: the user
@@ -34,6 +37,10 @@ type Consent struct {
 	StartedAt time.Time // zero until Started
 	Challenge string    // the consent's unique hash
 	URL       string    // where the user accepts it
+	// AcceptedAt and RefusedAt are when the user answered: zero while
+	// the consent is pending.
+	AcceptedAt time.Time
+	RefusedAt  time.Time
 }
 
 // consentPosBits sizes a consent's position: account, then what waits for

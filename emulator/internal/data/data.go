@@ -162,8 +162,10 @@ type Store struct {
 	simulated []simRef // every simulated transaction, in creation order
 	endorsed  map[string]string
 	txCounter int
-	newUsers  int // users added at run time, for deterministic ids
-	created   int // users added by CreateUser
+	payments  map[string]*Payment // by id
+	byConsent map[string]string   // payment id by consent id
+	newUsers  int                 // users added at run time, for deterministic ids
+	created   int                 // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
@@ -195,6 +197,8 @@ func New(cfg Config) (*Store, error) {
 		userPhone:  map[string]*User{},
 		members:    map[string]*membership{},
 		extraTx:    map[int32][]Transaction{},
+		payments:   map[string]*Payment{},
+		byConsent:  map[string]string{},
 		endorsed:   map[string]string{},
 		counts:     newCache[filter, int](256),
 		listCounts: newCache[string, int](512),

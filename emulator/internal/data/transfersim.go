@@ -48,18 +48,41 @@ type OutgoingTransfer struct {
 // SendTransfer records an outgoing transfer of an account the viewer sees
 // as Pending: it counts at once in the pending balance, so the available
 // balance drops, until it is booked, rejected or returned. More than the
-// available balance is refused.
+// available balance is Rejected for insufficient funds, as the platform
+// does.
 func (s *Store) SendTransfer(v Viewer, in OutgoingTransfer) (Transaction, error) {
-	idx, ok := s.byID[in.AccountID]
+	idx, err := s.sendingAccount(v, in.AccountID)
+	if err != nil {
+		return Transaction{}, err
+	}
+	var out Transaction
+	err = s.stepOn(idx, func(st *step) error {
+		t, err := st.send(in)
+		if err == nil {
+			out = *t
+		}
+		return err
+	})
+	return out, err
+}
+
+// sendingAccount is the index of an account the viewer sees that may
+// send transfers.
+func (s *Store) sendingAccount(v Viewer, id string) (int32, error) {
+	idx, ok := s.byID[id]
 	if !ok || !s.canSee(v, idx) {
-		return Transaction{}, fmt.Errorf("account %s: %w", in.AccountID, ErrNotFound)
+		return 0, fmt.Errorf("account %s: %w", id, ErrNotFound)
 	}
-	a := &s.accounts[idx]
-	if in.Currency != a.Currency {
-		return Transaction{}, fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
+	if a := &s.accounts[idx]; a.Status != "Opened" {
+		return 0, fmt.Errorf("the account is %s, and only an Opened account sends transfers: %w", a.Status, ErrForbidden)
 	}
-	if a.Status != "Opened" {
-		return Transaction{}, fmt.Errorf("the account is %s, and only an Opened account sends transfers: %w", a.Status, ErrForbidden)
+	return idx, nil
+}
+
+// send records one outgoing transfer of the step's account.
+func (st *step) send(in OutgoingTransfer) (*Transaction, error) {
+	if in.Currency != st.a.Currency {
+		return nil, fmt.Errorf("the account holds %s, not %s: %w", st.a.Currency, in.Currency, ErrForbidden)
 	}
 	typ := "SepaCreditTransferOut"
 	if in.Instant {
@@ -70,26 +93,25 @@ func (s *Store) SendTransfer(v Viewer, in OutgoingTransfer) (Transaction, error)
 		label = "Transfer to " + in.CreditorName
 	}
 	creditor := normalizeIBAN(in.CreditorIBAN)
-	return s.added(idx, func(st *step) (Transaction, error) {
-		if in.Amount > st.bal.available() {
-			return Transaction{}, fmt.Errorf("%s %s is more than the available %s: %w", FormatCents(in.Amount), in.Currency, FormatCents(st.bal.available()), ErrInsufficientFunds)
-		}
-		return Transaction{
-			Kind:                    KindSEPACreditTransfer,
-			Product:                 "SEPACreditTransfer",
-			Type:                    typ,
-			Side:                    "Debit",
-			Amount:                  in.Amount,
-			Currency:                in.Currency,
-			Label:                   label,
-			Reference:               in.Reference,
-			ExternalReference:       in.ExternalReference,
-			Counterparty:            in.CreditorName,
-			PaymentMethodIdentifier: creditor,
-			CounterpartyIBAN:        creditor,
-			Status:                  StatusPending,
-		}, nil
-	})
+	t := Transaction{
+		Kind:                    KindSEPACreditTransfer,
+		Product:                 "SEPACreditTransfer",
+		Type:                    typ,
+		Side:                    "Debit",
+		Amount:                  in.Amount,
+		Currency:                in.Currency,
+		Label:                   label,
+		Reference:               in.Reference,
+		ExternalReference:       in.ExternalReference,
+		Counterparty:            in.CreditorName,
+		PaymentMethodIdentifier: creditor,
+		CounterpartyIBAN:        creditor,
+		Status:                  StatusPending,
+	}
+	if in.Amount > st.bal.available() {
+		t.Status, t.RejectedReason = StatusRejected, "InsufficientFunds"
+	}
+	return st.add(t)
 }
 
 // added runs one step on account idx that adds the transaction make

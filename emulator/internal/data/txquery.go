@@ -176,12 +176,16 @@ func (s *Store) cursorKey(c, orderBy string) (*txKey, error) {
 // Transactions returns one page of an account's transactions. A history
 // has a few dozen entries, so it is filtered and sorted in full.
 func (s *Store) Transactions(a *Account, q TransactionQuery) (Page[Transaction], error) {
+	return s.pageOf(s.transactions(a), q)
+}
+
+// pageOf filters, sorts and pages a short list of transactions.
+func (s *Store) pageOf(all []Transaction, q TransactionQuery) (Page[Transaction], error) {
 	q.Filter.normalize()
 	after, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
 		return Page[Transaction]{}, err
 	}
-	all := s.transactions(a)
 	txs := all[:0]
 	for i := range all {
 		if t := &all[i]; q.Filter.matchesKind(t) && q.Filter.matchesText(t) {

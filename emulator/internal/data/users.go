@@ -3,7 +3,6 @@ package data
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 )
@@ -33,10 +32,7 @@ func (s *Store) SignIn(phone string) string {
 
 // newUserIDLocked derives ids of runtime users from the seed and a counter,
 // so a replayed session creates the same ids.
-func (s *Store) newUserIDLocked() string {
-	r := rand.New(rand.NewPCG(uint64(s.seed)^0x6e6577, uint64(s.newUsers)))
-	return uuidFrom(r.Uint64(), r.Uint64())
-}
+func (s *Store) newUserIDLocked() string { return s.runtimeID(0x6e6577, s.newUsers) }
 
 // Phone returns the phone number of a user.
 func (s *Store) Phone(userID string) (string, bool) {

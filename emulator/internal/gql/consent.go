@@ -6,9 +6,9 @@ import (
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
-// consentR is a Consent: what a ConsentPending membership or card waits
-// for. Every emulated consent is still pending, so it was never accepted,
-// refused, canceled or expired.
+// consentR is a Consent: what a ConsentPending membership, card or
+// payment waits for. A payment's consent may be accepted or refused on
+// the emulator's consent page; none is canceled or expires.
 type consentR struct {
 	r *request
 	c data.Consent
@@ -25,8 +25,8 @@ func (c *consentR) Purpose() string     { return c.c.Purpose }
 func (c *consentR) ConsentUrl() string  { return c.c.URL }
 func (c *consentR) UserId() string      { return c.c.UserID }
 func (c *consentR) Challenge() *string  { return optString(c.c.Challenge) }
-func (c *consentR) AcceptedAt() *scalar { return nil }
-func (c *consentR) RefusedAt() *scalar  { return nil }
+func (c *consentR) AcceptedAt() *scalar { return optDateTime(c.c.AcceptedAt) }
+func (c *consentR) RefusedAt() *scalar  { return optDateTime(c.c.RefusedAt) }
 func (c *consentR) CanceledAt() *scalar { return nil }
 func (c *consentR) User() *userR        { return c.r.user(c.c.UserID) }
 

@@ -59,7 +59,7 @@ func NewPartnerEndpoint(p Partner) http.Handler {
 	e := &endpoint{env: p.Store.Env(), tokens: p.Tokens}
 	limited := p.Limited
 	e.load = sync.OnceValues(func() (*loadedSchema, error) {
-		root := &partnerRoot{&partnerResolver{store: p.Store, clientID: p.ClientID, redirectURI: p.RedirectURI}, &webhookResolver{hub: p.Events.hub}}
+		root := &partnerRoot{&partnerResolver{store: p.Store, clientID: p.ClientID, redirectURI: p.RedirectURI, events: p.Events}, &webhookResolver{hub: p.Events.hub}}
 		src, err := sdl(partnerAPI)
 		if err != nil {
 			return nil, err
@@ -188,6 +188,10 @@ func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
 			WriteError(w, http.StatusUnauthorized, "UNAUTHENTICATED", msg)
 			return
+		}
+		c.base = "http://" + r.Host
+		if r.TLS != nil {
+			c.base = "https://" + r.Host
 		}
 		ctx = withCaller(ctx, c)
 	}

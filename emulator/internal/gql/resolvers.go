@@ -90,6 +90,9 @@ type callerKey struct{}
 type caller struct {
 	token  oauth.TokenInfo
 	viewer data.Viewer
+	// base is the emulator's address as the caller reached it, for the
+	// links it answers with.
+	base string
 }
 
 func withCaller(ctx context.Context, c caller) context.Context {
@@ -108,6 +111,7 @@ type partnerResolver struct {
 	store       *data.Store
 	clientID    string
 	redirectURI string
+	events      *Events
 }
 
 // request is what the resolvers of one request share: the environment's

@@ -94,33 +94,49 @@ const maxNameLen = 100
 var cca3Pattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 type createSandboxUserArgs struct {
-	Input struct {
-		FirstName        string
-		LastName         string
-		AllFirstNames    *[]string
-		BirthDate        scalar
-		BirthCountryCCA3 *scalar
-		NationalityCCA3  scalar
-		AutoConsent      bool
-	}
+	Input sandboxUserInput
 }
 
 func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandboxUserArgs) (*payloadR, error) {
 	if _, err := r.signedIn(ctx); err != nil {
 		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
-	in := args.Input
+	nu, p, err := args.Input.newUser()
+	if p != nil || err != nil {
+		return p, err
+	}
+	u, err := r.store.CreateUser(nu)
+	if err != nil {
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	return &payloadR{kind: "Success", user: newSandboxUser(u, false)}, nil
+}
+
+// sandboxUserInput is what createSandboxUser and updateSandboxUser set.
+type sandboxUserInput struct {
+	FirstName        string
+	LastName         string
+	AllFirstNames    *[]string
+	BirthDate        scalar
+	BirthCountryCCA3 *scalar
+	NationalityCCA3  scalar
+	AutoConsent      bool
+}
+
+// newUser checks the input: an error for a malformed one, a rejection for
+// an unknown nationality.
+func (in sandboxUserInput) newUser() (data.NewUser, *payloadR, error) {
 	if strings.TrimSpace(in.FirstName) == "" || strings.TrimSpace(in.LastName) == "" {
-		return nil, errors.New("firstName and lastName must not be empty: pass the new user's names")
+		return data.NewUser{}, nil, errors.New("firstName and lastName must not be empty: pass the user's names")
 	}
 	if len(in.FirstName) > maxNameLen || len(in.LastName) > maxNameLen {
-		return nil, fmt.Errorf("firstName and lastName must be at most %d bytes: shorten them", maxNameLen)
+		return data.NewUser{}, nil, fmt.Errorf("firstName and lastName must be at most %d bytes: shorten them", maxNameLen)
 	}
 	if _, err := time.Parse("2006-01-02", string(in.BirthDate)); err != nil {
-		return nil, fmt.Errorf("birthDate %q is not a date: use YYYY-MM-DD", string(in.BirthDate))
+		return data.NewUser{}, nil, fmt.Errorf("birthDate %q is not a date: use YYYY-MM-DD", string(in.BirthDate))
 	}
 	if !cca3Pattern().MatchString(string(in.NationalityCCA3)) {
-		return &payloadR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
+		return data.NewUser{}, &payloadR{kind: "NationalityNotFound", message: "nationality not found", ident: string(in.NationalityCCA3)}, nil
 	}
 	nu := data.NewUser{
 		FirstName:   strings.TrimSpace(in.FirstName),
@@ -132,11 +148,62 @@ func (r *adminResolver) CreateSandboxUser(ctx context.Context, args createSandbo
 	if in.BirthCountryCCA3 != nil {
 		nu.BirthCountry = string(*in.BirthCountryCCA3)
 	}
-	u, err := r.store.CreateUser(nu)
+	return nu, nil, nil
+}
+
+type updateSandboxUserArgs struct {
+	Input struct {
+		ID graphql.ID
+		sandboxUserInput
+	}
+}
+
+func (r *adminResolver) UpdateSandboxUser(ctx context.Context, args updateSandboxUserArgs) (*payloadR, error) {
+	signed, err := r.signedIn(ctx)
 	if err != nil {
 		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
 	}
-	return &payloadR{kind: "Success", user: newSandboxUser(u, false)}, nil
+	nu, p, err := args.Input.newUser()
+	if p != nil || err != nil {
+		return p, err
+	}
+	id := string(args.Input.ID)
+	u, err := r.store.UpdateUser(id, nu)
+	if err != nil {
+		return &payloadR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: id}, nil
+	}
+	return &payloadR{kind: "Success", user: newSandboxUser(u, u.ID == r.store.Effective(signed)),
+		emits: []emission{{webhooks.UserUpdated, u.ID}}}, nil
+}
+
+func (r *adminResolver) DeleteSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*payloadR, error) {
+	if _, err := r.signedIn(ctx); err != nil {
+		return &payloadR{kind: "Forbidden", message: err.Error()}, nil
+	}
+	id := args.Input.ID
+	switch err := r.store.DeleteUser(id); {
+	case errors.Is(err, data.ErrLastUser):
+		return &payloadR{kind: "LastSandboxUserCannotBeDeleted", message: err.Error(), ident: id}, nil
+	case err != nil:
+		return &payloadR{kind: "SandboxUserNotFound", message: "sandbox user not found", ident: id}, nil
+	}
+	return &payloadR{kind: "Success", emits: []emission{{webhooks.UserDeactivated, id}}}, nil
+}
+
+// Success is DeleteSandboxUserSuccessPayload's field.
+func (p *payloadR) Success() bool { return p.kind == "Success" }
+
+func (p *payloadR) ToUpdateSandboxUserSuccessPayload() (*payloadR, bool) { return p.as("Success") }
+func (p *payloadR) ToDeleteSandboxUserSuccessPayload() (*payloadR, bool) { return p.as("Success") }
+func (p *payloadR) ToLastSandboxUserCannotBeDeletedRejection() (*payloadR, bool) {
+	return p.as("LastSandboxUserCannotBeDeleted")
+}
+
+func (r *adminRoot) UpdateSandboxUser(ctx context.Context, args updateSandboxUserArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.UpdateSandboxUser(ctx, args))
+}
+func (r *adminRoot) DeleteSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*payloadR, error) {
+	return r.emitted(r.adminResolver.DeleteSandboxUser(ctx, args))
 }
 
 func (r *adminResolver) EndorseSandboxUser(ctx context.Context, args struct{ Input struct{ ID string } }) (*payloadR, error) {

@@ -56,6 +56,9 @@ const (
 	UserJoined          = "User.Joined"
 	UserUpdated         = "User.Updated"
 	UserDeactivated     = "User.Deactivated"
+	ConsentCreated      = "Consent.Created"
+	ConsentGranted      = "Consent.Granted"
+	ConsentRefused      = "Consent.Refused"
 )
 
 // EventTypes are the platform's event types, as webhookEventTypes lists
