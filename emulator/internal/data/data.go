@@ -164,8 +164,9 @@ type Store struct {
 	txCounter int
 	payments  map[string]*Payment // by id
 	byConsent map[string]string   // payment id by consent id
-	newUsers  int                 // users added at run time, for deterministic ids
-	created   int                 // users added by CreateUser
+	idents    map[string]*Identification
+	newUsers  int // users added at run time, for deterministic ids
+	created   int // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
@@ -199,6 +200,7 @@ func New(cfg Config) (*Store, error) {
 		extraTx:    map[int32][]Transaction{},
 		payments:   map[string]*Payment{},
 		byConsent:  map[string]string{},
+		idents:     map[string]*Identification{},
 		endorsed:   map[string]string{},
 		counts:     newCache[filter, int](256),
 		listCounts: newCache[string, int](512),
