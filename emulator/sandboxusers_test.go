@@ -34,15 +34,24 @@ func (e *simEnv) deleteUser(id string) userResult {
 	return out.U
 }
 
-func TestUpdateAndDeleteSandboxUser(t *testing.T) {
-	t.Parallel()
-	e := newSimEnv(t)
+// createUser creates a sandbox user, Ada Lovelace, and returns its id.
+func (e *simEnv) createUser() string {
+	e.t.Helper()
 	var created struct {
 		C struct{ SandboxUser struct{ ID string } } `json:"createSandboxUser"`
 	}
 	e.mustData(pathAdmin, tokSandboxUser0, opCreateUser, map[string]any{"input": map[string]any{
 		"firstName": "Ada", "lastName": "Lovelace", "birthDate": "1990-12-10", "nationalityCCA3": "GBR", "autoConsent": true}}, &created)
-	id := created.C.SandboxUser.ID
+	if created.C.SandboxUser.ID == "" {
+		e.t.Fatal("createSandboxUser answered no user")
+	}
+	return created.C.SandboxUser.ID
+}
+
+func TestUpdateAndDeleteSandboxUser(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t)
+	id := e.createUser()
 	in := map[string]any{"id": id, "firstName": "Augusta", "lastName": "King", "birthDate": "1990-12-10", "nationalityCCA3": "GBR", "autoConsent": false}
 	r := e.updateUser(tokSandboxUser0, in)
 	if r.Typename != "UpdateSandboxUserSuccessPayload" || r.SandboxUser.FirstName != "Augusta" || r.SandboxUser.AutoConsent {
@@ -114,12 +123,7 @@ func (e *simEnv) levels(id string) struct{ PVID, QES, Expert bool } {
 func TestSandboxIdentifications(t *testing.T) {
 	t.Parallel()
 	e := newSimEnv(t)
-	var created struct {
-		C struct{ SandboxUser struct{ ID string } } `json:"createSandboxUser"`
-	}
-	e.mustData(pathAdmin, tokSandboxUser0, opCreateUser, map[string]any{"input": map[string]any{
-		"firstName": "Ada", "lastName": "Lovelace", "birthDate": "1990-12-10", "nationalityCCA3": "GBR", "autoConsent": true}}, &created)
-	user := created.C.SandboxUser.ID
+	user := e.createUser()
 	if l := e.levels(user); l.PVID || l.QES || l.Expert {
 		t.Fatalf("a new user's levels %+v", l)
 	}

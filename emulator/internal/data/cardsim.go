@@ -54,16 +54,17 @@ func cardTx(c Card, p CardPayment, typ, side string) Transaction {
 	}
 }
 
-// cardStep runs fn as one step on the account of a card the viewer sees.
-func (s *Store) cardStep(v Viewer, p CardPayment, fn func(st *step, c Card) error) error {
+// cardStep runs fn as one step on the account of a card the viewer sees,
+// and returns a copy of the transaction fn answers with.
+func (s *Store) cardStep(v Viewer, p CardPayment, fn func(st *step, c Card) (*Transaction, error)) (Transaction, error) {
 	c, ok := s.Card(v, p.CardID)
 	if !ok {
-		return fmt.Errorf("card %s: %w", p.CardID, ErrNotFound)
+		return Transaction{}, fmt.Errorf("card %s: %w", p.CardID, ErrNotFound)
 	}
 	if p.Currency != c.Currency {
-		return fmt.Errorf("the card's account holds %s, not %s: %w", c.Currency, p.Currency, ErrForbidden)
+		return Transaction{}, fmt.Errorf("the card's account holds %s, not %s: %w", c.Currency, p.Currency, ErrForbidden)
 	}
-	return s.stepOn(c.AccountIndex, func(st *step) error { return fn(st, c) })
+	return s.added(c.AccountIndex, func(st *step) (*Transaction, error) { return fn(st, c) })
 }
 
 // refusal is why the platform refuses a card payment on this account and
@@ -89,8 +90,7 @@ func (st *step) refusal(c Card, amount int64) string {
 // Rejected with its reason when the card, the account, the balance or
 // the asked outcome refuses it.
 func (s *Store) AuthorizeCard(v Viewer, p CardPayment) (Transaction, error) {
-	var out Transaction
-	err := s.cardStep(v, p, func(st *step, c Card) error {
+	return s.cardStep(v, p, func(st *step, c Card) (*Transaction, error) {
 		reason := st.refusal(c, p.Amount)
 		if reason == "" && p.Outcome != "" && p.Outcome != "Accepted" {
 			if reason = outcomeReasons[p.Outcome]; reason == "" {
@@ -98,16 +98,11 @@ func (s *Store) AuthorizeCard(v Viewer, p CardPayment) (Transaction, error) {
 			}
 		}
 		t, err := st.add(cardTx(c, p, "CardOutAuthorization", "Debit"))
-		if err != nil {
-			return err
-		}
-		if reason != "" {
+		if err == nil && reason != "" {
 			st.settle(t, StatusRejected, reason)
 		}
-		out = *t
-		return nil
+		return t, err
 	})
-	return out, err
 }
 
 // DebitCard books the debit of a Pending authorization (for its amount
@@ -115,10 +110,9 @@ func (s *Store) AuthorizeCard(v Viewer, p CardPayment) (Transaction, error) {
 // the reservation ends and the booked balance drops. It returns the
 // debit.
 func (s *Store) DebitCard(v Viewer, authID string, amount int64) (Transaction, error) {
-	var out Transaction
-	err := s.stepOnTx(v, authID, func(st *step, auth *Transaction) error {
+	return s.stepTx(v, authID, func(st *step, auth *Transaction) (*Transaction, error) {
 		if err := expect(auth, StatusPending, "CardOutAuthorization"); err != nil {
-			return err
+			return nil, err
 		}
 		d := *auth
 		d.Type, d.Status, d.Reference, d.origin = "CardOutDebit", StatusBooked, "", auth.ID
@@ -126,14 +120,8 @@ func (s *Store) DebitCard(v Viewer, authID string, amount int64) (Transaction, e
 			d.Amount = amount
 		}
 		st.settle(auth, StatusReleased, "Captured")
-		t, err := st.add(d)
-		if err != nil {
-			return err
-		}
-		out = *t
-		return nil
+		return st.add(d)
 	})
-	return out, err
 }
 
 // DebitCardWithoutAuthorization books a card debit no authorization
@@ -149,57 +137,35 @@ func (s *Store) CreditCard(v Viewer, p CardPayment) (Transaction, error) {
 }
 
 func (s *Store) bookedCardTx(v Viewer, p CardPayment, typ, side string) (Transaction, error) {
-	var out Transaction
-	err := s.cardStep(v, p, func(st *step, c Card) error {
+	return s.cardStep(v, p, func(st *step, c Card) (*Transaction, error) {
 		d := cardTx(c, p, typ, side)
 		d.Status = StatusBooked
-		t, err := st.add(d)
-		if err != nil {
-			return err
-		}
-		out = *t
-		return nil
+		return st.add(d)
 	})
-	return out, err
 }
 
 // ReleaseCardAuthorization releases a Pending authorization with a
 // ReleasedReason: its reservation ends and the available balance is back.
 func (s *Store) ReleaseCardAuthorization(v Viewer, authID, reason string) (Transaction, error) {
-	var out Transaction
-	err := s.stepOnTx(v, authID, func(st *step, auth *Transaction) error {
-		if err := expect(auth, StatusPending, "CardOutAuthorization"); err != nil {
-			return err
-		}
-		st.settle(auth, StatusReleased, reason)
-		out = *auth
-		return nil
-	})
-	return out, err
+	return s.change(v, authID, StatusPending, func(st *step, t *Transaction) { st.settle(t, StatusReleased, reason) },
+		"CardOutAuthorization")
 }
 
 // ReverseCardDebit books the merchant's reversal of a Booked debit (of
 // its amount unless amount is positive, and never more): the funds come
 // back. It returns the reversal.
 func (s *Store) ReverseCardDebit(v Viewer, debitID string, amount int64) (Transaction, error) {
-	var out Transaction
-	err := s.stepOnTx(v, debitID, func(st *step, d *Transaction) error {
+	return s.stepTx(v, debitID, func(st *step, d *Transaction) (*Transaction, error) {
 		if err := expect(d, StatusBooked, "CardOutDebit"); err != nil {
-			return err
+			return nil, err
 		}
 		left := d.Amount - st.undoneAmount(d.ID)
 		if amount <= 0 {
 			amount = left
 		}
 		if amount > left || left == 0 {
-			return fmt.Errorf("a reversal of %s exceeds the %s of the debit not yet reversed: %w", FormatCents(amount), FormatCents(left), ErrWrongState)
+			return nil, fmt.Errorf("a reversal of %s exceeds the %s of the debit not yet reversed: %w", FormatCents(amount), FormatCents(left), ErrWrongState)
 		}
-		t, err := st.add(counterpart(d, "CardOutDebitReversal", amount))
-		if err != nil {
-			return err
-		}
-		out = *t
-		return nil
+		return st.add(counterpart(d, "CardOutDebitReversal", amount))
 	})
-	return out, err
 }

@@ -40,8 +40,7 @@ func (s *Store) ReceiveDirectDebit(v Viewer, in ReceivedDirectDebit) (Transactio
 		label = in.CreditorName + " direct debit"
 	}
 	creditor := normalizeIBAN(in.CreditorIBAN)
-	var out Transaction
-	err := s.stepOn(idx, func(st *step) error {
+	return s.added(idx, func(st *step) (*Transaction, error) {
 		t := Transaction{
 			Kind:                    KindSEPADirectDebit,
 			Product:                 "SEPADirectDebit",
@@ -64,14 +63,8 @@ func (s *Store) ReceiveDirectDebit(v Viewer, in ReceivedDirectDebit) (Transactio
 		case in.Amount > st.bal.available():
 			t.Status, t.RejectedReason = StatusRejected, "InsufficientFunds"
 		}
-		p, err := st.add(t)
-		if err != nil {
-			return err
-		}
-		out = *p
-		return nil
+		return st.add(t)
 	})
-	return out, err
 }
 
 // RejectDirectDebit is the debtor's rejection of an Upcoming direct debit,

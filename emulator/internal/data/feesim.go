@@ -42,8 +42,8 @@ func (s *Store) ChargeFee(v Viewer, f Fee) (Transaction, error) {
 	if amount <= 0 {
 		amount = DefaultManualFee
 	}
-	return s.added(idx, func(st *step) (Transaction, error) {
-		return Transaction{
+	return s.added(idx, func(st *step) (*Transaction, error) {
+		return st.add(Transaction{
 			Kind:          KindFee,
 			Product:       "Fees",
 			Type:          "FeesOut",
@@ -54,6 +54,6 @@ func (s *Store) ChargeFee(v Viewer, f Fee) (Transaction, error) {
 			FeesType:      f.Type,
 			ExecutionDate: f.Effective.UTC().Truncate(time.Millisecond),
 			Status:        StatusBooked,
-		}, nil
+		})
 	})
 }

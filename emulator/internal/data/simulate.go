@@ -91,6 +91,20 @@ func (s *Store) stepOnTx(v Viewer, id string, fn func(st *step, t *Transaction) 
 	})
 }
 
+// stepTx runs fn as one step on simulated transaction id, and returns a
+// copy of the transaction fn answers with.
+func (s *Store) stepTx(v Viewer, id string, fn func(st *step, t *Transaction) (*Transaction, error)) (Transaction, error) {
+	var out Transaction
+	err := s.stepOnTx(v, id, func(st *step, t *Transaction) error {
+		r, err := fn(st, t)
+		if err == nil {
+			out = *r
+		}
+		return err
+	})
+	return out, err
+}
+
 // simRefLocked finds a simulated transaction by id.
 func (s *Store) simRefLocked(id string) (simRef, bool) {
 	if !strings.HasPrefix(id, txPrefix+"sim") {

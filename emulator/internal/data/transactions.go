@@ -532,9 +532,8 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 		label = "Transfer from " + in.DebtorName
 	}
 	debtor := normalizeIBAN(in.DebtorIBAN)
-	var out Transaction
-	err := s.stepOn(idx, func(st *step) error {
-		t, err := st.add(Transaction{
+	return s.added(idx, func(st *step) (*Transaction, error) {
+		return st.add(Transaction{
 			Kind:                    KindSEPACreditTransfer,
 			Product:                 "SEPACreditTransfer",
 			Type:                    typ,
@@ -548,10 +547,5 @@ func (s *Store) ReceiveTransfer(v Viewer, in IncomingTransfer) (Transaction, err
 			CounterpartyIBAN:        debtor,
 			Status:                  StatusPending,
 		})
-		if err == nil {
-			out = *t
-		}
-		return err
 	})
-	return out, err
 }

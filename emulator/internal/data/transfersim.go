@@ -55,15 +55,7 @@ func (s *Store) SendTransfer(v Viewer, in OutgoingTransfer) (Transaction, error)
 	if err != nil {
 		return Transaction{}, err
 	}
-	var out Transaction
-	err = s.stepOn(idx, func(st *step) error {
-		t, err := st.send(in)
-		if err == nil {
-			out = *t
-		}
-		return err
-	})
-	return out, err
+	return s.added(idx, func(st *step) (*Transaction, error) { return st.send(in) })
 }
 
 // sendingAccount is the index of an account the viewer sees that may
@@ -114,18 +106,14 @@ func (st *step) send(in OutgoingTransfer) (*Transaction, error) {
 	return st.add(t)
 }
 
-// added runs one step on account idx that adds the transaction make
-// describes, and returns it as stored.
-func (s *Store) added(idx int32, make func(st *step) (Transaction, error)) (Transaction, error) {
+// added runs fn as one step on account idx, and returns a copy of the
+// transaction fn answers with.
+func (s *Store) added(idx int32, fn func(st *step) (*Transaction, error)) (Transaction, error) {
 	var out Transaction
 	err := s.stepOn(idx, func(st *step) error {
-		t, err := make(st)
-		if err != nil {
-			return err
-		}
-		p, err := st.add(t)
+		t, err := fn(st)
 		if err == nil {
-			out = *p
+			out = *t
 		}
 		return err
 	})
@@ -136,21 +124,15 @@ func (s *Store) added(idx int32, make func(st *step) (Transaction, error)) (Tran
 // of types, not yet given back; a new transaction of typ gives its whole
 // amount back.
 func (s *Store) undo(v Viewer, id, typ string, types ...string) (Transaction, error) {
-	var out Transaction
-	err := s.stepOnTx(v, id, func(st *step, t *Transaction) error {
+	return s.stepTx(v, id, func(st *step, t *Transaction) (*Transaction, error) {
 		if err := expect(t, StatusBooked, types...); err != nil {
-			return err
+			return nil, err
 		}
 		if st.undoneAmount(id) > 0 {
-			return fmt.Errorf("transaction %s was already given back: %w", id, ErrWrongState)
+			return nil, fmt.Errorf("transaction %s was already given back: %w", id, ErrWrongState)
 		}
-		p, err := st.add(counterpart(t, typ, t.Amount))
-		if err == nil {
-			out = *p
-		}
-		return err
+		return st.add(counterpart(t, typ, t.Amount))
 	})
-	return out, err
 }
 
 // ReturnIncomingTransfer books the return of a Booked incoming transfer to
@@ -192,14 +174,11 @@ func (s *Store) RejectOutgoingTransfer(v Viewer, id, reason string) (Transaction
 // change runs one step on simulated transaction id, which must be of one
 // of types and in status: fn changes it.
 func (s *Store) change(v Viewer, id, status string, fn func(st *step, t *Transaction), types ...string) (Transaction, error) {
-	var out Transaction
-	err := s.stepOnTx(v, id, func(st *step, t *Transaction) error {
+	return s.stepTx(v, id, func(st *step, t *Transaction) (*Transaction, error) {
 		if err := expect(t, status, types...); err != nil {
-			return err
+			return nil, err
 		}
 		fn(st, t)
-		out = *t
-		return nil
+		return t, nil
 	})
-	return out, err
 }
