@@ -554,10 +554,8 @@ func openEURAccount(t *testing.T, e *testEnv) *data.Account {
 	return nil
 }
 
-func TestTransactionDetail(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t, Options{Accounts: 30})
-	q := `query($id: ID!) { transaction(id: $id) { __typename id type side label reference counterparty paymentMethodIdentifier createdAt executionDate isCancelable projectId
+// opTransactionDetail reads every field of a transaction the emulator fills.
+const opTransactionDetail = `query($id: ID!) { transaction(id: $id) { __typename id type side label reference counterparty paymentMethodIdentifier createdAt executionDate isCancelable projectId
 	  amount { value currency } account { id }
 	  statusInfo { __typename status ... on BookedTransactionStatusInfo { bookingDate valueDate balanceAfter { amount { value } sequenceNumber } }
 	    ... on RejectedTransactionStatusInfo { rejected: reason hasFallback } ... on ReleasedTransactionStatusInfo { released: reason releaseDate }
@@ -568,6 +566,10 @@ func TestTransactionDetail(t *testing.T) {
 	  ... on InternalCreditTransfer { creditor { __typename name accountNumber } debtor { __typename name accountNumber } }
 	  ... on FeeTransaction { feesType creditor { __typename name } debtor { __typename accountNumber } }
 	  ... on CardTransaction { merchant { ... on CardOutMerchant { merchantName merchantCity merchantCategoryCode } } cardDetails { ... on CardOutDetails { maskedPan card { id } } } } } }`
+
+func TestTransactionDetail(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 30})
 	acc := openEURAccount(t, e)
 	txs := e.walkConn(pathSandbox, tokSandboxProject, `query($id: ID!, $after: String) { account(accountId: $id) { transactions(first: 9, after: $after, orderBy: {field: createdAt, direction: Asc}) {
 	  totalCount pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { id label createdAt } } } } }`, map[string]any{"id": acc.ID}, "account", "transactions")
@@ -579,7 +581,7 @@ func TestTransactionDetail(t *testing.T) {
 			t.Fatal("Account.transactions is not in createdAt order")
 		}
 		var d node
-		e.mustData(pathSandbox, tokSandboxProject, q, map[string]any{"id": str(listed, "id")}, &d)
+		e.mustData(pathSandbox, tokSandboxProject, opTransactionDetail, map[string]any{"id": str(listed, "id")}, &d)
 		tx := dig(d, "transaction").(node)
 		if str(tx, "label") != str(listed, "label") || str(tx, "account", "id") != acc.ID || str(tx, "projectId") == "" {
 			t.Fatalf("transaction(%s) = %v, listed %v", str(listed, "id"), tx, listed)
@@ -602,7 +604,7 @@ func TestTransactionDetail(t *testing.T) {
 			t.Fatalf("booked without a booking date: %v", tx)
 		}
 	}
-	r := e.query(pathSandbox, tokSandboxProject, q, map[string]any{"id": "bosci_00000000000000000000000000000000"})
+	r := e.query(pathSandbox, tokSandboxProject, opTransactionDetail, map[string]any{"id": "bosci_00000000000000000000000000000000"})
 	if len(r.Errors) == 0 || !strings.Contains(r.Errors[0].Message, "no transaction") {
 		t.Fatalf("an unknown transaction id: %+v", r.Errors)
 	}

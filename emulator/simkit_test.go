@@ -204,3 +204,41 @@ func (e *simEnv) cardWhere(ok func(data.Card) bool) (data.Card, *data.Account) {
 func eur(v string) map[string]any { return map[string]any{"value": v, "currency": "EUR"} }
 
 func ev(eventType, id string) string { return eventType + " " + id }
+
+// TestSimulatedTransactionsRead reads every field of a transaction of
+// each type the simulations create, through the partner API: each must
+// answer without an error, on its account, with its type and side.
+func TestSimulatedTransactionsRead(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t)
+	card, cardAcc := e.enabledCard()
+	acc := e.transferTarget()
+	auth := e.authorize(card.ID, "3.00")
+	debit := e.mustSim(debitField, debitInput, debitOK, map[string]any{"transactionId": e.authorize(card.ID, "4.00")})
+	want := map[string][3]string{ // id → account, type, side
+		auth:  {cardAcc.ID, "CardOutAuthorization", "Debit"},
+		debit: {cardAcc.ID, "CardOutDebit", "Debit"},
+	}
+	want[e.mustSim(reverseField, reverseInput, reverseOK, map[string]any{"transactionId": debit})] = [3]string{cardAcc.ID, "CardOutDebitReversal", "Credit"}
+	want[e.mustSim("simulateOutgoingCardCredit", "SimulateOutgoingCardCreditInput", "SimulateOutgoingCardCreditSuccessPayload",
+		map[string]any{"cardId": card.ID, "amount": eur("2.00")})] = [3]string{cardAcc.ID, "CardOutCredit", "Credit"}
+	in := e.simulate(acc.IBAN)
+	want[in] = [3]string{acc.ID, "SepaCreditTransferIn", "Credit"}
+	want[e.mustSim(inReturnField, inReturnInput, inReturnOK, map[string]any{"transactionId": in, "reasonCode": "NotSpecifiedByBeneficiary"})] = [3]string{acc.ID, "SepaCreditTransferInReturn", "Debit"}
+	out := e.sendTransfer(acc)
+	want[out] = [3]string{acc.ID, "SepaCreditTransferOut", "Debit"}
+	want[e.mustSim(sddField, sddInput, sddOK, directDebit(acc, "1.00", e.clock.Now().Add(48*time.Hour)))] = [3]string{acc.ID, "SepaDirectDebitOut", "Debit"}
+	want[e.fee(map[string]any{"accountId": acc.ID, "type": "DocumentIssuance", "effectiveDate": "2026-11-22T01:00:00Z"}).ID] = [3]string{acc.ID, "FeesOut", "Debit"}
+	for id, w := range want {
+		var d struct {
+			Transaction struct {
+				Type, Side string
+				Account    struct{ ID string }
+			}
+		}
+		e.mustData(pathSandbox, tokSandboxProject, opTransactionDetail, map[string]any{"id": id}, &d)
+		if got := d.Transaction; got.Account.ID != w[0] || got.Type != w[1] || got.Side != w[2] {
+			t.Errorf("transaction %s: %+v, want %v", id, got, w)
+		}
+	}
+}
