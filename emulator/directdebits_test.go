@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ func directDebit(acc *data.Account, amount string, at time.Time) map[string]any 
 		"amount":           eur(amount),
 		"creditor":         map[string]any{"iban": "FR2730003000706315734174B93", "name": "Energie Plus", "identifier": "FR12ZZZ123456"},
 		"debtorIban":       acc.IBAN,
-		"executionDate":    at.UTC().Format(time.RFC3339),
+		"executionDate":    at.UTC().Format(time.RFC3339Nano),
 		"mandateReference": "MANDATE-42",
 		"mandateSequence":  "Recurrent",
 		"mandateType":      "Core",
@@ -89,4 +90,25 @@ func TestDirectDebitBeyondTheBalanceIsRejected(t *testing.T) {
 	in := directDebit(acc, "1.00", e.clock.Now())
 	in["debtorIban"] = "FR2730003000706315734174B93"
 	e.rejected(sddField, sddInput, sddOK, "ForbiddenRejection", in)
+}
+
+func TestUpcomingDirectDebitIsDebitedAtItsExecutionDate(t *testing.T) {
+	t.Parallel()
+	e := newSimEnv(t)
+	acc := e.transferTarget()
+	before := e.balances(acc.ID)
+	// A millisecond ahead of the emulator's clock, which stands still: the
+	// debit comes a real millisecond later.
+	dd := e.mustSim(sddField, sddInput, sddOK, directDebit(acc, "6.00", e.clock.Now().Add(time.Millisecond)))
+	e.expectEvents(ev("Transaction.Upcoming", dd), ev("Transaction.Booked", dd), ev("Account.Updated", acc.ID))
+	e.moved(acc.ID, before, -600, -600, 0, 0)
+	if s := e.transactionStatus(dd); s != "Booked" {
+		t.Fatalf("direct debit %s at its execution date, want Booked", s)
+	}
+	// One rejected before its date is left alone.
+	later := e.mustSim(sddField, sddInput, sddOK, directDebit(acc, "6.00", e.clock.Now().Add(72*time.Hour)))
+	e.mustSim(sddRejectField, sddRejectInput, sddRejectOK, map[string]any{"transactionId": later, "reasonCode": "NotSpecifiedByPayer"})
+	if _, err := e.sandbox.ExecuteDirectDebit(later); !errors.Is(err, data.ErrWrongState) {
+		t.Fatalf("executing a rejected direct debit: %v", err)
+	}
 }

@@ -234,6 +234,9 @@ func New(cfg Config) (*Store, error) {
 	return s, nil
 }
 
+// Now is the store's clock, which stamps run-time changes.
+func (s *Store) Now() time.Time { return s.now() }
+
 // Env is the environment the store serves.
 func (s *Store) Env() string { return s.env }
 

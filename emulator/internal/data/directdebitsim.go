@@ -67,6 +67,23 @@ func (s *Store) ReceiveDirectDebit(v Viewer, in ReceivedDirectDebit) (Transactio
 	})
 }
 
+// ExecuteDirectDebit debits an Upcoming direct debit whose execution date
+// came: Booked, or Rejected for insufficient funds. One that was rejected
+// or canceled meanwhile is left as it is (ErrWrongState).
+func (s *Store) ExecuteDirectDebit(id string) (Transaction, error) {
+	return s.stepTx(Viewer{Project: true}, id, func(st *step, t *Transaction) (*Transaction, error) {
+		if err := expect(t, StatusUpcoming, "SepaDirectDebitOut"); err != nil {
+			return nil, err
+		}
+		if t.Amount > st.bal.available() {
+			st.settle(t, StatusRejected, "InsufficientFunds")
+		} else {
+			st.book(t)
+		}
+		return t, nil
+	})
+}
+
 // RejectDirectDebit is the debtor's rejection of an Upcoming direct debit,
 // with a SepaDirectDebitRejectReasonCodeEnum reason.
 func (s *Store) RejectDirectDebit(v Viewer, id, reason string) (Transaction, error) {

@@ -112,7 +112,13 @@ func (p *payloadR) ToSimulateOutgoingSepaDirectDebitReturnSuccessPayload() (*pay
 }
 
 func (r *adminRoot) SimulateOutgoingSepaDirectDebitReception(ctx context.Context, args directDebitReceptionArgs) (*payloadR, error) {
-	return r.emitted(r.adminResolver.SimulateOutgoingSepaDirectDebitReception(ctx, args))
+	p, err := r.emitted(r.adminResolver.SimulateOutgoingSepaDirectDebitReception(ctx, args))
+	if err == nil && p.kind == "Success" {
+		if t, ok := r.store.Transaction(p.txID); ok && t.Status == data.StatusUpcoming {
+			r.events.executeAt(t.ExecutionDate, t.ID)
+		}
+	}
+	return p, err
 }
 func (r *adminRoot) SimulateOutgoingSepaDirectDebitReject(ctx context.Context, args reasonArgs) (*payloadR, error) {
 	return r.emitted(r.adminResolver.SimulateOutgoingSepaDirectDebitReject(ctx, args))

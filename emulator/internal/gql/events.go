@@ -115,5 +115,31 @@ func (e *Events) book(accountID, txID string) {
 	e.hub.Emit(webhooks.AccountUpdated, accountID)
 }
 
+// executeAt debits an upcoming direct debit when its execution date
+// comes, by the emulator's clock as it reads now: Transaction.Booked and
+// Account.Updated, or Transaction.Rejected for insufficient funds. One
+// rejected or canceled meanwhile is left alone.
+func (e *Events) executeAt(at time.Time, txID string) {
+	wait := at.Sub(e.store.Now())
+	e.wg.Go(func() {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-e.ctx.Done():
+			return
+		}
+		tx, err := e.store.ExecuteDirectDebit(txID)
+		switch {
+		case err != nil:
+		case tx.Status == data.StatusRejected:
+			e.hub.Emit(webhooks.TransactionRejected, txID)
+		default:
+			e.hub.Emit(webhooks.TransactionBooked, txID)
+			e.hub.Emit(webhooks.AccountUpdated, e.store.AccountOfIndex(tx.AccountIndex).ID)
+		}
+	})
+}
+
 // Hub is the environment's webhook service.
 func (e *Events) Hub() *webhooks.Hub { return e.hub }
