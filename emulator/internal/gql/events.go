@@ -19,6 +19,9 @@ type Events struct {
 	ctx    context.Context // ends pending bookings on close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	timers map[*scheduled]struct{} // direct debits waiting for their date, stopped on close
 }
 
 // EventsConfig configures an environment's webhook service: the waits of
@@ -72,7 +75,13 @@ const DemoWebhookEndpoint = "https://partnertui.invalid/demo"
 // Interrupt cancels pending bookings, deliveries and replays without
 // waiting for them.
 func (e *Events) Interrupt() {
+	e.mu.Lock()
 	e.cancel()
+	for s := range e.timers {
+		s.timer.Stop()
+	}
+	clear(e.timers)
+	e.mu.Unlock()
 	e.hub.Stop()
 }
 
@@ -120,25 +129,54 @@ func (e *Events) book(accountID, txID string) {
 // Account.Updated, or Transaction.Rejected for insufficient funds. One
 // rejected or canceled meanwhile is left alone.
 func (e *Events) executeAt(at time.Time, txID string) {
-	wait := at.Sub(e.store.Now())
-	e.wg.Go(func() {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-e.ctx.Done():
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ctx.Err() != nil {
+		return
+	}
+	if e.timers == nil {
+		e.timers = map[*scheduled]struct{}{}
+	}
+	// A timer, not a goroutine, waits: a script may schedule thousands.
+	// Its function waits for e.mu, so it sees s.timer set.
+	s := &scheduled{}
+	s.timer = time.AfterFunc(at.Sub(e.store.Now()), func() {
+		if !e.enter(s) {
 			return
 		}
-		tx, err := e.store.ExecuteDirectDebit(txID)
-		switch {
-		case err != nil:
-		case tx.Status == data.StatusRejected:
-			e.hub.Emit(webhooks.TransactionRejected, txID)
-		default:
-			e.hub.Emit(webhooks.TransactionBooked, txID)
-			e.hub.Emit(webhooks.AccountUpdated, e.store.AccountOfIndex(tx.AccountIndex).ID)
-		}
+		defer e.wg.Done()
+		e.executeDirectDebit(txID)
 	})
+	e.timers[s] = struct{}{}
+}
+
+// scheduled is a timer of a direct debit waiting for its date.
+type scheduled struct{ timer *time.Timer }
+
+// enter forgets a timer that fired and counts its work in, unless the
+// service is closing.
+func (e *Events) enter(t *scheduled) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.timers, t)
+	if e.ctx.Err() != nil {
+		return false
+	}
+	e.wg.Add(1)
+	return true
+}
+
+func (e *Events) executeDirectDebit(txID string) {
+	tx, err := e.store.ExecuteDirectDebit(txID)
+	switch {
+	case err != nil:
+		// Rejected or canceled before its date: nothing happens.
+	case tx.Status == data.StatusRejected:
+		e.hub.Emit(webhooks.TransactionRejected, txID)
+	default:
+		e.hub.Emit(webhooks.TransactionBooked, txID)
+		e.hub.Emit(webhooks.AccountUpdated, e.store.AccountOfIndex(tx.AccountIndex).ID)
+	}
 }
 
 // Hub is the environment's webhook service.
