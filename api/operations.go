@@ -95,6 +95,7 @@ func Operations() ([]Operation, error) {
 		{name: OpUpdateWebhookSubscription, v: &updateWebhookSubscriptionMutation{}, vars: WebhookSubscriptionInput{}.vars("x"), mutation: true},
 		{name: OpRemoveWebhookSubscription, v: &removeWebhookSubscriptionMutation{}, vars: map[string]any{"input": webhookSubscriptionIDInput{}}, mutation: true},
 		{name: OpReplayWebhookEvent, v: &replayWebhookEventMutation{}, vars: map[string]any{"input": replayWebhookEventInput{}}, mutation: true},
+		{name: OpCreateSandboxUser, v: &createSandboxUserMutation{}, vars: map[string]any{"input": SandboxUserInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {
