@@ -96,6 +96,13 @@ func Operations() ([]Operation, error) {
 		{name: OpRemoveWebhookSubscription, v: &removeWebhookSubscriptionMutation{}, vars: map[string]any{"input": webhookSubscriptionIDInput{}}, mutation: true},
 		{name: OpReplayWebhookEvent, v: &replayWebhookEventMutation{}, vars: map[string]any{"input": replayWebhookEventInput{}}, mutation: true},
 		{name: OpCreateSandboxUser, v: &createSandboxUserMutation{}, vars: map[string]any{"input": SandboxUserInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardAuthorization, v: &cardAuthorizationMutation{}, vars: map[string]any{"input": CardAuthorizationInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardDebit, v: &cardDebitMutation{}, vars: map[string]any{"input": CardDebitInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardDebitWithoutAuthorization, v: &cardDebitWithoutAuthorizationMutation{}, vars: map[string]any{"input": CardDebitWithoutAuthorizationInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardAuthorizationRelease, v: &cardAuthorizationReleaseMutation{}, vars: map[string]any{"input": CardAuthorizationReleaseInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardDebitReverse, v: &cardDebitReverseMutation{}, vars: map[string]any{"input": CardDebitReverseInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingCardCredit, v: &cardCreditMutation{}, vars: map[string]any{"input": CardCreditInput{}}, mutation: true, admin: true},
+		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {

@@ -120,3 +120,28 @@ func (c *Client) CreateSandboxUser(ctx context.Context, in SandboxUserInput) (*S
 	}
 	return m.P.Success.SandboxUser.user(), nil
 }
+
+// txIDQL is the success payload of a simulation that makes or changes a
+// transaction.
+type txIDQL struct {
+	TransactionID string `graphql:"transactionId"`
+}
+
+// txOutcome is a simulation whose success names a transaction.
+type txOutcome interface {
+	outcome
+	txID() string
+}
+
+// simulateTx sends the transaction simulation op built from *M and
+// returns the id of the transaction its success names.
+func simulateTx[M any, PM interface {
+	*M
+	txOutcome
+}](ctx context.Context, c *Client, op, success string, input any) (string, error) {
+	m, err := simulate[M, PM](ctx, c, op, success, input)
+	if err != nil {
+		return "", err
+	}
+	return PM(m).txID(), nil
+}
