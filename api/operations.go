@@ -102,6 +102,8 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateOutgoingCardAuthorizationRelease, v: &cardAuthorizationReleaseMutation{}, vars: map[string]any{"input": CardAuthorizationReleaseInput{}}, mutation: true, admin: true},
 		{name: OpSimulateOutgoingCardDebitReverse, v: &cardDebitReverseMutation{}, vars: map[string]any{"input": CardDebitReverseInput{}}, mutation: true, admin: true},
 		{name: OpSimulateOutgoingCardCredit, v: &cardCreditMutation{}, vars: map[string]any{"input": CardCreditInput{}}, mutation: true, admin: true},
+		{name: OpSimulateIncomingSepaCreditTransferReturn, v: &incomingTransferReturnMutation{}, vars: map[string]any{"input": IncomingTransferReturnInput{}}, mutation: true, admin: true},
+		{name: OpSimulateIncomingSepaCreditTransferAcceptedRecall, v: &incomingTransferRecallMutation{}, vars: map[string]any{"input": IncomingTransferRecallInput{}}, mutation: true, admin: true},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))

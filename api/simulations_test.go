@@ -22,6 +22,47 @@ func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 		t.Errorf("%s with nationality XX1: %v, want a NationalityNotFoundRejection", OpCreateSandboxUser, err)
 	}
 	cardOperations(t, cov, user)
+	transferOperations(t, cov, user)
+}
+
+// transferOperations returns one received transfer and recalls another.
+func transferOperations(t *testing.T, cov *opCoverage, user *Client) {
+	ctx := context.Background()
+	accounts, err := user.Accounts(ctx, AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc *Account
+	for i := range accounts.Items {
+		if accounts.Items[i].IBAN != "" {
+			acc = &accounts.Items[i]
+			break
+		}
+	}
+	if acc == nil {
+		t.Fatal("the demo user has no Opened account with an IBAN")
+	}
+	receive := func() string {
+		t.Helper()
+		id, err := user.SimulateIncomingTransfer(ctx, IncomingTransfer{Amount: Amount{Value: "6.00", Currency: acc.Currency},
+			CreditorIBAN: acc.IBAN, CreditorName: acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Ops Test Debtor"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	returned, err := user.SimulateIncomingSepaCreditTransferReturn(ctx, IncomingTransferReturnInput{TransactionID: receive(), ReasonCode: "NotSpecifiedByBeneficiary"})
+	cov.ok(t, OpSimulateIncomingSepaCreditTransferReturn, err)
+	recalled, err := user.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, IncomingTransferRecallInput{TransactionID: receive(), ReasonCode: "TransactionDuplicated"})
+	cov.ok(t, OpSimulateIncomingSepaCreditTransferAcceptedRecall, err)
+	if returned == "" || recalled == "" || returned == recalled {
+		t.Errorf("return %q, recall %q: want two new transactions", returned, recalled)
+	}
+	_, err = user.SimulateIncomingSepaCreditTransferReturn(ctx, IncomingTransferReturnInput{TransactionID: "no-such-transaction", ReasonCode: "NotSpecifiedByBeneficiary"})
+	var rej *RejectionError
+	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
+		t.Errorf("return of no transaction: %v, want a TransactionNotFoundRejection", err)
+	}
 }
 
 // payingCard is an Enabled card of an Opened account the client sees,
