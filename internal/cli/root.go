@@ -38,6 +38,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdSubscriptions(f),
 		NewCmdToken(f),
 		NewCmdAPI(f),
+		NewCmdTrigger(f),
 		NewCmdConfig(f),
 		NewCmdEmulator(f),
 		NewCmdVersion(f),

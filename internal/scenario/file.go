@@ -14,18 +14,20 @@ import (
 // fileScenario is a scenario's TOML: the built-in ones and a user's
 // --file alike.
 //
-//	name = "card-debited"
-//	description = "a card payment authorized, then debited"
-//	expect = ["Transaction.Pending", "Transaction.Booked"]
+//	name = "card-released"
+//	description = "a card payment authorized, then released"
 //	[vars]
 //	amount = "12.50"
 //	[[step]]
 //	name = "authorize"
 //	op = "simulateOutgoingCardAuthorization"
+//	given = "transaction"
+//	expect = ["Transaction.Pending", "Transaction.Enriched"]
 //	args = { cardId = "${card.id}", amount = { value = "${amount}", currency = "${card.currency}" } }
 //	[[step]]
-//	name = "debit"
-//	op = "simulateOutgoingCardDebit"
+//	name = "release"
+//	op = "simulateOutgoingCardAuthorizationRelease"
+//	expect = ["Transaction.Released"]
 //	args = { transactionId = "${authorize.transactionId}" }
 type fileScenario struct {
 	Name        string            `toml:"name"`
@@ -36,10 +38,11 @@ type fileScenario struct {
 }
 
 type fileStep struct {
-	Name  string         `toml:"name"`
-	Op    string         `toml:"op"`
-	Given string         `toml:"given"`
-	Args  map[string]any `toml:"args"`
+	Name   string         `toml:"name"`
+	Op     string         `toml:"op"`
+	Given  string         `toml:"given"`
+	Expect []string       `toml:"expect"`
+	Args   map[string]any `toml:"args"`
 }
 
 // Parse reads a scenario's TOML; path names it in errors. A scenario
@@ -62,7 +65,7 @@ func Parse(path string, data []byte) (Scenario, error) {
 		if err := flatten("", s.Args, args); err != nil {
 			return Scenario{}, fmt.Errorf("%s: step %d (%s): %w", path, i+1, s.Name, err)
 		}
-		sc.Steps = append(sc.Steps, Step{Name: s.Name, Op: s.Op, Given: s.Given, Args: args})
+		sc.Steps = append(sc.Steps, Step{Name: s.Name, Op: s.Op, Given: s.Given, Expect: s.Expect, Args: args})
 	}
 	return sc, nil
 }
@@ -75,7 +78,7 @@ func decodeError(path string, err error) error {
 		for i := range strict.Errors {
 			de := &strict.Errors[i]
 			row, _ := de.Position()
-			errs = append(errs, fmt.Errorf("%s:%d: unknown key %s: a scenario has name, description, expect, [vars] and [[step]]s of name, op, given and args",
+			errs = append(errs, fmt.Errorf("%s:%d: unknown key %s: a scenario has name, description, expect, [vars] and [[step]]s of name, op, given, expect and args",
 				path, row, strings.Join(de.Key(), ".")))
 		}
 		return errors.Join(errs...)

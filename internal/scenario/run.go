@@ -84,29 +84,29 @@ func lookup(r ref, vars map[string]string, objects Objects, outputs map[string]m
 }
 
 // Resources lists the ids a run touched: every output that is an id
-// (transactionId, id…) and the objects it was given or found, without
-// repeats. The events of these resources are the run's.
+// (transactionId, sandboxUser.id…) and the ids of the objects it was given
+// or found (a card's and its accountId), without repeats. The events of
+// these resources are the run's.
 func Resources(results []Result, objects Objects) []string {
 	var out []string
-	add := func(id string) {
-		if id != "" && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	for _, r := range results {
-		keys := make([]string, 0, len(r.Outputs))
-		for k := range r.Outputs {
+	addIDs := func(fields map[string]string) {
+		keys := make([]string, 0, len(fields))
+		for k := range fields {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if k == "id" || strings.HasSuffix(k, "Id") {
-				add(r.Outputs[k])
+			id := fields[k]
+			if (k == "id" || strings.HasSuffix(k, "Id") || strings.HasSuffix(k, ".id")) && id != "" && !slices.Contains(out, id) {
+				out = append(out, id)
 			}
 		}
 	}
+	for _, r := range results {
+		addIDs(r.Outputs)
+	}
 	for _, k := range Kinds() {
-		add(objects[k]["id"])
+		addIDs(objects[k])
 	}
 	return out
 }

@@ -18,8 +18,8 @@ import (
 type Scenario struct {
 	Name        string
 	Description string // one line: what it does
-	// Expect are the webhook event types the run should cause, a type
-	// once per event (twice for two transactions that each go Pending).
+	// Expect are webhook event types the run should cause besides its
+	// steps' (Step.Expect), a type once per event.
 	Expect []string
 	// Vars are the defaults of ${name} references (amount); the command
 	// line may replace them.
@@ -38,6 +38,9 @@ type Step struct {
 	// step: with a transaction given (--transaction), a step with Given
 	// "transaction" is skipped and its transactionId is the given one's id.
 	Given string
+	// Expect are the webhook event types the step causes, a type once per
+	// event (twice for two transactions that each go Pending).
+	Expect []string
 }
 
 // Objects are the objects a run works on, by kind (account, card,
@@ -103,6 +106,18 @@ func (sc Scenario) Needs(given Objects) []string {
 	for _, k := range Kinds() {
 		if used[k] {
 			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Expected lists the event types a run with the objects in given should
+// cause: the scenario's own and those of the steps that run.
+func (sc Scenario) Expected(given Objects) []string {
+	out := slices.Clone(sc.Expect)
+	for _, s := range sc.Steps {
+		if s.runs(given) {
+			out = append(out, s.Expect...)
 		}
 	}
 	return out
@@ -175,6 +190,7 @@ func (sc Scenario) clone() Scenario {
 	}
 	out.Steps = make([]Step, len(sc.Steps))
 	for i, s := range sc.Steps {
+		s.Expect = slices.Clone(s.Expect)
 		s.Args = map[string]string{}
 		for k, v := range sc.Steps[i].Args {
 			s.Args[k] = v

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/scenario"
+)
+
+// triggerOps are the operations a scenario's steps may run, by their
+// schema names, bound to the environment's client. Each step's arguments
+// are its input's fields by their schema names (json tags), nested ones
+// dotted: a new simulation of the api package is one line here.
+func triggerOps(c *api.Client) scenario.Ops {
+	tx := func(id string, err error) (map[string]string, error) {
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"transactionId": id}, nil
+	}
+	txOutputs := []string{"transactionId"}
+	return scenario.Ops{
+		"simulateIncomingSepaCreditTransferReception": opOf(txOutputs, func(ctx context.Context, in incomingTransferArgs) (map[string]string, error) {
+			return tx(c.SimulateIncomingTransfer(ctx, in.transfer()))
+		}),
+		"simulateIncomingSepaCreditTransferReturn": opOf(txOutputs, func(ctx context.Context, in api.IncomingTransferReturnInput) (map[string]string, error) {
+			return tx(c.SimulateIncomingSepaCreditTransferReturn(ctx, in))
+		}),
+		"simulateIncomingSepaCreditTransferAcceptedRecall": opOf(txOutputs, func(ctx context.Context, in api.IncomingTransferRecallInput) (map[string]string, error) {
+			return tx(c.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, in))
+		}),
+		"simulateOutgoingCardAuthorization": opOf([]string{"transactionId", "rejectedReason"}, func(ctx context.Context, in api.CardAuthorizationInput) (map[string]string, error) {
+			a, err := c.SimulateOutgoingCardAuthorization(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"transactionId": a.TransactionID, "rejectedReason": a.RejectedReason}, nil
+		}),
+		"simulateOutgoingCardDebit": opOf(txOutputs, func(ctx context.Context, in api.CardDebitInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingCardDebit(ctx, in))
+		}),
+		"simulateOutgoingCardDebitWithoutAuthorization": opOf(txOutputs, func(ctx context.Context, in api.CardDebitWithoutAuthorizationInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingCardDebitWithoutAuthorization(ctx, in))
+		}),
+		"simulateOutgoingCardAuthorizationRelease": opOf(txOutputs, func(ctx context.Context, in api.CardAuthorizationReleaseInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingCardAuthorizationRelease(ctx, in))
+		}),
+		"simulateOutgoingCardDebitReverse": opOf(txOutputs, func(ctx context.Context, in api.CardDebitReverseInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingCardDebitReverse(ctx, in))
+		}),
+		"simulateOutgoingCardCredit": opOf(txOutputs, func(ctx context.Context, in api.CardCreditInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingCardCredit(ctx, in))
+		}),
+		"simulateReleaseReservedBalance": opOf(txOutputs, func(ctx context.Context, in api.ReleaseReservedBalanceInput) (map[string]string, error) {
+			return tx(c.SimulateReleaseReservedBalance(ctx, in))
+		}),
+		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
+			u, err := c.CreateSandboxUser(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"sandboxUser.id": u.ID}, nil
+		}),
+	}
+}
+
+// incomingTransferArgs are simulateIncomingSepaCreditTransferReception's
+// arguments by their schema names (api.IncomingTransfer names them for
+// the app).
+type incomingTransferArgs struct {
+	Amount       api.Amount `json:"amount"`
+	CreditorIBAN string     `json:"creditorIban"`
+	CreditorName string     `json:"creditorName"`
+	DebtorIBAN   string     `json:"debtorIban"`
+	DebtorName   string     `json:"debtorName"`
+	EndToEndID   string     `json:"endToEndId,omitempty"`
+	Label        string     `json:"label,omitempty"`
+}
+
+func (a incomingTransferArgs) transfer() api.IncomingTransfer {
+	return api.IncomingTransfer{Amount: a.Amount, CreditorIBAN: a.CreditorIBAN, CreditorName: a.CreditorName,
+		DebtorIBAN: a.DebtorIBAN, DebtorName: a.DebtorName, Label: a.Label, Reference: a.EndToEndID}
+}
+
+// opOf is the operation that fills an In from a step's arguments and runs
+// do with it; its arguments are In's fields.
+func opOf[In any](outputs []string, do func(context.Context, In) (map[string]string, error)) scenario.Op {
+	return scenario.Op{
+		Args:    argsOf(reflect.TypeFor[In](), "", true),
+		Outputs: outputs,
+		Do: func(ctx context.Context, args map[string]string) (map[string]string, error) {
+			var in In
+			for name, v := range args {
+				if err := setField(reflect.ValueOf(&in).Elem(), strings.Split(name, "."), v); err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
+			}
+			return do(ctx, in)
+		},
+	}
+}
+
+// argsOf lists the arguments of the input type t: its fields by their json
+// names, a nested input's dotted. A field is required unless omitempty (or
+// inside an optional one).
+func argsOf(t reflect.Type, prefix string, required bool) []scenario.Arg {
+	var out []scenario.Arg
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		req := required && !strings.Contains(opts, "omitempty")
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft, req = ft.Elem(), false
+		}
+		if ft.Kind() == reflect.Struct {
+			out = append(out, argsOf(ft, prefix+name+".", req)...)
+			continue
+		}
+		out = append(out, scenario.Arg{Name: prefix + name, Required: req})
+	}
+	return out
+}
+
+// setField sets the field of v at path (json names) from its text.
+func setField(v reflect.Value, path []string, text string) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		v = v.Elem()
+	}
+	if len(path) == 0 {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(text)
+		case reflect.Bool:
+			b, err := strconv.ParseBool(text)
+			if err != nil {
+				return fmt.Errorf("%q is not true or false", text)
+			}
+			v.SetBool(b)
+		default:
+			return fmt.Errorf("cannot be set from text (%s)", v.Kind())
+		}
+		return nil
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == path[0] {
+			return setField(v.Field(i), path[1:], text)
+		}
+	}
+	return fmt.Errorf("no such field %s", path[0])
+}

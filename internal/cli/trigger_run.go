@@ -1,0 +1,315 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/scenario"
+)
+
+// triggerPickPages bounds the pages read to find a suitable account or
+// card when none is given.
+const triggerPickPages = 5
+
+// resolve finds the objects the scenario's steps refer to: those the
+// command line names, else the first suitable ones, said on stderr.
+func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
+	objs := r.opts.given()
+	if id := r.opts.Transaction; id != "" {
+		// Transactions by id belong to the project.
+		tx, err := r.env.ProjectAPI.Transaction(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		objs[scenario.Transaction] = map[string]string{"id": tx.ID}
+		if tx.Account != nil {
+			objs[scenario.Transaction]["accountId"] = tx.Account.ID
+		}
+	}
+	for _, kind := range r.sc.Needs(objs) {
+		var err error
+		switch kind {
+		case scenario.Account:
+			objs[kind], err = r.account(ctx)
+		case scenario.Card:
+			objs[kind], err = r.card(ctx)
+		case scenario.Transaction:
+			if objs[kind] == nil {
+				err = usageErrorf("%s runs on an existing transaction: pass --transaction ID (`partnertui transactions` lists them)", r.sc.Name)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return objs, nil
+}
+
+func accountObject(a *api.Account) map[string]string {
+	return map[string]string{"id": a.ID, "iban": a.IBAN, "name": a.Name, "holder": a.Holder.Info.Name, "currency": a.Currency}
+}
+
+// account is --account's, else the first Opened account with an IBAN.
+func (r *triggerRun) account(ctx context.Context) (map[string]string, error) {
+	if r.opts.Account != "" {
+		a, err := r.env.API.Account(ctx, r.opts.Account)
+		if err != nil {
+			return nil, err
+		}
+		return accountObject(a), nil
+	}
+	var found *api.Account
+	pages := 0
+	stop := errors.New("found")
+	err := api.Walk(ctx, api.Pages(r.env.API.Accounts, api.AccountsQuery("")), func(p *api.Page[api.Account]) error {
+		for i := range p.Items {
+			if a := &p.Items[i]; a.StatusInfo.Status == "Opened" && a.IBAN != "" {
+				found = a
+				return stop
+			}
+		}
+		if pages++; pages == triggerPickPages {
+			return stop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, stop) {
+		return nil, err
+	}
+	if found == nil {
+		return nil, usageErrorf("none of your first accounts is Opened with an IBAN: pass --account ID")
+	}
+	fmt.Fprintf(r.opts.IO.Err, "Using account %s (%s); --account ID picks another.\n", found.Name, found.ID)
+	return accountObject(found), nil
+}
+
+// card is --card's, else the first Enabled card of an Opened account; a
+// card's object carries its account's id and currency.
+func (r *triggerRun) card(ctx context.Context) (map[string]string, error) {
+	if r.opts.Card != "" {
+		c, err := r.env.API.Card(ctx, r.opts.Card)
+		if err != nil {
+			return nil, err
+		}
+		if c.AccountMembership == nil {
+			return nil, usageErrorf("card %s has no account membership to pay from: pass another --card", c.ID)
+		}
+		a, err := r.env.API.Account(ctx, c.AccountMembership.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"id": c.ID, "accountId": a.ID, "currency": a.Currency}, nil
+	}
+	cards, err := r.env.API.Cards(ctx, api.CardsParams{Statuses: []string{"Enabled"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cards.Items {
+		if c.AccountMembership == nil {
+			continue
+		}
+		a, err := r.env.API.Account(ctx, c.AccountMembership.AccountID)
+		if err != nil || a.StatusInfo.Status != "Opened" {
+			continue
+		}
+		fmt.Fprintf(r.opts.IO.Err, "Using card %s (%s) of account %s; --card ID picks another.\n", c.CardMaskedNumber, c.ID, a.Name)
+		return map[string]string{"id": c.ID, "accountId": a.ID, "currency": a.Currency}, nil
+	}
+	return nil, usageErrorf("none of your first %d Enabled cards pays from an Opened account: pass --card ID", len(cards.Items))
+}
+
+// NoSubscriptionForError reports expected event types that no enabled
+// webhook subscription receives: the platform logs deliveries only, so
+// the log would never show them.
+type NoSubscriptionForError struct {
+	Env   string
+	Types []string
+}
+
+func (e *NoSubscriptionForError) Error() string {
+	return fmt.Sprintf("no enabled webhook subscription of the %s project receives %s, so the event log will never show it: "+
+		"run `partnertui listen --create --forward-to URL` alongside, or pass --timeout 0 to run without waiting",
+		e.Env, strings.Join(e.Types, ", "))
+}
+
+// Remedy: the sentence says what to do.
+func (e *NoSubscriptionForError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.None} }
+
+// checkSubscriptions fails when an expected type has no enabled
+// subscription: waiting for it could only time out.
+func (r *triggerRun) checkSubscriptions(ctx context.Context) error {
+	covered := map[string]bool{}
+	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookSubscriptions, api.WebhookSubscriptionsParams{First: platform.PageMax}),
+		func(p *api.Page[api.WebhookSubscription]) error {
+			for _, s := range p.Items {
+				if s.StatusInfo.Status == "Enabled" {
+					for _, t := range s.EventTypes {
+						covered[t] = true
+					}
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	var lacking []string
+	for _, t := range r.expect {
+		if !covered[t] && !slices.Contains(lacking, t) {
+			lacking = append(lacking, t)
+		}
+	}
+	if len(lacking) > 0 {
+		return &NoSubscriptionForError{Env: string(r.env.Name), Types: lacking}
+	}
+	return nil
+}
+
+// read is every event the log shows since since, newest first.
+func (r *triggerRun) read(ctx context.Context, since time.Time) ([]api.WebhookEventLog, error) {
+	var out []api.WebhookEventLog
+	p := api.WebhookEventLogsParams{First: platform.PageMax, StartDate: since}
+	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
+		out = append(out, page.Items...)
+		return nil
+	})
+	return out, err
+}
+
+// history is the set of events the log held before the run: none of
+// them is the run's.
+func (r *triggerRun) history(ctx context.Context, since time.Time) (map[string]bool, error) {
+	logs, err := r.read(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(logs))
+	for _, l := range logs {
+		seen[l.EventID] = true
+	}
+	return seen, nil
+}
+
+// wait reads the log every interval until every expected event of the
+// run's resources is there, or the timeout; it says so on stderr first,
+// and on a terminal counts down.
+func (r *triggerRun) wait(ctx context.Context, since time.Time, before map[string]bool) error {
+	resources := scenario.Resources(r.results, r.objects)
+	fmt.Fprintf(r.opts.IO.Err, "Waiting up to %s for %d events in the %s event log (%s), reading it every %s.\n",
+		r.opts.Timeout, len(r.expect), r.env.Name, strings.Join(r.expect, ", "), r.opts.Interval)
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	deadline := time.Now().Add(r.opts.Timeout)
+	progress := r.opts.F.progressLine()
+	defer progress.clear()
+	t := time.NewTicker(r.opts.Interval)
+	defer t.Stop()
+	shown := 0
+	for {
+		logs, err := r.read(ctx, since)
+		switch {
+		case err == nil:
+			var events []scenario.Event
+			for _, l := range slices.Backward(logs) {
+				if !before[l.EventID] && slices.Contains(resources, l.ResourceID) {
+					events = append(events, scenario.Event{ID: l.EventID, Type: l.EventType, ResourceID: l.ResourceID})
+				}
+			}
+			r.verdict = scenario.Match(r.expect, events)
+			shown = r.printEvents(shown)
+			if r.verdict.Met() {
+				return nil
+			}
+		case ctx.Err() == nil:
+			fmt.Fprintf(r.opts.IO.Err, "could not read the event log: %s\n", remedy.Sentence(err))
+		}
+		progress.set(fmt.Sprintf("waiting for %s · %s left", strings.Join(r.verdict.Missing, ", "), roundWait(time.Until(deadline))))
+		select {
+		case <-ctx.Done():
+			if r.verdict.Missing == nil {
+				r.verdict = scenario.Match(r.expect, nil)
+			}
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// printStep writes what one step did (not with --json, which writes the
+// whole run at the end).
+func (r *triggerRun) printStep(res scenario.Result) {
+	if r.opts.JSON {
+		return
+	}
+	keys := make([]string, 0, len(res.Outputs))
+	for k := range res.Outputs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var outs []string
+	for _, k := range keys {
+		if res.Outputs[k] != "" {
+			outs = append(outs, k+"="+res.Outputs[k])
+		}
+	}
+	if res.Given {
+		outs = append(outs, "(given)")
+	}
+	fmt.Fprintf(r.opts.IO.Out, "%-10s %-46s %s\n", res.Step, res.Op, strings.Join(outs, " "))
+}
+
+// printEvents writes the events that arrived since the first shown.
+func (r *triggerRun) printEvents(shown int) int {
+	if r.opts.JSON {
+		return shown
+	}
+	for _, e := range r.verdict.Arrived[shown:] {
+		fmt.Fprintf(r.opts.IO.Out, "%-10s %-46s %s %s\n", "event", e.Type, e.ResourceID, e.ID)
+	}
+	return len(r.verdict.Arrived)
+}
+
+// triggerReport is trigger's --json.
+type triggerReport struct {
+	Scenario string            `json:"scenario"`
+	Env      string            `json:"env"`
+	Objects  scenario.Objects  `json:"objects"`
+	Steps    []scenario.Result `json:"steps"`
+	Expected []string          `json:"expected"`
+	Waited   bool              `json:"waited"`
+	Arrived  []scenario.Event  `json:"arrived"`
+	Missing  []string          `json:"missing"`
+}
+
+// report ends the run: the JSON object with --json, and the verdict.
+func (r *triggerRun) report() error {
+	if r.opts.JSON {
+		rep := triggerReport{Scenario: r.sc.Name, Env: string(r.env.Name), Objects: r.objects, Steps: r.results,
+			Expected: r.expect, Waited: r.waits(), Arrived: r.verdict.Arrived, Missing: r.verdict.Missing}
+		if rep.Steps == nil {
+			rep.Steps = []scenario.Result{}
+		}
+		if rep.Arrived == nil {
+			rep.Arrived, rep.Missing = []scenario.Event{}, []string{}
+		}
+		if err := writeJSON(r.opts.IO.Out, rep); err != nil {
+			return err
+		}
+	}
+	if !r.waits() || len(r.results) < len(r.sc.Steps) {
+		return nil
+	}
+	if !r.verdict.Met() {
+		return &MissingEventsError{Missing: r.verdict.Missing, Expect: len(r.expect), Timeout: r.opts.Timeout}
+	}
+	fmt.Fprintf(r.opts.IO.Err, "All %d expected events arrived.\n", len(r.expect))
+	return nil
+}
