@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/scenario"
+	"github.com/partnertui/partnertui/internal/testenv"
+)
+
+// triggerEmulator starts an emulator whose first demo user is signed in
+// for the CLI, with a webhook subscription to every event type pointing at
+// a local receiver that records what it gets.
+func triggerEmulator(t *testing.T) (cfg string, info emulator.Info, rec *receiver) {
+	t.Helper()
+	home := testenv.Isolate(t)
+	info, cfg = startEmulator(t, home, "user", emulator.Options{})
+	dir, err := paths.StateDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	signInDemoUser(t, info, dir)
+	rec, url := newReceiver(t)
+	project := projectClient(t, info)
+	types, err := project.WebhookEventTypes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := project.AddWebhookSubscription(context.Background(), api.WebhookSubscriptionInput{
+		Label: "trigger test receiver", Endpoint: url, Secret: "trigger-test-secret", EventTypes: types,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, info, rec
+}
+
+// runTrigger runs trigger with --json on the emulator of cfg, reading the
+// event log every 20 ms.
+func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, triggerReport, string) {
+	t.Helper()
+	args = append([]string{"trigger", "--config", cfg, "--json", "--interval", "20ms"}, args...)
+	code, out, errOut := runCLI(t, args...)
+	var rep triggerReport
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v: stdout is not one JSON object: %v\n%s", args, err, out)
+		}
+	}
+	return code, rep, errOut
+}
+
+// received are the eventIds rec got from the index from on.
+func (r *receiver) received(from int) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for _, ev := range r.events[from:] {
+		ids = append(ids, fmt.Sprint(ev["eventId"]))
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (r *receiver) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+func eventIDs(events []scenario.Event) []string {
+	var ids []string
+	for _, e := range events {
+		ids = append(ids, e.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func eventTypesOf(events []scenario.Event) []string {
+	var types []string
+	for _, e := range events {
+		types = append(types, e.Type)
+	}
+	slices.Sort(types)
+	return types
+}
+
+// TestEveryBuiltinScenarioEndToEnd runs each built-in scenario on the
+// emulator with its default expectations: each exits 0, every expected
+// event arrived, and the eventIds the local receiver got during the run
+// are exactly those trigger waited for.
+func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
+	cfg, _, rec := triggerEmulator(t)
+	all, err := scenario.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range all {
+		from := rec.count()
+		code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
+		if code != ExitOK {
+			t.Errorf("%s: exit %d: %s", sc.Name, code, errOut)
+			continue
+		}
+		want := sc.Expected(nil)
+		slices.Sort(want)
+		if got := eventTypesOf(rep.Arrived); !slices.Equal(got, want) || len(rep.Missing) != 0 {
+			t.Errorf("%s: arrived %v, missing %v; want exactly %v", sc.Name, got, rep.Missing, want)
+		}
+		if got, sent := rec.received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
+			t.Errorf("%s: the receiver got %v, trigger waited for %v", sc.Name, got, sent)
+		}
+		if len(rep.Steps) != len(sc.Steps) {
+			t.Errorf("%s: %d steps reported, want %d", sc.Name, len(rep.Steps), len(sc.Steps))
+		}
+		for _, s := range rep.Steps {
+			if len(s.Outputs) == 0 || s.Outputs["transactionId"] == "" && s.Outputs["sandboxUser.id"] == "" {
+				t.Errorf("%s: step %s printed no id: %v", sc.Name, s.Step, s.Outputs)
+			}
+		}
+	}
+}
+
+// TestTriggerWrongExpectationExitsOne: waiting for an event the scenario
+// does not cause ends at the timeout with exit 1, naming it; what did
+// arrive is reported.
+func TestTriggerWrongExpectationExitsOne(t *testing.T) {
+	cfg, _, _ := triggerEmulator(t)
+	code, rep, errOut := runTriggerJSON(t, cfg, "transfer-received", "--expect", "Transaction.Pending,Transaction.Released", "--timeout", "1s")
+	if code != ExitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, ExitFailure, errOut)
+	}
+	if !strings.Contains(errOut, "missing Transaction.Released") {
+		t.Errorf("stderr does not name the missing event: %s", errOut)
+	}
+	if !slices.Equal(rep.Missing, []string{"Transaction.Released"}) || !slices.Contains(eventTypesOf(rep.Arrived), "Transaction.Pending") {
+		t.Errorf("arrived %v, missing %v", rep.Arrived, rep.Missing)
+	}
+}
+
+// TestTriggerFileRefersToAnEarlierStep: a user's scenario whose second
+// step debits the authorization its first step made.
+func TestTriggerFileRefersToAnEarlierStep(t *testing.T) {
+	cfg, _, _ := triggerEmulator(t)
+	file := filepath.Join(t.TempDir(), "pay.toml")
+	body := `name = "pay"
+[[step]]
+name = "authorize"
+op = "simulateOutgoingCardAuthorization"
+expect = ["Transaction.Pending"]
+args = { cardId = "${card.id}", amount = { value = "3.30", currency = "${card.currency}" } }
+[[step]]
+name = "debit"
+op = "simulateOutgoingCardDebit"
+expect = ["Transaction.Booked", "Transaction.Released"]
+args = { transactionId = "${authorize.transactionId}" }
+`
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, rep, errOut := runTriggerJSON(t, cfg, "--file", file, "--timeout", "30s")
+	if code != ExitOK || len(rep.Steps) != 2 {
+		t.Fatalf("exit %d, steps %v: %s", code, rep.Steps, errOut)
+	}
+	auth := rep.Steps[0].Outputs["transactionId"]
+	released := slices.ContainsFunc(rep.Arrived, func(e scenario.Event) bool { return e.Type == "Transaction.Released" && e.ResourceID == auth })
+	if auth == "" || !released {
+		t.Errorf("the debit did not release authorization %q: arrived %v", auth, rep.Arrived)
+	}
+
+	// A reference to a later step is refused before anything is sent.
+	bad := strings.Replace(body, "${authorize.transactionId}", "${settle.transactionId}", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, rep, errOut = runTriggerJSON(t, cfg, "--file", file)
+	if code != ExitUsage || !strings.Contains(errOut, "${settle.transactionId} refers to no earlier step") || len(rep.Steps) != 0 {
+		t.Errorf("bad reference: exit %d, steps %v, stderr %q", code, rep.Steps, errOut)
+	}
+}
+
+// TestTriggerOnAGivenTransaction: --transaction skips the step that would
+// make it, and only the later steps' events are expected.
+func TestTriggerOnAGivenTransaction(t *testing.T) {
+	cfg, _, _ := triggerEmulator(t)
+	code, first, errOut := runTriggerJSON(t, cfg, "transfer-received", "--timeout", "30s")
+	if code != ExitOK {
+		t.Fatalf("transfer-received: exit %d: %s", code, errOut)
+	}
+	tx := first.Steps[0].Outputs["transactionId"]
+	code, rep, errOut := runTriggerJSON(t, cfg, "transfer-returned", "--transaction", tx, "--timeout", "30s")
+	if code != ExitOK {
+		t.Fatalf("transfer-returned --transaction: exit %d: %s", code, errOut)
+	}
+	if !rep.Steps[0].Given || rep.Steps[0].Outputs["transactionId"] != tx || !slices.Equal(rep.Expected, []string{"Transaction.Booked", "Account.Updated"}) {
+		t.Errorf("steps %+v, expected %v", rep.Steps, rep.Expected)
+	}
+}
+
+// TestTriggerRefusals: Live is refused (exit 2) before anything is sent,
+// as are an unknown scenario, event type or argument.
+func TestTriggerRefusals(t *testing.T) {
+	cfg, _, _ := triggerEmulator(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--env", "live", "card-debited"}, "only the Sandbox has"},
+		{[]string{"card-debitd"}, "did you mean card-debited"},
+		{[]string{"card-debited", "--expect", "Transaction.Bookd"}, "Transaction.Booked"},
+		{[]string{"card-declined", "--set", "bogus=1"}, "authorize.outcome"},
+		{[]string{"sandbox-user", "--amount", "3"}, "takes no --amount"},
+		{[]string{"sandbox-user", "--card", "x"}, "drop --card"},
+		{[]string{}, "--list"},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"trigger", "--config", cfg}, c.args...)...)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestTriggerListNamesEveryScenario: each built-in scenario is listed with
+// what it does and the events it expects, and each is valid.
+func TestTriggerListNamesEveryScenario(t *testing.T) {
+	testenv.Isolate(t)
+	code, out, errOut := runCLI(t, "trigger", "--list")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	all, err := scenario.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := triggerOps(nil)
+	for _, sc := range all {
+		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
+			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
+		}
+		if err := sc.Check(ops); err != nil {
+			t.Errorf("%s: %v", sc.Name, err)
+		}
+		for _, e := range sc.Expected(nil) {
+			if !slices.Contains(platform.WebhookEventTypes(), e) {
+				t.Errorf("%s expects %s, not a webhook event type", sc.Name, e)
+			}
+		}
+	}
+}
