@@ -104,6 +104,11 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateOutgoingCardCredit, v: &cardCreditMutation{}, vars: map[string]any{"input": CardCreditInput{}}, mutation: true, admin: true},
 		{name: OpSimulateIncomingSepaCreditTransferReturn, v: &incomingTransferReturnMutation{}, vars: map[string]any{"input": IncomingTransferReturnInput{}}, mutation: true, admin: true},
 		{name: OpSimulateIncomingSepaCreditTransferAcceptedRecall, v: &incomingTransferRecallMutation{}, vars: map[string]any{"input": IncomingTransferRecallInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaDirectDebitReception, v: &directDebitReceptionMutation{}, vars: map[string]any{"input": DirectDebitReceptionInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaDirectDebitReject, v: &directDebitRejectMutation{}, vars: map[string]any{"input": DirectDebitRejectInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaDirectDebitReturn, v: &directDebitReturnMutation{}, vars: map[string]any{"input": DirectDebitReturnInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaDirectDebitCancel, v: &directDebitCancelMutation{}, vars: map[string]any{"input": DirectDebitCancelInput{}}, mutation: true, admin: true},
+		{name: OpSimulateManualBankingFee, v: &manualBankingFeeMutation{}, vars: map[string]any{"input": ManualBankingFeeInput{}}, mutation: true, admin: true},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))

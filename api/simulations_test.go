@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 // simulationOperations runs the Testing API's simulations on the
@@ -23,25 +24,13 @@ func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 	}
 	cardOperations(t, cov, user)
 	transferOperations(t, cov, user)
+	directDebitOperations(t, cov, user)
 }
 
 // transferOperations returns one received transfer and recalls another.
 func transferOperations(t *testing.T, cov *opCoverage, user *Client) {
 	ctx := context.Background()
-	accounts, err := user.Accounts(ctx, AccountsParams{Status: []string{"Opened"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var acc *Account
-	for i := range accounts.Items {
-		if accounts.Items[i].IBAN != "" {
-			acc = &accounts.Items[i]
-			break
-		}
-	}
-	if acc == nil {
-		t.Fatal("the demo user has no Opened account with an IBAN")
-	}
+	acc := openAccount(t, user)
 	receive := func() string {
 		t.Helper()
 		id, err := user.SimulateIncomingTransfer(ctx, IncomingTransfer{Amount: Amount{Value: "6.00", Currency: acc.Currency},
@@ -128,5 +117,60 @@ func cardOperations(t *testing.T, cov *opCoverage, user *Client) {
 	_, err = user.SimulateOutgoingCardCredit(ctx, CardCreditInput{CardID: "no-such-card", Amount: *amount})
 	if !errors.As(err, &rej) || rej.Type != "CardNotFoundRejection" {
 		t.Errorf("credit to no card: %v, want a CardNotFoundRejection", err)
+	}
+}
+
+// openAccount is an Opened account with an IBAN the client sees.
+func openAccount(t *testing.T, c *Client) *Account {
+	t.Helper()
+	accounts, err := c.Accounts(context.Background(), AccountsParams{Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range accounts.Items {
+		if accounts.Items[i].IBAN != "" {
+			return &accounts.Items[i]
+		}
+	}
+	t.Fatal("no Opened account with an IBAN")
+	return nil
+}
+
+// directDebitOperations receives three direct debits: one due tomorrow
+// rejected, one due tomorrow canceled, one debited at once then returned;
+// and books a fee.
+func directDebitOperations(t *testing.T, cov *opCoverage, user *Client) {
+	ctx := context.Background()
+	acc := openAccount(t, user)
+	receive := func(at time.Time) string {
+		t.Helper()
+		id, err := user.SimulateOutgoingSepaDirectDebitReception(ctx, DirectDebitReceptionInput{
+			Amount:     Amount{Value: "2.50", Currency: acc.Currency},
+			Creditor:   DirectDebitCreditor{IBAN: "FR2730003000706315734174B93", Name: "Ops Creditor", Identifier: "FR11ZZZ123456"},
+			DebtorIBAN: acc.IBAN, ExecutionDate: at.UTC().Format(time.RFC3339), MandateReference: "MANDATE-OPS-1",
+			MandateSequence: "OneOff", MandateType: "Core",
+		})
+		cov.ok(t, OpSimulateOutgoingSepaDirectDebitReception, err)
+		return id
+	}
+	tomorrow := time.Now().Add(24 * time.Hour)
+	rejected, err := user.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{TransactionID: receive(tomorrow), ReasonCode: "NotSpecifiedByPayer"})
+	cov.ok(t, OpSimulateOutgoingSepaDirectDebitReject, err)
+	canceled, err := user.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{TransactionID: receive(tomorrow), ReasonCode: "TransactionDuplicated"})
+	cov.ok(t, OpSimulateOutgoingSepaDirectDebitCancel, err)
+	returned, err := user.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{TransactionID: receive(time.Now()), ReasonCode: "RefundRequestedByDebtor"})
+	cov.ok(t, OpSimulateOutgoingSepaDirectDebitReturn, err)
+	if rejected == "" || canceled == "" || returned == "" {
+		t.Errorf("reject %q, cancel %q, return %q: want transaction ids", rejected, canceled, returned)
+	}
+	fee, err := user.SimulateManualBankingFee(ctx, ManualBankingFeeInput{AccountID: acc.ID, Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
+	cov.ok(t, OpSimulateManualBankingFee, err)
+	if fee.ID == "" || fee.DebitedAmount == nil || fee.DebitedAmount.Currency != acc.Currency {
+		t.Errorf("%s = %+v", OpSimulateManualBankingFee, fee)
+	}
+	_, err = user.SimulateManualBankingFee(ctx, ManualBankingFeeInput{AccountID: "no-such-account", Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
+	var rej *RejectionError
+	if !errors.As(err, &rej) || rej.Type != "AccountNotFoundRejection" {
+		t.Errorf("a fee on no account: %v, want an AccountNotFoundRejection", err)
 	}
 }
