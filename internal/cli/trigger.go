@@ -173,7 +173,7 @@ func readScenarioFile(path string) ([]byte, error) {
 // nothing is sent for a run that cannot end: --set, --amount, the
 // operations, the expected events, the objects given but not used.
 func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scenario.Scenario, []string, error) {
-	sc, err := sc.Set(opts.Set, ops)
+	sc, err := sc.At(time.Now()).Set(opts.Set, ops)
 	if err != nil {
 		return sc, nil, &UsageError{Err: err}
 	}

@@ -58,6 +58,25 @@ func triggerOps(c *api.Client) scenario.Ops {
 		"simulateReleaseReservedBalance": opOf(txOutputs, func(ctx context.Context, in api.ReleaseReservedBalanceInput) (map[string]string, error) {
 			return tx(c.SimulateReleaseReservedBalance(ctx, in))
 		}),
+		"simulateOutgoingSepaDirectDebitReception": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitReceptionInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaDirectDebitReception(ctx, in))
+		}),
+		"simulateOutgoingSepaDirectDebitReject": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitRejectInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaDirectDebitReject(ctx, in))
+		}),
+		"simulateOutgoingSepaDirectDebitReturn": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitReturnInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaDirectDebitReturn(ctx, in))
+		}),
+		"simulateOutgoingSepaDirectDebitCancel": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitCancelInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaDirectDebitCancel(ctx, in))
+		}),
+		"simulateManualBankingFee": opOf([]string{"id"}, func(ctx context.Context, in api.ManualBankingFeeInput) (map[string]string, error) {
+			fee, err := c.SimulateManualBankingFee(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"id": fee.ID}, nil
+		}),
 		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
 			u, err := c.CreateSandboxUser(ctx, in)
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
@@ -124,7 +125,7 @@ func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
 			t.Errorf("%s: %d steps reported, want %d", sc.Name, len(rep.Steps), len(sc.Steps))
 		}
 		for _, s := range rep.Steps {
-			if len(s.Outputs) == 0 || s.Outputs["transactionId"] == "" && s.Outputs["sandboxUser.id"] == "" {
+			if ids := scenario.Resources([]scenario.Result{s}, nil); len(ids) == 0 {
 				t.Errorf("%s: step %s printed no id: %v", sc.Name, s.Step, s.Outputs)
 			}
 		}
@@ -247,7 +248,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
 		}
-		if err := sc.Check(ops); err != nil {
+		if err := sc.At(time.Now()).Check(ops); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
 		}
 		for _, e := range sc.Expected(nil) {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Scenario is one chain of steps.
@@ -80,6 +81,19 @@ func refsOf(value string) ([]ref, error) {
 		return nil, fmt.Errorf("%q has a malformed reference: write ${step.output}, ${account.id} or ${amount}", value)
 	}
 	return out, nil
+}
+
+// At returns sc with the clock's variables set, unless sc sets them:
+// ${now}, the run's start, and ${tomorrow}, a day later (RFC 3339, UTC),
+// for the dates simulations take (an execution date not in the past).
+func (sc Scenario) At(now time.Time) Scenario {
+	out := sc.clone()
+	for name, t := range map[string]time.Time{"now": now, "tomorrow": now.Add(24 * time.Hour)} {
+		if _, ok := out.Vars[name]; !ok {
+			out.Vars[name] = t.UTC().Format(time.RFC3339)
+		}
+	}
+	return out
 }
 
 // runs reports whether step s is run when the objects in given are given.
