@@ -90,13 +90,17 @@ func (c *Client) SimulateOutgoingSepaDirectDebitReception(ctx context.Context, i
 
 type directDebitRejectMutation struct {
 	P struct {
-		txStepPayload
-		Success txIDQL `graphql:"... on SimulateOutgoingSepaDirectDebitRejectSuccessPayload"`
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaDirectDebitRejectSuccessPayload"`
 	} `graphql:"simulateOutgoingSepaDirectDebitReject(input: $input)"`
 }
 
-func (m *directDebitRejectMutation) outcome() (string, string) { return m.P.outcome() }
-func (m *directDebitRejectMutation) txID() string              { return m.P.Success.TransactionID }
+func (m *directDebitRejectMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *directDebitRejectMutation) txID() string { return m.P.Success.TransactionID }
 
 // SimulateOutgoingSepaDirectDebitReject has the debtor reject an Upcoming
 // direct debit (its transaction becomes Rejected).
@@ -106,13 +110,17 @@ func (c *Client) SimulateOutgoingSepaDirectDebitReject(ctx context.Context, in D
 
 type directDebitReturnMutation struct {
 	P struct {
-		txStepPayload
-		Success txIDQL `graphql:"... on SimulateOutgoingSepaDirectDebitReturnSuccessPayload"`
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaDirectDebitReturnSuccessPayload"`
 	} `graphql:"simulateOutgoingSepaDirectDebitReturn(input: $input)"`
 }
 
-func (m *directDebitReturnMutation) outcome() (string, string) { return m.P.outcome() }
-func (m *directDebitReturnMutation) txID() string              { return m.P.Success.TransactionID }
+func (m *directDebitReturnMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *directDebitReturnMutation) txID() string { return m.P.Success.TransactionID }
 
 // SimulateOutgoingSepaDirectDebitReturn gives back a booked direct debit
 // and returns the return's transaction id.
@@ -122,13 +130,17 @@ func (c *Client) SimulateOutgoingSepaDirectDebitReturn(ctx context.Context, in D
 
 type directDebitCancelMutation struct {
 	P struct {
-		txStepPayload
-		Success txIDQL `graphql:"... on SimulateOutgoingSepaDirectDebitCancelSuccessPayload"`
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaDirectDebitCancelSuccessPayload"`
 	} `graphql:"simulateOutgoingSepaDirectDebitCancel(input: $input)"`
 }
 
-func (m *directDebitCancelMutation) outcome() (string, string) { return m.P.outcome() }
-func (m *directDebitCancelMutation) txID() string              { return m.P.Success.TransactionID }
+func (m *directDebitCancelMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *directDebitCancelMutation) txID() string { return m.P.Success.TransactionID }
 
 // SimulateOutgoingSepaDirectDebitCancel has the creditor cancel an
 // Upcoming direct debit (its transaction becomes Canceled).

@@ -152,6 +152,9 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
 	}
+	for op, shape := range simulationShapes() {
+		shapes[op] = shape
+	}
 	// The union member each mutation answers with: a success payload full
 	// of strings, or a rejection that carries some.
 	members := map[string]string{
@@ -160,6 +163,9 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpUpdateWebhookSubscription: "InvalidArgumentRejection",
 		OpRemoveWebhookSubscription: "InternalErrorRejection",
 		OpReplayWebhookEvent:        "ReplayWebhookEventSuccessPayload",
+	}
+	for op, member := range simulationMembers() {
+		members[op] = member
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := decodeReq(t, r)
@@ -272,6 +278,7 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 		}
 		total++
 	}
+	total += simulationsStripped(t, c, check)
 	ops, _ := Operations()
 	for _, o := range ops {
 		if _, ok := seen.Load(o.Name); !ok {

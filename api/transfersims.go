@@ -39,28 +39,19 @@ func (IncomingTransferRecallInput) GetGraphQLType() string {
 	return "SimulateIncomingSepaCreditTransferAcceptedRecallInput"
 }
 
-// txStepPayload is what the payloads of the simulations on a transaction
-// share besides their success type: a ForbiddenRejection or a
-// TransactionNotFoundRejection.
-type txStepPayload struct {
-	Typename            string      `graphql:"__typename"`
-	Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
-	TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
-}
-
-func (p *txStepPayload) outcome() (string, string) {
-	return p.Typename, message(p.Forbidden, p.TransactionNotFound)
-}
-
 type incomingTransferReturnMutation struct {
 	P struct {
-		txStepPayload
-		Success txIDQL `graphql:"... on SimulateIncomingSepaCreditTransferReturnSuccessPayload"`
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateIncomingSepaCreditTransferReturnSuccessPayload"`
 	} `graphql:"simulateIncomingSepaCreditTransferReturn(input: $input)"`
 }
 
-func (m *incomingTransferReturnMutation) outcome() (string, string) { return m.P.outcome() }
-func (m *incomingTransferReturnMutation) txID() string              { return m.P.Success.TransactionID }
+func (m *incomingTransferReturnMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *incomingTransferReturnMutation) txID() string { return m.P.Success.TransactionID }
 
 // SimulateIncomingSepaCreditTransferReturn returns a received transfer to
 // its sender and returns the return's transaction id.
@@ -71,13 +62,17 @@ func (c *Client) SimulateIncomingSepaCreditTransferReturn(ctx context.Context, i
 
 type incomingTransferRecallMutation struct {
 	P struct {
-		txStepPayload
-		Success txIDQL `graphql:"... on SimulateIncomingSepaCreditTransferAcceptedRecallSuccessPayload"`
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateIncomingSepaCreditTransferAcceptedRecallSuccessPayload"`
 	} `graphql:"simulateIncomingSepaCreditTransferAcceptedRecall(input: $input)"`
 }
 
-func (m *incomingTransferRecallMutation) outcome() (string, string) { return m.P.outcome() }
-func (m *incomingTransferRecallMutation) txID() string              { return m.P.Success.TransactionID }
+func (m *incomingTransferRecallMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *incomingTransferRecallMutation) txID() string { return m.P.Success.TransactionID }
 
 // SimulateIncomingSepaCreditTransferAcceptedRecall gives a received transfer back
 // after its sender's recall was accepted and returns the recall's

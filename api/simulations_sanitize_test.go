@@ -1,0 +1,96 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/partnertui/partnertui/internal/safetext"
+)
+
+// simulationShapes are the hostile server's shapes of the Testing API's
+// simulations.
+func simulationShapes() map[string]any {
+	return map[string]any{
+		OpCreateSandboxUser:                                &createSandboxUserMutation{},
+		OpSimulateOutgoingCardAuthorization:                &cardAuthorizationMutation{},
+		OpSimulateOutgoingCardDebit:                        &cardDebitMutation{},
+		OpSimulateOutgoingCardDebitWithoutAuthorization:    &cardDebitWithoutAuthorizationMutation{},
+		OpSimulateOutgoingCardAuthorizationRelease:         &cardAuthorizationReleaseMutation{},
+		OpSimulateOutgoingCardDebitReverse:                 &cardDebitReverseMutation{},
+		OpSimulateOutgoingCardCredit:                       &cardCreditMutation{},
+		OpSimulateReleaseReservedBalance:                   &releaseReservedBalanceMutation{},
+		OpSimulateIncomingSepaCreditTransferReturn:         &incomingTransferReturnMutation{},
+		OpSimulateIncomingSepaCreditTransferAcceptedRecall: &incomingTransferRecallMutation{},
+		OpSimulateOutgoingSepaDirectDebitReception:         &directDebitReceptionMutation{},
+		OpSimulateOutgoingSepaDirectDebitReject:            &directDebitRejectMutation{},
+		OpSimulateOutgoingSepaDirectDebitReturn:            &directDebitReturnMutation{},
+		OpSimulateOutgoingSepaDirectDebitCancel:            &directDebitCancelMutation{},
+		OpSimulateManualBankingFee:                         &manualBankingFeeMutation{},
+	}
+}
+
+// simulationMembers are the union members the hostile server answers
+// with: a success full of strings where the client hands strings out, a
+// rejection (its message) elsewhere.
+func simulationMembers() map[string]string {
+	return map[string]string{
+		OpCreateSandboxUser:                                "CreateSandboxUserSuccessPayload",
+		OpSimulateOutgoingCardAuthorization:                "SimulateOutgoingCardAuthorizationRejectPayload",
+		OpSimulateOutgoingCardDebit:                        "TransactionNotFoundRejection",
+		OpSimulateOutgoingCardDebitWithoutAuthorization:    "CardNotFoundRejection",
+		OpSimulateOutgoingCardAuthorizationRelease:         "ForbiddenRejection",
+		OpSimulateOutgoingCardDebitReverse:                 "TransactionNotFoundRejection",
+		OpSimulateOutgoingCardCredit:                       "CardNotFoundRejection",
+		OpSimulateReleaseReservedBalance:                   "ReleaseReservedBalanceSuccessPayload",
+		OpSimulateIncomingSepaCreditTransferReturn:         "TransactionNotFoundRejection",
+		OpSimulateIncomingSepaCreditTransferAcceptedRecall: "ForbiddenRejection",
+		OpSimulateOutgoingSepaDirectDebitReception:         "ForbiddenRejection",
+		OpSimulateOutgoingSepaDirectDebitReject:            "TransactionNotFoundRejection",
+		OpSimulateOutgoingSepaDirectDebitReturn:            "ForbiddenRejection",
+		OpSimulateOutgoingSepaDirectDebitCancel:            "TransactionNotFoundRejection",
+		OpSimulateManualBankingFee:                         "SimulateManualBankingFeeSuccessPayload",
+	}
+}
+
+// simulationsStripped runs each simulation against the hostile server:
+// what a success hands out, and a rejection's message, keep nothing a
+// terminal would act on. It returns how many strings it checked.
+func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)) int {
+	t.Helper()
+	ctx := context.Background()
+	u, err := c.CreateSandboxUser(ctx, SandboxUserInput{})
+	check("CreateSandboxUser", u, err)
+	a, err := c.SimulateOutgoingCardAuthorization(ctx, CardAuthorizationInput{})
+	check("SimulateOutgoingCardAuthorization", a, err)
+	fee, err := c.SimulateManualBankingFee(ctx, ManualBankingFeeInput{})
+	check("SimulateManualBankingFee", fee, err)
+	n := 0
+	for name, err := range map[string]error{
+		"SimulateOutgoingCardDebit":                        second(c.SimulateOutgoingCardDebit(ctx, CardDebitInput{})),
+		"SimulateOutgoingCardDebitWithoutAuthorization":    second(c.SimulateOutgoingCardDebitWithoutAuthorization(ctx, CardDebitWithoutAuthorizationInput{})),
+		"SimulateOutgoingCardAuthorizationRelease":         second(c.SimulateOutgoingCardAuthorizationRelease(ctx, CardAuthorizationReleaseInput{})),
+		"SimulateOutgoingCardDebitReverse":                 second(c.SimulateOutgoingCardDebitReverse(ctx, CardDebitReverseInput{})),
+		"SimulateOutgoingCardCredit":                       second(c.SimulateOutgoingCardCredit(ctx, CardCreditInput{})),
+		"SimulateIncomingSepaCreditTransferReturn":         second(c.SimulateIncomingSepaCreditTransferReturn(ctx, IncomingTransferReturnInput{})),
+		"SimulateIncomingSepaCreditTransferAcceptedRecall": second(c.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, IncomingTransferRecallInput{})),
+		"SimulateOutgoingSepaDirectDebitReception":         second(c.SimulateOutgoingSepaDirectDebitReception(ctx, DirectDebitReceptionInput{})),
+		"SimulateOutgoingSepaDirectDebitReject":            second(c.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{})),
+		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
+		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
+	} {
+		var rej *RejectionError
+		if !errors.As(err, &rej) {
+			t.Errorf("%s: err = %v, want a rejection", name, err)
+			continue
+		}
+		if !strings.Contains(rej.Message, " name") || rej.Message != safetext.Strip(rej.Message) || strings.ContainsAny(rej.Message, "\x1b\x07\t") {
+			t.Errorf("%s: rejection message %q kept something a terminal would act on", name, rej.Message)
+		}
+		n++
+	}
+	id, err := c.SimulateReleaseReservedBalance(ctx, ReleaseReservedBalanceInput{})
+	check("SimulateReleaseReservedBalance", struct{ ID string }{id}, err)
+	return n
+}
