@@ -73,7 +73,7 @@ func Operations() ([]Operation, error) {
 		{name: OpHomeUser, v: &homeUserQuery{}, vars: accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{name: OpHomeProject, v: &homeProjectQuery{}, vars: accountsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, "")},
 		{name: OpProjectInfo, v: &projectInfoQuery{}},
-		{name: OpSimulateTransfer, v: &simulateMutation{}, vars: map[string]any{"input": incomingSepaCreditTransferInput{}}, mutation: true, admin: true},
+		{name: OpSimulateTransfer, v: &simulateMutation{}, vars: map[string]any{"input": IncomingSepaCreditTransferInput{}}, mutation: true, admin: true},
 		{name: OpAccountDetail, v: &accountDetailQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
 		{name: OpAccountDetailUser, v: &accountDetailUserQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
 		{name: OpMemberships, v: &membershipsQuery{}, vars: MembershipsParams{}.vars(platform.PageMax)},
@@ -351,27 +351,22 @@ type homeProjectQuery struct {
 	Accounts    connectionQL[accountListNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 }
 
-// incomingSepaCreditTransferInput is the Testing API's input type (a
+// IncomingSepaCreditTransferInput is the Testing API's input of
+// simulateIncomingSepaCreditTransferReception, by the schema's names (a
 // variable type). Optional fields are omitted when empty.
-type incomingSepaCreditTransferInput struct {
-	Amount       amountInput `json:"amount"`
-	CreditorIBAN string      `json:"creditorIban"`
-	CreditorName string      `json:"creditorName"`
-	DebtorIBAN   string      `json:"debtorIban"`
-	DebtorName   string      `json:"debtorName"`
-	EndToEndID   string      `json:"endToEndId,omitempty"`
-	Label        string      `json:"label,omitempty"`
+type IncomingSepaCreditTransferInput struct {
+	Amount       Amount `json:"amount"`
+	CreditorIBAN string `json:"creditorIban"`
+	CreditorName string `json:"creditorName"`
+	DebtorIBAN   string `json:"debtorIban"`
+	DebtorName   string `json:"debtorName"`
+	EndToEndID   string `json:"endToEndId,omitempty"`
+	Label        string `json:"label,omitempty"`
 }
 
 // GetGraphQLType names the variable's type in the query text.
-func (incomingSepaCreditTransferInput) GetGraphQLType() string {
+func (IncomingSepaCreditTransferInput) GetGraphQLType() string {
 	return "IncomingSepaCreditTransferInput"
-}
-
-// amountInput is the schema's AmountInput.
-type amountInput struct {
-	Value    string `json:"value"`
-	Currency string `json:"currency"`
 }
 
 type simulateMutation struct {
@@ -528,23 +523,29 @@ func (c *Client) ProjectInfo(ctx context.Context) (*ProjectInfo, error) {
 }
 
 // SimulateIncomingTransfer books an incoming SEPA credit transfer through the
-// Sandbox Testing API and returns the new transaction's id. On Live it fails
-// with ErrNoTestingAPI without sending anything. It is a mutation: it is
-// never retried, even on 429.
+// Sandbox Testing API and returns the new transaction's id (the app's
+// names for SimulateIncomingSepaCreditTransferReception).
 func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
-	if c.testingURL == "" {
-		return "", fmt.Errorf("cannot simulate a transfer in %s: %w", c.env, ErrNoTestingAPI)
-	}
-	vars := map[string]any{"input": incomingSepaCreditTransferInput{
-		Amount:       amountInput{Value: in.Amount.Value, Currency: in.Amount.Currency},
+	return c.SimulateIncomingSepaCreditTransferReception(ctx, IncomingSepaCreditTransferInput{
+		Amount:       in.Amount,
 		CreditorIBAN: in.CreditorIBAN,
 		CreditorName: in.CreditorName,
 		DebtorIBAN:   in.DebtorIBAN,
 		DebtorName:   in.DebtorName,
 		EndToEndID:   in.Reference,
 		Label:        in.Label,
-	}}
-	m, err := mutate[simulateMutation](ctx, c, c.testingURL, OpSimulateTransfer, vars, "")
+	})
+}
+
+// SimulateIncomingSepaCreditTransferReception books an incoming SEPA
+// credit transfer through the Sandbox Testing API and returns the new
+// transaction's id. On Live it fails with ErrNoTestingAPI without sending
+// anything. It is a mutation: it is never retried, even on 429.
+func (c *Client) SimulateIncomingSepaCreditTransferReception(ctx context.Context, in IncomingSepaCreditTransferInput) (string, error) {
+	if c.testingURL == "" {
+		return "", fmt.Errorf("cannot simulate a transfer in %s: %w", c.env, ErrNoTestingAPI)
+	}
+	m, err := mutate[simulateMutation](ctx, c, c.testingURL, OpSimulateTransfer, map[string]any{"input": in}, "")
 	if err != nil {
 		return "", err
 	}

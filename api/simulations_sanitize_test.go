@@ -2,11 +2,7 @@ package api
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
-
-	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // simulationShapes are the hostile server's shapes of the Testing API's
@@ -80,15 +76,9 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
 		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
 	} {
-		var rej *RejectionError
-		if !errors.As(err, &rej) {
-			t.Errorf("%s: err = %v, want a rejection", name, err)
-			continue
+		if strippedRejection(t, name, err) {
+			n++
 		}
-		if !strings.Contains(rej.Message, " name") || rej.Message != safetext.Strip(rej.Message) || strings.ContainsAny(rej.Message, "\x1b\x07\t") {
-			t.Errorf("%s: rejection message %q kept something a terminal would act on", name, rej.Message)
-		}
-		n++
 	}
 	id, err := c.SimulateReleaseReservedBalance(ctx, ReleaseReservedBalanceInput{})
 	check("SimulateReleaseReservedBalance", struct{ ID string }{id}, err)

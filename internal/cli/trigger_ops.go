@@ -24,8 +24,8 @@ func triggerOps(c *api.Client) scenario.Ops {
 	}
 	txOutputs := []string{"transactionId"}
 	return scenario.Ops{
-		"simulateIncomingSepaCreditTransferReception": opOf(txOutputs, func(ctx context.Context, in incomingTransferArgs) (map[string]string, error) {
-			return tx(c.SimulateIncomingTransfer(ctx, in.transfer()))
+		"simulateIncomingSepaCreditTransferReception": opOf(txOutputs, func(ctx context.Context, in api.IncomingSepaCreditTransferInput) (map[string]string, error) {
+			return tx(c.SimulateIncomingSepaCreditTransferReception(ctx, in))
 		}),
 		"simulateIncomingSepaCreditTransferReturn": opOf(txOutputs, func(ctx context.Context, in api.IncomingTransferReturnInput) (map[string]string, error) {
 			return tx(c.SimulateIncomingSepaCreditTransferReturn(ctx, in))
@@ -85,24 +85,6 @@ func triggerOps(c *api.Client) scenario.Ops {
 			return map[string]string{"sandboxUser.id": u.ID}, nil
 		}),
 	}
-}
-
-// incomingTransferArgs are simulateIncomingSepaCreditTransferReception's
-// arguments by their schema names (api.IncomingTransfer names them for
-// the app).
-type incomingTransferArgs struct {
-	Amount       api.Amount `json:"amount"`
-	CreditorIBAN string     `json:"creditorIban"`
-	CreditorName string     `json:"creditorName"`
-	DebtorIBAN   string     `json:"debtorIban"`
-	DebtorName   string     `json:"debtorName"`
-	EndToEndID   string     `json:"endToEndId,omitempty"`
-	Label        string     `json:"label,omitempty"`
-}
-
-func (a incomingTransferArgs) transfer() api.IncomingTransfer {
-	return api.IncomingTransfer{Amount: a.Amount, CreditorIBAN: a.CreditorIBAN, CreditorName: a.CreditorName,
-		DebtorIBAN: a.DebtorIBAN, DebtorName: a.DebtorName, Label: a.Label, Reference: a.EndToEndID}
 }
 
 // opOf is the operation that fills an In from a step's arguments and runs

@@ -140,7 +140,7 @@ func (e *NoSubscriptionForError) Error() string {
 		e.Env, strings.Join(e.Types, ", "))
 }
 
-// Remedy: the sentence says what to do.
+// Remedy is none: the sentence itself says what to do.
 func (e *NoSubscriptionForError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.None} }
 
 // checkSubscriptions fails when an expected type has no enabled

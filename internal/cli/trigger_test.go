@@ -78,22 +78,22 @@ func (r *receiver) count() int {
 	return len(r.events)
 }
 
-func eventIDs(events []scenario.Event) []string {
-	var ids []string
+// sortedOf is one field of each event, sorted.
+func sortedOf(events []scenario.Event, field func(scenario.Event) string) []string {
+	var out []string
 	for _, e := range events {
-		ids = append(ids, e.ID)
+		out = append(out, field(e))
 	}
-	slices.Sort(ids)
-	return ids
+	slices.Sort(out)
+	return out
+}
+
+func eventIDs(events []scenario.Event) []string {
+	return sortedOf(events, func(e scenario.Event) string { return e.ID })
 }
 
 func eventTypesOf(events []scenario.Event) []string {
-	var types []string
-	for _, e := range events {
-		types = append(types, e.Type)
-	}
-	slices.Sort(types)
-	return types
+	return sortedOf(events, func(e scenario.Event) string { return e.Type })
 }
 
 // TestEveryBuiltinScenarioEndToEnd runs each built-in scenario on the
