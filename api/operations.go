@@ -109,6 +109,10 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateOutgoingSepaDirectDebitReturn, v: &directDebitReturnMutation{}, vars: map[string]any{"input": DirectDebitReturnInput{}}, mutation: true, admin: true},
 		{name: OpSimulateOutgoingSepaDirectDebitCancel, v: &directDebitCancelMutation{}, vars: map[string]any{"input": DirectDebitCancelInput{}}, mutation: true, admin: true},
 		{name: OpSimulateManualBankingFee, v: &manualBankingFeeMutation{}, vars: map[string]any{"input": ManualBankingFeeInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaCreditTransferBooking, v: &outgoingTransferBookingMutation{}, vars: map[string]any{"input": OutgoingTransferBookingInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaCreditTransferRejection, v: &outgoingTransferRejectionMutation{}, vars: map[string]any{"input": OutgoingTransferRejectionInput{}}, mutation: true, admin: true},
+		{name: OpSimulateOutgoingSepaCreditTransferReturn, v: &outgoingTransferReturnMutation{}, vars: map[string]any{"input": OutgoingTransferReturnInput{}}, mutation: true, admin: true},
+		{name: OpInitiateCreditTransfers, v: &initiateCreditTransfersMutation{}, vars: map[string]any{"input": initiateCreditTransfersInputQL{}, "first": maxPaymentTransfers}, mutation: true},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))

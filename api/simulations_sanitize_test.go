@@ -24,6 +24,10 @@ func simulationShapes() map[string]any {
 		OpSimulateOutgoingSepaDirectDebitReturn:            &directDebitReturnMutation{},
 		OpSimulateOutgoingSepaDirectDebitCancel:            &directDebitCancelMutation{},
 		OpSimulateManualBankingFee:                         &manualBankingFeeMutation{},
+		OpSimulateOutgoingSepaCreditTransferBooking:        &outgoingTransferBookingMutation{},
+		OpSimulateOutgoingSepaCreditTransferRejection:      &outgoingTransferRejectionMutation{},
+		OpSimulateOutgoingSepaCreditTransferReturn:         &outgoingTransferReturnMutation{},
+		OpInitiateCreditTransfers:                          &initiateCreditTransfersMutation{},
 	}
 }
 
@@ -47,6 +51,10 @@ func simulationMembers() map[string]string {
 		OpSimulateOutgoingSepaDirectDebitReturn:            "ForbiddenRejection",
 		OpSimulateOutgoingSepaDirectDebitCancel:            "TransactionNotFoundRejection",
 		OpSimulateManualBankingFee:                         "SimulateManualBankingFeeSuccessPayload",
+		OpSimulateOutgoingSepaCreditTransferBooking:        "ForbiddenRejection",
+		OpSimulateOutgoingSepaCreditTransferRejection:      "TransactionNotFoundRejection",
+		OpSimulateOutgoingSepaCreditTransferReturn:         "ForbiddenRejection",
+		OpInitiateCreditTransfers:                          "InitiateCreditTransfersSuccessPayload",
 	}
 }
 
@@ -62,6 +70,8 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 	check("SimulateOutgoingCardAuthorization", a, err)
 	fee, err := c.SimulateManualBankingFee(ctx, ManualBankingFeeInput{})
 	check("SimulateManualBankingFee", fee, err)
+	pay, err := c.InitiateCreditTransfers(ctx, InitiateCreditTransfersInput{})
+	check("InitiateCreditTransfers", pay, err)
 	n := 0
 	for name, err := range map[string]error{
 		"SimulateOutgoingCardDebit":                        second(c.SimulateOutgoingCardDebit(ctx, CardDebitInput{})),
@@ -75,6 +85,9 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 		"SimulateOutgoingSepaDirectDebitReject":            second(c.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{})),
 		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
 		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
+		"SimulateOutgoingSepaCreditTransferBooking":        second(c.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{})),
+		"SimulateOutgoingSepaCreditTransferRejection":      second(c.SimulateOutgoingSepaCreditTransferRejection(ctx, OutgoingTransferRejectionInput{})),
+		"SimulateOutgoingSepaCreditTransferReturn":         second(c.SimulateOutgoingSepaCreditTransferReturn(ctx, OutgoingTransferReturnInput{})),
 	} {
 		if strippedRejection(t, name, err) {
 			n++

@@ -25,6 +25,7 @@ func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 	cardOperations(t, cov, user)
 	transferOperations(t, cov, user)
 	directDebitOperations(t, cov, user)
+	outgoingTransferOperations(t, cov, user)
 }
 
 // transferOperations returns one received transfer and recalls another.
@@ -172,5 +173,37 @@ func directDebitOperations(t *testing.T, cov *opCoverage, user *Client) {
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "AccountNotFoundRejection" {
 		t.Errorf("a fee on no account: %v, want an AccountNotFoundRejection", err)
+	}
+}
+
+// outgoingTransferOperations sends three transfers as the demo user (who
+// consents automatically): one booked then returned, one rejected.
+func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
+	ctx := context.Background()
+	acc := openAccount(t, user)
+	send := func() string {
+		t.Helper()
+		p, err := user.InitiateCreditTransfers(ctx, InitiateCreditTransfersInput{AccountID: acc.ID, ConsentRedirectURL: "https://example.com/done",
+			CreditTransfer: CreditTransferInput{Amount: Amount{Value: "1.10", Currency: acc.Currency}, Label: "ops test",
+				SepaBeneficiary: SepaBeneficiaryInput{IBAN: "FR2730003000706315734174B93", Name: "Ops Beneficiary"}}})
+		cov.ok(t, OpInitiateCreditTransfers, err)
+		if p.Status != "Initiated" || len(p.TransactionIDs) != 1 {
+			t.Fatalf("%s = %+v, want one Initiated transfer", OpInitiateCreditTransfers, p)
+		}
+		return p.TransactionIDs[0]
+	}
+	booked, err := user.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{TransactionID: send()})
+	cov.ok(t, OpSimulateOutgoingSepaCreditTransferBooking, err)
+	returned, err := user.SimulateOutgoingSepaCreditTransferReturn(ctx, OutgoingTransferReturnInput{TransactionID: booked, ReasonCode: "BeneficiaryAccountClosed"})
+	cov.ok(t, OpSimulateOutgoingSepaCreditTransferReturn, err)
+	rejected, err := user.SimulateOutgoingSepaCreditTransferRejection(ctx, OutgoingTransferRejectionInput{TransactionID: send(), ReasonCode: "AccountClosed"})
+	cov.ok(t, OpSimulateOutgoingSepaCreditTransferRejection, err)
+	if booked == "" || returned == "" || rejected == "" || returned == booked {
+		t.Errorf("booked %q, returned %q, rejected %q", booked, returned, rejected)
+	}
+	_, err = user.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{TransactionID: "no-such-transaction"})
+	var rej *RejectionError
+	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" || rej.Message == "" {
+		t.Errorf("booking of no transaction: %v, want a TransactionNotFoundRejection", err)
 	}
 }

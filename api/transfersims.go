@@ -3,13 +3,18 @@ package api
 import "context"
 
 // The Testing API's SEPA credit transfer simulations after the reception
-// (operations.go): an incoming transfer returned or recalled. Each names
-// the transaction it acts on and returns the transaction it made.
+// (operations.go): an incoming transfer returned or recalled, an outgoing
+// one (initiateCreditTransfers, payments.go) booked, rejected or returned.
+// Each names the transaction it acts on and returns the transaction it
+// made or changed.
 
 // Operation names of the SEPA credit transfer simulations.
 const (
 	OpSimulateIncomingSepaCreditTransferReturn         = "SimulateIncomingSepaCreditTransferReturn"
 	OpSimulateIncomingSepaCreditTransferAcceptedRecall = "SimulateIncomingSepaCreditTransferAcceptedRecall"
+	OpSimulateOutgoingSepaCreditTransferBooking        = "SimulateOutgoingSepaCreditTransferBooking"
+	OpSimulateOutgoingSepaCreditTransferRejection      = "SimulateOutgoingSepaCreditTransferRejection"
+	OpSimulateOutgoingSepaCreditTransferReturn         = "SimulateOutgoingSepaCreditTransferReturn"
 )
 
 // TransferReasonInput names a transaction and the reason code of what
@@ -37,6 +42,35 @@ type IncomingTransferRecallInput TransferReasonInput
 // GetGraphQLType names the variable's type in the query text.
 func (IncomingTransferRecallInput) GetGraphQLType() string {
 	return "SimulateIncomingSepaCreditTransferAcceptedRecallInput"
+}
+
+// OutgoingTransferRejectionInput is
+// SimulateOutgoingSepaCreditTransferRejectionInput (reasonCode: a
+// SepaCreditTransferRejectionReasonCodeEnum).
+type OutgoingTransferRejectionInput TransferReasonInput
+
+// GetGraphQLType names the variable's type in the query text.
+func (OutgoingTransferRejectionInput) GetGraphQLType() string {
+	return "SimulateOutgoingSepaCreditTransferRejectionInput"
+}
+
+// OutgoingTransferReturnInput is SimulateOutgoingSepaCreditTransferReturnInput
+// (reasonCode: a SepaCreditTransferReturnedReasonCodeEnum).
+type OutgoingTransferReturnInput TransferReasonInput
+
+// GetGraphQLType names the variable's type in the query text.
+func (OutgoingTransferReturnInput) GetGraphQLType() string {
+	return "SimulateOutgoingSepaCreditTransferReturnInput"
+}
+
+// OutgoingTransferBookingInput is SimulateOutgoingSepaCreditTransferBookingInput.
+type OutgoingTransferBookingInput struct {
+	TransactionID string `json:"transactionId"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (OutgoingTransferBookingInput) GetGraphQLType() string {
+	return "SimulateOutgoingSepaCreditTransferBookingInput"
 }
 
 type incomingTransferReturnMutation struct {
@@ -79,4 +113,65 @@ func (m *incomingTransferRecallMutation) txID() string { return m.P.Success.Tran
 // transaction id.
 func (c *Client) SimulateIncomingSepaCreditTransferAcceptedRecall(ctx context.Context, in IncomingTransferRecallInput) (string, error) {
 	return simulateTx[incomingTransferRecallMutation](ctx, c, OpSimulateIncomingSepaCreditTransferAcceptedRecall, "SimulateIncomingSepaCreditTransferAcceptedRecallSuccessPayload", in)
+}
+
+type outgoingTransferBookingMutation struct {
+	P struct {
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaCreditTransferBookingSuccessPayload"`
+	} `graphql:"simulateOutgoingSepaCreditTransferBooking(input: $input)"`
+}
+
+func (m *outgoingTransferBookingMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *outgoingTransferBookingMutation) txID() string { return m.P.Success.TransactionID }
+
+// SimulateOutgoingSepaCreditTransferBooking books an outgoing transfer that
+// is Pending and returns its transaction id.
+func (c *Client) SimulateOutgoingSepaCreditTransferBooking(ctx context.Context, in OutgoingTransferBookingInput) (string, error) {
+	return simulateTx[outgoingTransferBookingMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferBooking, "SimulateOutgoingSepaCreditTransferBookingSuccessPayload", in)
+}
+
+type outgoingTransferRejectionMutation struct {
+	P struct {
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaCreditTransferRejectionSuccessPayload"`
+	} `graphql:"simulateOutgoingSepaCreditTransferRejection(input: $input)"`
+}
+
+func (m *outgoingTransferRejectionMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *outgoingTransferRejectionMutation) txID() string { return m.P.Success.TransactionID }
+
+// SimulateOutgoingSepaCreditTransferRejection rejects an outgoing transfer that
+// is Pending (its transaction becomes Rejected).
+func (c *Client) SimulateOutgoingSepaCreditTransferRejection(ctx context.Context, in OutgoingTransferRejectionInput) (string, error) {
+	return simulateTx[outgoingTransferRejectionMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferRejection, "SimulateOutgoingSepaCreditTransferRejectionSuccessPayload", in)
+}
+
+type outgoingTransferReturnMutation struct {
+	P struct {
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateOutgoingSepaCreditTransferReturnSuccessPayload"`
+	} `graphql:"simulateOutgoingSepaCreditTransferReturn(input: $input)"`
+}
+
+func (m *outgoingTransferReturnMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *outgoingTransferReturnMutation) txID() string { return m.P.Success.TransactionID }
+
+// SimulateOutgoingSepaCreditTransferReturn gives back a booked outgoing
+// transfer, as the receiving bank returned it, and returns the return's
+// transaction id.
+func (c *Client) SimulateOutgoingSepaCreditTransferReturn(ctx context.Context, in OutgoingTransferReturnInput) (string, error) {
+	return simulateTx[outgoingTransferReturnMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferReturn, "SimulateOutgoingSepaCreditTransferReturnSuccessPayload", in)
 }
