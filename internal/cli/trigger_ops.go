@@ -77,6 +77,25 @@ func triggerOps(c *api.Client) scenario.Ops {
 			}
 			return map[string]string{"id": fee.ID}, nil
 		}),
+		"simulateOutgoingSepaCreditTransferBooking": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferBookingInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaCreditTransferBooking(ctx, in))
+		}),
+		"simulateOutgoingSepaCreditTransferRejection": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferRejectionInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaCreditTransferRejection(ctx, in))
+		}),
+		"simulateOutgoingSepaCreditTransferReturn": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferReturnInput) (map[string]string, error) {
+			return tx(c.SimulateOutgoingSepaCreditTransferReturn(ctx, in))
+		}),
+		"initiateCreditTransfers": opOf([]string{"payment.id", "transactionId"}, func(ctx context.Context, in api.InitiateCreditTransfersInput) (map[string]string, error) {
+			p, err := c.InitiateCreditTransfers(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			if len(p.TransactionIDs) == 0 {
+				return nil, &PaymentNotSentError{PaymentID: p.ID, Status: p.Status, ConsentURL: p.ConsentURL, Reason: p.RejectedReason}
+			}
+			return map[string]string{"payment.id": p.ID, "transactionId": p.TransactionIDs[0]}, nil
+		}),
 		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
 			u, err := c.CreateSandboxUser(ctx, in)
 			if err != nil {
@@ -160,4 +179,21 @@ func setField(v reflect.Value, path []string, text string) error {
 		}
 	}
 	return fmt.Errorf("no such field %s", path[0])
+}
+
+// PaymentNotSentError reports a payment whose transfer was not sent: it
+// waits for the user's consent, or was rejected.
+type PaymentNotSentError struct {
+	PaymentID  string
+	Status     string
+	ConsentURL string
+	Reason     string
+}
+
+func (e *PaymentNotSentError) Error() string {
+	if e.ConsentURL != "" {
+		return fmt.Sprintf("payment %s waits for the user's consent, so no transfer is sent yet: give it at %s, or sign in as a Sandbox user who consents automatically (autoConsent; `partnertui trigger sandbox-user` makes one)",
+			e.PaymentID, e.ConsentURL)
+	}
+	return fmt.Sprintf("payment %s is %s (%s): no transfer was sent", e.PaymentID, e.Status, e.Reason)
 }
