@@ -113,6 +113,10 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateOutgoingSepaCreditTransferRejection, v: &outgoingTransferRejectionMutation{}, vars: map[string]any{"input": OutgoingTransferRejectionInput{}}, mutation: true, admin: true},
 		{name: OpSimulateOutgoingSepaCreditTransferReturn, v: &outgoingTransferReturnMutation{}, vars: map[string]any{"input": OutgoingTransferReturnInput{}}, mutation: true, admin: true},
 		{name: OpInitiateCreditTransfers, v: &initiateCreditTransfersMutation{}, vars: map[string]any{"input": initiateCreditTransfersInputQL{}, "first": maxPaymentTransfers}, mutation: true},
+		{name: OpUpdateSandboxUser, v: &updateSandboxUserMutation{}, vars: map[string]any{"input": UpdateSandboxUserInput{}}, mutation: true, admin: true},
+		{name: OpDeleteSandboxUser, v: &deleteSandboxUserMutation{}, vars: map[string]any{"input": DeleteSandboxUserInput{}}, mutation: true, admin: true},
+		{name: OpCreateSandboxIdentification, v: &createSandboxIdentificationMutation{}, vars: map[string]any{"input": SandboxIdentificationInput{}}, mutation: true, admin: true},
+		{name: OpUpdateSandboxIdentification, v: &updateSandboxIdentificationMutation{}, vars: map[string]any{"input": UpdateSandboxIdentificationInput{}}, mutation: true, admin: true},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))

@@ -28,6 +28,10 @@ func simulationShapes() map[string]any {
 		OpSimulateOutgoingSepaCreditTransferRejection:      &outgoingTransferRejectionMutation{},
 		OpSimulateOutgoingSepaCreditTransferReturn:         &outgoingTransferReturnMutation{},
 		OpInitiateCreditTransfers:                          &initiateCreditTransfersMutation{},
+		OpUpdateSandboxUser:                                &updateSandboxUserMutation{},
+		OpDeleteSandboxUser:                                &deleteSandboxUserMutation{},
+		OpCreateSandboxIdentification:                      &createSandboxIdentificationMutation{},
+		OpUpdateSandboxIdentification:                      &updateSandboxIdentificationMutation{},
 	}
 }
 
@@ -55,6 +59,10 @@ func simulationMembers() map[string]string {
 		OpSimulateOutgoingSepaCreditTransferRejection:      "TransactionNotFoundRejection",
 		OpSimulateOutgoingSepaCreditTransferReturn:         "ForbiddenRejection",
 		OpInitiateCreditTransfers:                          "InitiateCreditTransfersSuccessPayload",
+		OpUpdateSandboxUser:                                "UpdateSandboxUserSuccessPayload",
+		OpDeleteSandboxUser:                                "LastSandboxUserCannotBeDeletedRejection",
+		OpCreateSandboxIdentification:                      "CreateSandboxIdentificationSuccessPayload",
+		OpUpdateSandboxIdentification:                      "InvalidIdentificationLevelsRejection",
 	}
 }
 
@@ -72,6 +80,10 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 	check("SimulateManualBankingFee", fee, err)
 	pay, err := c.InitiateCreditTransfers(ctx, InitiateCreditTransfersInput{})
 	check("InitiateCreditTransfers", pay, err)
+	changed, err := c.UpdateSandboxUser(ctx, UpdateSandboxUserInput{})
+	check("UpdateSandboxUser", changed, err)
+	ident, err := c.CreateSandboxIdentification(ctx, SandboxIdentificationInput{})
+	check("CreateSandboxIdentification", struct{ ID string }{ident}, err)
 	n := 0
 	for name, err := range map[string]error{
 		"SimulateOutgoingCardDebit":                        second(c.SimulateOutgoingCardDebit(ctx, CardDebitInput{})),
@@ -85,6 +97,8 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 		"SimulateOutgoingSepaDirectDebitReject":            second(c.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{})),
 		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
 		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
+		"DeleteSandboxUser":                                c.DeleteSandboxUser(ctx, ""),
+		"UpdateSandboxIdentification":                      second(c.UpdateSandboxIdentification(ctx, UpdateSandboxIdentificationInput{})),
 		"SimulateOutgoingSepaCreditTransferBooking":        second(c.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{})),
 		"SimulateOutgoingSepaCreditTransferRejection":      second(c.SimulateOutgoingSepaCreditTransferRejection(ctx, OutgoingTransferRejectionInput{})),
 		"SimulateOutgoingSepaCreditTransferReturn":         second(c.SimulateOutgoingSepaCreditTransferReturn(ctx, OutgoingTransferReturnInput{})),

@@ -26,6 +26,7 @@ func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 	transferOperations(t, cov, user)
 	directDebitOperations(t, cov, user)
 	outgoingTransferOperations(t, cov, user)
+	peopleOperations(t, cov, user)
 }
 
 // transferOperations returns one received transfer and recalls another.
@@ -205,5 +206,38 @@ func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" || rej.Message == "" {
 		t.Errorf("booking of no transaction: %v, want a TransactionNotFoundRejection", err)
+	}
+}
+
+// peopleOperations makes a Sandbox user, identifies it, changes both and
+// deletes the user.
+func peopleOperations(t *testing.T, cov *opCoverage, user *Client) {
+	ctx := context.Background()
+	in := SandboxUserInput{FirstName: "Grace", LastName: "Ops", BirthDate: "1985-02-03", NationalityCCA3: "DEU", AutoConsent: true}
+	u, err := user.CreateSandboxUser(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ident, err := user.CreateSandboxIdentification(ctx, SandboxIdentificationInput{UserID: u.ID, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Pending"}})
+	cov.ok(t, OpCreateSandboxIdentification, err)
+	again, err := user.UpdateSandboxIdentification(ctx, UpdateSandboxIdentificationInput{IdentificationID: ident, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
+	cov.ok(t, OpUpdateSandboxIdentification, err)
+	if ident == "" || again != ident {
+		t.Errorf("identification %q, updated %q", ident, again)
+	}
+	in.LastName = "Ops-Hopper"
+	changed, err := user.UpdateSandboxUser(ctx, UpdateSandboxUserInput{ID: u.ID, SandboxUserInput: in})
+	cov.ok(t, OpUpdateSandboxUser, err)
+	if changed.ID != u.ID || changed.LastName != "Ops-Hopper" {
+		t.Errorf("%s = %+v", OpUpdateSandboxUser, changed)
+	}
+	cov.ok(t, OpDeleteSandboxUser, user.DeleteSandboxUser(ctx, u.ID))
+	var rej *RejectionError
+	if err := user.DeleteSandboxUser(ctx, u.ID); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
+		t.Errorf("deleting a deleted user: %v, want a SandboxUserNotFoundRejection", err)
+	}
+	_, err = user.CreateSandboxIdentification(ctx, SandboxIdentificationInput{UserID: "no-such-user", Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
+	if !errors.As(err, &rej) || rej.Type != "UserNotFoundRejection" {
+		t.Errorf("identifying no user: %v, want a UserNotFoundRejection", err)
 	}
 }

@@ -96,6 +96,24 @@ func triggerOps(c *api.Client) scenario.Ops {
 			}
 			return map[string]string{"payment.id": p.ID, "transactionId": p.TransactionIDs[0]}, nil
 		}),
+		"updateSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.UpdateSandboxUserInput) (map[string]string, error) {
+			u, err := c.UpdateSandboxUser(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"sandboxUser.id": u.ID}, nil
+		}),
+		"deleteSandboxUser": opOf(nil, func(ctx context.Context, in api.DeleteSandboxUserInput) (map[string]string, error) {
+			return map[string]string{}, c.DeleteSandboxUser(ctx, in.ID)
+		}),
+		"createSandboxIdentification": opOf([]string{"sandboxIdentification.id"}, func(ctx context.Context, in api.SandboxIdentificationInput) (map[string]string, error) {
+			id, err := c.CreateSandboxIdentification(ctx, in)
+			return map[string]string{"sandboxIdentification.id": id}, err
+		}),
+		"updateSandboxIdentification": opOf([]string{"sandboxIdentification.id"}, func(ctx context.Context, in api.UpdateSandboxIdentificationInput) (map[string]string, error) {
+			id, err := c.UpdateSandboxIdentification(ctx, in)
+			return map[string]string{"sandboxIdentification.id": id}, err
+		}),
 		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
 			u, err := c.CreateSandboxUser(ctx, in)
 			if err != nil {
@@ -132,6 +150,11 @@ func argsOf(t reflect.Type, prefix string, required bool) []scenario.Arg {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			// encoding/json writes an embedded struct's fields as its own.
+			out = append(out, argsOf(f.Type, prefix, required)...)
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}
@@ -174,7 +197,14 @@ func setField(v reflect.Value, path []string, text string) error {
 	}
 	t := v.Type()
 	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == path[0] {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if t.Field(i).Anonymous && name == "" {
+			if err := setField(v.Field(i), path, text); err == nil {
+				return nil
+			}
+			continue
+		}
+		if name == path[0] {
 			return setField(v.Field(i), path[1:], text)
 		}
 	}

@@ -258,3 +258,23 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestStepArgumentsAreTheInputsSchemaNames: an operation's arguments are
+// its input's fields by their schema names, nested ones dotted and an
+// embedded input's fields its own; optional ones are not required.
+func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
+	ops := triggerOps(nil)
+	want := map[string]map[string]bool{
+		"updateSandboxUser":                 {"id": true, "firstName": true, "nationalityCCA3": true, "birthCountryCCA3": false},
+		"simulateOutgoingCardAuthorization": {"cardId": true, "amount.value": false, "outcome": false},
+		"initiateCreditTransfers":           {"accountId": true, "creditTransfers.amount.value": true, "creditTransfers.sepaBeneficiary.iban": true},
+	}
+	for op, args := range want {
+		for name, required := range args {
+			i := slices.IndexFunc(ops[op].Args, func(a scenario.Arg) bool { return a.Name == name })
+			if i < 0 || ops[op].Args[i].Required != required {
+				t.Errorf("%s: argument %s missing or required=%v wrong: %+v", op, name, required, ops[op].Args)
+			}
+		}
+	}
+}
