@@ -12,27 +12,28 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
 // triggerEmulator starts an emulator whose first demo user is signed in
 // for the CLI, with a webhook subscription to every event type pointing at
 // a local receiver that records what it gets.
-func triggerEmulator(t *testing.T) (cfg string, info emulator.Info, rec *receiver) {
+func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
 	t.Helper()
-	home := testenv.Isolate(t)
-	info, cfg = startEmulator(t, home, "user", emulator.Options{})
+	e, cfg := startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
 	dir, err := paths.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	signInDemoUser(t, info, dir)
+	signin.Session(t, e, e.Env(t, config.Sandbox), dir)
 	rec, url := newReceiver(t)
-	project := projectClient(t, info)
+	project := projectClient(t, e)
 	types, err := project.WebhookEventTypes(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func triggerEmulator(t *testing.T) (cfg string, info emulator.Info, rec *receive
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return cfg, info, rec
+	return cfg, rec
 }
 
 // runTrigger runs trigger with --json on the emulator of cfg, reading the
@@ -101,7 +102,7 @@ func eventTypesOf(events []scenario.Event) []string {
 // event arrived, and the eventIds the local receiver got during the run
 // are exactly those trigger waited for.
 func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
-	cfg, _, rec := triggerEmulator(t)
+	cfg, rec := triggerEmulator(t)
 	all, err := scenario.Builtins()
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
 // does not cause ends at the timeout with exit 1, naming it; what did
 // arrive is reported.
 func TestTriggerWrongExpectationExitsOne(t *testing.T) {
-	cfg, _, _ := triggerEmulator(t)
+	cfg, _ := triggerEmulator(t)
 	code, rep, errOut := runTriggerJSON(t, cfg, "transfer-received", "--expect", "Transaction.Pending,Transaction.Released", "--timeout", "1s")
 	if code != ExitFailure {
 		t.Fatalf("exit %d, want %d: %s", code, ExitFailure, errOut)
@@ -152,7 +153,7 @@ func TestTriggerWrongExpectationExitsOne(t *testing.T) {
 // TestTriggerFileRefersToAnEarlierStep: a user's scenario whose second
 // step debits the authorization its first step made.
 func TestTriggerFileRefersToAnEarlierStep(t *testing.T) {
-	cfg, _, _ := triggerEmulator(t)
+	cfg, _ := triggerEmulator(t)
 	file := filepath.Join(t.TempDir(), "pay.toml")
 	body := `name = "pay"
 [[step]]
@@ -193,7 +194,7 @@ args = { transactionId = "${authorize.transactionId}" }
 // TestTriggerOnAGivenTransaction: --transaction skips the step that would
 // make it, and only the later steps' events are expected.
 func TestTriggerOnAGivenTransaction(t *testing.T) {
-	cfg, _, _ := triggerEmulator(t)
+	cfg, _ := triggerEmulator(t)
 	code, first, errOut := runTriggerJSON(t, cfg, "transfer-received", "--timeout", "30s")
 	if code != ExitOK {
 		t.Fatalf("transfer-received: exit %d: %s", code, errOut)
@@ -211,7 +212,7 @@ func TestTriggerOnAGivenTransaction(t *testing.T) {
 // TestTriggerRefusals: Live is refused (exit 2) before anything is sent,
 // as are an unknown scenario, event type or argument.
 func TestTriggerRefusals(t *testing.T) {
-	cfg, _, _ := triggerEmulator(t)
+	cfg, _ := triggerEmulator(t)
 	for _, c := range []struct {
 		args []string
 		want string
