@@ -15,9 +15,12 @@ import (
 	"github.com/partnertui/partnertui/internal/scenario"
 )
 
-// triggerPickPages bounds the pages read to find a suitable account or
-// card when none is given.
-const triggerPickPages = 5
+// Bounds of the search for a suitable account (pages) or card (one page)
+// when none is given.
+const (
+	triggerPickPages = 5
+	triggerPickCards = 20
+)
 
 // resolve finds the objects the scenario's steps refer to: those the
 // command line names, else the first suitable ones, said on stderr.
@@ -108,7 +111,7 @@ func (r *triggerRun) card(ctx context.Context) (map[string]string, error) {
 		}
 		return map[string]string{"id": c.ID, "accountId": a.ID, "currency": a.Currency}, nil
 	}
-	cards, err := r.env.API.Cards(ctx, api.CardsParams{Statuses: []string{"Enabled"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	cards, err := r.env.API.Cards(ctx, api.CardsParams{First: triggerPickCards, Statuses: []string{"Enabled"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
 	if err != nil {
 		return nil, err
 	}
