@@ -49,6 +49,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
 	fl.StringVar(&opts.Since, "since", "", "only events logged on or after this `date` (YYYY-MM-DD or RFC 3339)")
 	completeChoices(cmd, "type", platform.WebhookEventTypes())
+	cmd.AddCommand(newCmdEventReplay(f))
 	return f.withSession(cmd, true)
 }
 

@@ -31,6 +31,14 @@ type ListenOptions struct {
 	Subscription string
 	Types        []string
 	Create       bool
+	// Since is --since as given; since is when it means.
+	Since string
+	since time.Time
+	// Resume keeps the position in the state directory and starts from it.
+	Resume bool
+	// Secret is --create's subscription's secret; "" generates one.
+	Secret    string
+	PrintJSON bool
 	// Interval is the time between two reads of the event log; the default
 	// spends 7.5% of the platform's request budget.
 	Interval time.Duration
@@ -83,16 +91,21 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			"would. Each event is delivered and retried on its own (a failing event never holds up the\n" +
 			"others) and gets a line per attempt with the local answer. Redirects are never followed: a 3xx\n" +
 			"is the endpoint's answer. --create makes a subscription for the run (removed when listen\n" +
-			"stops). The log is read with the project's token (client credentials). Ctrl+C stops it.",
+			"stops), with --secret or a generated secret that is printed once. --since first forwards what\n" +
+			"the log holds since then, oldest first; --resume keeps listen's position in the state directory\n" +
+			"and forwards, when started again, the events it missed meanwhile, each eventId once. The log is\n" +
+			"read with the project's token (client credentials). Ctrl+C stops it.",
 		Example: "  partnertui listen --create --forward-to http://localhost:8080/webhooks\n" +
-			"  partnertui listen --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook",
+			"  partnertui listen --create --secret my-handler-secret --print-json --forward-to http://localhost:8080/webhooks\n" +
+			"  partnertui listen --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook\n" +
+			"  partnertui listen --subscription 1c3f… --resume --since 2h --forward-to http://localhost:3000/hook",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkForwardURL(opts.ForwardTo); err != nil {
 				return err
 			}
-			if opts.Create && opts.Subscription != "" {
-				return usageErrorf("--create and --subscription cannot be used together: --create makes a new subscription")
+			if err := opts.check(time.Now()); err != nil {
+				return err
 			}
 			if f.onListen != nil {
 				f.onListen(opts)
@@ -105,9 +118,60 @@ func NewCmdListen(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Subscription, "subscription", "", "only events of this webhook subscription (`id`)")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate)")
 	fl.BoolVar(&opts.Create, "create", false, "create a subscription for this run, removed when listen stops")
+	fl.StringVar(&opts.Secret, "secret", "", "with --create, the subscription's `secret`, sent in x-swan-secret (default: generated and printed)")
+	fl.StringVar(&opts.Since, "since", "", "first forward what the log holds since then: a `duration` back (2h, 3d) or a time (RFC 3339, YYYY-MM-DD)")
+	fl.BoolVar(&opts.Resume, "resume", false, "keep the position in the state directory, and start from it: the events missed while stopped are forwarded")
+	fl.BoolVar(&opts.PrintJSON, "print-json", false, "print each event's payload as it is forwarded")
 	fl.DurationVar(&opts.Interval, "interval", listenInterval, "time between two reads of the event log (`duration`)")
 	_ = fl.MarkHidden("interval")
 	return f.withSession(cmd, true)
+}
+
+// check refuses flags that do not go together, and reads --since.
+func (o *ListenOptions) check(now time.Time) error {
+	if err := checkForwardURL(o.ForwardTo); err != nil {
+		return err
+	}
+	switch {
+	case o.Create && o.Subscription != "":
+		return usageErrorf("--create and --subscription cannot be used together: --create makes a new subscription")
+	case o.Resume && o.Create:
+		return usageErrorf("--resume cannot follow --create's subscription, which is removed when listen stops: " +
+			"make one that stays (partnertui subscriptions lists them) and use --subscription ID, or follow them all")
+	case o.Secret != "" && !o.Create:
+		return usageErrorf("--secret sets the secret of the subscription --create makes: add --create, or leave --secret out to use the secret --subscription's subscription has")
+	}
+	if p := platform.WebhookSecretProblem(o.Secret); p != "" {
+		return usageErrorf("--secret %s", p)
+	}
+	var err error
+	o.since, err = parseSince(o.Since, now)
+	return err
+}
+
+// parseSince reads --since: a duration back from now (Go's, or whole days
+// such as 3d), or a date or time.
+func parseSince(v string, now time.Time) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	d, err := time.ParseDuration(v)
+	if n, cut := strings.CutSuffix(v, "d"); cut && err != nil {
+		var days int
+		if _, serr := fmt.Sscanf(n, "%d", &days); serr == nil && fmt.Sprint(days) == n {
+			d, err = time.Duration(days)*24*time.Hour, nil
+		}
+	}
+	if err == nil {
+		if d <= 0 {
+			return time.Time{}, usageErrorf("--since %q is no time back from now: write a positive duration such as 2h", v)
+		}
+		return now.Add(-d), nil
+	}
+	if t, err := parseDate("--since", v); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usageErrorf("--since %q is neither a duration such as 2h, 30m or 3d nor a time such as 2026-11-22 or 2026-11-22T10:00:00Z", v)
 }
 
 func checkForwardURL(raw string) error {
@@ -160,6 +224,7 @@ func runListen(ctx context.Context, opts *ListenOptions) (runErr error) {
 	}
 	// The event log and the subscriptions belong to the project.
 	l := newListener(opts, e.ProjectAPI, string(e.Name))
+	l.host = e.Config.APIURL
 	defer l.http.CloseIdleConnections()
 	switch {
 	case opts.Create:
@@ -189,11 +254,14 @@ type listener struct {
 	opts    *ListenOptions
 	api     *api.Client
 	env     string
+	host    string // the platform's API, which the position is of
 	subID   string // the subscription followed (--subscription, or --create's); "" for all
 	seen    map[string]bool
 	started bool                  // the first read, which only marks history, is done
 	secrets map[string]api.Secret // read by the log's reader only
 	http    *http.Client
+	pos     *position // with --resume
+	resumed bool      // pos was saved by an earlier run
 
 	out sync.Mutex // one event's line is never cut by another's
 }
@@ -239,8 +307,11 @@ func (l *listener) follow(ctx context.Context, id string) error {
 		safetext.Truncate(id, 80), l.env, strings.Join(known, ", "), more)
 }
 
-// create makes the run's subscription, with a fresh secret that listen
-// sends to the local endpoint like the platform would.
+// create makes the run's subscription, with --secret or a fresh secret
+// that listen sends to the local endpoint like the platform would. A
+// generated secret is printed, once: it is the one the user's handler
+// must check, and the only secret partnertui ever shows (it guards
+// nothing but that local handler).
 func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error) {
 	types := l.opts.Types
 	if len(types) == 0 {
@@ -250,9 +321,12 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 		}
 		types = all
 	}
-	var raw [16]byte // 32 hex characters: the platform takes secrets of up to 36
-	_, _ = rand.Read(raw[:])
-	secret := api.Secret(hex.EncodeToString(raw[:]))
+	secret := api.Secret(l.opts.Secret)
+	if secret == "" {
+		var raw [16]byte // 32 hex characters: the platform takes secrets of up to 36
+		_, _ = rand.Read(raw[:])
+		secret = api.Secret(hex.EncodeToString(raw[:]))
+	}
 	sub, err := l.api.AddWebhookSubscription(ctx, api.WebhookSubscriptionInput{
 		Label: "partnertui listen", Endpoint: listenEndpoint, Secret: secret, EventTypes: types,
 	})
@@ -262,6 +336,9 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 	l.subID = sub.ID
 	l.secrets[sub.ID] = secret
 	fmt.Fprintf(l.opts.IO.Err, "Created webhook subscription %s for this run; it is removed when listen stops.\n", sub.ID)
+	if l.opts.Secret == "" {
+		fmt.Fprintf(l.opts.IO.Err, "Its secret, sent in the x-swan-secret header for your handler to check, is %s (shown only now; --secret chooses it).\n", secret.Reveal())
+	}
 	return sub, nil
 }
 
@@ -290,15 +367,26 @@ func (l *listener) params() api.WebhookEventLogsParams {
 // to its own delivery. What is in the log when listen starts is history:
 // only events logged after are forwarded.
 func (l *listener) run(ctx context.Context) error {
-	if _, err := l.fresh(ctx); err != nil {
+	backlog, err := l.catchUp(ctx)
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
+	if l.pos != nil {
+		if err := l.pos.flush(); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(l.opts.IO.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env, l.opts.ForwardTo)
-	d := &deliveries{l: l, slots: make(chan struct{}, listenInFlight)}
+	d := &deliveries{l: l, slots: make(chan struct{}, listenInFlight), room: make(chan struct{}, listenPending)}
 	defer d.stop()
+	for _, ev := range backlog {
+		if !l.hand(ctx, d, ev, true) {
+			return nil
+		}
+	}
 	t := time.NewTicker(l.opts.Interval)
 	defer t.Stop()
 	for {
@@ -320,13 +408,112 @@ func (l *listener) run(ctx context.Context) error {
 			continue
 		}
 		for _, ev := range news {
-			secret, err := l.secret(ctx, ev)
-			if err != nil {
-				l.report(ev, "not forwarded: "+remedy.Sentence(err))
+			l.hand(ctx, d, ev, false)
+		}
+	}
+}
+
+// hand gives ev to its delivery. A backlog event waits for room among the
+// events in hand; a live one finding none is reported as not forwarded.
+// It is false when ctx ended first.
+func (l *listener) hand(ctx context.Context, d *deliveries, ev api.WebhookEventLog, wait bool) bool {
+	secret, err := l.secret(ctx, ev)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false
+		}
+		l.finish(ev)
+		l.report(ev, "not forwarded: "+remedy.Sentence(err), false)
+		return true
+	}
+	return d.start(ctx, ev, secret, wait)
+}
+
+// catchUp is the first read of the log. It returns, oldest first, what
+// was logged while a resumed listen was stopped, or since --since; without
+// either, what the log holds is history and only marked as seen.
+func (l *listener) catchUp(ctx context.Context) ([]api.WebhookEventLog, error) {
+	if l.opts.Resume {
+		path := positionFile(l.opts.F.app.StateDir, l.env, l.host, l.subID, l.opts.ForwardTo, l.opts.Types)
+		meta := savedPosition{Env: l.env, Subscription: l.subID, Types: l.opts.Types}
+		var err error
+		if l.pos, l.resumed, err = loadPosition(path, meta); err != nil {
+			return nil, err
+		}
+	}
+	since := l.opts.since
+	switch {
+	case l.resumed:
+		return l.backlog(ctx, l.pos.since(), func(ev api.WebhookEventLog) bool { return !l.pos.handled(ev.EventID, eventDate(ev)) })
+	case !since.IsZero():
+		return l.backlog(ctx, since, func(ev api.WebhookEventLog) bool { return !eventDate(ev).Before(since) })
+	}
+	_, err := l.fresh(ctx)
+	return nil, err
+}
+
+// backlog reads every entry of the log logged since start (newest first)
+// and returns the events keep wants, oldest first; the others are
+// history.
+func (l *listener) backlog(ctx context.Context, start time.Time, keep func(api.WebhookEventLog) bool) ([]api.WebhookEventLog, error) {
+	p := l.params()
+	p.StartDate = start
+	var news []api.WebhookEventLog
+	err := api.Walk(ctx, api.Pages(l.api.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
+		for _, ev := range page.Items {
+			if l.seen[ev.EventID] || !eventTypes(l.opts.Types).keep(ev.EventType) {
 				continue
 			}
-			d.start(ctx, ev, secret)
+			l.seen[ev.EventID] = true
+			l.saw(ev)
+			if keep(ev) {
+				news = append(news, ev)
+			} else {
+				l.history(ev)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.started = true
+	slices.SortStableFunc(news, func(a, b api.WebhookEventLog) int { return eventDate(a).Compare(eventDate(b)) })
+	if len(news) > 0 {
+		fmt.Fprintf(l.opts.IO.Err, "Catching up: %d events logged since %s, oldest first.\n", len(news), start.Local().Format(time.DateTime))
+	}
+	return news, nil
+}
+
+// eventDate is when the platform says ev happened.
+func eventDate(ev api.WebhookEventLog) time.Time {
+	if ev.EventDate.IsZero() {
+		return ev.CreatedAt
+	}
+	return ev.EventDate
+}
+
+// saw, history and finish keep the position of --resume.
+func (l *listener) saw(ev api.WebhookEventLog) {
+	if l.pos != nil {
+		l.pos.saw(eventDate(ev))
+	}
+}
+
+func (l *listener) history(ev api.WebhookEventLog) {
+	if l.pos != nil {
+		l.pos.history(ev.EventID, eventDate(ev))
+	}
+}
+
+// finish counts ev as handled, on disk before its last line is printed:
+// an event reported delivered is never sent again by a resumed listen.
+func (l *listener) finish(ev api.WebhookEventLog) {
+	if l.pos == nil {
+		return
+	}
+	if err := l.pos.finish(ev.EventID, eventDate(ev)); err != nil {
+		fmt.Fprintf(l.opts.IO.Err, "%s  %v\n", l.clock(), err)
 	}
 }
 
@@ -348,7 +535,10 @@ func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
 				continue
 			}
 			l.seen[ev.EventID] = true
-			if !first {
+			l.saw(ev)
+			if first {
+				l.history(ev)
+			} else {
 				news = append(news, ev)
 			}
 		}
@@ -388,36 +578,45 @@ func (l *listener) secret(ctx context.Context, ev api.WebhookEventLog) (api.Secr
 // events in hand at once.
 type deliveries struct {
 	l     *listener
-	slots chan struct{}
+	slots chan struct{} // one per POST on the wire
+	room  chan struct{} // one per event in hand
 	wg    sync.WaitGroup
 
-	mu      sync.Mutex
-	pending int // in hand
-	cut     int // ended by Ctrl+C before their last attempt
+	mu  sync.Mutex
+	cut int // ended by Ctrl+C before their last attempt
 }
 
-// start delivers ev in a goroutine of its own, unless listenPending events
-// are already in hand: then ev is reported as not forwarded.
-func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret api.Secret) {
-	d.mu.Lock()
-	full := d.pending >= listenPending
-	if !full {
-		d.pending++
+// start delivers ev in a goroutine of its own. When listenPending events
+// are already in hand it waits for room if wait is set, else ev is
+// reported as not forwarded. It is false when ctx ended first.
+func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, wait bool) bool {
+	select {
+	case d.room <- struct{}{}:
+	default:
+		if !wait {
+			d.l.finish(ev)
+			d.l.report(ev, fmt.Sprintf("not forwarded: %d events are already being delivered or retried", listenPending), false)
+			return true
+		}
+		select {
+		case d.room <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
 	}
-	d.mu.Unlock()
-	if full {
-		d.l.report(ev, fmt.Sprintf("not forwarded: %d events are already being delivered or retried", listenPending))
-		return
+	if d.l.pos != nil {
+		d.l.pos.begin(ev.EventID, eventDate(ev))
 	}
 	d.wg.Go(func() {
 		finished := d.l.deliver(ctx, ev, secret, d.slots)
-		d.mu.Lock()
-		d.pending--
+		<-d.room
 		if !finished {
+			d.mu.Lock()
 			d.cut++
+			d.mu.Unlock()
 		}
-		d.mu.Unlock()
 	})
+	return true
 }
 
 // stop waits for the deliveries, which end with ctx, and says how many
@@ -438,7 +637,8 @@ func (d *deliveries) stop() {
 // finished is false when ctx ended it first.
 func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, slots chan struct{}) (finished bool) {
 	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
-		l.report(ev, "not forwarded: the subscription's secret "+p+", so it cannot be sent as it is stored")
+		l.finish(ev)
+		l.report(ev, "not forwarded: the subscription's secret "+p+", so it cannot be sent as it is stored", false)
 		return true
 	}
 	wait := l.opts.Backoff
@@ -450,17 +650,20 @@ func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret a
 		}
 		a := l.post(ctx, ev.RequestPayload, secret)
 		<-slots
+		payload := l.opts.PrintJSON && attempt == 1
 		switch {
 		case ctx.Err() != nil:
 			return false
 		case a.ok():
-			l.report(ev, a.String())
+			l.finish(ev)
+			l.report(ev, a.String(), payload)
 			return true
 		case attempt == listenMaxAttempts:
-			l.report(ev, fmt.Sprintf("%s; gave up after %d attempts", a, attempt))
+			l.finish(ev)
+			l.report(ev, fmt.Sprintf("%s; gave up after %d attempts", a, attempt), payload)
 			return true
 		}
-		l.report(ev, fmt.Sprintf("%s; trying again in %s", a, wait))
+		l.report(ev, fmt.Sprintf("%s; trying again in %s", a, wait), payload)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -472,11 +675,16 @@ func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret a
 	}
 }
 
-// report writes one line about ev on stdout.
-func (l *listener) report(ev api.WebhookEventLog, what string) {
+// report writes one line about ev on stdout and, when payload is set,
+// the payload on the next (--print-json, once per event). The payload was
+// made safe for the terminal when the API client decoded it.
+func (l *listener) report(ev api.WebhookEventLog, what string, payload bool) {
 	l.out.Lock()
 	defer l.out.Unlock()
 	fmt.Fprintf(l.opts.IO.Out, "%s  %-28s %s  → %s\n", l.clock(), ev.EventType, ev.ResourceID, what)
+	if payload {
+		fmt.Fprintln(l.opts.IO.Out, ev.RequestPayload)
+	}
 }
 
 // answer is the outcome of one POST: a status, or the error that stood

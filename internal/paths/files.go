@@ -3,8 +3,10 @@ package paths
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // ErrLink reports that a path where partnertui keeps a file of its own is
@@ -84,6 +86,53 @@ func EnsureDir(dir string) error {
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return &DirError{Path: dir, Mode: perm, Err: err}
+	}
+	return nil
+}
+
+// ReadFile reads a file of partnertui's own as os.ReadFile does, opened
+// through OpenFile: a link or odd file is refused.
+func ReadFile(path string) ([]byte, error) {
+	f, err := OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// WriteFile replaces a file of partnertui's own with data, mode 0600,
+// atomically: a reader, or the next run after a kill -9, finds the old
+// content or the new, never a part. The data goes to a new temporary file
+// in the same directory (created exclusively, so no planted link is
+// followed), is synced, then renamed over path (a rename replaces a link
+// at path instead of writing through it).
+func WriteFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	err = tmp.Chmod(0o600)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync() // the rename itself survives a crash
+		d.Close()
 	}
 	return nil
 }

@@ -122,3 +122,47 @@ func TestEnsureDirTightensOrRefuses(t *testing.T) {
 		t.Errorf("a directory of another user: %v", err)
 	}
 }
+
+// TestWriteFileReplacesALinkNeverItsTarget: WriteFile leaves a 0600 file
+// with the new content and no temporary file; a link planted at the path
+// is replaced, its target untouched, and ReadFile refuses a link.
+func TestWriteFileReplacesALinkNeverItsTarget(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "position.json")
+	for _, data := range []string{"first", "second"} {
+		if err := WriteFile(path, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(path)
+		if err != nil || string(got) != data {
+			t.Fatalf("ReadFile = %q, %v; want %q", got, err, data)
+		}
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want 0600", fi.Mode(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("theirs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(link); !errors.Is(err, ErrLink) {
+		t.Errorf("ReadFile through a link: %v, want ErrLink", err)
+	}
+	if err := WriteFile(link, []byte("ours")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "theirs" {
+		t.Errorf("the link's target was written: %q", got)
+	}
+	if got, err := ReadFile(link); err != nil || string(got) != "ours" {
+		t.Errorf("after WriteFile over a link: %q, %v", got, err)
+	}
+}
