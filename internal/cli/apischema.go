@@ -103,24 +103,12 @@ func readCachedSchema(file, url string) (cachedSchema, bool) {
 	return c, true
 }
 
-// writeCachedSchema replaces file at once (temporary file, then rename,
-// which replaces a symlink rather than following it).
+// writeCachedSchema replaces file at once (paths.WriteFile: a temporary
+// file, then a rename, which replaces a symlink rather than following it).
 func writeCachedSchema(file string, c cachedSchema) error {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".schema-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return paths.WriteFile(file, b)
 }

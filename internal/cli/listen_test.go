@@ -218,12 +218,17 @@ func newListenWorld(t *testing.T) *listenWorld {
 // Transaction.Booked and Account.Updated are logged.
 func (w *listenWorld) transfer(t *testing.T) string {
 	t.Helper()
-	id, err := w.user.SimulateIncomingTransfer(context.Background(), api.IncomingTransfer{Amount: api.Amount{Value: "12.00", Currency: w.acc.Currency},
-		CreditorIBAN: w.acc.IBAN, CreditorName: w.acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Debtor"})
+	id, err := w.tryTransfer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// tryTransfer is transfer for a goroutine other than the test's.
+func (w *listenWorld) tryTransfer() (string, error) {
+	return w.user.SimulateIncomingTransfer(context.Background(), api.IncomingTransfer{Amount: api.Amount{Value: "12.00", Currency: w.acc.Currency},
+		CreditorIBAN: w.acc.IBAN, CreditorName: w.acc.Holder.Info.Name, DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Debtor"})
 }
 
 func (w *listenWorld) subscriptions(t *testing.T) []api.WebhookSubscription {
