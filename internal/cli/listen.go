@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -104,6 +105,9 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			if err := checkForwardURL(opts.ForwardTo); err != nil {
 				return err
 			}
+			if err := opts.readSecret(); err != nil {
+				return err
+			}
 			if err := opts.check(time.Now()); err != nil {
 				return err
 			}
@@ -118,7 +122,7 @@ func NewCmdListen(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Subscription, "subscription", "", "only events of this webhook subscription (`id`)")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate)")
 	fl.BoolVar(&opts.Create, "create", false, "create a subscription for this run, removed when listen stops")
-	fl.StringVar(&opts.Secret, "secret", "", "with --create, the subscription's `secret`, sent in x-swan-secret (default: generated and printed)")
+	fl.StringVar(&opts.Secret, "secret", "", "with --create, the subscription's `secret`, sent in x-swan-secret; - reads it from stdin (default: generated and printed)")
 	fl.StringVar(&opts.Since, "since", "", "first forward what the log holds since then: a `duration` back (2h, 3d) or a time (RFC 3339, YYYY-MM-DD)")
 	fl.BoolVar(&opts.Resume, "resume", false, "keep the position in the state directory, and start from it: the events missed while stopped are forwarded")
 	fl.BoolVar(&opts.PrintJSON, "print-json", false, "print each event's payload as it is forwarded")
@@ -147,6 +151,24 @@ func (o *ListenOptions) check(now time.Time) error {
 	var err error
 	o.since, err = parseSince(o.Since, now)
 	return err
+}
+
+// readSecret reads --secret - from stdin (one line, without its line end),
+// so that the secret is in no process list.
+func (o *ListenOptions) readSecret() error {
+	if o.Secret != "-" {
+		return nil
+	}
+	line, size, err := readLine(bufio.NewReader(o.IO.In), platform.WebhookSecretMax*4+2)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("cannot read --secret from stdin: %w", err)
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if size > len(line)+1 || line == "" {
+		return usageErrorf("--secret - read %d bytes from stdin: give one line of at most %d characters", size, platform.WebhookSecretMax)
+	}
+	o.Secret = line
+	return nil
 }
 
 // parseSince reads --since: a duration back from now (Go's, or whole days

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -303,4 +304,23 @@ func TestEventsReplay(t *testing.T) {
 		t.Errorf("an unknown event: exit %d, %q", code, errOut)
 	}
 	t.Logf("unknown event: %s", errOut)
+}
+
+// TestListenSecretFromStdin: --secret - takes the secret from stdin's
+// first line (CRLF or LF), so it is in no process list; none, or a line
+// the platform would not take, is a usage error.
+func TestListenSecretFromStdin(t *testing.T) {
+	for in, want := range map[string]string{"tab\there-1\n": "tab\there-1", "crlf-secret\r\nmore\n": "crlf-secret", "no-newline": "no-newline"} {
+		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Secret: "-"}
+		if err := o.readSecret(); err != nil || o.Secret != want {
+			t.Errorf("stdin %q: %q, %v; want %q", in, o.Secret, err, want)
+		}
+	}
+	for _, in := range []string{"", "\n", strings.Repeat("x", 500) + "\n"} {
+		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Secret: "-"}
+		var ue *UsageError
+		if err := o.readSecret(); !errors.As(err, &ue) {
+			t.Errorf("stdin %q: %v, want a usage error", in, err)
+		}
+	}
 }

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestPositionMarkAndDone: the mark stays at the oldest event still being
+// delivered and a minute behind the newest the log showed; what is handled
+// above it is kept by id, what is below it forgotten; a reload answers the
+// same, and concurrent deliveries all reach the file.
+func TestPositionMarkAndDone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "listen-sandbox-x.json")
+	p, found, err := loadPosition(path, savedPosition{Env: "sandbox"})
+	if err != nil || found {
+		t.Fatalf("a new position: found %v, %v", found, err)
+	}
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	p.saw(t0.Add(10 * time.Minute))
+	p.history("old", t0)
+	p.begin("slow", t0.Add(5*time.Minute))
+	p.begin("quick", t0.Add(9*time.Minute))
+	if err := p.finish("quick", t0.Add(9*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 100 {
+		id, at := fmt.Sprint("burst-", i), t0.Add(9*time.Minute+time.Duration(i)*time.Millisecond)
+		p.begin(id, at)
+		wg.Go(func() {
+			if err := p.finish(id, at); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	q, found, err := loadPosition(path, savedPosition{Env: "sandbox"})
+	if err != nil || !found {
+		t.Fatalf("reload: found %v, %v", found, err)
+	}
+	if want := t0.Add(5 * time.Minute); !q.mark.Equal(want) {
+		t.Errorf("mark %v, want the slow delivery's date %v", q.mark, want)
+	}
+	if got, want := q.since(), t0.Add(4*time.Minute); !got.Equal(want) {
+		t.Errorf("since %v, want %v", got, want)
+	}
+	for id, want := range map[string]bool{"quick": true, "burst-0": true, "burst-99": true, "slow": false, "new": false} {
+		if got := q.handled(id, t0.Add(9*time.Minute)); got != want {
+			t.Errorf("handled(%s) = %v, want %v", id, got, want)
+		}
+	}
+	if !q.handled("old", t0) {
+		t.Error("an event dated before the mark is not handled")
+	}
+	if _, kept := q.done["old"]; kept || len(q.done) != 101 {
+		t.Errorf("done holds %d ids (old kept: %v), want the 101 above the mark", len(q.done), kept)
+	}
+	// Once the slow one is done, the mark moves to a minute behind the newest.
+	if err := p.finish("slow", t0.Add(5*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if want := t0.Add(9 * time.Minute); !p.mark.Equal(want) {
+		t.Errorf("mark %v, want %v", p.mark, want)
+	}
+}
