@@ -480,31 +480,92 @@ func (l *listener) catchUp(ctx context.Context) ([]api.WebhookEventLog, error) {
 func (l *listener) backlog(ctx context.Context, start time.Time, keep func(api.WebhookEventLog) bool) ([]api.WebhookEventLog, error) {
 	p := l.params()
 	p.StartDate = start
-	var news []api.WebhookEventLog
+	r := l.newRead()
 	err := api.Walk(ctx, api.Pages(l.api.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
 		for _, ev := range page.Items {
-			if l.seen[ev.EventID] || !eventTypes(l.opts.Types).keep(ev.EventType) {
-				continue
-			}
-			l.seen[ev.EventID] = true
-			l.saw(ev)
-			if keep(ev) {
-				news = append(news, ev)
-			} else {
-				l.history(ev)
-			}
+			r.take(ev, keep(ev))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	l.started = true
+	news := l.commit(r)
 	slices.SortStableFunc(news, func(a, b api.WebhookEventLog) int { return eventDate(a).Compare(eventDate(b)) })
 	if len(news) > 0 {
 		fmt.Fprintf(l.opts.IO.Err, "Catching up: %d events logged since %s, oldest first.\n", len(news), start.Local().Format(time.DateTime))
 	}
 	return news, nil
+}
+
+// fresh reads the log from the newest entry back to the first one already
+// seen and returns the entries of events not seen yet, oldest first. The
+// first read only marks what is there.
+func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
+	first := !l.started
+	r := l.newRead()
+	stop := errors.New("caught up")
+	err := api.Walk(ctx, api.Pages(l.api.WebhookEventLogs, l.params()), func(page *api.Page[api.WebhookEventLog]) error {
+		caughtUp := false
+		for _, ev := range page.Items {
+			if r.take(ev, !first) {
+				caughtUp = true
+			}
+		}
+		if caughtUp || first {
+			return stop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, stop) {
+		return nil, err
+	}
+	news := l.commit(r)
+	slices.Reverse(news)
+	return news, nil
+}
+
+// logRead is what one read of the log found that was not seen before.
+type logRead struct {
+	l         *listener
+	ids       map[string]bool
+	news, old []api.WebhookEventLog // to forward; history
+}
+
+func (l *listener) newRead() *logRead { return &logRead{l: l, ids: map[string]bool{}} }
+
+// take sorts an entry into news (when forward is set) or old, unless its
+// event was already seen, before this read (then it says so) or in it, or
+// is of a type not wanted.
+func (r *logRead) take(ev api.WebhookEventLog, forward bool) (seenBefore bool) {
+	switch {
+	case r.l.seen[ev.EventID]:
+		return true
+	case r.ids[ev.EventID] || !eventTypes(r.l.opts.Types).keep(ev.EventType):
+		return false
+	}
+	r.ids[ev.EventID] = true
+	if forward {
+		r.news = append(r.news, ev)
+	} else {
+		r.old = append(r.old, ev)
+	}
+	return false
+}
+
+// commit marks the events of a complete read as seen (a read that fails
+// half-way marks nothing, so the next one finds them again) and, with
+// --resume, notes them all at once in the position: news as being
+// delivered from now on, old as handled. It returns news.
+func (l *listener) commit(r *logRead) []api.WebhookEventLog {
+	for id := range r.ids {
+		l.seen[id] = true
+	}
+	if l.pos != nil {
+		l.pos.read(r.news, r.old)
+	}
+	l.started = true
+	return r.news
 }
 
 // eventDate is when the platform says ev happened.
@@ -513,19 +574,6 @@ func eventDate(ev api.WebhookEventLog) time.Time {
 		return ev.CreatedAt
 	}
 	return ev.EventDate
-}
-
-// saw, history and finish keep the position of --resume.
-func (l *listener) saw(ev api.WebhookEventLog) {
-	if l.pos != nil {
-		l.pos.saw(eventDate(ev))
-	}
-}
-
-func (l *listener) history(ev api.WebhookEventLog) {
-	if l.pos != nil {
-		l.pos.history(ev.EventID, eventDate(ev))
-	}
 }
 
 // finish counts ev as handled, on disk before its last line is printed:
@@ -537,44 +585,6 @@ func (l *listener) finish(ev api.WebhookEventLog) {
 	if err := l.pos.finish(ev.EventID, eventDate(ev)); err != nil {
 		fmt.Fprintf(l.opts.IO.Err, "%s  %v\n", l.clock(), err)
 	}
-}
-
-// fresh reads the log from the newest entry back to the first one already
-// seen and returns the entries of events not seen yet, oldest first. The
-// first read only marks what is there.
-func (l *listener) fresh(ctx context.Context) ([]api.WebhookEventLog, error) {
-	first := !l.started
-	var news []api.WebhookEventLog
-	stop := errors.New("caught up")
-	err := api.Walk(ctx, api.Pages(l.api.WebhookEventLogs, l.params()), func(page *api.Page[api.WebhookEventLog]) error {
-		caughtUp := false
-		for _, ev := range page.Items {
-			if l.seen[ev.EventID] {
-				caughtUp = true
-				continue
-			}
-			if !eventTypes(l.opts.Types).keep(ev.EventType) {
-				continue
-			}
-			l.seen[ev.EventID] = true
-			l.saw(ev)
-			if first {
-				l.history(ev)
-			} else {
-				news = append(news, ev)
-			}
-		}
-		if caughtUp || first {
-			return stop
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, stop) {
-		return nil, err
-	}
-	l.started = true
-	slices.Reverse(news)
-	return news, nil
 }
 
 // secret is the x-swan-secret of the subscription that logged ev.
@@ -625,9 +635,6 @@ func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret a
 		case <-ctx.Done():
 			return false
 		}
-	}
-	if d.l.pos != nil {
-		d.l.pos.begin(ev.EventID, eventDate(ev))
 	}
 	d.wg.Go(func() {
 		finished := d.l.deliver(ctx, ev, secret, d.slots)

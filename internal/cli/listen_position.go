@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -125,29 +126,26 @@ func (p *position) since() time.Time {
 	return p.mark.Add(-listenSettle)
 }
 
-// saw notes an event date the log showed.
-func (p *position) saw(date time.Time) {
+// read notes, at once, what one read of the log found: news are being
+// delivered from now on, old were handled (in the log when listen first
+// ran, or before --since). At once, because the newest date read moves
+// the mark: an event of the same read not yet noted as being delivered
+// could fall behind it.
+func (p *position) read(news, old []api.WebhookEventLog) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if date.After(p.newest) {
-		p.newest = date
+	for _, ev := range news {
+		p.inflight[ev.EventID] = eventDate(ev)
 	}
-}
-
-// history counts an event that was in the log when listen first ran as
-// handled.
-func (p *position) history(id string, date time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done[id] = date
-	p.gen++
-}
-
-// begin notes an event handed to its delivery.
-func (p *position) begin(id string, date time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.inflight[id] = date
+	for _, ev := range old {
+		p.done[ev.EventID] = eventDate(ev)
+		p.gen++
+	}
+	for _, ev := range slices.Concat(news, old) {
+		if d := eventDate(ev); d.After(p.newest) {
+			p.newest = d
+		}
+	}
 }
 
 // finish counts an event as handled and returns once that is on disk.

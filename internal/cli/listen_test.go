@@ -166,6 +166,16 @@ func startListen(t *testing.T, tweak func(*ListenOptions), args ...string) *list
 	return r
 }
 
+// moreReads waits until listen has read the log n times from now.
+func (r *listenRun) moreReads(n int) {
+	for range len(r.reads) {
+		<-r.reads
+	}
+	for range n {
+		<-r.reads
+	}
+}
+
 // stop is Ctrl+C: it cancels listen's context and returns its exit code
 // and how long it took to end.
 func (r *listenRun) stop(t *testing.T) (int, time.Duration) {
@@ -256,12 +266,7 @@ func TestListenForwardsASimulatedTransferOnce(t *testing.T) {
 	rec.wait(t, 3)
 	// Let listen read the log ten more times while the platform retries
 	// (and logs) each failed delivery: nothing may be forwarded twice.
-	for range len(run.reads) {
-		<-run.reads
-	}
-	for range 10 {
-		<-run.reads
-	}
+	run.moreReads(10)
 	if code, _ := run.stop(t); code != ExitOK {
 		t.Fatalf("listen exited %d: %s", code, run.err.String())
 	}
