@@ -386,8 +386,9 @@ func (l *listener) params() api.WebhookEventLogsParams {
 }
 
 // run reads the log every interval until ctx ends and hands each new event
-// to its own delivery. What is in the log when listen starts is history:
-// only events logged after are forwarded.
+// to its own delivery. What is in the log when listen starts is history,
+// but for what --since asks for or a resumed listen missed, which is
+// forwarded first.
 func (l *listener) run(ctx context.Context) error {
 	backlog, err := l.catchUp(ctx)
 	if err != nil {
