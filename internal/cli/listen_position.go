@@ -47,6 +47,7 @@ type position struct {
 	gen      uint64 // changes made
 	written  uint64 // changes on disk
 	writing  bool
+	writes   int // files written (BenchmarkPositionFinish)
 }
 
 // savedPosition is the file's content. The forward target is only in the
@@ -183,6 +184,7 @@ func (p *position) flushLocked() error {
 		err := paths.WriteFile(p.path, data)
 		p.mu.Lock()
 		p.writing = false
+		p.writes++
 		p.saved.Broadcast()
 		if err != nil {
 			return fmt.Errorf("cannot save listen's position: %w", err)
