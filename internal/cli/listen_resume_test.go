@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -316,6 +317,30 @@ func TestEventsReplay(t *testing.T) {
 		t.Errorf("an unknown event: exit %d, %q", code, errOut)
 	}
 	t.Logf("unknown event: %s", errOut)
+
+	// --forward-to: the platform is not asked; the local endpoint gets the
+	// payload with the subscription's secret, and a failure is exit 1.
+	local, localURL := newReceiver(t)
+	code, out, errOut = runCLI(t, "events", "replay", id, "--forward-to", localURL, "--config", w.cfg)
+	if code != ExitOK || !strings.Contains(out, "→ 200 OK") {
+		t.Fatalf("--forward-to: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	local.wait(t, 1)
+	if got := local.eventIDs(); len(got) != 1 || got[0] != id || local.secrets[0] != "booked-secret" {
+		t.Errorf("the local endpoint got %v with secret %q", got, local.secrets[0])
+	}
+	if got := rec.eventIDs(); len(got) != 2 {
+		t.Errorf("the platform delivered again: %v", got)
+	}
+	_, failing := newAnsweringReceiver(t, func(rw http.ResponseWriter, _ *http.Request, _ string) { rw.WriteHeader(http.StatusTeapot) })
+	code, out, errOut = runCLI(t, "events", "replay", id, "--forward-to", failing, "--config", w.cfg)
+	if code != ExitFailure || !strings.Contains(out, "418") || !strings.Contains(errOut, "was not delivered: 418") {
+		t.Errorf("a failing endpoint: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = runCLI(t, "events", "replay", "no-such-event", "--forward-to", localURL, "--config", w.cfg)
+	if code != ExitUsage || !strings.Contains(errOut, `no event "no-such-event"`) {
+		t.Errorf("an unknown event with --forward-to: exit %d, %q", code, errOut)
+	}
 }
 
 // TestListenSecretFromStdin: --secret - takes the secret from stdin's
