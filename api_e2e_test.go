@@ -29,7 +29,7 @@ func TestDryRunCurlRunsAsIs(t *testing.T) {
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 5})
 	cfg := filepath.Join(home, "config.toml")
 	e.WriteConfig(t, cfg, testkit.Config{Token: "project"})
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	run := func(script string) (string, string) {
 		t.Helper()
 		cmd := exec.Command("bash", "-c", script)

@@ -33,10 +33,10 @@ func TestProcessBenchmark(t *testing.T) {
 		t.Skip("whole-process benchmark: set PARTNERTUI_PROCESS_BENCH=1 to run it")
 	}
 	home := testenv.Isolate(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	loop := filepath.Join(t.TempDir(), "plainloop")
 	build := exec.Command("go", "build", "-o", loop, "./testdata/plainloop")
-	build.Env = realBinary.env
+	build.Env = realBinary.GoEnv()
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building plainloop: %v\n%s", err, out)
 	}

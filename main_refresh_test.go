@@ -44,7 +44,7 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 	if n := e.Log.Refreshes(t); n != 0 {
 		t.Fatalf("%d refreshes before the race", n)
 	}
-	refreshRace(t, realBinary.get(t), cfgPath, signin.NewSession(t, cfg.Env(config.Sandbox), stateDir))
+	refreshRace(t, realBinary.Path(t), cfgPath, signin.NewSession(t, cfg.Env(config.Sandbox), stateDir))
 	if n := e.Log.Refreshes(t); n != 1 {
 		t.Fatalf("%d refresh requests reached the server, want exactly 1", n)
 	}

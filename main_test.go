@@ -7,56 +7,25 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
-// binary builds the real partnertui once per test run. The go command's
-// caches are resolved in TestMain, before any test points HOME elsewhere:
-// otherwise each build would start from an empty build and module cache.
-type binary struct {
-	once sync.Once
-	env  []string
-	path string
-	err  error
-}
-
-func (b *binary) get(t *testing.T) string {
-	t.Helper()
-	b.once.Do(func() {
-		cmd := exec.Command("go", "build", "-o", b.path, ".")
-		cmd.Env = b.env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
-}
-
 // realBinary is shared by the tests that run partnertui as a user would.
-var realBinary binary
+var realBinary *testkit.Binary
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "partnertui-test-bin-*")
+	b, err := testkit.NewBinary()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	env := os.Environ()
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		if out, err := exec.Command("go", "env", v).Output(); err == nil {
-			env = append(env, v+"="+strings.TrimSpace(string(out)))
-		}
-	}
-	realBinary = binary{env: env, path: filepath.Join(dir, "partnertui")}
+	realBinary = b
 	code := m.Run()
-	os.RemoveAll(dir)
+	b.Remove()
 	os.Exit(code)
 }
 
@@ -65,7 +34,7 @@ func TestMain(m *testing.M) {
 // environment switch and quit.
 func TestTmuxEndToEnd(t *testing.T) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	tm.start(100, 30, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")

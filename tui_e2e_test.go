@@ -12,7 +12,7 @@ import (
 // its transactions, one transaction.
 func TestTmuxWholeAccount(t *testing.T) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 
 	// The demo's data is the same on every run: the command line names
 	// the account where the demo user holds a card.

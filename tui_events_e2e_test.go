@@ -7,7 +7,7 @@ import "testing"
 // view, open it, jump to the transaction.
 func TestTmuxEventsEndToEnd(t *testing.T) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	tm.start(120, 40, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")

@@ -26,7 +26,7 @@ func TestTmuxFooterThrough429(t *testing.T) {
 
 func footerThrough429(t *testing.T, w, h int) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	// A few requests per 20 s: the start and some refreshes, then a 429
 	// whose wait is short enough for a test.
 	emu := startEmulatorProcess(t, bin, 30, "6/20s")
@@ -110,7 +110,7 @@ func TestTmuxFirstHour(t *testing.T) {
 
 func firstHour(t *testing.T, w, h int) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	tm.start(w, h, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")

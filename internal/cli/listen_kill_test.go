@@ -2,45 +2,36 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
-// goToolEnv is the go command's caches, read before a test points HOME
-// elsewhere: a build from an empty cache would compile everything again.
-func goToolEnv(t *testing.T) []string {
-	t.Helper()
-	var env []string
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		out, err := exec.Command("go", "env", v).Output()
-		if err != nil {
-			t.Fatalf("go env %s: %v", v, err)
-		}
-		env = append(env, v+"="+strings.TrimSpace(string(out)))
-	}
-	return env
-}
+// realBinary is the real partnertui, for the tests that run it as a user
+// would.
+var realBinary *testkit.Binary
 
-// buildPartnertui builds the real binary, as a user runs it.
-func buildPartnertui(t *testing.T, goEnv []string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "partnertui")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/partnertui/partnertui")
-	cmd.Env = append(os.Environ(), goEnv...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+func TestMain(m *testing.M) {
+	b, err := testkit.NewBinary()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return bin
+	realBinary = b
+	code := m.Run()
+	b.Remove()
+	os.Exit(code)
 }
 
 // gatedReceiver is a local webhook endpoint that counts the events it
@@ -135,9 +126,8 @@ func TestListenResumeAfterKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary; skipped in -short mode")
 	}
-	goEnv := goToolEnv(t)
 	w := newListenWorld(t)
-	bin := buildPartnertui(t, goEnv)
+	bin := realBinary.Path(t)
 	platformSide := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer platformSide.Close()
 	sub := w.bookedOnly(t, platformSide.URL)

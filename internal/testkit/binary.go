@@ -1,0 +1,61 @@
+package testkit
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Binary is the real partnertui, built once per test process for the
+// tests that run it as a user would.
+type Binary struct {
+	once sync.Once
+	env  []string
+	dir  string
+	path string
+	err  error
+}
+
+// NewBinary resolves the go command's caches at once: call it from
+// TestMain, before any test points HOME elsewhere, or each build would
+// start from an empty build and module cache. Nothing is built yet.
+func NewBinary() (*Binary, error) {
+	dir, err := os.MkdirTemp("", "partnertui-test-bin-*")
+	if err != nil {
+		return nil, err
+	}
+	env := os.Environ()
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if out, err := exec.Command("go", "env", v).Output(); err == nil {
+			env = append(env, v+"="+strings.TrimSpace(string(out)))
+		}
+	}
+	return &Binary{env: env, dir: dir, path: filepath.Join(dir, "partnertui")}, nil
+}
+
+// Path builds the binary the first time it is asked for, and returns it.
+func (b *Binary) Path(t testing.TB) string {
+	t.Helper()
+	b.once.Do(func() {
+		cmd := exec.Command("go", "build", "-o", b.path, "github.com/partnertui/partnertui")
+		cmd.Env = b.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// Remove deletes the binary; TestMain calls it once the tests are run.
+func (b *Binary) Remove() { os.RemoveAll(b.dir) }
+
+// GoEnv is the environment the binary is built with, for a test that
+// builds another program too.
+func (b *Binary) GoEnv() []string { return b.env }
