@@ -391,6 +391,7 @@ func (l *listener) params() api.WebhookEventLogsParams {
 // forwarded first.
 func (l *listener) run(ctx context.Context) error {
 	backlog, err := l.catchUp(ctx)
+	defer l.pos.close()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/paths"
@@ -36,6 +39,7 @@ const positionVersion = 1
 // platform's, never the local clock.
 type position struct {
 	path string
+	lock *flock.Flock  // held while this listen runs
 	meta savedPosition // what the file is about, for whoever reads it
 
 	mu       sync.Mutex
@@ -68,6 +72,9 @@ type PositionError struct {
 }
 
 func (e *PositionError) Error() string {
+	if errors.Is(e.Err, ErrPositionInUse) {
+		return fmt.Sprintf("%v (its position is %s)", e.Err, e.Path)
+	}
 	return fmt.Sprintf("cannot use listen's saved position %s: %v; remove it to start again from now (or from --since)", e.Path, e.Err)
 }
 func (e *PositionError) Unwrap() error { return e.Err }
@@ -82,24 +89,55 @@ func positionFile(dir, env, host, sub, forwardTo string, types []string) string 
 	return filepath.Join(dir, fmt.Sprintf("listen-%s-%s.json", env, hex.EncodeToString(sum[:8])))
 }
 
-// loadPosition reads the position saved at path; found is false when
-// there is none yet.
+// ErrPositionInUse reports that another listen follows the same events to
+// the same endpoint: each would deliver them, and their positions would
+// overwrite each other.
+var ErrPositionInUse = errors.New("another `partnertui listen --resume` with the same subscription, --type and --forward-to is running: stop it first")
+
+// loadPosition takes the position saved at path for this run, and reads
+// it; found is false when there is none yet. close releases it.
 func loadPosition(path string, meta savedPosition) (p *position, found bool, err error) {
 	p = &position{path: path, meta: meta, done: map[string]time.Time{}, inflight: map[string]time.Time{}}
 	p.saved = sync.NewCond(&p.mu)
+	p.lock = flock.New(path+".lock", flock.SetPermissions(0o600), flock.SetFlag(os.O_CREATE|os.O_RDONLY|paths.NoFollow))
+	locked, err := p.lock.TryLock()
+	if err != nil {
+		return nil, false, &PositionError{Path: path, Err: err}
+	}
+	if !locked {
+		return nil, false, &PositionError{Path: path, Err: ErrPositionInUse}
+	}
+	p, found, err = p.load(path)
+	if err != nil {
+		_ = p.lock.Unlock()
+		return nil, false, err
+	}
+	return p, found, nil
+}
+
+// close releases the position for another run (a killed process's lock
+// goes with it).
+func (p *position) close() {
+	if p != nil {
+		_ = p.lock.Unlock()
+	}
+}
+
+// load reads the file at path into p.
+func (p *position) load(path string) (*position, bool, error) {
 	raw, err := paths.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, false, nil
 	}
 	if err != nil {
-		return nil, false, &PositionError{Path: path, Err: err}
+		return p, false, &PositionError{Path: path, Err: err}
 	}
 	var s savedPosition
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, false, &PositionError{Path: path, Err: fmt.Errorf("it is damaged: %w", err)}
+		return p, false, &PositionError{Path: path, Err: fmt.Errorf("it is damaged: %w", err)}
 	}
 	if s.Version != positionVersion {
-		return nil, false, &PositionError{Path: path, Err: fmt.Errorf("it is of format %d, this partnertui reads %d", s.Version, positionVersion)}
+		return p, false, &PositionError{Path: path, Err: fmt.Errorf("it is of format %d, this partnertui reads %d", s.Version, positionVersion)}
 	}
 	p.mark = s.Mark
 	if s.Done != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -43,10 +44,15 @@ func TestPositionMarkAndDone(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	if _, _, err := loadPosition(path, savedPosition{Env: "sandbox"}); !errors.Is(err, ErrPositionInUse) {
+		t.Errorf("a second load while the first is held: %v, want ErrPositionInUse", err)
+	}
+	p.close()
 	q, found, err := loadPosition(path, savedPosition{Env: "sandbox"})
 	if err != nil || !found {
 		t.Fatalf("reload: found %v, %v", found, err)
 	}
+	defer q.close()
 	if want := t0.Add(5 * time.Minute); !q.mark.Equal(want) {
 		t.Errorf("mark %v, want the slow delivery's date %v", q.mark, want)
 	}

@@ -243,6 +243,10 @@ func TestListenResumeForwardsWhatItMissed(t *testing.T) {
 	after := w.transfer(t)
 	rec.wait(t, 1)
 	run.moreReads(5)
+	// A second listen of the same position is refused while it runs.
+	if code, _, errOut := runCLI(t, append([]string{"listen"}, args...)...); code != ExitFailure || !strings.Contains(errOut, "another `partnertui listen --resume`") {
+		t.Errorf("a second listen --resume: exit %d, %q", code, errOut)
+	}
 	run.stop(t)
 	sameSet(t, "across a restart", rec.eventIDs(), w.loggedBooked(t, first, missed[0], missed[1], after))
 	if slicesContain(rec.eventIDs(), w.loggedBooked(t, before)) {
