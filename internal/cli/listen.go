@@ -492,7 +492,10 @@ func (l *listener) backlog(ctx context.Context, start time.Time, keep func(api.W
 	if err != nil {
 		return nil, err
 	}
+	// Oldest first: by date, and events of the same millisecond in the
+	// order they were logged.
 	news := l.commit(r)
+	slices.Reverse(news)
 	slices.SortStableFunc(news, func(a, b api.WebhookEventLog) int { return eventDate(a).Compare(eventDate(b)) })
 	if len(news) > 0 {
 		fmt.Fprintf(l.opts.IO.Err, "Catching up: %d events logged since %s, oldest first.\n", len(news), start.Local().Format(time.DateTime))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -55,6 +56,28 @@ func (w *listenWorld) loggedBooked(t *testing.T, txIDs ...string) map[string]boo
 		ids[page.Items[0].EventID] = true
 	}
 	return ids
+}
+
+// waitLogged asks the log until it holds n events matching p: the
+// emulator logs a delivery once the endpoint's answer is in, after the
+// request that caused the event has returned.
+func (w *listenWorld) waitLogged(t *testing.T, p api.WebhookEventLogsParams, n int) {
+	t.Helper()
+	var got map[string]bool
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		page, err := w.project.WebhookEventLogs(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = map[string]bool{}
+		for _, l := range page.Items {
+			got[l.EventID] = true
+		}
+		if len(got) >= n {
+			return
+		}
+	}
+	t.Fatalf("the log holds %d events, want %d", len(got), n)
 }
 
 // bookedDate is the eventDate of a transaction's Transaction.Booked.
@@ -300,14 +323,7 @@ func TestEventsReplay(t *testing.T) {
 	w.transfer(t)
 	rec.wait(t, 1)
 	id := rec.eventIDs()[0]
-	// The emulator logs the delivery once the endpoint's answer is in:
-	// ask the log until it has it.
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		page, err := w.project.WebhookEventLogs(context.Background(), api.WebhookEventLogsParams{EventID: id})
-		if err != nil || len(page.Items) > 0 || time.Now().After(deadline) {
-			break
-		}
-	}
+	w.waitLogged(t, api.WebhookEventLogsParams{EventID: id}, 1)
 	code, out, errOut := runCLI(t, "events", "replay", id, "--config", w.cfg)
 	if code != ExitOK || !strings.Contains(out, "Replayed event "+id+": the endpoint answered 200") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -362,6 +378,40 @@ func TestListenSecretFromStdin(t *testing.T) {
 		var ue *UsageError
 		if err := o.readSecret(); !errors.As(err, &ue) {
 			t.Errorf("stdin %q: %v, want a usage error", in, err)
+		}
+	}
+}
+
+// TestBacklogIsOldestFirst: what --since and --resume forward first comes
+// oldest first, although the log reads newest first, and each event once
+// although the platform logged every failed attempt.
+func TestBacklogIsOldestFirst(t *testing.T) {
+	w := newListenWorld(t)
+	if _, err := w.project.AddWebhookSubscription(context.Background(), api.WebhookSubscriptionInput{Label: "all", Endpoint: "https://partnertui.invalid/all",
+		EventTypes: []string{"Transaction.Pending", "Transaction.Booked", "Account.Updated"}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		w.transfer(t)
+	}
+	w.waitLogged(t, api.WebhookEventLogsParams{}, 15)
+	f := &Factory{IO: IO{Out: io.Discard, Err: io.Discard}}
+	l := newListener(&ListenOptions{IO: f.IO, F: f}, w.project, "sandbox")
+	news, err := l.backlog(context.Background(), time.Now().Add(-time.Hour), func(api.WebhookEventLog) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(news) != 15 {
+		t.Fatalf("%d events, want the 5 transfers' 15", len(news))
+	}
+	ids := map[string]bool{}
+	for i, ev := range news {
+		if ids[ev.EventID] {
+			t.Errorf("event %s twice", ev.EventID)
+		}
+		ids[ev.EventID] = true
+		if i > 0 && ev.EventDate.Before(news[i-1].EventDate) {
+			t.Errorf("event %d (%s) is older than the one before it (%s)", i, ev.EventDate, news[i-1].EventDate)
 		}
 	}
 }
