@@ -83,7 +83,9 @@ func (w *listenWorld) waitLogged(t *testing.T, p api.WebhookEventLogsParams, n i
 // bookedDate is the eventDate of a transaction's Transaction.Booked.
 func (w *listenWorld) bookedDate(t *testing.T, txID string) time.Time {
 	t.Helper()
-	page, err := w.project.WebhookEventLogs(context.Background(), api.WebhookEventLogsParams{ResourceID: txID, EventType: "Transaction.Booked"})
+	p := api.WebhookEventLogsParams{ResourceID: txID, EventType: "Transaction.Booked"}
+	w.waitLogged(t, p, 1)
+	page, err := w.project.WebhookEventLogs(context.Background(), p)
 	if err != nil || len(page.Items) == 0 {
 		t.Fatalf("the log of %s: %v", txID, err)
 	}
@@ -252,6 +254,7 @@ func TestListenResumeForwardsWhatItMissed(t *testing.T) {
 	w := newListenWorld(t)
 	sub := w.bookedOnly(t, "https://partnertui.invalid/booked")
 	before := w.transfer(t) // history: never forwarded
+	w.waitLogged(t, api.WebhookEventLogsParams{ResourceID: before}, 1)
 	fast := func(o *ListenOptions) { o.Interval = 20 * time.Millisecond }
 	rec, url := newReceiver(t)
 	args := []string{"--config", w.cfg, "--subscription", sub.ID, "--resume", "--forward-to", url}
