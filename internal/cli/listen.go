@@ -142,6 +142,9 @@ func (o *ListenOptions) check(now time.Time) error {
 	case o.Resume && o.Create:
 		return usageErrorf("--resume cannot follow --create's subscription, which is removed when listen stops: " +
 			"make one that stays (partnertui subscriptions lists them) and use --subscription ID, or follow them all")
+	case o.Since != "" && o.Create:
+		return usageErrorf("--since forwards what the log holds for the subscription followed, and --create's is new, with nothing logged yet: " +
+			"use --subscription ID (partnertui subscriptions lists them), or follow them all")
 	case o.Secret != "" && !o.Create:
 		return usageErrorf("--secret sets the secret of the subscription --create makes: add --create, or leave --secret out to use the secret --subscription's subscription has")
 	}

@@ -164,6 +164,7 @@ func TestListenSinceAndSecretFlagsAreChecked(t *testing.T) {
 		{[]string{"--since", "yesterday"}, `--since "yesterday" is neither a duration`},
 		{[]string{"--since", "-2h"}, "positive duration"},
 		{[]string{"--resume", "--create"}, "--resume cannot follow --create's subscription"},
+		{[]string{"--since", "2h", "--create"}, "--create's is new, with nothing logged yet"},
 		{[]string{"--secret", "s3cret-value"}, "--secret sets the secret of the subscription --create makes"},
 		{[]string{"--create", "--secret", "s3cret\nvalue"}, "--secret holds the control character 0x0a"},
 	} {
