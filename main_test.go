@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,17 +16,7 @@ import (
 // realBinary is shared by the tests that run partnertui as a user would.
 var realBinary *testkit.Binary
 
-func TestMain(m *testing.M) {
-	b, err := testkit.NewBinary()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	realBinary = b
-	code := m.Run()
-	b.Remove()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &realBinary) }
 
 // TestTmuxEndToEnd drives the real binary the way a user does: in a
 // terminal (tmux), through sign-in, the account list, the detail, the

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,17 +21,7 @@ import (
 // would.
 var realBinary *testkit.Binary
 
-func TestMain(m *testing.M) {
-	b, err := testkit.NewBinary()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	realBinary = b
-	code := m.Run()
-	b.Remove()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &realBinary) }
 
 // gatedReceiver is a local webhook endpoint that counts the events it
 // answered 200; once holdAfter are answered it holds every further POST

@@ -59,3 +59,18 @@ func (b *Binary) Remove() { os.RemoveAll(b.dir) }
 // GoEnv is the environment the binary is built with, for a test that
 // builds another program too.
 func (b *Binary) GoEnv() []string { return b.env }
+
+// Main is a TestMain for a package whose tests run the real binary: it
+// resolves the go command's caches before any test moves HOME, sets *bin,
+// runs the tests, removes the binary and exits with their code.
+func Main(m *testing.M, bin **Binary) {
+	b, err := NewBinary()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*bin = b
+	code := m.Run()
+	b.Remove()
+	os.Exit(code)
+}
