@@ -57,6 +57,12 @@ type Options struct {
 	// Project says the token source hands out project tokens: the request
 	// log's copied commands then carry --project.
 	Project bool
+	// Transport is the connection pool under the client's own layers
+	// (budget, environment guard, token). The clients of one environment
+	// (user and project token) share one, so a project-token view finds a
+	// warm connection; never share one between environments. nil builds a
+	// pool of the client's own (NewTransport).
+	Transport *http.Transport
 	// OnWait, when set, hears of each wait of this client's requests (the
 	// budget spent, or a 429 of any process sharing the budget): once when
 	// it starts, once when it ends; see Wait. Calls come one at a time, in
@@ -182,7 +188,10 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("api: the %s request budget: %w", opts.Env, err)
 	}
-	c.base = newBaseTransport(c.timeout)
+	c.base = opts.Transport
+	if c.base == nil {
+		c.base = NewTransport()
+	}
 	hc := &http.Client{
 		Transport: &observer{c: c, next: &guardTransport{
 			env:     c.env,
@@ -218,6 +227,10 @@ func (c *Client) Env() string { return c.env }
 
 // PageSize is the page size used when AccountsParams.First is 0.
 func (c *Client) PageSize() int { return c.pageSize }
+
+// SharesConnectionsWith reports whether c and o send through one
+// connection pool (Options.Transport).
+func (c *Client) SharesConnectionsWith(o *Client) bool { return c.base == o.base }
 
 // Close releases idle connections and the budget's file. The Client must
 // not be used afterwards.

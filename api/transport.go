@@ -163,7 +163,12 @@ func closeBody(req *http.Request) {
 	}
 }
 
-func newBaseTransport(timeout time.Duration) *http.Transport {
+// NewTransport is a connection pool for the clients of one environment
+// (Options.Transport): connections are kept alive between requests, so
+// only the first request pays for the connection and its TLS handshake.
+// Each client applies its own per-request timeout on top.
+func NewTransport() *http.Transport {
+	const timeout = DefaultTimeout
 	dialer := &net.Dialer{Timeout: min(timeout, 10*time.Second), KeepAlive: 30 * time.Second}
 	return &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,

@@ -174,6 +174,10 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 		// directory (--demo's is temporary, like its tokens).
 		BudgetDir: a.StateDir, OnWait: a.onWait,
 		Log: a.Requests, Project: e.Project,
+		// One pool per environment: the project client's first request
+		// reuses the user client's warm connection. Environments never
+		// share one (each client's guard still refuses other hosts).
+		Transport: api.NewTransport(),
 	}
 	if !e.Project {
 		// Another process's refresh revokes the access token we hold: a 401
