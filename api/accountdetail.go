@@ -208,13 +208,32 @@ type accountDetailQuery struct {
 	Account *accountDetailNode `graphql:"account(accountId: $accountId)"`
 }
 
+// userMembershipQL is the signed-in user's membership of one account.
+type userMembershipQL struct {
+	AccountMemberships connectionQL[membershipNode] `graphql:"accountMemberships(first: 1, filters: {accountId: $accountId})"`
+}
+
+// userMembership is u's membership of account id: the filter asked for
+// that account's, and a server that ignored it must not lend another
+// account's rights.
+func userMembership(u *userMembershipQL, id string) *AccountMembership {
+	if u == nil {
+		return nil
+	}
+	for i := range u.AccountMemberships.Edges {
+		if n := &u.AccountMemberships.Edges[i].Node; n.AccountID == id {
+			m := n.membership()
+			return &m
+		}
+	}
+	return nil
+}
+
 // accountDetailUserQuery adds the signed-in user's membership of the
 // account, which says whether it may see the IBAN.
 type accountDetailUserQuery struct {
 	Account *accountDetailNode `graphql:"account(accountId: $accountId)"`
-	User    *struct {
-		AccountMemberships connectionQL[membershipNode] `graphql:"accountMemberships(first: 1, filters: {accountId: $accountId})"`
-	} `graphql:"user"`
+	User    *userMembershipQL  `graphql:"user"`
 }
 
 // AccountDetail fetches one account in full (Query.account); with a user
@@ -231,16 +250,7 @@ func (c *Client) AccountDetail(ctx context.Context, id string, project bool) (*A
 	var membership *AccountMembership
 	d, err := one(ctx, c, OpAccountDetailUser, vars,
 		func(q *accountDetailUserQuery) *accountDetailNode {
-			if u := q.User; u != nil {
-				for i := range u.AccountMemberships.Edges {
-					// The filter asked for this account's; a server that
-					// ignored it must not lend another account's rights.
-					if n := &u.AccountMemberships.Edges[i].Node; n.AccountID == id {
-						m := n.membership()
-						membership = &m
-					}
-				}
-			}
+			membership = userMembership(q.User, id)
 			return q.Account
 		},
 		(*accountDetailNode).detail, notFound)

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -66,6 +67,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 		}{
 			{"accounts", r.accounts},
 			{"account detail", r.accountDetail},
+			{"account view", r.accountView},
 			{"memberships", r.memberships},
 			{"cards", r.cards},
 			{"transactions", r.transactions},
@@ -182,6 +184,12 @@ func (r *opsRun) accountDetail(t *testing.T) {
 
 // memberships reads a membership of every status, by id and among its
 // account's members.
+// accountView opens an account in one request, with either token.
+func (r *opsRun) accountView(t *testing.T) {
+	checkAccountView(t, r.cov, r.project, r.listed[0].ID, true, OpAccountView)
+	checkAccountView(t, r.cov, r.user, r.userHome.Accounts.Items[0].ID, false, OpAccountViewUser)
+}
+
 func (r *opsRun) memberships(t *testing.T) {
 	ctx := context.Background()
 	for _, status := range MembershipStatuses() {
@@ -552,5 +560,46 @@ func loggedDelivery(t *testing.T, cov *opCoverage, project *Client, eventID, sub
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: the delivery of event %s was not logged within 10s", OpWebhookEventLogs, eventID)
 		}
+	}
+}
+
+// checkAccountView: the one request that opens an account brings exactly
+// what the account's detail and each tab's first page read on their own.
+func checkAccountView(t *testing.T, cov *opCoverage, c *Client, id string, project bool, op string) {
+	t.Helper()
+	ctx := context.Background()
+	p := AccountViewParams{AccountID: id, Project: project,
+		Transactions: TransactionsParams{AccountID: id, First: 7, OrderBy: TxOrderExecutionDate, Direction: DirectionDesc},
+		Members:      MembershipsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc},
+		Cards:        CardsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc},
+		Statements:   StatementsParams{AccountID: id, First: 2, OrderBy: "openingDate", Direction: DirectionDesc}}
+	v, err := c.AccountView(ctx, p)
+	cov.ok(t, op, err)
+	same := func(what string, got, want any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%s %s: the view has\n%s\nread alone:\n%s", op, what, g, w)
+		}
+	}
+	d, err := c.AccountDetail(ctx, id, project)
+	same("detail", v.Detail, d, err)
+	tx, err := c.TransactionList(ctx, p.Transactions)
+	same("transactions", v.Transactions, tx, err)
+	if len(tx.Items) != 7 {
+		t.Errorf("%s: %d transactions on the first page, want the 7 asked for", op, len(tx.Items))
+	}
+	m, err := c.AccountMemberships(ctx, p.Members)
+	same("members", v.Members, m, err)
+	cards, err := c.Cards(ctx, p.Cards)
+	same("cards", v.Cards, cards, err)
+	st, err := c.Statements(ctx, p.Statements)
+	same("statements", v.Statements, st, err)
+	if _, err := c.AccountView(ctx, AccountViewParams{AccountID: "no-such-account", Project: project}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("%s of a missing account: %v, want ErrNotFound", op, err)
 	}
 }

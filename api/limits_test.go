@@ -46,8 +46,8 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 51 {
-		t.Errorf("Operations() lists %d operations, want 51", len(ops))
+	if len(ops) != 53 {
+		t.Errorf("Operations() lists %d operations, want 53", len(ops))
 	}
 	seen := map[string]bool{}
 	for _, op := range ops {

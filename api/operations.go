@@ -27,6 +27,8 @@ const (
 
 	OpAccountDetail             = "AccountDetail"
 	OpAccountDetailUser         = "AccountDetailWithMembership"
+	OpAccountView               = "AccountView"
+	OpAccountViewUser           = "AccountViewWithMembership"
 	OpMemberships               = "AccountMemberships"
 	OpAccountMembers            = "AccountMembers"
 	OpMembership                = "AccountMembership"
@@ -76,6 +78,8 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateTransfer, v: &simulateMutation{}, vars: map[string]any{"input": IncomingSepaCreditTransferInput{}}, mutation: true, admin: true},
 		{name: OpAccountDetail, v: &accountDetailQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
 		{name: OpAccountDetailUser, v: &accountDetailUserQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
+		{name: OpAccountView, v: &accountViewQuery{}, vars: AccountViewParams{AccountID: "x"}.parts().vars(func(int) int { return platform.PageMax })},
+		{name: OpAccountViewUser, v: &accountViewUserQuery{}, vars: AccountViewParams{AccountID: "x"}.parts().vars(func(int) int { return platform.PageMax })},
 		{name: OpMemberships, v: &membershipsQuery{}, vars: MembershipsParams{}.vars(platform.PageMax)},
 		{name: OpAccountMembers, v: &accountMembershipsQuery{}, vars: MembershipsParams{AccountID: "x"}.vars(platform.PageMax)},
 		{name: OpMembership, v: &membershipQuery{}, vars: map[string]any{"id": graphql.ID("")}},
