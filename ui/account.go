@@ -62,6 +62,14 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.members = newMembersList(c, env, a.ID)
 	s.cards = newCardsList(c, env, api.CardsParams{AccountID: a.ID})
 	s.statements = newStatementsList(c, env, a.ID)
+	// One request reads the Overview and every tab's first page.
+	o := newAccountOpening(a.ID, env.Project)
+	s.overview.opening = o
+	txFetch := s.tx.spec.fetch
+	s.tx.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.TransactionDetail] { return v.Transactions }, txFetch)
+	s.members.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.AccountMembership] { return v.Members }, s.members.spec.fetch)
+	s.cards.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.Card] { return v.Cards }, s.cards.spec.fetch)
+	s.statements.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.Statement] { return v.Statements }, s.statements.spec.fetch)
 	s.tabs = []screen{s.overview, s.tx, s.members, s.cards, s.statements}
 	s.started = make([]bool, len(s.tabs))
 	// What the platform hides from a member without canViewAccount is
@@ -73,6 +81,8 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 		if s.started[tabTransactions] {
 			return s.tx.list.Refresh()
 		}
+		// The opening's page is from before the transfer.
+		s.tx.spec.fetch = txFetch
 		return nil
 	}
 	return s

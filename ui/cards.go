@@ -26,8 +26,7 @@ type cardsScreen struct {
 // newCardsList lists cards: one membership's (p.MembershipID), one
 // account's (p.AccountID), or every card the token sees.
 func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
-	s := &cardsScreen{get: env.API.Cards, base: p, filterKey: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "status: any"))}
-	s.base.OrderBy, s.base.Direction = api.OrderCreatedAt, api.DirectionDesc
+	s := &cardsScreen{get: env.API.Cards, base: cardsParams(p), filterKey: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "status: any"))}
 	title, empty := "Cards", "No cards on this account."
 	if p.MembershipID == "" && p.AccountID == "" {
 		title, empty = "All cards", "No cards in "+envTitle(env.Name)+" for this token."
@@ -101,6 +100,12 @@ func nextOf(choices []string, cur string) string {
 		return choices[i+1]
 	}
 	return ""
+}
+
+// cardsParams is how a card list reads p: newest first.
+func cardsParams(p api.CardsParams) api.CardsParams {
+	p.OrderBy, p.Direction = api.OrderCreatedAt, api.DirectionDesc
+	return p
 }
 
 // cardColumns: the number and status matter most; unless the list is one

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,6 +25,8 @@ type fakeWhole struct {
 	// default one with every right.
 	viewer      map[string]*api.AccountMembership
 	detailCalls int
+	viewCalls   int   // AccountView: the account and its tabs' first pages
+	viewErr     error // AccountView fails with it; the single reads do not
 	txParams    []api.TransactionsParams
 	memberCalls []api.MembershipsParams
 	memberGets  int
@@ -33,7 +36,7 @@ type fakeWhole struct {
 }
 
 func (w *fakeWhole) calls() int {
-	return w.detailCalls + len(w.txParams) + len(w.memberCalls) + w.memberGets + len(w.cardCalls) + w.cardGets + w.stmtCalls
+	return w.viewCalls + w.detailCalls + len(w.txParams) + len(w.memberCalls) + w.memberGets + len(w.cardCalls) + w.cardGets + w.stmtCalls
 }
 
 // fakePage serves rows (in list order) a page at a time with each row's id
@@ -85,6 +88,11 @@ func (f *fakeAPI) AccountDetail(ctx context.Context, id string, project bool) (*
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.detailCalls++
+	return f.accountDetail(ctx, id, project)
+}
+
+// accountDetail is AccountDetail with f.mu held, not recorded.
+func (f *fakeAPI) accountDetail(ctx context.Context, id string, project bool) (*api.AccountDetail, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -149,6 +157,11 @@ func (f *fakeAPI) TransactionList(ctx context.Context, p api.TransactionsParams)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.txParams = append(f.txParams, p)
+	return f.transactionList(ctx, p)
+}
+
+// transactionList is TransactionList with f.mu held, not recorded.
+func (f *fakeAPI) transactionList(ctx context.Context, p api.TransactionsParams) (*api.Page[api.TransactionDetail], error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -216,6 +229,11 @@ func (f *fakeAPI) AccountMemberships(ctx context.Context, p api.MembershipsParam
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.memberCalls = append(f.memberCalls, p)
+	return f.accountMemberships(ctx, p)
+}
+
+// accountMemberships is AccountMemberships with f.mu held, not recorded.
+func (f *fakeAPI) accountMemberships(ctx context.Context, p api.MembershipsParams) (*api.Page[api.AccountMembership], error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -300,6 +318,11 @@ func (f *fakeAPI) Cards(ctx context.Context, p api.CardsParams) (*api.Page[api.C
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cardCalls = append(f.cardCalls, p)
+	return f.cardPage(ctx, p)
+}
+
+// cardPage is Cards with f.mu held, not recorded.
+func (f *fakeAPI) cardPage(ctx context.Context, p api.CardsParams) (*api.Page[api.Card], error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -346,6 +369,11 @@ func (f *fakeAPI) Statements(ctx context.Context, p api.StatementsParams) (*api.
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stmtCalls++
+	return f.statementPage(ctx, p)
+}
+
+// statementPage is Statements with f.mu held, not recorded.
+func (f *fakeAPI) statementPage(ctx context.Context, p api.StatementsParams) (*api.Page[api.Statement], error) {
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -371,4 +399,28 @@ func (f *fakeAPI) transaction(id string) (api.TransactionDetail, bool) {
 		}
 	}
 	return api.TransactionDetail{}, false
+}
+
+// AccountView is the fake's parts, each read as the single-part methods
+// read it, recorded as one request.
+func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*api.AccountView, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.viewCalls++
+	if f.viewErr != nil {
+		return nil, f.viewErr
+	}
+	id := p.AccountID
+	p.Transactions.AccountID, p.Members.AccountID, p.Cards.AccountID, p.Statements.AccountID = id, id, id, id
+	v := &api.AccountView{}
+	var errs [5]error
+	v.Detail, errs[0] = f.accountDetail(ctx, id, p.Project)
+	v.Transactions, errs[1] = f.transactionList(ctx, p.Transactions)
+	v.Members, errs[2] = f.accountMemberships(ctx, p.Members)
+	v.Cards, errs[3] = f.cardPage(ctx, p.Cards)
+	v.Statements, errs[4] = f.statementPage(ctx, p.Statements)
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

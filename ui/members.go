@@ -48,7 +48,7 @@ func (s *membersScreen) view() string {
 // token sees (accountID ""): who, their email, status and rights at a
 // glance.
 func newMembersList(c *common, env *envState, accountID string) *membersScreen {
-	base := api.MembershipsParams{AccountID: accountID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
+	base := membersParams(accountID)
 	title, empty := "Members", "No members on this account."
 	if accountID == "" {
 		title, empty = "All members", "No memberships in "+envTitle(env.Name)+" for this token."
@@ -68,6 +68,11 @@ func newMembersList(c *common, env *envState, accountID string) *membersScreen {
 		},
 		openDesc: "open member",
 	})}
+}
+
+// membersParams is how a member list reads: newest first.
+func membersParams(accountID string) api.MembershipsParams {
+	return api.MembershipsParams{AccountID: accountID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 }
 
 // memberColumns: who and the rights grid matter most; across accounts,

@@ -64,6 +64,9 @@ type overviewScreen struct {
 	simID   int
 	simBusy bool
 	simErr  error
+	// opening, until the first read, is the request that opens the
+	// account: that read sends it and takes the account from it.
+	opening *accountOpening
 	// simulated runs after a simulated transfer was accepted and again
 	// once it is booked: the account screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -133,8 +136,14 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 // loadAccount reads the account in full; with a user token the same
 // request brings the user's membership of it.
 func (d *overviewScreen) loadAccount() tea.Cmd {
-	a, id, project := d.env.API, d.acct.ID, d.env.Project
+	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
+	d.opening = nil
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
+		if o != nil {
+			if detail, err := o.send(ctx, a); err == nil {
+				return detail, nil
+			}
+		}
 		return a.AccountDetail(ctx, id, project)
 	})
 }

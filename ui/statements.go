@@ -11,7 +11,7 @@ import (
 // newStatementsList lists one account's statements, the latest period
 // first.
 func newStatementsList(c *common, env *envState, accountID string) *listScreen[api.Statement] {
-	base := api.StatementsParams{AccountID: accountID, OrderBy: "openingDate", Direction: api.DirectionDesc}
+	base := statementsParams(accountID)
 	return newListScreen(c, env, listSpec[api.Statement]{
 		title:   "Statements",
 		noun:    "statements",
@@ -27,6 +27,12 @@ func newStatementsList(c *common, env *envState, accountID string) *listScreen[a
 		},
 		openDesc: "open statement",
 	})
+}
+
+// statementsParams is how a statement list reads: the latest period
+// first.
+func statementsParams(accountID string) api.StatementsParams {
+	return api.StatementsParams{AccountID: accountID, OrderBy: "openingDate", Direction: api.DirectionDesc}
 }
 
 // statementColumns: the period's dates, its two balances side by side in

@@ -64,7 +64,7 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 // fetch reads the transactions with the filters set now, newest
 // execution first.
 func (t *txListScreen) fetch() pagedlist.Fetch[api.TransactionDetail] {
-	base := api.TransactionsParams{AccountID: t.accountID, OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
+	base := txParams(t.accountID)
 	t.filter.apply(&base)
 	a := t.env.API
 	if t.accountID == "" && !t.env.Project {
@@ -75,6 +75,12 @@ func (t *txListScreen) fetch() pagedlist.Fetch[api.TransactionDetail] {
 	return fetchPages(a.TransactionList, pageParams(base, func(p *api.TransactionsParams, after string, first int, dir string) {
 		p.After, p.First, p.Direction = after, first, dir
 	}))
+}
+
+// txParams is how a transaction list reads, before its filters: newest
+// execution first.
+func txParams(accountID string) api.TransactionsParams {
+	return api.TransactionsParams{AccountID: accountID, OrderBy: api.TxOrderExecutionDate, Direction: api.DirectionDesc}
 }
 
 // txColumns reproduce a statement line: date, signed amount, status, who

@@ -49,6 +49,9 @@ type API interface {
 	// AccountDetail is one account in full; with a user token (project
 	// false) it comes with the user's membership of it.
 	AccountDetail(ctx context.Context, id string, project bool) (*api.AccountDetail, error)
+	// AccountView is an account in full and the first page of each of its
+	// tabs, in one request: what opening an account needs.
+	AccountView(ctx context.Context, p api.AccountViewParams) (*api.AccountView, error)
 	// TransactionList is one account's transactions, or the project's
 	// (AccountID "", project token only).
 	TransactionList(ctx context.Context, p api.TransactionsParams) (*api.Page[api.TransactionDetail], error)

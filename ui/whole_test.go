@@ -14,31 +14,54 @@ import (
 	"github.com/partnertui/partnertui/config"
 )
 
-// An account costs one request to open; each tab one more the first time
-// it is shown and none after.
+// An account costs one request to open, which brings every tab's first
+// page: showing the tabs costs none.
 func TestAccountTabsReadOnFirstShow(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
 	before := d.sbx.requests()
 	d.press("enter")
-	if n := d.sbx.requests() - before; n != 1 || d.sbx.detailCalls != 1 {
+	if n := d.sbx.requests() - before; n != 1 || d.sbx.viewCalls != 1 {
 		t.Fatalf("opening the account sent %d requests", n)
 	}
-	for i, tab := range []string{"2", "3", "4", "5"} {
+	for _, tab := range []string{"2", "3", "4", "5"} {
 		d.press(tab)
-		if n := d.sbx.requests() - before; n != i+2 {
+		if n := d.sbx.requests() - before; n != 1 {
 			t.Fatalf("tab %s: %d requests in all", tab, n)
 		}
 	}
+	d.wantScreen("Period")
 	d.press("tab", "tab", "shift+tab", "1", "2")
-	if n := d.sbx.requests() - before; n != 5 {
+	if n := d.sbx.requests() - before; n != 1 {
 		t.Fatalf("tabs shown again sent requests: %d in all", n)
 	}
+	d.wantScreen(d.sbx.txs["acc-0"][0].Label)
 	if a := d.account(); a.active != tabTransactions || a.title() != "Account 0 › Transactions" {
 		t.Fatalf("active tab %d, title %q", a.active, a.title())
 	}
 	d.wantScreen("Accounts › Account 0 › Transactions")
+}
+
+// When the request that opens an account fails, each part is read on its
+// own, as if it had never been sent, and each tab says what went wrong
+// with its own read.
+func TestAccountOpeningFallsBackToEachPart(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
+	d.sbx.viewErr = errors.New("the combined read failed")
+	before := d.sbx.requests()
+	d.press("enter")
+	if n := d.sbx.requests() - before; n != 2 || d.sbx.viewCalls != 1 || d.sbx.detailCalls != 1 {
+		t.Fatalf("opening the account after a failed view: %d requests, %d views, %d details", n, d.sbx.viewCalls, d.sbx.detailCalls)
+	}
+	d.wantScreen("Your rights")
+	d.press("2")
+	if n := len(d.sbx.txParams); n != 1 {
+		t.Fatalf("the Transactions tab after a failed view read %d times", n)
+	}
+	d.wantScreen(d.sbx.txs["acc-0"][0].Label)
 }
 
 // The tab bar is drawn once and kept while keys move a tab's list; it is
