@@ -46,6 +46,7 @@ type accountScreen struct {
 	members    *membersScreen
 	cards      *cardsScreen
 	statements *listScreen[api.Statement]
+	opening    *accountOpening
 	tabs       []screen
 	started    []bool
 	active     int
@@ -62,14 +63,19 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.members = newMembersList(c, env, a.ID)
 	s.cards = newCardsList(c, env, api.CardsParams{AccountID: a.ID})
 	s.statements = newStatementsList(c, env, a.ID)
-	// One request reads the Overview and every tab's first page.
-	o := newAccountOpening(a.ID, env.Project)
-	s.overview.opening = o
+	// One request reads the Overview and every tab's first page; an
+	// account seen before shows what it was then until it answers.
+	o := newAccountOpening(a.ID, env.Project, &env.views, c.now)
+	s.overview.opening, s.opening = o, o
+	if v, read := o.kept(); v != nil {
+		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read
+	}
+	s.overview.refreshed = s.refreshShown
 	txFetch := s.tx.spec.fetch
-	s.tx.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.TransactionDetail] { return v.Transactions }, txFetch)
-	s.members.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.AccountMembership] { return v.Members }, s.members.spec.fetch)
-	s.cards.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.Card] { return v.Cards }, s.cards.spec.fetch)
-	s.statements.spec.fetch = firstPage(o, func(v *api.AccountView) *api.Page[api.Statement] { return v.Statements }, s.statements.spec.fetch)
+	s.tx.spec.fetch = firstPage(o, tabTransactions, func(v *api.AccountView) *api.Page[api.TransactionDetail] { return v.Transactions }, txFetch)
+	s.members.spec.fetch = firstPage(o, tabMembers, func(v *api.AccountView) *api.Page[api.AccountMembership] { return v.Members }, s.members.spec.fetch)
+	s.cards.spec.fetch = firstPage(o, tabCards, func(v *api.AccountView) *api.Page[api.Card] { return v.Cards }, s.cards.spec.fetch)
+	s.statements.spec.fetch = firstPage(o, tabStatements, func(v *api.AccountView) *api.Page[api.Statement] { return v.Statements }, s.statements.spec.fetch)
 	s.tabs = []screen{s.overview, s.tx, s.members, s.cards, s.statements}
 	s.started = make([]bool, len(s.tabs))
 	// What the platform hides from a member without canViewAccount is
@@ -79,13 +85,27 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.statements.spec.empty = func() string { return s.hidden("statements", stEmpty) }
 	s.overview.simulated = func() tea.Cmd {
 		if s.started[tabTransactions] {
+			o.forget()
 			return s.tx.list.Refresh()
 		}
 		// The opening's page is from before the transfer.
 		s.tx.spec.fetch = txFetch
+		o.forget()
 		return nil
 	}
 	return s
+}
+
+// refreshShown reads again, from the opening's new view, the tabs shown
+// with the kept view's rows while it was on the wire.
+func (s *accountScreen) refreshShown() tea.Cmd {
+	var cmds []tea.Cmd
+	for i, l := range []interface{ Refresh() tea.Cmd }{tabTransactions: s.tx.list, tabMembers: s.members.list, tabCards: s.cards.list, tabStatements: s.statements.list} {
+		if l != nil && s.started[i] && s.opening.behind(i) {
+			cmds = append(cmds, l.Refresh())
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 func newAccountScreenByID(c *common, env *envState, id string) *accountScreen {

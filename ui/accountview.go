@@ -2,7 +2,8 @@ package ui
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/platform"
@@ -15,57 +16,164 @@ import (
 // instead of sending its own, so going through the tabs after opening an
 // account costs no round trip. When it fails, each part is read on its
 // own, as if it had never been sent, and says itself what went wrong.
+//
+// An account seen before opens with the view kept from then (viewCache),
+// shown at once with its age, while the same request reads it again; each
+// part then takes the newer view, once.
 type accountOpening struct {
 	params api.AccountViewParams
-	done   chan struct{}
-	view   *api.AccountView // set before done is closed; nil when it failed
+	cache  *viewCache
+	now    func() time.Time
+
+	mu   sync.Mutex
+	gen  int // of view: 0 before any
+	view *api.AccountView
+	read time.Time // when view was read
+	// pending is closed when the read in flight ends; nil when none is.
+	pending chan struct{}
+	// took is the generation of the view each tab took last.
+	took [tabStatements + 1]int
 }
 
-func newAccountOpening(id string, project bool) *accountOpening {
+func newAccountOpening(id string, project bool, cache *viewCache, now func() time.Time) *accountOpening {
 	first := platform.PageMax
 	p := api.AccountViewParams{AccountID: id, Project: project,
 		Transactions: txParams(id), Members: membersParams(id),
 		Cards: cardsParams(api.CardsParams{AccountID: id}), Statements: statementsParams(id)}
 	p.Transactions.First, p.Members.First, p.Cards.First, p.Statements.First = first, first, first, first
-	return &accountOpening{params: p, done: make(chan struct{})}
+	o := &accountOpening{params: p, cache: cache, now: now, pending: make(chan struct{})}
+	if kept, ok := cache.get(id); ok {
+		o.gen, o.view, o.read = 1, kept.view, kept.read
+	}
+	return o
+}
+
+// kept is the view kept from an earlier visit and when it was read; nil
+// when there is none.
+func (o *accountOpening) kept() (*api.AccountView, time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.view, o.read
 }
 
 // send reads the view with a and hands it to every part waiting for it;
-// the account in full is the Overview's. Only the first call sends.
+// the account in full is the Overview's. It is sent once.
 func (o *accountOpening) send(ctx context.Context, a API) (*api.AccountDetail, error) {
-	defer close(o.done)
 	v, err := a.AccountView(ctx, o.params)
+	read := o.now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	close(o.pending)
+	o.pending = nil
 	if err != nil {
 		return nil, err
 	}
-	o.view = v
+	o.gen++
+	o.view, o.read = v, read
+	o.cache.put(o.params.AccountID, v, read)
 	return v.Detail, nil
 }
 
-// wait is the view once it has come, nil when it failed or ctx ended
-// first.
-func (o *accountOpening) wait(ctx context.Context) *api.AccountView {
-	select {
-	case <-o.done:
-		return o.view
-	case <-ctx.Done():
-		return nil
+// take is the view newer than the one tab took last, waiting for the
+// read in flight when there is none; nil when there is none to take.
+func (o *accountOpening) take(ctx context.Context, tab int) (*api.AccountView, time.Time) {
+	o.mu.Lock()
+	took := &o.took[tab]
+	if o.gen == *took && o.pending != nil {
+		p := o.pending
+		o.mu.Unlock()
+		select {
+		case <-p:
+		case <-ctx.Done():
+			return nil, time.Time{}
+		}
+		o.mu.Lock()
 	}
+	defer o.mu.Unlock()
+	if o.gen == *took || o.view == nil {
+		return nil, time.Time{}
+	}
+	*took = o.gen
+	return o.view, o.read
 }
 
-// firstPage is fetch whose first read of the list's first page, if it is
-// the page the view carries, is taken from the view: once, so that a
-// refresh reads the list again.
-func firstPage[T any](o *accountOpening, part func(*api.AccountView) *api.Page[T], fetch pagedlist.Fetch[T]) pagedlist.Fetch[T] {
-	var taken atomic.Bool
+// behind reports whether tab has not taken the newest view yet.
+func (o *accountOpening) behind(tab int) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.view != nil && o.took[tab] < o.gen
+}
+
+// forget drops the kept views of the account: something the app did
+// changed it.
+func (o *accountOpening) forget() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.view = nil
+	o.cache.drop(o.params.AccountID)
+}
+
+// firstPage is fetch whose read of the list's first page is taken from
+// the newest view the list has not taken yet, if there is one: a list
+// shown from the kept view takes the fresh one when it refreshes, and
+// reads for itself after that.
+func firstPage[T any](o *accountOpening, tab int, part func(*api.AccountView) *api.Page[T], fetch pagedlist.Fetch[T]) pagedlist.Fetch[T] {
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
-		if r.After == "" && !r.Reverse && r.First == platform.PageMax && taken.CompareAndSwap(false, true) {
-			if v := o.wait(ctx); v != nil {
+		if r.After == "" && !r.Reverse && r.First == platform.PageMax {
+			if v, read := o.take(ctx, tab); v != nil {
 				if p := part(v); p != nil {
-					return pageOf(p), nil
+					page := pageOf(p)
+					page.Read = read
+					return page, nil
 				}
 			}
 		}
 		return fetch(ctx, r)
 	}
+}
+
+// viewCache keeps the accounts seen last, so that coming back to one shows
+// it at once; it holds a few views, the oldest going first.
+type viewCache struct {
+	mu    sync.Mutex
+	views map[string]keptView
+}
+
+// viewCacheSize bounds the views kept: each holds up to four pages.
+const viewCacheSize = 16
+
+type keptView struct {
+	view *api.AccountView
+	read time.Time
+}
+
+func (c *viewCache) get(id string) (keptView, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.views[id]
+	return v, ok
+}
+
+func (c *viewCache) put(id string, v *api.AccountView, read time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.views == nil {
+		c.views = map[string]keptView{}
+	}
+	if _, ok := c.views[id]; !ok && len(c.views) >= viewCacheSize {
+		oldest := ""
+		for k, kv := range c.views {
+			if oldest == "" || kv.read.Before(c.views[oldest].read) {
+				oldest = k
+			}
+		}
+		delete(c.views, oldest)
+	}
+	c.views[id] = keptView{view: v, read: read}
+}
+
+func (c *viewCache) drop(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.views, id)
 }

@@ -93,6 +93,8 @@ type envState struct {
 	// places are the screens left open when the user switched to the
 	// other environment, opened again on the way back.
 	places []place
+	// views are the accounts seen last, shown at once when opened again.
+	views viewCache
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

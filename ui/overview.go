@@ -67,6 +67,13 @@ type overviewScreen struct {
 	// opening, until the first read, is the request that opens the
 	// account: that read sends it and takes the account from it.
 	opening *accountOpening
+	// fromView: the read in flight is the opening's; refreshed runs when
+	// it ends, so the tabs shown from the kept view read the new one.
+	fromView  bool
+	refreshed func() tea.Cmd
+	// kept is when the account shown was read, while it is the view kept
+	// from an earlier visit; zero once it is fresh.
+	kept time.Time
 	// simulated runs after a simulated transfer was accepted and again
 	// once it is booked: the account screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -137,7 +144,7 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 // request brings the user's membership of it.
 func (d *overviewScreen) loadAccount() tea.Cmd {
 	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
-	d.opening = nil
+	d.opening, d.fromView = nil, o != nil
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
 			if detail, err := o.send(ctx, a); err == nil {
@@ -153,6 +160,13 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 	if d.detail.apply(msg) {
 		if it := d.detail.item; it != nil {
 			d.acct = it.Account
+		}
+		if d.detail.err == nil {
+			d.kept = time.Time{}
+		}
+		if d.fromView && d.refreshed != nil {
+			d.fromView = false
+			return d.refreshed()
 		}
 		return nil
 	}
@@ -435,6 +449,12 @@ func (d *overviewScreen) statusLine() string {
 		return trunc(line, d.w)
 	case d.simBusy:
 		return trunc(d.c.spinFrame+" Simulating an incoming SEPA transfer…", d.w)
+	case !d.kept.IsZero():
+		line := "updated " + shortDuration(d.c.now().Sub(d.kept)) + " ago"
+		if d.detail.busy() {
+			line += " · " + d.c.spinFrame + " refreshing"
+		}
+		return trunc(st.dimP.Render(line), d.w)
 	}
 	return ""
 }

@@ -542,3 +542,70 @@ func TestWholeAccountScreensFitSmallTerminals(t *testing.T) {
 		}
 	}
 }
+
+// An account seen before opens at once with what it showed then, its age
+// on screen, while one request reads it again; the new rows then replace
+// the kept ones, in the Overview and in a tab shown meanwhile.
+func TestRevisitShowsKeptRowsThenFreshOnes(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	clock := testNow
+	d.m.c.now = func() time.Time { return clock }
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
+	d.press("enter", "2")
+	d.wantScreen("Payment 0")
+	d.press("esc")
+
+	// Meanwhile the account changed on the server.
+	clock = clock.Add(40 * time.Second)
+	d.sbx.mu.Lock()
+	d.sbx.txs["acc-0"][0].Label = "Fresh payment"
+	d.sbx.accounts[0].Name = "Renamed account"
+	d.sbx.mu.Unlock()
+	before := d.sbx.requests()
+
+	// The key opens the screen; what opening it sends is kept back.
+	revalidate := d.update(d.update(keyMsg("enter"))())
+	if n := d.sbx.requests() - before; n != 0 {
+		t.Fatalf("opening a seen account sent %d requests before showing it", n)
+	}
+	d.wantScreen("Account 0")
+	d.wantScreen("updated 40s ago · ")
+	d.run(d.update(keyMsg("2")))
+	d.wantScreen("Payment 0")
+	d.wantScreen("updated 40s ago")
+	if n := d.sbx.requests() - before; n != 0 {
+		t.Fatalf("the kept Transactions tab sent %d requests", n)
+	}
+
+	d.run(revalidate)
+	d.wantScreen("Fresh payment")
+	if strings.Contains(d.screen(), "Payment 0") || !strings.Contains(d.screen(), "updated 0s ago") {
+		t.Fatalf("the kept rows stayed after the fresh ones came:\n%s", d.screen())
+	}
+	d.press("1")
+	d.wantScreen("Renamed account")
+	if strings.Contains(d.screen(), "ago") {
+		t.Fatalf("the fresh Overview still shows an age:\n%s", d.screen())
+	}
+	if n := d.sbx.requests() - before; n != 1 || d.sbx.viewCalls != 2 {
+		t.Fatalf("the revisit cost %d requests (%d views), want the one view", n, d.sbx.viewCalls)
+	}
+}
+
+// A simulated transfer changes the account: it is not shown from memory
+// when opened again.
+func TestSimulationForgetsTheKeptAccount(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true})
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
+	d.press("enter", "s")
+	d.typeText("12.00")
+	d.press("enter", "esc")
+	cmd := d.update(d.update(keyMsg("enter"))())
+	if d.overview().detail.item != nil || strings.Contains(d.screen(), "ago") {
+		t.Fatalf("the account changed by a simulation was shown from memory:\n%s", d.screen())
+	}
+	d.run(cmd)
+	d.wantScreen("Your rights")
+}

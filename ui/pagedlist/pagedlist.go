@@ -46,6 +46,9 @@ type Page[T any] struct {
 	StartCursor string // cursor of Rows[0]
 	EndCursor   string // cursor of the last row
 	HasNext     bool   // more rows follow in the order read
+	// Read is when the rows were read, for a page kept from an earlier
+	// read (Updated says how old they are); zero means as it arrives.
+	Read time.Time
 }
 
 // Fetch reads one page. It runs off the event loop: it must not touch the
@@ -388,6 +391,11 @@ func (m *Model[T]) apply(rf *refreshing[T]) {
 	}
 	m.ready = true
 	m.updated = m.o.Now()
+	for _, p := range rf.pages {
+		if !p.Read.IsZero() && p.Read.Before(m.updated) {
+			m.updated = p.Read
+		}
+	}
 	switch {
 	case rf.top:
 		m.cursor, m.offset = 0, 0

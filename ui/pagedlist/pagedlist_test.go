@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -467,6 +468,27 @@ func TestSeedCostsNoRequest(t *testing.T) {
 	run(l, l.Seed(nil, first))
 	if c.count() != n || l.Loaded() != 100 || l.Len() != 150 {
 		t.Fatalf("seed: %d requests, %d of %d", c.count()-n, l.Loaded(), l.Len())
+	}
+}
+
+// A page kept from an earlier read says how old its rows are; the next
+// read's rows are as old as that read.
+func TestKeptPageKeepsItsAge(t *testing.T) {
+	t.Parallel()
+	c := newConn(10)
+	l := newList(c, true)
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	l.o.Now = func() time.Time { return now }
+	first, _ := c.fetch(context.Background(), Request{First: 100})
+	first.Read = now.Add(-40 * time.Second)
+	run(l, l.Seed(nil, first))
+	if got := l.Updated(); !got.Equal(first.Read) {
+		t.Fatalf("a page read 40s ago was updated at %v", got)
+	}
+	now = now.Add(time.Second)
+	run(l, l.Refresh())
+	if got := l.Updated(); !got.Equal(now) {
+		t.Fatalf("rows read again at %v were updated at %v", now, got)
 	}
 }
 
