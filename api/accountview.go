@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	graphql "github.com/hasura/go-graphql-client"
+
+	"github.com/partnertui/partnertui/api/internal/fragments"
 )
 
 // AccountViewParams is what opening an account reads: the account
@@ -34,9 +36,13 @@ type AccountView struct {
 
 // accountViewNode is the account with its tabs' first pages as nested
 // connections: the platform has no Account.cards, so the cards are the
-// root cards filtered by the account, in the same operation.
+// root cards filtered by the account, in the same operation. Its fields
+// are accountDetailNode's, not an embedded accountDetailNode: an
+// unexported embedded type would hide them from the string sanitiser.
 type accountViewNode struct {
-	accountDetailNode
+	fragments.AccountFields
+	StatusInfo   accountStatusQL              `graphql:"statusInfo"`
+	Holder       holderDetailQL               `graphql:"holder"`
 	Transactions *connectionQL[txNode]        `graphql:"transactions(first: $txFirst, filters: $txFilters, orderBy: $txOrderBy)"`
 	Memberships  connectionQL[membershipNode] `graphql:"memberships(first: $memberFirst, filters: $memberFilters, orderBy: $memberOrderBy)"`
 	Statements   *connectionQL[statementNode] `graphql:"statements(first: $statementFirst, filters: $statementFilters, orderBy: $statementOrderBy)"`
@@ -48,10 +54,12 @@ type accountViewQuery struct {
 }
 
 // accountViewUserQuery adds the signed-in user's membership of the
-// account, as accountDetailUserQuery does.
+// account, as accountDetailUserQuery does (accountViewQuery's fields
+// repeated for the reason accountViewNode gives).
 type accountViewUserQuery struct {
-	accountViewQuery
-	User *userMembershipQL `graphql:"user"`
+	Account *accountViewNode       `graphql:"account(accountId: $accountId)"`
+	Cards   connectionQL[cardNode] `graphql:"cards(first: $cardFirst, filters: $cardFilters, orderBy: $cardOrderBy)"`
+	User    *userMembershipQL      `graphql:"user"`
 }
 
 // prefixed renames one list's variables for a connection that shares the
@@ -110,7 +118,7 @@ func (c *Client) AccountView(ctx context.Context, p AccountViewParams) (*Account
 		var u *accountViewUserQuery
 		u, err = query[accountViewUserQuery](ctx, c, OpAccountViewUser, vars)
 		if u != nil {
-			q, membership = &u.accountViewQuery, userMembership(u.User, p.AccountID)
+			q, membership = &accountViewQuery{Account: u.Account, Cards: u.Cards}, userMembership(u.User, p.AccountID)
 		}
 	}
 	switch {
@@ -120,7 +128,7 @@ func (c *Client) AccountView(ctx context.Context, p AccountViewParams) (*Account
 		return nil, c.notFound("account", p.AccountID)()
 	}
 	a := q.Account
-	d := a.detail()
+	d := (&accountDetailNode{AccountFields: a.AccountFields, StatusInfo: a.StatusInfo, Holder: a.Holder}).detail()
 	d.Membership = membership
 	return &AccountView{
 		Detail:       &d,

@@ -101,6 +101,7 @@ type Client struct {
 	testingURL string // "" without a Testing API
 
 	ops   opTexts           // each operation's text, built once
+	split splitOps          // the split walks' texts, by page count
 	strip safetext.Stripper // remembers where each response type holds strings
 	bufs  bufPool           // response bodies
 

@@ -68,6 +68,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 			{"accounts", r.accounts},
 			{"account detail", r.accountDetail},
 			{"account view", r.accountView},
+			{"split walks", r.splitWalks},
 			{"memberships", r.memberships},
 			{"cards", r.cards},
 			{"transactions", r.transactions},
@@ -184,6 +185,17 @@ func (r *opsRun) accountDetail(t *testing.T) {
 
 // memberships reads a membership of every status, by id and among its
 // account's members.
+// splitWalks runs the walks in parts, narrowed by a search so that the
+// 10,000 accounts' lists stay short; splitwalk_test.go checks the walks
+// themselves.
+func (r *opsRun) splitWalks(t *testing.T) {
+	ctx := context.Background()
+	err := r.project.ProjectTransactionsInParts(ctx, TransactionsParams{First: 5, Search: "Acme"}, 0, func([]TransactionDetail, int) error { return nil })
+	r.cov.ok(t, OpProjectTransactionPages, err)
+	err = r.project.AccountsInParts(ctx, AccountsParams{First: 5, Search: "Dupont"}, func([]Account, int) error { return nil })
+	r.cov.ok(t, OpAccountPages, err)
+}
+
 // accountView opens an account in one request, with either token.
 func (r *opsRun) accountView(t *testing.T) {
 	checkAccountView(t, r.cov, r.project, r.listed[0].ID, true, OpAccountView)

@@ -46,8 +46,8 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 53 {
-		t.Errorf("Operations() lists %d operations, want 53", len(ops))
+	if len(ops) != 55 {
+		t.Errorf("Operations() lists %d operations, want 55", len(ops))
 	}
 	seen := map[string]bool{}
 	for _, op := range ops {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"reflect"
@@ -151,6 +152,23 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpWebhookEventTypes:      &webhookEventTypesQuery{},
 		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
+		OpAccountView: &accountViewQuery{}, OpAccountViewUser: &accountViewUserQuery{},
+		OpProjectTransactionPages: &pagesQL[txNode]{}, OpAccountPages: &pagesQL[accountListNode]{},
+	}
+	// The split walks send as many pages as they have parts to read.
+	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}}
+	splitText := func(name, sent string) string {
+		l := map[string][2]any{
+			OpProjectTransactionPages: {projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
+			OpAccountPages:            {accountsSplit.single, accountsSplit.singleVars},
+		}[name]
+		o, err := splitSingles[name].get(name, l[0], l[1].(map[string]any), strings.Count(sent, "{totalCount"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		_ = json.Unmarshal(o.head[len(`{"query":`):], &text)
+		return text
 	}
 	for op, shape := range simulationShapes() {
 		shapes[op] = shape
@@ -170,6 +188,9 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := decodeReq(t, r)
 		seen.Store(q.OperationName, true)
+		if ss := splitSingles[q.OperationName]; ss != nil {
+			texts[q.OperationName] = splitText(q.OperationName, q.Query)
+		}
 		if q.Query != texts[q.OperationName] {
 			t.Errorf("%s was sent as\n%s\nbut Operations() lists\n%s", q.OperationName, q.Query, texts[q.OperationName])
 		}
@@ -263,6 +284,20 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 	check("AddWebhookSubscription", added, err)
 	replay, err := c.ReplayWebhookEvent(ctx, "e", "")
 	check("ReplayWebhookEvent", replay, err)
+	view, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1", Project: true})
+	check("AccountView", view, err)
+	uview, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1"})
+	check("AccountView (user)", uview, err)
+	var splitTx []TransactionDetail
+	check("ProjectTransactionPages", &splitTx, c.ProjectTransactionsInParts(ctx, TransactionsParams{}, 0, func(items []TransactionDetail, _ int) error {
+		splitTx = append(splitTx, items...)
+		return nil
+	}))
+	var splitAccounts []Account
+	check("AccountPages", &splitAccounts, c.AccountsInParts(ctx, AccountsParams{}, func(items []Account, _ int) error {
+		splitAccounts = append(splitAccounts, items...)
+		return nil
+	}))
 	for name, err := range map[string]error{
 		"SimulateIncomingTransfer":  second(c.SimulateIncomingTransfer(ctx, IncomingTransfer{})),
 		"UpdateWebhookSubscription": second(c.UpdateWebhookSubscription(ctx, "s", in)),

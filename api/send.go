@@ -186,6 +186,11 @@ func (c *Client) exchange(ctx context.Context, url string, mutation bool, v any,
 	if err != nil {
 		return err
 	}
+	return c.exchangeOp(ctx, url, mutation, op, v, vars)
+}
+
+// exchangeOp is exchange with the operation's text already built.
+func (c *Client) exchangeOp(ctx context.Context, url string, mutation bool, op *opText, v any, vars map[string]any) error {
 	body, err := op.body(vars)
 	if err != nil {
 		return err
