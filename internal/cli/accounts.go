@@ -41,6 +41,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 		},
 	}
 	opts.Output.register(cmd, "accounts")
+	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "accounts")
 	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact (`text`)")
 	return f.withSession(cmd, true)
@@ -55,5 +56,12 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	// (spaced or compact) found by IBAN.
 	params := api.AccountsQuery(opts.Search)
 	params.First = opts.First
-	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walkPages(e.API.Accounts, params, opts.Output.All))
+	walk := walkPages(e.API.Accounts, params, opts.Output.All)
+	if opts.Output.inParts() {
+		// From both ends at once: half the requests.
+		walk = func(ctx context.Context, each func([]api.Account, int) error) error {
+			return e.API.AccountsInParts(ctx, params, each)
+		}
+	}
+	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walk)
 }

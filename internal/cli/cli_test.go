@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -368,5 +369,41 @@ func TestTUIWaitsStayOffStderr(t *testing.T) {
 	}
 	if f.appOptions(accounts).OnWait == nil {
 		t.Error("the accounts command no longer says on stderr how long it waits")
+	}
+}
+
+// --all --jsonl walks accounts and the project's transactions in parts:
+// the same items as --ordered's single walk, each once.
+func TestAllInPartsEqualsOrdered(t *testing.T) {
+	testenv.Isolate(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	ids := func(args ...string) []string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append([]string{"--demo", "--project", "--all", "--jsonl", "--first", "9"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var got []string
+		for line := range strings.Lines(out) {
+			var item struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal([]byte(line), &item); err != nil || item.ID == "" {
+				t.Fatalf("%v: bad line %q: %v", args, line, err)
+			}
+			got = append(got, item.ID)
+		}
+		return got
+	}
+	for _, list := range []string{"accounts", "transactions"} {
+		ordered, parts := ids(list, "--ordered"), ids(list)
+		if len(ordered) < 50 {
+			t.Fatalf("%s: only %d items", list, len(ordered))
+		}
+		slices.Sort(ordered)
+		slices.Sort(parts)
+		if !slices.Equal(ordered, parts) {
+			t.Errorf("%s in parts: %d items, --ordered %d, not the same", list, len(parts), len(ordered))
+		}
 	}
 }

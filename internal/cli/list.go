@@ -30,7 +30,11 @@ const (
 type listFlags struct {
 	JSON, JSONL bool
 	All         bool
-	noun        string // what the list holds ("accounts"), for help and messages
+	// Ordered keeps --all --json/--jsonl in the list's order; without it
+	// a list that can be walked in parts (registerOrdered) writes its
+	// items as the pages arrive.
+	Ordered bool
+	noun    string // what the list holds ("accounts"), for help and messages
 }
 
 // register adds --json, --jsonl and --all for a list of noun.
@@ -40,6 +44,23 @@ func (l *listFlags) register(cmd *cobra.Command, noun string) {
 	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
 	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
 	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
+}
+
+// registerOrdered adds --ordered to a list that --all walks in parts for
+// --json and --jsonl, and says so in their help.
+func (l *listFlags) registerOrdered(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	const parts = "; with --all in the order pages arrive (parts of the list are read at once; --ordered keeps the list's order)"
+	fl.Lookup("json").Usage += parts
+	fl.Lookup("jsonl").Usage += parts
+	fl.BoolVar(&l.Ordered, "ordered", false, "with --all --json/--jsonl, walk the list in its order, one page per request (the table always keeps it)")
+}
+
+// inParts reports whether the listing may walk the list in parts: every
+// item, for a program, in whatever order is fastest.
+func (l listFlags) inParts() bool {
+	f, err := l.format()
+	return err == nil && l.All && !l.Ordered && f != formatTable
 }
 
 // registerFirst adds --first, the page size, for a list of noun.

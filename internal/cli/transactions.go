@@ -48,6 +48,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "transactions")
+	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.TransactionStatuses()))
@@ -120,6 +121,12 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 	p, _ := opts.params()
 	var walk walkFunc[api.TransactionDetail]
 	switch {
+	case p.AccountID == "" && e.Project && opts.Output.inParts():
+		// By type and from both ends of each at once: up to five pages
+		// per request.
+		walk = func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
+			return e.API.ProjectTransactionsInParts(ctx, p, 0, each)
+		}
 	case p.AccountID != "" || e.Project:
 		walk = walkPages(e.API.TransactionList, p, opts.Output.All)
 	default:
