@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/emulator"
 )
@@ -25,10 +26,13 @@ type splitEmulator struct {
 	requests atomic.Int32
 	refused  atomic.Int32 // answered 400 for carrying too many pages
 	maxPages atomic.Int32
+	// rtt delays each answer by a round trip (benchmarks only: tests
+	// never wait).
+	rtt      time.Duration
 	proxyURL string
 }
 
-func newSplitEmulator(t *testing.T, accounts int) *splitEmulator {
+func newSplitEmulator(t testing.TB, accounts int) *splitEmulator {
 	t.Helper()
 	srv, err := emulator.Start(context.Background(), emulator.Options{Accounts: accounts, RateLimit: 1 << 30})
 	if err != nil {
@@ -42,6 +46,9 @@ func newSplitEmulator(t *testing.T, accounts int) *splitEmulator {
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e.rtt > 0 {
+			time.Sleep(e.rtt)
+		}
 		if strings.HasSuffix(r.URL.Path, "/graphql") {
 			e.requests.Add(1)
 			body, _ := io.ReadAll(r.Body)
@@ -62,7 +69,7 @@ func newSplitEmulator(t *testing.T, accounts int) *splitEmulator {
 }
 
 // client is a project-token client of the Sandbox through the proxy.
-func (e *splitEmulator) client(t *testing.T) *Client {
+func (e *splitEmulator) client(t testing.TB) *Client {
 	t.Helper()
 	env := e.info.Environments["sandbox"]
 	return emulatorClient(t, e.info, "sandbox", projectTokenSource(t, e.info, "sandbox"), func(o *Options) {
