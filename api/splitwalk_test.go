@@ -78,6 +78,21 @@ func (e *splitEmulator) client(t testing.TB) *Client {
 	})
 }
 
+// singleTransactionWalk is the project's transactions in one walk, and
+// their ids.
+func singleTransactionWalk(t *testing.T, c *Client) ([]TransactionDetail, []string) {
+	t.Helper()
+	single, err := collect(context.Background(), Pages(c.TransactionList, TransactionsParams{First: 100}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, len(single))
+	for i := range single {
+		ids[i] = single[i].ID
+	}
+	return single, ids
+}
+
 // sameSet fails unless got holds exactly want's ids, each once.
 func sameSet(t *testing.T, what string, got, want []string) {
 	t.Helper()
@@ -113,14 +128,7 @@ func TestSplitTransactionsEqualTheSingleWalk(t *testing.T) {
 	e := newSplitEmulator(t, 30)
 	c := e.client(t)
 	ctx := context.Background()
-	single, err := collect(ctx, Pages(c.TransactionList, TransactionsParams{First: 100}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make([]string, len(single))
-	for i := range single {
-		want[i] = single[i].ID
-	}
+	single, want := singleTransactionWalk(t, c)
 	iban := ""
 	for i := range single {
 		if single[i].Creditor != nil && single[i].Creditor.IBAN != "" && single[i].Side == "Credit" {
@@ -134,7 +142,7 @@ func TestSplitTransactionsEqualTheSingleWalk(t *testing.T) {
 	before := e.requests.Load()
 	var got []string
 	created := 0
-	err = c.ProjectTransactionsInParts(ctx, TransactionsParams{First: 20}, 0, func(items []TransactionDetail, _ int) error {
+	err := c.ProjectTransactionsInParts(ctx, TransactionsParams{First: 20}, 0, func(items []TransactionDetail, _ int) error {
 		for i := range items {
 			got = append(got, items[i].ID)
 		}
@@ -201,17 +209,10 @@ func TestSplitWalkHalvesPagesOnALimit(t *testing.T) {
 	e := newSplitEmulator(t, 20)
 	c := e.client(t)
 	ctx := context.Background()
-	single, err := collect(ctx, Pages(c.TransactionList, TransactionsParams{First: 100}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make([]string, len(single))
-	for i := range single {
-		want[i] = single[i].ID
-	}
+	_, want := singleTransactionWalk(t, c)
 	e.maxPages.Store(2) // an operation with p2: is refused
 	var got []string
-	err = c.ProjectTransactionsInParts(ctx, TransactionsParams{First: 25}, 5, func(items []TransactionDetail, _ int) error {
+	err := c.ProjectTransactionsInParts(ctx, TransactionsParams{First: 25}, 5, func(items []TransactionDetail, _ int) error {
 		for i := range items {
 			got = append(got, items[i].ID)
 		}
