@@ -95,6 +95,11 @@ type Environment struct {
 	IdentificationLevel string // "", PVID, QES, Expert or Auto
 	AuthParams          map[string]string
 	Token               string // TokenUser (default) or TokenProject
+	// LaunchSnapshot: the app keeps its first screen on disk and shows it
+	// at once on the next launch. On in Sandbox and off in Live unless
+	// launch_snapshot says otherwise; a top-level launch_snapshot = false
+	// turns it off in both.
+	LaunchSnapshot bool
 }
 
 // Default returns the configuration used when no file exists: both
@@ -114,6 +119,9 @@ func defaultEnvironment(name EnvName) Environment {
 		AuthURL:     DefaultAuthURL,
 		RedirectURI: DefaultRedirectURI,
 		Token:       TokenUser,
+		// Live's accounts are real customers': kept on disk only when
+		// the config asks for it.
+		LaunchSnapshot: name == Sandbox,
 	}
 }
 

@@ -265,7 +265,7 @@ func TestTemplate(t *testing.T) {
 	if cfg.Sandbox.ClientSecretEnv != "PARTNERTUI_SANDBOX_SECRET" || cfg.DefaultEnv != Sandbox {
 		t.Errorf("template values: %+v", cfg.Sandbox)
 	}
-	for _, key := range []string{"api_url", "auth_url", "client_id", "client_secret", "client_secret_env", "client_secret_command", "redirect_uri", "page_size", "identification_level", "token", "auth_params", "default_env"} {
+	for _, key := range []string{"api_url", "auth_url", "client_id", "client_secret", "client_secret_env", "client_secret_command", "redirect_uri", "page_size", "identification_level", "token", "auth_params", "default_env", "launch_snapshot"} {
 		if !strings.Contains(Template(), key) {
 			t.Errorf("template does not explain %s", key)
 		}
@@ -395,4 +395,27 @@ func manyKeys(n int) string {
 		fmt.Fprintf(&b, "unknown_%d = 1\n", i)
 	}
 	return b.String()
+}
+
+// The launch snapshot is on in Sandbox and off in Live by default; each
+// environment's key changes that, and a top-level false turns both off.
+func TestLaunchSnapshotKeys(t *testing.T) {
+	for _, tc := range []struct {
+		file          string
+		sandbox, live bool
+	}{
+		{"", true, false},
+		{"[live]\nlaunch_snapshot = true\n", true, true},
+		{"[sandbox]\nlaunch_snapshot = false\n", false, false},
+		{"launch_snapshot = false\n[live]\nlaunch_snapshot = true\n", false, false},
+		{"launch_snapshot = true\n", true, false},
+	} {
+		cfg, err := Parse("c.toml", []byte(tc.file))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		if cfg.Sandbox.LaunchSnapshot != tc.sandbox || cfg.Live.LaunchSnapshot != tc.live {
+			t.Errorf("%q: sandbox %v, live %v; want %v, %v", tc.file, cfg.Sandbox.LaunchSnapshot, cfg.Live.LaunchSnapshot, tc.sandbox, tc.live)
+		}
+	}
 }

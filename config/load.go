@@ -109,10 +109,12 @@ type fileEnv struct {
 	IdentificationLevel string            `toml:"identification_level"`
 	Token               string            `toml:"token"`
 	AuthParams          map[string]string `toml:"auth_params"`
+	LaunchSnapshot      *bool             `toml:"launch_snapshot"`
 }
 
 type fileConfig struct {
-	DefaultEnv *string  `toml:"default_env"`
+	DefaultEnv     *string `toml:"default_env"`
+	LaunchSnapshot *bool   `toml:"launch_snapshot"`
 	Sandbox    *fileEnv `toml:"sandbox"`
 	Live       *fileEnv `toml:"live"`
 }
@@ -266,6 +268,12 @@ func Parse(path string, data []byte) (*Config, error) {
 			continue
 		}
 		problems = append(problems, fillEnv(cfg.Env(t.name), t.src)...)
+		if t.src.LaunchSnapshot != nil {
+			cfg.Env(t.name).LaunchSnapshot = *t.src.LaunchSnapshot
+		}
+	}
+	if fc.LaunchSnapshot != nil && !*fc.LaunchSnapshot {
+		cfg.Sandbox.LaunchSnapshot, cfg.Live.LaunchSnapshot = false, false
 	}
 	problems = append(problems, cfg.problems()...)
 	if len(problems) == 0 {

@@ -18,6 +18,11 @@ const template = `# partnertui configuration.
 
 # Environment used when --env is not given: "sandbox" or "live".
 default_env = "sandbox"
+# The app keeps its first screen (who you are, the first accounts) on disk,
+# per environment and identity, and shows it at once on the next launch until
+# the first answer replaces it; logout deletes it. On in Sandbox, off in Live
+# unless [live] sets launch_snapshot = true. false here turns it off in both.
+# launch_snapshot = false
 
 # The Sandbox and Live environments are fully separate: tokens, clients and
 # users of one never work in the other.
@@ -68,6 +73,8 @@ client_secret_env = "PARTNERTUI_LIVE_SECRET"
 redirect_uri = "http://127.0.0.1/callback"
 page_size = {{page_max}}
 token = "user"
+# Keep the app's first screen (real customers' accounts) on disk between runs.
+# launch_snapshot = false
 
 [live.auth_params]
 `

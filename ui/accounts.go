@@ -31,6 +31,10 @@ func defaultAccountsQuery() accountsQuery { return accountsQuery{order: api.Orde
 
 func (q accountsQuery) byIBAN() bool { return iban.LooksLike(q.search) }
 
+// isDefault: the first screen as launch shows it, the one kept between
+// runs.
+func (q accountsQuery) isDefault() bool { return q == defaultAccountsQuery() }
+
 // params are the first page's arguments: the command line's search
 // (api.AccountsQuery), in the order chosen here.
 func (q accountsQuery) params() api.AccountsParams {
@@ -92,6 +96,9 @@ type accountsScreen struct {
 	query   accountsQuery
 	homeID  int   // the Home request in flight, 0 when none
 	homeErr error // why the first page did not come
+	// kept is when the last session's snapshot shown was saved: its rows
+	// are marked as such until a fresh read replaces them.
+	kept time.Time
 
 	filter    textinput.Model
 	filterSeq int
@@ -132,12 +139,37 @@ func (s *accountsScreen) loadHome() tea.Cmd {
 	s.homeID, s.homeErr = s.c.nextID(), nil
 	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
 	ctx, p := s.ctx, s.query.params()
-	return s.c.task(func() tea.Msg {
+	home := s.c.task(func() tea.Msg {
 		if !project && sess != nil && !sess.SignedIn() {
 			return homeMsg{envTag: envTag{env}, id: id, needSignIn: true}
 		}
 		h, err := a.Home(ctx, p, project)
 		return homeMsg{envTag: envTag{env}, id: id, home: h, err: err}
+	})
+	snap, log := s.env.Snapshot, s.c.log
+	if snap == nil || s.list.Ready() || !s.query.isDefault() {
+		return home
+	}
+	return tea.Batch(s.c.task(func() tea.Msg {
+		h, saved, err := snap.Load()
+		if err != nil {
+			log.Warn("launch snapshot not read", "env", string(env), "error", err.Error())
+		}
+		return snapshotMsg{envTag: envTag{env}, id: id, home: h, saved: saved}
+	}), home)
+}
+
+// saveSnapshot keeps a fresh first screen for the next launch.
+func (s *accountsScreen) saveSnapshot(h *api.Home) tea.Cmd {
+	snap, log, env := s.env.Snapshot, s.c.log, s.env.Name
+	if snap == nil || !s.query.isDefault() {
+		return nil
+	}
+	return s.c.task(func() tea.Msg {
+		if err := snap.Save(h); err != nil {
+			log.Warn("launch snapshot not saved", "env", string(env), "error", err.Error())
+		}
+		return nil
 	})
 }
 
@@ -204,11 +236,23 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 		case msg.err != nil:
 			keepErr(&s.homeErr, msg.err)
 		case msg.home != nil && msg.home.Accounts != nil:
-			return s.list.Seed(nil, pageOf(msg.home.Accounts))
+			return tea.Batch(s.list.Seed(nil, pageOf(msg.home.Accounts)), s.saveSnapshot(msg.home))
 		default:
 			s.homeErr = errors.New("the API answered without the accounts")
 		}
 		return nil
+	case snapshotMsg:
+		if msg.id != s.homeID || msg.home == nil || s.list.Ready() {
+			return nil
+		}
+		// The last session's rows, marked as such until fresh ones come.
+		s.kept = msg.saved
+		if s.env.owner == nil {
+			s.env.owner = ownerOf(msg.home)
+		}
+		page := pageOf(msg.home.Accounts)
+		page.Read = msg.saved
+		return s.list.Seed(nil, page)
 	case filterTickMsg:
 		if msg.seq == s.filterSeq {
 			return s.setSearch(s.filter.Value())
@@ -355,6 +399,12 @@ func (s *accountsScreen) statusLine() string {
 		b.WriteString(" · IBAN " + iban.Format(s.query.search))
 	case s.query.search != "":
 		b.WriteString(" · filter “" + s.query.search + "”")
+	}
+	if !s.kept.IsZero() && s.list.Updated().Equal(s.kept) {
+		b.WriteString(" · last session's")
+		if s.homeID != 0 {
+			b.WriteString(", " + s.c.spinFrame + " refreshing")
+		}
 	}
 	s.c.writeActivity(&b, s.list, s.env.status)
 	return trunc(st.dimP.Render(b.String()), s.w)

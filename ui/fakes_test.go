@@ -329,6 +329,29 @@ type driver struct {
 	liveS    *fakeSession
 	sbxP     *fakeProjectAPI // the environments' event logs
 	liveP    *fakeProjectAPI
+	// sbxSnap, when a setup sets it, is the Sandbox's launch snapshot.
+	sbxSnap *fakeSnapshot
+}
+
+// fakeSnapshot is a launch snapshot kept in memory.
+type fakeSnapshot struct {
+	mu    sync.Mutex
+	home  *api.Home
+	saved time.Time
+	saves []*api.Home
+}
+
+func (f *fakeSnapshot) Load() (*api.Home, time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.home, f.saved, nil
+}
+
+func (f *fakeSnapshot) Save(h *api.Home) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saves = append(f.saves, h)
+	return nil
 }
 
 type fixture struct {
@@ -391,6 +414,9 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	}
 	if setup != nil {
 		setup(d)
+	}
+	if d.sbxSnap != nil {
+		envs[config.Sandbox].Snapshot = d.sbxSnap
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{

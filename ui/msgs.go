@@ -63,6 +63,15 @@ type homeMsg struct {
 
 func (m homeMsg) msgErr() error { return m.err }
 
+// snapshotMsg is the last session's first screen, read from disk while
+// the request for the fresh one (homeMsg id) is on the wire.
+type snapshotMsg struct {
+	envTag
+	id    int
+	home  *api.Home
+	saved time.Time
+}
+
 type simulateMsg struct {
 	envTag
 	id     int

@@ -67,6 +67,17 @@ type API interface {
 	Updates() <-chan api.Status
 }
 
+// Snapshot keeps an environment's first screen between runs (internal/app's
+// *Snapshot): the UI shows it at launch until the first answer replaces
+// it. Its methods read and write files: the UI calls them only inside
+// commands.
+type Snapshot interface {
+	// Load is the current identity's first screen and when it was saved;
+	// nil when there is none.
+	Load() (*api.Home, time.Time, error)
+	Save(h *api.Home) error
+}
+
 // Session is what the UI needs from one environment's sign-in state.
 // *auth.Session satisfies it. SignedIn and Status read the token store:
 // the UI calls them only inside commands.
@@ -96,6 +107,9 @@ type Environment struct {
 	// PrefilledPhone is the config's auth_params.phoneNumber; after sign-in
 	// the UI warns when the signed-in user has another number.
 	PrefilledPhone string
+	// Snapshot, when set, keeps the first screen between runs; nil when
+	// the configuration turns it off.
+	Snapshot Snapshot
 	// ReadOnly hides Testing-API actions; internal/app sets it from its
 	// Live read-only policy.
 	ReadOnly bool

@@ -609,3 +609,39 @@ func TestSimulationForgetsTheKeptAccount(t *testing.T) {
 	d.run(cmd)
 	d.wantScreen("Your rights")
 }
+
+// Launch shows the last session's first screen at once, marked as such
+// (it stays, marked, when the first answer fails), and the first fresh
+// rows replace it and are kept for the next launch.
+func TestLaunchShowsTheLastSessionsScreen(t *testing.T) {
+	t.Parallel()
+	kept := &api.Home{User: &api.User{ID: "user-1", FullName: "Jane Doe"}, Accounts: &api.Page[api.Account]{
+		Items: makeAccounts(2), TotalCount: 2}}
+	kept.Accounts.Items[0].Name, kept.Accounts.Items[1].Name = "Kept zero", "Kept one"
+	d := newDriverWith(t, fixture{rows: 3, signedIn: true}, func(d *driver) {
+		d.sbxSnap = &fakeSnapshot{home: kept, saved: testNow.Add(-3 * time.Hour)}
+		d.sbx.err = errors.New("network down")
+	})
+	d.wantScreen("Kept zero")
+	d.wantScreen("last session's")
+	d.wantScreen("updated 3h00m ago")
+	if len(d.sbxSnap.saves) != 0 {
+		t.Fatal("a failed read was kept as the snapshot")
+	}
+	d.sbx.mu.Lock()
+	d.sbx.err = nil
+	d.sbx.mu.Unlock()
+	d.press("r")
+	d.wantScreen("Account 2")
+	if s := d.screen(); strings.Contains(s, "Kept zero") || strings.Contains(s, "last session's") {
+		t.Fatalf("the fresh rows kept the snapshot's or its mark:\n%s", s)
+	}
+
+	fresh := newDriverWith(t, fixture{rows: 3, signedIn: true}, func(d *driver) {
+		d.sbxSnap = &fakeSnapshot{}
+	})
+	fresh.wantScreen("Account 2")
+	if saves := fresh.sbxSnap.saves; len(saves) != 1 || len(saves[0].Accounts.Items) != 3 || saves[0].User == nil {
+		t.Fatalf("the first screen was not kept for the next launch: %+v", saves)
+	}
+}

@@ -78,6 +78,9 @@ type Env struct {
 	// DemoApprove plays the browser on the emulator's sign-in forms as the
 	// environment's demo user (--demo only; nil otherwise).
 	DemoApprove func(ctx context.Context, url string) error
+	// Snapshot keeps the app's first screen between runs; nil when the
+	// configuration turns it off (config.Environment.LaunchSnapshot).
+	Snapshot *Snapshot
 }
 
 // New loads the configuration, or starts the embedded emulator for --demo.
@@ -197,6 +200,15 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 	}
 	if a.demo != nil {
 		e.DemoApprove = a.demo.approver(name)
+	}
+	if ec.LaunchSnapshot {
+		e.Snapshot = &Snapshot{dir: a.StateDir, env: name, project: e.Project, status: func() (string, string, bool) {
+			st, err := s.Status()
+			if err != nil || st == nil {
+				return "", "", false
+			}
+			return st.ClientID, st.Subject, st.SignedIn
+		}}
 	}
 	a.envs[name] = e
 	return e, nil

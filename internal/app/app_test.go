@@ -2,7 +2,11 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/partnertui/partnertui/api"
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/testenv"
@@ -39,5 +43,70 @@ func TestEnvironmentClientsShareOnePoolPerEnvironment(t *testing.T) {
 			pair[0].API.SharesConnectionsWith(pair[1].ProjectAPI) {
 			t.Errorf("%s shares a connection pool with %s", pair[0].Name, pair[1].Name)
 		}
+	}
+}
+
+// The launch snapshot is the identity's own: another user, another client
+// or the other environment never sees it; its file is 0600, written by
+// rename, never read through a link, and gone after ForgetSnapshots.
+func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
+	dir := t.TempDir()
+	who := struct{ client, subject string }{"SANDBOX_a", "user-1"}
+	snap := func(env config.EnvName) *Snapshot {
+		return &Snapshot{dir: dir, env: env, status: func() (string, string, bool) { return who.client, who.subject, who.subject != "" }}
+	}
+	home := &api.Home{User: &api.User{ID: "user-1"}, Accounts: &api.Page[api.Account]{Items: []api.Account{{ID: "acc-1", Name: "Kept"}}, TotalCount: 1}}
+	if err := snap(config.Sandbox).Save(home); err != nil {
+		t.Fatal(err)
+	}
+	got, saved, err := snap(config.Sandbox).Load()
+	if err != nil || got == nil || got.Accounts.Items[0].Name != "Kept" || saved.IsZero() {
+		t.Fatalf("Load = %+v, %v, %v", got, saved, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 1 {
+		t.Fatalf("files left: %v", files)
+	}
+	if fi, err := os.Stat(files[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("snapshot mode %v, %v", fi.Mode(), err)
+	}
+	for _, other := range []struct {
+		env             config.EnvName
+		client, subject string
+	}{{config.Live, "SANDBOX_a", "user-1"}, {config.Sandbox, "SANDBOX_a", "user-2"}, {config.Sandbox, "SANDBOX_b", "user-1"}, {config.Sandbox, "SANDBOX_a", ""}} {
+		who.client, who.subject = other.client, other.subject
+		if h, _, err := snap(other.env).Load(); h != nil || err != nil {
+			t.Errorf("%+v sees the snapshot of SANDBOX_a/user-1: %+v, %v", other, h, err)
+		}
+	}
+	who.client, who.subject = "SANDBOX_a", "user-1"
+
+	// A link where the file goes is refused, not followed.
+	target := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(target, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := snap(config.Sandbox).Load(); err == nil {
+		t.Error("a snapshot read through a symbolic link")
+	}
+	if err := snap(config.Sandbox).Save(home); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "{}" {
+		t.Error("saving wrote through the link")
+	}
+
+	a := &App{StateDir: dir}
+	if err := a.ForgetSnapshots(config.Sandbox); err != nil {
+		t.Fatal(err)
+	}
+	if h, _, _ := snap(config.Sandbox).Load(); h != nil {
+		t.Error("the snapshot is still there after logout")
 	}
 }

@@ -3,11 +3,16 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/testenv"
 )
 
@@ -108,5 +113,30 @@ func TestPastesOfAnySize(t *testing.T) {
 		if !strings.Contains(errb.String(), "That line is 97 KiB long") || !strings.Contains(errb.String(), "That is not the address to paste") {
 			t.Errorf("%s: stderr = %q", name, errb.String())
 		}
+	}
+}
+
+// TestLogoutDeletesTheLaunchSnapshots: the app's first screen kept on disk
+// goes with the environment's session, and only that environment's.
+func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
+	cfg, _ := signedInUserEmulator(t, 20)
+	dir, err := paths.StateDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sandbox, live := filepath.Join(dir, "launch-sandbox-0123abcd.json"), filepath.Join(dir, "launch-live-0123abcd.json")
+	for _, p := range []string{sandbox, live} {
+		if err := os.WriteFile(p, []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errOut := runCLI(t, "logout", "--config", cfg); code != ExitOK {
+		t.Fatalf("logout: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(sandbox); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the Sandbox snapshot outlived logout: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("logging out of Sandbox deleted Live's snapshot: %v", err)
 	}
 }

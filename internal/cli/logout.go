@@ -42,6 +42,11 @@ func runLogout(ctx context.Context, opts *LogoutOptions) error {
 	// removes it.
 	st, stErr := e.Session.Status()
 	signedIn := stErr != nil || (st != nil && st.SignedIn)
+	// The app's first screen kept for the next launch goes with the
+	// session, whoever's it was.
+	if err := opts.F.App().ForgetSnapshots(name); err != nil {
+		fmt.Fprintln(opts.IO.Err, "warning: the launch snapshot could not be deleted:", err)
+	}
 	if err := e.Session.Logout(ctx); err != nil {
 		if !errors.Is(err, auth.ErrRevocationFailed) {
 			return err

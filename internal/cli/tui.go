@@ -70,6 +70,10 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
 			DemoApprove: e.DemoApprove, Project: e.Project,
 		}
+		if e.Snapshot != nil {
+			// Not a nil *app.Snapshot in the interface: the UI tests nil.
+			uopts.Envs[name].Snapshot = e.Snapshot
+		}
 	}
 	if uopts.LogPath, err = a.LogPath(); err != nil {
 		return err
