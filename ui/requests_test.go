@@ -29,10 +29,10 @@ func TestRequestsViewShowsWhatEachScreenAsked(t *testing.T) {
 	e.account()
 	e.press("L")
 	s := topAs[*requestsScreen](e.driver)
-	e.wantScreen(api.OpAccountDetailUser)
+	e.wantScreen(api.OpAccountViewUser)
 	e.wantScreen(api.OpHomeUser)
 	e.wantScreen("sent by")
-	if len(s.entries) < 2 || s.entries[0].Name != api.OpAccountDetailUser || !s.mine(s.entries[0]) {
+	if len(s.entries) < 2 || s.entries[0].Name != api.OpAccountViewUser || !s.mine(s.entries[0]) {
 		t.Fatalf("newest first, the account's own marked: %+v", s.entries)
 	}
 	for _, en := range s.entries[1:] {
@@ -46,7 +46,7 @@ func TestRequestsViewShowsWhatEachScreenAsked(t *testing.T) {
 	e.press("enter")
 	detail := topAs[*requestScreen](e.driver)
 	e.wantScreen("Operation")
-	e.wantScreen("query AccountDetailWithMembership ($accountId: ID!) {")
+	e.wantScreen("query AccountViewWithMembership ($accountId: ID!")
 	e.wantScreen("HTTP 200")
 	if text := detail.content(); !strings.Contains(text, "Variables") || !strings.Contains(text, "{\n  \"accountId\": ") {
 		t.Errorf("the variables are not shown pretty-printed:\n%s", text)
@@ -65,7 +65,7 @@ func TestRequestsViewShowsWhatEachScreenAsked(t *testing.T) {
 			t.Fatalf("a copied command holds the access token: %s", c)
 		}
 	}
-	if !strings.HasPrefix(command, "partnertui api --env sandbox --operation-name AccountDetailWithMembership -f accountId=") {
+	if !strings.HasPrefix(command, "partnertui api --env sandbox --operation-name AccountViewWithMembership -f accountId=") {
 		t.Errorf("copied command %q", command)
 	}
 	if _, err := exec.LookPath("curl"); err != nil {
