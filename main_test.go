@@ -30,12 +30,12 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.waitFor("account list", "Accounts", "FR76")
 	tm.keys("j", "j", "Enter")
 	tm.waitFor("account detail", "IBAN", "BIC", "Available", "✓")
-	// The Requests view: the account list's and the account's operations,
+	// The Requests view: the account list's and the one that opens the account,
 	// the account's marked as the screen's own.
 	tm.keys("L")
-	tm.waitFor("requests", "Requests", "Home", "● ", "AccountDetailWithMembership", "sent by")
+	tm.waitFor("requests", "Requests", "Home", "● ", "AccountViewWithMembership", "sent by")
 	tm.keys("Enter")
-	tm.waitFor("one request", "Operation", "query AccountDetailWithMembership", "HTTP 200")
+	tm.waitFor("one request", "Operation", "query AccountViewWithMembership", "HTTP 200")
 	tm.keys("Escape")
 	tm.waitFor("back on the requests", "newest first")
 	tm.keys("Escape")

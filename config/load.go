@@ -113,10 +113,10 @@ type fileEnv struct {
 }
 
 type fileConfig struct {
-	DefaultEnv     *string `toml:"default_env"`
-	LaunchSnapshot *bool   `toml:"launch_snapshot"`
-	Sandbox    *fileEnv `toml:"sandbox"`
-	Live       *fileEnv `toml:"live"`
+	DefaultEnv     *string  `toml:"default_env"`
+	LaunchSnapshot *bool    `toml:"launch_snapshot"`
+	Sandbox        *fileEnv `toml:"sandbox"`
+	Live           *fileEnv `toml:"live"`
 }
 
 // Load reads and validates the file at path. A missing file gives the
