@@ -128,8 +128,16 @@ func (s *accountScreen) typedByID(retype key.Binding) { s.overview.retype = rety
 // eventScope is the account, for the Events view opened from any tab.
 func (s *accountScreen) eventScope() (id, name string) { return s.overview.eventScope() }
 
+// init reads the account: the Overview's first read is the one request
+// that brings every tab's first page, so it goes first whichever tab is
+// shown (the one left open when the user switched environments, say).
 func (s *accountScreen) init() tea.Cmd {
-	return s.show(s.active)
+	var first tea.Cmd
+	if !s.started[tabOverview] {
+		s.started[tabOverview] = true
+		first = s.overview.init()
+	}
+	return tea.Batch(first, s.show(s.active))
 }
 
 // show makes tab i the active one, reading its first page the first time.

@@ -41,7 +41,7 @@ func newAccountOpening(id string, project bool, cache *viewCache, now func() tim
 		Transactions: txParams(id), Members: membersParams(id),
 		Cards: cardsParams(api.CardsParams{AccountID: id}), Statements: statementsParams(id)}
 	p.Transactions.First, p.Members.First, p.Cards.First, p.Statements.First = first, first, first, first
-	o := &accountOpening{params: p, cache: cache, now: now, pending: make(chan struct{})}
+	o := &accountOpening{params: p, cache: cache, now: now}
 	if kept, ok := cache.get(id); ok {
 		o.gen, o.view, o.read = 1, kept.view, kept.read
 	}
@@ -56,15 +56,30 @@ func (o *accountOpening) kept() (*api.AccountView, time.Time) {
 	return o.view, o.read
 }
 
+// begin marks the read as started, on the event loop, before the command
+// that sends it: from then on a tab's first read waits for it rather than
+// sending its own. A tab that reads before it (none does: the account
+// screen starts the Overview first) reads on its own instead of waiting
+// for a read nobody began.
+func (o *accountOpening) begin() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.pending == nil {
+		o.pending = make(chan struct{})
+	}
+}
+
 // send reads the view with a and hands it to every part waiting for it;
-// the account in full is the Overview's. It is sent once.
+// the account in full is the Overview's. It is sent once, after begin.
 func (o *accountOpening) send(ctx context.Context, a API) (*api.AccountDetail, error) {
 	v, err := a.AccountView(ctx, o.params)
 	read := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	close(o.pending)
-	o.pending = nil
+	if o.pending != nil {
+		close(o.pending)
+		o.pending = nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -145,6 +145,9 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 func (d *overviewScreen) loadAccount() tea.Cmd {
 	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
 	d.opening, d.fromView = nil, o != nil
+	if o != nil {
+		o.begin()
+	}
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
 			if detail, err := o.send(ctx, a); err == nil {
