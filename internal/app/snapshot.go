@@ -84,9 +84,8 @@ func (s *Snapshot) Load() (*api.Home, time.Time, error) {
 	return sf.Home, sf.Saved, nil
 }
 
-// Save keeps h as the current identity's snapshot: written to a temporary
-// file of the directory (0600, never through a link), synced, then renamed
-// over the old one, so a crash leaves the old snapshot or the new one.
+// Save keeps h as the current identity's snapshot, atomically and never
+// through a link (paths.WriteFile: 0600, temporary file, sync, rename).
 func (s *Snapshot) Save(h *api.Home) error {
 	id := s.identity()
 	if id == "" || h == nil || h.Accounts == nil {
@@ -99,22 +98,7 @@ func (s *Snapshot) Save(h *api.Home) error {
 	if err := paths.EnsureDir(s.dir); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".launch-*.tmp") // O_EXCL, 0600
-	if err != nil {
-		return fmt.Errorf("the launch snapshot: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // gone once renamed
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path(id))
-	}
-	if err != nil {
+	if err := paths.WriteFile(s.path(id), data); err != nil {
 		return fmt.Errorf("the launch snapshot: %w", err)
 	}
 	return nil
