@@ -25,10 +25,10 @@ type overviewKeys struct {
 
 func newOverviewKeys() overviewKeys {
 	return overviewKeys{
-		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
-		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
-		Refresh:  refreshKey(),
-		CloseQR:  escKey("close QR code"),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
+		QR:      key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
+		Refresh: refreshKey(),
+		CloseQR: escKey("close QR code"),
 	}
 }
 

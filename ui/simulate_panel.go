@@ -12,10 +12,10 @@ import (
 )
 
 type simPanelKeys struct {
-	Open                  key.Binding // s, on the screen that offers simulations
-	Prev, Next            key.Binding // another simulation
-	NextField, PrevField  key.Binding
-	Run, Cancel           key.Binding
+	Open                 key.Binding // s, on the screen that offers simulations
+	Prev, Next           key.Binding // another simulation
+	NextField, PrevField key.Binding
+	Run, Cancel          key.Binding
 }
 
 func newSimPanelKeys(desc string) simPanelKeys {
