@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -50,6 +51,9 @@ type simPanel struct {
 	running string
 }
 
+// simFieldWidth is the width of a form's field.
+const simFieldWidth = 44
+
 func newSimPanel(c *common, desc string) *simPanel {
 	return &simPanel{c: c, keys: newSimPanelKeys(desc)}
 }
@@ -74,6 +78,8 @@ func (p *simPanel) choose(i int) tea.Cmd {
 	for j, f := range fs {
 		p.in[j] = newTextInput(fmt.Sprintf("%-12s", f.label+":"), f.def, 64)
 		p.in[j].SetStyles(p.c.inputStyles())
+		// Wide enough for a formatted IBAN; the line is cut to the screen.
+		p.in[j].SetWidth(simFieldWidth)
 	}
 	if len(p.in) == 0 {
 		return nil
@@ -177,7 +183,7 @@ func (p *simPanel) run(ctx context.Context, env config.EnvName) tea.Cmd {
 			v = a
 		}
 		if v == "" {
-			p.err = fmt.Errorf("enter the %s", f.label)
+			p.err = fmt.Errorf("enter the %s", strings.ToLower(f.label))
 			return nil
 		}
 		vals[j] = v
