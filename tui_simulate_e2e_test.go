@@ -58,6 +58,19 @@ func payableDemoCard(t *testing.T, tm *tmux, bin string) string {
 	return ""
 }
 
+// startDemoAt starts --demo at 120×40, signs in as the demo user and
+// jumps with the : palette to target ("card ID").
+func startDemoAt(tm *tmux, bin, target string) {
+	tm.t.Helper()
+	tm.start(120, 40, bin, "--demo")
+	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
+	tm.keys("a")
+	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.keys(":")
+	tm.waitFor("palette", "accounts  transactions  members  cards")
+	tm.keys(target, "Enter")
+}
+
 // TestTmuxCardPaymentAuthorizedThenDebited is issue 21's end-to-end test:
 // on a card's screen s authorizes a payment, which shows Pending; s again
 // debits it (the authorization prefilled), and the screen shows the debit
@@ -67,13 +80,7 @@ func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 	bin := realBinary.get(t)
 	card := payableDemoCard(t, tm, bin)
 
-	tm.start(120, 40, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
-	tm.keys(":")
-	tm.waitFor("palette", "accounts")
-	tm.keys("card "+card, "Enter")
+	startDemoAt(tm, bin, "card "+card)
 	tm.waitFor("card", "Options", "Limits", "s simulate a payment")
 
 	tm.keys("s")
