@@ -76,7 +76,7 @@ func (d *overviewScreen) title() string { return "Overview" }
 
 func (d *overviewScreen) capturing() bool { return d.prompting() }
 
-// prompting: the simulation panel is open and takes every key.
+// prompting reports whether the simulation panel is open, taking every key.
 func (d *overviewScreen) prompting() bool { return d.sim.capturing() }
 func (d *overviewScreen) busy() bool      { return d.detail.busy() || d.sim.panel.busy() }
 func (d *overviewScreen) close()          { d.cancel() }

@@ -159,14 +159,14 @@ type simulating struct {
 	one, many string
 }
 
-// newSimulating: s is described as one when a single simulation fits,
-// else as many.
+// newSimulating builds what a screen holds to simulate: s is described as
+// one when a single simulation fits, else as many.
 func newSimulating(c *common, env *envState, ctx context.Context, one, many string, acts func() []simAction, touched func() simTouchedMsg) *simulating {
 	return &simulating{env: env, ctx: ctx, panel: newSimPanel(c, one), follow: newTxFollow(c, env, ctx, touched),
 		acts: acts, touched: touched, one: one, many: many}
 }
 
-// capturing: the panel is open and takes every key.
+// capturing reports whether the panel is open, taking every key.
 func (s *simulating) capturing() bool { return s.panel.open }
 
 func (s *simulating) syncKeys() {

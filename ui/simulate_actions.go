@@ -110,7 +110,7 @@ func paymentOutcome(p *api.Payment, amt api.Amount) simOutcome {
 	return out
 }
 
-// isTx: t is of one of types, in status.
+// isTx matches a transaction of one of types in status.
 func isTx(status string, types ...string) func(*api.TransactionDetail) bool {
 	return func(t *api.TransactionDetail) bool {
 		if t.StatusInfo.Status != status {

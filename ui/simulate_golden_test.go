@@ -152,7 +152,7 @@ func TestSimulationMenusRunAndLiveHidesThem(t *testing.T) {
 	}
 }
 
-// hasKey: an enabled binding of bs is k.
+// hasKey reports whether an enabled binding of bs is k.
 func hasKey(bs []key.Binding, k string) bool {
 	for _, b := range bs {
 		if b.Enabled() && b.Help().Key == k {

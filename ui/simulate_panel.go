@@ -58,7 +58,7 @@ func newSimPanel(c *common, desc string) *simPanel {
 	return &simPanel{c: c, keys: newSimPanelKeys(desc)}
 }
 
-// busy: a simulation runs.
+// busy reports whether a simulation runs.
 func (p *simPanel) busy() bool { return p.id != 0 }
 
 // show opens the panel on acts; nothing fits when acts is empty.
