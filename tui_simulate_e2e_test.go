@@ -77,7 +77,7 @@ func startDemoAt(tm *tmux, bin, target string) {
 // Booked and the authorization Released, with r never pressed.
 func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	card := payableDemoCard(t, tm, bin)
 
 	startDemoAt(tm, bin, "card "+card)
