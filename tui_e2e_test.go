@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -16,29 +14,18 @@ func TestTmuxWholeAccount(t *testing.T) {
 
 	// The demo's data is the same on every run: the command line names
 	// the account where the demo user holds a card.
-	cmd := exec.Command(bin, "--demo", "cards", "--json")
-	cmd.Env = tm.env
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("partnertui --demo cards: %v", err)
-	}
 	var cards []struct {
 		AccountMembership struct {
 			AccountID string `json:"accountId"`
 		} `json:"accountMembership"`
 	}
-	if err := json.Unmarshal(out, &cards); err != nil || len(cards) == 0 {
-		t.Fatalf("the demo user's cards (%v): %s", err, out)
+	demoJSON(t, tm, bin, &cards, "cards", "--json")
+	if len(cards) == 0 {
+		t.Fatal("the demo user has no cards")
 	}
 	account := cards[0].AccountMembership.AccountID
 
-	tm.start(120, 40, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
-	tm.keys(":")
-	tm.waitFor("palette", "accounts  transactions  members  cards")
-	tm.keys("account "+account, "Enter")
+	startDemoAt(tm, bin, "account "+account)
 	tm.waitFor("account overview", "Overview", "Your rights", "IBAN")
 
 	tm.keys("3")

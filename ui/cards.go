@@ -141,10 +141,12 @@ type cardKeys struct {
 }
 
 // cardScreen is one card: its status and why, options, spending limits,
-// and whose it is (m opens the membership, a the account).
+// and whose it is (m opens the membership, a the account); in Sandbox its
+// payments simulated (s: authorize, debit, release, reverse) and followed.
 type cardScreen struct {
 	*itemScreen[api.Card]
 	keys cardKeys
+	sim  *simulating
 }
 
 func newCardScreenByID(c *common, env *envState, id string) *cardScreen {
@@ -160,9 +162,28 @@ func newCardScreen(c *common, env *envState, id string, card *api.Card) *cardScr
 			Refresh: refreshKey(),
 		},
 	}
+	s.sim = newSimulating(c, env, s.ctx, "simulate a payment", "simulate a payment", s.simulations, func() simTouchedMsg {
+		m := simTouchedMsg{cardID: s.id}
+		if c := s.item.item; c != nil && c.AccountMembership != nil {
+			m.accountID = c.AccountMembership.AccountID
+		}
+		return m
+	})
 	s.syncKeys()
 	return s
 }
+
+// simulations are the card's, on an environment that has them.
+func (s *cardScreen) simulations() []simAction {
+	sim := s.env.simulator()
+	if sim == nil {
+		return nil
+	}
+	return cardSims(sim, s.id, s.sim.follow)
+}
+
+func (s *cardScreen) capturing() bool { return s.sim.capturing() }
+func (s *cardScreen) busy() bool      { return s.item.busy() || s.sim.panel.busy() }
 
 func (s *cardScreen) title() string {
 	if c := s.item.item; c != nil {
@@ -178,22 +199,32 @@ func (s *cardScreen) syncKeys() {
 	}
 	s.keys.Member.SetEnabled(m != nil && m.ID != "")
 	s.keys.Account.SetEnabled(m != nil && m.AccountID != "")
+	s.sim.syncKeys()
 }
 
 func (s *cardScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Member, s.keys.Account, s.keys.Refresh}
+	if s.capturing() {
+		return s.sim.help()
+	}
+	return append(append([]key.Binding{s.keys.Member, s.keys.Account}, s.sim.help()...), s.keys.Refresh)
 }
 
 func (s *cardScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 func (s *cardScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
-	s.item.apply(msg)
-	return nil
+	if s.item.apply(msg) {
+		return nil
+	}
+	cmd, _ := s.sim.update(msg)
+	return cmd
 }
 
 func (s *cardScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
+	if cmd, ok := s.sim.handleKey(msg); ok {
+		return cmd, true
+	}
 	switch {
 	case key.Matches(msg, s.keys.Member):
 		return openCmd(s.env.Name, resourceMembership, s.item.item.AccountMembership.ID), true
@@ -206,7 +237,10 @@ func (s *cardScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (s *cardScreen) view() string {
-	return s.itemScreen.view(s.title(), s.fields, s.keys.Refresh)
+	if s.h <= 0 {
+		return ""
+	}
+	return s.sim.view(strings.Join(s.lines(s.title(), s.fields, s.keys.Refresh), "\n"), s.w, s.h)
 }
 
 func (s *cardScreen) fields(c *api.Card) []field {

@@ -72,16 +72,6 @@ type snapshotMsg struct {
 	saved time.Time
 }
 
-type simulateMsg struct {
-	envTag
-	id     int
-	amount api.Amount
-	txID   string
-	err    error
-}
-
-func (m simulateMsg) msgErr() error { return m.err }
-
 // loginURLMsg hands over what a running Login shows the user (its
 // ShowURL); paste is prompt.Paste, separate so tests can stand in for it.
 type loginURLMsg struct {

@@ -2,13 +2,11 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -21,27 +19,24 @@ import (
 const simulatedDebtorIBAN = "DE89370400440532013000"
 
 type overviewKeys struct {
-	Copy, QR, Simulate, Refresh key.Binding
-	CloseQR                     key.Binding
-	Send, Cancel                key.Binding // while the amount prompt is open
+	Copy, QR, Refresh key.Binding
+	CloseQR           key.Binding
 }
 
 func newOverviewKeys() overviewKeys {
 	return overviewKeys{
-		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
-		QR:       key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
-		Simulate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "simulate transfer")),
-		Refresh:  refreshKey(),
-		CloseQR:  escKey("close QR code"),
-		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Cancel:   escKey("cancel"),
+		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
+		QR:      key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
+		Refresh: refreshKey(),
+		CloseQR: escKey("close QR code"),
 	}
 }
 
 // overviewScreen is an account's Overview tab: the account in full, read in
 // one request (its status and why, its holder, the signed-in user's
-// membership of it), its IBAN as text and as a QR code, and in Sandbox a
-// simulated incoming transfer.
+// membership of it), its IBAN as text and as a QR code, and in Sandbox the
+// account's simulations (s): receive a transfer or a direct debit, charge
+// a fee, send a transfer.
 type overviewScreen struct {
 	c      *common
 	env    *envState
@@ -60,10 +55,6 @@ type overviewScreen struct {
 	// user typed (where.retype).
 	retype key.Binding
 
-	prompt  textinput.Model
-	simID   int
-	simBusy bool
-	simErr  error
 	// opening, until the first read, is the request that opens the
 	// account: that read sends it and takes the account from it.
 	opening *accountOpening
@@ -74,17 +65,17 @@ type overviewScreen struct {
 	// kept is when the account shown was read, while it is the view kept
 	// from an earlier visit; zero once it is fresh.
 	kept time.Time
-	// simulated runs after a simulated transfer was accepted and again
-	// once it is booked: the account screen reads its transactions again.
+	sim *simulating
+	// simulated runs when a simulation touched the account: the account
+	// screen reads its transactions again.
 	simulated func() tea.Cmd
-	follow    bookingFollow
 }
 
 func newOverviewScreen(c *common, env *envState, a api.Account) *overviewScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
 	d := &overviewScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newOverviewKeys()}
-	d.prompt = newTextInput("Amount to receive: ", "100.00", 12)
-	d.prompt.SetStyles(c.inputStyles())
+	d.sim = newSimulating(c, env, ctx, "simulate transfer", "simulate transfer, fee…", d.simulations,
+		func() simTouchedMsg { return simTouchedMsg{accountID: d.acct.ID} })
 	d.syncKeys()
 	return d
 }
@@ -95,15 +86,19 @@ func (d *overviewScreen) title() string { return "Overview" }
 
 func (d *overviewScreen) capturing() bool { return d.prompting() }
 
-// prompting is the prompt's focus, not a flag of its own that could
-// disagree with it.
-func (d *overviewScreen) prompting() bool { return d.prompt.Focused() }
-func (d *overviewScreen) busy() bool      { return d.detail.busy() || d.simBusy }
+// prompting reports whether the simulation panel is open, taking every key.
+func (d *overviewScreen) prompting() bool { return d.sim.capturing() }
+func (d *overviewScreen) busy() bool      { return d.detail.busy() || d.sim.panel.busy() }
 func (d *overviewScreen) close()          { d.cancel() }
 
-// canSimulate: the Testing API exists only in Sandbox (k9s-style: the key is
-// not bound at all when read-only).
-func (d *overviewScreen) canSimulate() bool { return !d.env.ReadOnly }
+// simulations are the account's, once it is known (k9s-style: none, and
+// no key, on a read-only environment).
+func (d *overviewScreen) simulations() []simAction {
+	if !d.known() || d.env.ReadOnly {
+		return nil
+	}
+	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now())
+}
 
 // known: the account was read, or came with the list's row (which always
 // names it); an ID nobody has found yet offers nothing to copy or show.
@@ -119,19 +114,17 @@ func (d *overviewScreen) syncKeys() {
 		k.QR.SetHelp("Q", "IBAN QR code")
 	}
 	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
-	k.Simulate.SetEnabled(d.known() && d.canSimulate() && !d.simBusy && !d.prompting())
 	k.Refresh.SetEnabled(!d.prompting())
-	k.Send.SetEnabled(d.prompting())
-	k.Cancel.SetEnabled(d.prompting())
+	d.sim.syncKeys()
 }
 
 func (d *overviewScreen) ShortHelp() []key.Binding {
 	k := d.keys
 	if d.prompting() {
-		return []key.Binding{k.Send, k.Cancel}
+		return d.sim.help()
 	}
 	// CloseQR is drawn only while the QR code is shown: first, then.
-	return []key.Binding{k.CloseQR, k.Copy, k.QR, k.Simulate, k.Refresh}
+	return append(append([]key.Binding{k.CloseQR, k.Copy, k.QR}, d.sim.help()...), k.Refresh)
 }
 
 func (d *overviewScreen) FullHelp() [][]key.Binding {
@@ -173,43 +166,23 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	if cmd, ok := d.booking(msg); ok {
+	if cmd, ok := d.sim.update(msg); ok {
 		return cmd
 	}
-	switch msg := msg.(type) {
-	case tea.BackgroundColorMsg:
-		d.prompt.SetStyles(d.c.inputStyles())
-	case simulateMsg:
-		if msg.id != d.simID {
-			return nil
-		}
-		d.simBusy = false
-		if msg.err != nil {
-			d.simErr = msg.err
-			text := "The simulated transfer failed. " + explain(msg.err, where{retry: d.keys.Simulate})
-			return func() tea.Msg { return flashMsg{text: text, bad: true} }
-		}
-		d.simErr = nil
-		d.c.log.Info("simulated transfer booked", "env", string(msg.env), "transaction", msg.txID)
-		text := "Received " + amountText(msg.amount) + " (simulated transfer)"
-		cmds := []tea.Cmd{d.loadAccount(), func() tea.Msg { return flashMsg{text: text} }, d.followBooking(msg.txID)}
+	if msg, ok := msg.(simTouchedMsg); ok && msg.accountID == d.acct.ID && msg.accountID != "" {
+		cmds := []tea.Cmd{d.loadAccount()}
 		if d.simulated != nil {
 			cmds = append(cmds, d.simulated())
 		}
 		return tea.Batch(cmds...)
-	case tea.PasteMsg:
-		if d.prompting() {
-			_, cmd := editInput(&d.prompt, msg)
-			return cmd
-		}
 	}
 	return nil
 }
 
 func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer d.syncKeys()
-	if d.prompting() {
-		return d.promptKey(msg), true
+	if cmd, ok := d.sim.handleKey(msg); ok {
+		return cmd, true
 	}
 	k := d.keys
 	switch {
@@ -228,59 +201,10 @@ func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.CloseQR):
 		d.showQR = false
 		return nil, true
-	case key.Matches(msg, k.Simulate):
-		d.prompt.SetValue("")
-		d.simErr = nil
-		return d.prompt.Focus(), true
 	case key.Matches(msg, k.Refresh):
 		return d.loadAccount(), true
 	}
 	return nil, false
-}
-
-func (d *overviewScreen) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := d.keys
-	switch {
-	case key.Matches(msg, k.Cancel):
-		d.prompt.Blur()
-		return nil
-	case key.Matches(msg, k.Send):
-		v, err := parseAmount(strings.TrimSpace(d.prompt.Value()))
-		if err != nil || strings.Trim(v, "0.") == "" {
-			d.simErr = errors.New("enter a positive amount such as 100 or 12.50")
-			return nil
-		}
-		d.prompt.Blur()
-		return d.simulate(v)
-	}
-	_, cmd := editInput(&d.prompt, msg)
-	return cmd
-}
-
-func (d *overviewScreen) simulate(value string) tea.Cmd {
-	d.simID = d.c.nextID()
-	d.simBusy = true
-	cur := d.acct.Currency
-	if cur == "" {
-		cur = "EUR"
-	}
-	in := api.IncomingTransfer{
-		Amount:       api.Amount{Value: value, Currency: cur},
-		CreditorIBAN: iban.Compact(d.acct.IBAN),
-		CreditorName: d.acct.Holder.Info.Name,
-		DebtorIBAN:   simulatedDebtorIBAN,
-		DebtorName:   "partnertui simulator",
-		Label:        "Simulated transfer from partnertui",
-	}
-	if in.CreditorName == "" {
-		in.CreditorName = d.acct.Name
-	}
-	a, ctx, id, env := d.env.API, d.ctx, d.simID, d.env.Name
-	d.c.log.Info("simulating an incoming transfer", "env", string(env), "amount", value, "currency", cur)
-	return d.c.task(func() tea.Msg {
-		txID, err := a.SimulateIncomingTransfer(ctx, in)
-		return simulateMsg{envTag{env}, id, in.Amount, txID, err}
-	})
 }
 
 // fieldLines are the account's fields: what the list's row had at once,
@@ -433,33 +357,23 @@ func (d *overviewScreen) view() string {
 		lines = append(lines, d.fieldLines()...)
 	}
 	body := strings.Join(lines, "\n")
-	if line := d.statusLine(); line != "" {
-		return fit(body, d.w, d.h-1) + "\n" + line
+	if line := d.keptLine(); line != "" {
+		return d.sim.view(body, d.w, d.h-1) + "\n" + line
 	}
-	return fit(body, d.w, d.h)
+	return d.sim.view(body, d.w, d.h)
 }
 
-// statusLine is the amount prompt, or the simulation waiting; empty
-// otherwise (the keys are on the hint line).
-func (d *overviewScreen) statusLine() string {
-	st := d.c.styles
-	switch {
-	case d.prompting():
-		line := d.prompt.View() + st.dim.Render(" "+d.acct.Currency)
-		if d.simErr != nil {
-			line += " " + st.err.Render(d.simErr.Error())
-		}
-		return trunc(line, d.w)
-	case d.simBusy:
-		return trunc(d.c.spinFrame+" Simulating an incoming SEPA transfer…", d.w)
-	case !d.kept.IsZero():
-		line := "updated " + shortDuration(d.c.now().Sub(d.kept)) + " ago"
-		if d.detail.busy() {
-			line += " · " + d.c.spinFrame + " refreshing"
-		}
-		return trunc(st.dimP.Render(line), d.w)
+// keptLine says how old the account shown is while it is the view kept
+// from an earlier visit; empty once it is fresh.
+func (d *overviewScreen) keptLine() string {
+	if d.kept.IsZero() {
+		return ""
 	}
-	return ""
+	line := "updated " + shortDuration(d.c.now().Sub(d.kept)) + " ago"
+	if d.detail.busy() {
+		line += " · " + d.c.spinFrame + " refreshing"
+	}
+	return trunc(d.c.styles.dimP.Render(line), d.w)
 }
 
 // qrView draws the EPC payment QR of the IBAN, or says why it cannot.

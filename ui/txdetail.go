@@ -18,10 +18,14 @@ type txDetailKeys struct {
 
 // txDetailScreen is one transaction in full. Opened from a list it shows
 // the row, which has every field; opened by id it reads the transaction
-// with the project's token, the only one the platform answers.
+// with the project's token, the only one the platform answers. In Sandbox
+// s offers what the simulations allow for its type and status (book,
+// reject, return, recall; a card authorization's debit or release…), and
+// the screen reads it again when a simulation moved it.
 type txDetailScreen struct {
 	*itemScreen[api.TransactionDetail]
 	keys txDetailKeys
+	sim  *simulating
 }
 
 func newTxDetail(c *common, env *envState, t api.TransactionDetail) *txDetailScreen {
@@ -46,9 +50,27 @@ func newTxDetailScreen(c *common, env *envState, id string, t *api.TransactionDe
 		},
 	}
 	s.noGet = &noProjectAPIError{env: string(env.Name)}
+	s.sim = newSimulating(c, env, s.ctx, "simulate", "simulate", s.simulations, func() simTouchedMsg {
+		if t := s.item.item; t != nil && t.Account != nil {
+			return simTouchedMsg{accountID: t.Account.ID}
+		}
+		return simTouchedMsg{}
+	})
 	s.syncKeys()
 	return s
 }
+
+// simulations are those that fit the transaction as last read.
+func (s *txDetailScreen) simulations() []simAction {
+	sim, t := s.env.simulator(), s.item.item
+	if sim == nil || t == nil {
+		return nil
+	}
+	return txSims(sim, t)
+}
+
+func (s *txDetailScreen) capturing() bool { return s.sim.capturing() }
+func (s *txDetailScreen) busy() bool      { return s.item.busy() || s.sim.panel.busy() }
 
 func (s *txDetailScreen) title() string {
 	if t := s.item.item; t != nil && t.Label != "" {
@@ -61,22 +83,35 @@ func (s *txDetailScreen) syncKeys() {
 	t := s.item.item
 	s.keys.Account.SetEnabled(t != nil && t.Account != nil && t.Account.ID != "")
 	s.keys.Refresh.SetEnabled(s.get != nil)
+	s.sim.syncKeys()
 }
 
 func (s *txDetailScreen) ShortHelp() []key.Binding {
-	return []key.Binding{s.keys.Account, s.keys.Copy, s.keys.Refresh}
+	if s.capturing() {
+		return s.sim.help()
+	}
+	return append(append([]key.Binding{s.keys.Account, s.keys.Copy}, s.sim.help()...), s.keys.Refresh)
 }
 
 func (s *txDetailScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.ShortHelp()} }
 
 func (s *txDetailScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
-	s.item.apply(msg)
-	return nil
+	if s.item.apply(msg) {
+		return nil
+	}
+	if m, ok := msg.(simTouchedMsg); ok && m.touches(s.id) && s.get != nil {
+		return s.load()
+	}
+	cmd, _ := s.sim.update(msg)
+	return cmd
 }
 
 func (s *txDetailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	defer s.syncKeys()
+	if cmd, ok := s.sim.handleKey(msg); ok {
+		return cmd, true
+	}
 	switch {
 	case key.Matches(msg, s.keys.Account):
 		return openCmd(s.env.Name, resourceAccount, s.item.item.Account.ID), true
@@ -89,7 +124,10 @@ func (s *txDetailScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (s *txDetailScreen) view() string {
-	return s.itemScreen.view(s.title(), s.fields, s.keys.Refresh)
+	if s.h <= 0 {
+		return ""
+	}
+	return s.sim.view(strings.Join(s.lines(s.title(), s.fields, s.keys.Refresh), "\n"), s.w, s.h)
 }
 
 func (s *txDetailScreen) fields(t *api.TransactionDetail) []field {

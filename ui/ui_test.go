@@ -398,7 +398,7 @@ func TestSimulateTransferSandboxOnly(t *testing.T) {
 		t.Fatal("s did not open the amount prompt")
 	}
 	d.press("a", "b", "enter")
-	if det.simErr == nil || !det.prompting() {
+	if det.sim.panel.err == nil || !det.prompting() {
 		t.Fatal("an invalid amount was accepted")
 	}
 	d.wantScreen("positive amount")
@@ -712,16 +712,16 @@ func TestAmountPromptPasteAndCancel(t *testing.T) {
 	d.press("enter", "s")
 	det := d.overview()
 	d.press("q", "e") // text here, not quit or switch
-	if d.quit || d.m.confirm || det.prompt.Value() != "qe" {
-		t.Fatalf("global keys were not swallowed: quit %v, confirm %v, value %q", d.quit, d.m.confirm, det.prompt.Value())
+	if d.quit || d.m.confirm || det.sim.panel.value(0) != "qe" {
+		t.Fatalf("global keys were not swallowed: quit %v, confirm %v, value %q", d.quit, d.m.confirm, det.sim.panel.value(0))
 	}
 	d.press("esc")
 	if det.prompting() || len(d.sbx.simulated) != 0 {
 		t.Fatal("esc did not cancel the prompt")
 	}
 	d.press("s")
-	if det.prompt.Value() != "" {
-		t.Fatalf("the prompt reopened with %q", det.prompt.Value())
+	if det.sim.panel.value(0) != "" {
+		t.Fatalf("the prompt reopened with %q", det.sim.panel.value(0))
 	}
 	d.send(tea.PasteMsg{Content: "\x1b[1m42,50\x1b[0m"})
 	d.press("enter")

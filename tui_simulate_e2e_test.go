@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"testing"
+)
+
+// demoJSON runs the --demo command line with args and decodes its --json
+// answer into v.
+func demoJSON(t *testing.T, tm *tmux, bin string, v any, args ...string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"--demo"}, args...)...)
+	cmd.Env = tm.env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("partnertui --demo %v: %v", args, err)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("partnertui --demo %v: %v\n%s", args, err, out)
+	}
+}
+
+// payableDemoCard is a card of the demo user that payments can be
+// authorized on: Enabled, on an Opened account. The demo's data is the
+// same on every run.
+func payableDemoCard(t *testing.T, tm *tmux, bin string) string {
+	t.Helper()
+	type status struct {
+		Status string `json:"status"`
+	}
+	var accounts []struct {
+		ID         string `json:"id"`
+		StatusInfo status `json:"statusInfo"`
+	}
+	demoJSON(t, tm, bin, &accounts, "accounts", "--json")
+	var opened []string
+	for _, a := range accounts {
+		if a.StatusInfo.Status == "Opened" {
+			opened = append(opened, a.ID)
+		}
+	}
+	var cards []struct {
+		ID                string `json:"id"`
+		StatusInfo        status `json:"statusInfo"`
+		AccountMembership struct {
+			AccountID string `json:"accountId"`
+		} `json:"accountMembership"`
+	}
+	demoJSON(t, tm, bin, &cards, "cards", "--json")
+	for _, c := range cards {
+		if c.StatusInfo.Status == "Enabled" && slices.Contains(opened, c.AccountMembership.AccountID) {
+			return c.ID
+		}
+	}
+	t.Fatalf("none of the demo user's %d cards is Enabled on an Opened account", len(cards))
+	return ""
+}
+
+// startDemoAt starts --demo at 120×40, signs in as the demo user and
+// jumps with the : palette to target ("card ID").
+func startDemoAt(tm *tmux, bin, target string) {
+	tm.t.Helper()
+	tm.start(120, 40, bin, "--demo")
+	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
+	tm.keys("a")
+	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.keys(":")
+	tm.waitFor("palette", "accounts  transactions  members  cards")
+	tm.keys(target, "Enter")
+}
+
+// TestTmuxCardPaymentAuthorizedThenDebited is issue 21's end-to-end test:
+// on a card's screen s authorizes a payment, which shows Pending; s again
+// debits it (the authorization prefilled), and the screen shows the debit
+// Booked and the authorization Released, with r never pressed.
+func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
+	tm := newTmux(t)
+	bin := realBinary.Path(t)
+	card := payableDemoCard(t, tm, bin)
+
+	startDemoAt(tm, bin, "card "+card)
+	tm.waitFor("card", "Options", "Limits", "s simulate a payment")
+
+	tm.keys("s")
+	tm.waitFor("simulation menu", "Simulate ▸ authorize", "debit · release · reverse", "enter run")
+	tm.keys("42", "Enter")
+	tm.waitFor("the authorization, Pending", "Authorized 42 EUR on the card", "card authorization · 42.00 EUR · Pending")
+
+	tm.keys("s", "Down")
+	tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
+	tm.keys("Enter")
+	tm.waitFor("the payment, Booked", "card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Captured")
+	tm.keys("q")
+	tm.waitExit()
+}

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
+)
+
+// fakeSimulator is the fake API with the Testing API's simulations: each
+// answers the transaction "sim-tx" and records its name.
+type fakeSimulator struct {
+	*fakeAPI
+	ran []string
+}
+
+func (f *fakeSimulator) tx(op string) (string, error) {
+	f.ran = append(f.ran, op)
+	return "sim-tx", nil
+}
+
+func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReception(context.Context, api.DirectDebitReceptionInput) (string, error) {
+	return f.tx("direct debit")
+}
+func (f *fakeSimulator) SimulateManualBankingFee(context.Context, api.ManualBankingFeeInput) (*api.ManualBankingFee, error) {
+	id, err := f.tx("fee")
+	return &api.ManualBankingFee{ID: id}, err
+}
+func (f *fakeSimulator) InitiateCreditTransfers(context.Context, api.InitiateCreditTransfersInput) (*api.Payment, error) {
+	id, err := f.tx("send")
+	return &api.Payment{ID: "payment-1", Status: "Initiated", TransactionIDs: []string{id}}, err
+}
+func (f *fakeSimulator) SimulateOutgoingCardAuthorization(context.Context, api.CardAuthorizationInput) (*api.CardAuthorization, error) {
+	id, err := f.tx("authorize")
+	return &api.CardAuthorization{TransactionID: id}, err
+}
+func (f *fakeSimulator) SimulateOutgoingCardDebit(context.Context, api.CardDebitInput) (string, error) {
+	return f.tx("debit")
+}
+func (f *fakeSimulator) SimulateOutgoingCardAuthorizationRelease(context.Context, api.CardAuthorizationReleaseInput) (string, error) {
+	return f.tx("release")
+}
+func (f *fakeSimulator) SimulateOutgoingCardDebitReverse(context.Context, api.CardDebitReverseInput) (string, error) {
+	return f.tx("reverse")
+}
+func (f *fakeSimulator) SimulateIncomingSepaCreditTransferReturn(context.Context, api.IncomingTransferReturnInput) (string, error) {
+	return f.tx("return")
+}
+func (f *fakeSimulator) SimulateIncomingSepaCreditTransferAcceptedRecall(context.Context, api.IncomingTransferRecallInput) (string, error) {
+	return f.tx("recall")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferBooking(context.Context, api.OutgoingTransferBookingInput) (string, error) {
+	return f.tx("book")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferRejection(context.Context, api.OutgoingTransferRejectionInput) (string, error) {
+	return f.tx("reject")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferReturn(context.Context, api.OutgoingTransferReturnInput) (string, error) {
+	return f.tx("return")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReject(context.Context, api.DirectDebitRejectInput) (string, error) {
+	return f.tx("reject")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReturn(context.Context, api.DirectDebitReturnInput) (string, error) {
+	return f.tx("return")
+}
+func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitCancel(context.Context, api.DirectDebitCancelInput) (string, error) {
+	return f.tx("cancel")
+}
+
+// withSimulator gives both environments' APIs the simulations (Live's
+// read-only policy still hides them there).
+func withSimulator(d *driver) *fakeSimulator {
+	s := &fakeSimulator{fakeAPI: d.sbx}
+	d.m.envs[config.Sandbox].API = s
+	d.m.envs[config.Live].API = &fakeSimulator{fakeAPI: d.live}
+	return s
+}
+
+// withAccountTxs gives the first account of each environment Booked incoming transfers, which can be
+// returned or recalled.
+func withAccountTxs(d *driver) {
+	d.sbx.txs["acc-0"] = makeTxs("acc-0", 3)
+	d.live.txs["acc-0"] = makeTxs("acc-0", 3)
+}
+
+// TestGoldenSimulationMenus snapshots each screen's simulation menu at
+// 80×24 and 120×40. Refresh with go test ./ui -run
+// TestGoldenSimulationMenus -update.
+func TestGoldenSimulationMenus(t *testing.T) {
+	t.Parallel()
+	scenes := []struct {
+		name string
+		keys []string
+	}{
+		{"account", []string{"enter", "s", "down", "down", "down"}},
+		{"card", []string{"enter", "4", "enter", "s", "down"}},
+		{"transaction", []string{"enter", "2", "enter", "s"}},
+	}
+	for _, sc := range scenes {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
+				t.Parallel()
+				d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1], color: true}, withAccountTxs)
+				withSimulator(d)
+				d.press(sc.keys...)
+				golden.RequireEqual(t, asciiView(t, d))
+			})
+		}
+	}
+}
+
+// Each menu offers what fits and runs the chosen simulation with the
+// defaults on enter; on Live none is offered and s does nothing.
+func TestSimulationMenusRunAndLiveHidesThem(t *testing.T) {
+	t.Parallel()
+	d := newDriverWith(t, fixture{rows: 3, signedIn: true, liveSigned: true}, withAccountTxs)
+	sim := withSimulator(d)
+	d.press("enter", "s", "down", "down", "enter")
+	d.wantScreen("Charged a fee of 10.00 EUR")
+	d.press("4", "enter", "s", "enter")
+	d.wantScreen("Authorized 25.00 EUR on the card")
+	d.press("esc", "2", "enter", "s", "down", "enter")
+	d.wantScreen("Recalled the transfer")
+	if want := []string{"fee", "authorize", "recall"}; fmt.Sprint(sim.ran) != fmt.Sprint(want) {
+		t.Fatalf("ran %v, want %v", sim.ran, want)
+	}
+	// Live: the card and the transaction offer nothing.
+	d.press("esc", "esc", "e", "y", "enter", "4", "enter", "s")
+	if d.m.env.Name != config.Live {
+		t.Fatal("not on Live")
+	}
+	card, ok := d.m.top().(*cardScreen)
+	if !ok {
+		t.Fatalf("top is %T, not a card", d.m.top())
+	}
+	if card.capturing() || hasKey(card.ShortHelp(), "s") {
+		t.Fatal("a simulation is offered on Live's card")
+	}
+	d.press("esc", "2", "enter", "s")
+	tx, ok := d.m.top().(*txDetailScreen)
+	if !ok {
+		t.Fatalf("top is %T, not a transaction", d.m.top())
+	}
+	if tx.capturing() || hasKey(tx.ShortHelp(), "s") {
+		t.Fatal("a simulation is offered on Live's transaction")
+	}
+}
+
+// hasKey reports whether an enabled binding of bs is k.
+func hasKey(bs []key.Binding, k string) bool {
+	for _, b := range bs {
+		if b.Enabled() && b.Help().Key == k {
+			return true
+		}
+	}
+	return false
+}
