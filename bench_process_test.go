@@ -111,6 +111,7 @@ type emulatorProcess struct {
 	cmd                                   *exec.Cmd
 	graphqlURL, tokenURL, apiURL, authURL string
 	clientID, secret                      string
+	phone                                 string // a Sandbox demo user's
 }
 
 func (e *emulatorProcess) stop() {
@@ -119,10 +120,12 @@ func (e *emulatorProcess) stop() {
 }
 
 // startEmulatorProcess runs `partnertui emulator` with accounts accounts
-// and the rate limit given as --rate-limit takes it ("2000/5m").
-func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string) *emulatorProcess {
+// and the rate limit given as --rate-limit takes it ("2000/5m"), and the
+// flags in extra.
+func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string, extra ...string) *emulatorProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit)
+	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit}, extra...)
+	cmd := exec.Command(bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -143,13 +146,23 @@ func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit stri
 			ClientSecret string `json:"client_secret"`
 			GraphQLURL   string `json:"graphql_url"`
 		} `json:"environments"`
+		DemoUsers []struct {
+			Phone string `json:"phone"`
+			Env   string `json:"env"`
+		} `json:"demo_users"`
 	}
 	if err := json.Unmarshal([]byte(line), &info); err != nil {
 		t.Fatal(err)
 	}
 	sb := info.Environments["sandbox"]
-	return &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
+	e := &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
 		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret}
+	for _, u := range info.DemoUsers {
+		if u.Env == "sandbox" && e.phone == "" {
+			e.phone = u.Phone
+		}
+	}
+	return e
 }
 
 // projectToken fetches the plain loop's token once, before any timing: the
