@@ -212,8 +212,9 @@ func (m *Model) tokenCmd(e *envState) tea.Cmd {
 // that fetches its token ahead.
 type tokenWarmer interface{ WarmToken() error }
 
-// warmProjectToken fetches the project token at launch, off the event
-// loop, when the environment's user client is not the project's: the
+// warmProjectToken fetches the project token at launch and on a switch of
+// environment, off the event loop, when the environment's user client is
+// not the project's: the
 // Events view's first read then costs its one round trip, not a token
 // request on a new connection before it. The session keeps the token on
 // disk, so this costs a request at most once per token lifetime.
