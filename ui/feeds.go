@@ -214,10 +214,10 @@ type tokenWarmer interface{ WarmToken() error }
 
 // warmProjectToken fetches the project token at launch and on a switch of
 // environment, off the event loop, when the environment's user client is
-// not the project's: the
-// Events view's first read then costs its one round trip, not a token
-// request on a new connection before it. The session keeps the token on
-// disk, so this costs a request at most once per token lifetime.
+// not the project's: the Events view's first read then costs its one round
+// trip, not a token request on a new connection before it. The session
+// keeps the token on disk, so this costs a request at most once per token
+// lifetime.
 func (m *Model) warmProjectToken(e *envState) tea.Cmd {
 	w, ok := e.distinctProject().(tokenWarmer)
 	if !ok {
