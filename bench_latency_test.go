@@ -3,18 +3,17 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
 // latencyRTT is the round trip the latency benchmark's emulator plays.
@@ -34,13 +33,18 @@ func TestLatencyBenchmark(t *testing.T) {
 	}
 	tm := newTmux(t)
 	home := os.Getenv("HOME")
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
 	emu := startEmulatorProcess(t, bin, 10_000, "1000000/1m", "--latency", latencyRTT.String(), "--request-log", logPath)
 	b := &latencyBench{tm: tm, bin: bin, log: logPath, steps: map[string][]stepResult{}}
 	b.cfg = writeUserConfig(t, filepath.Join(home, "snapshot.toml"), emu, "")
 	b.cfgOff = writeUserConfig(t, filepath.Join(home, "no-snapshot.toml"), emu, "launch_snapshot = false\n")
-	signInDemoUser(t, b.cfg, emu, filepath.Join(home, "state", "partnertui"))
+	cfg, _, err := config.Load(b.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.stateDir = filepath.Join(home, "state", "partnertui")
+	signin.Session(t, emu.kit, cfg.Env(config.Sandbox), b.stateDir)
 
 	// A session of its own keeps the tmux server up between launches, so
 	// a launch's time is the binary's, not a tmux server's start.
@@ -48,15 +52,10 @@ func TestLatencyBenchmark(t *testing.T) {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { _ = tm.cmd("kill-server").Run() })
-	// A first session writes the launch snapshot and keeps the project
-	// token, as an earlier run of the user's would.
+	// An untimed session writes the launch snapshot, as an earlier run of
+	// the user's would.
 	b.session(true)
-	// Its launch and E are a first run's: no snapshot and no project token
-	// kept yet.
-	first := b.steps
 	b.steps, b.order = map[string][]stepResult{}, nil
-	b.record(stepFirstLaunch, first[stepLaunchSnap][0].took, first[stepLaunchSnap][0].requests)
-	b.record(stepFirstEvents, first[stepEvents][0].took, first[stepEvents][0].requests)
 	const runs = 5
 	for i := range runs {
 		b.session(i%2 == 0)
@@ -75,6 +74,7 @@ type latencyBench struct {
 	tm          *tmux
 	bin, log    string
 	cfg, cfgOff string // with and without the launch snapshot
+	stateDir    string
 	steps       map[string][]stepResult
 	order       []string
 	firstFrame  time.Time // of the last step: when the screen first showed anything
@@ -82,25 +82,35 @@ type latencyBench struct {
 
 // The steps, in the order they are reported.
 const (
-	stepFirstLaunch = "first run: launch with a saved session → account rows"
-	stepFirstEvents = "first run: `E` → the Events view (no project token kept)"
-	stepFirstFrame  = "launch, no snapshot → the first frame (no answer needed)"
 	stepLaunchSnap  = "launch with a saved session and a snapshot → account rows"
-	stepLaunch      = "launch with a saved session, no snapshot → account rows"
+	stepLaunch      = "first launch: a saved session, no snapshot, no project token kept → account rows"
+	stepFirstFrame  = "first launch → the first frame (no answer needed)"
 	stepOpen        = "`enter` → the Overview complete"
 	stepTx          = "`2` → Transactions rows (a tab switch)"
 	stepMembers     = "`3` → Members rows (a tab switch)"
 	stepRevisit     = "the same account opened again → complete"
-	stepEvents      = "`E` → the Events view"
+	stepEvents      = "`E` → the Events view (project token kept from an earlier run)"
+	stepEventsAhead = "`E` → the Events view (project token fetched at launch)"
 )
 
-// session launches the binary (with the snapshot or not), walks one
-// account's Overview, Transactions and Members, opens it again, opens the
-// Events view and quits.
+// session launches the binary, walks one account's Overview,
+// Transactions and Members, opens it again, opens the Events view and
+// quits. With snapshot, the launch has the last session's snapshot and
+// project token; without, it is a first launch: neither.
 func (b *latencyBench) session(snapshot bool) {
-	cfg, launch := b.cfgOff, stepLaunch
+	cfg, launch, events := b.cfgOff, stepLaunch, stepEventsAhead
 	if snapshot {
-		cfg, launch = b.cfg, stepLaunchSnap
+		cfg, launch, events = b.cfg, stepLaunchSnap, stepEvents
+	} else {
+		kept, err := filepath.Glob(filepath.Join(b.stateDir, "*.project.json"))
+		if err != nil {
+			b.tm.t.Fatal(err)
+		}
+		for _, f := range kept {
+			if err := os.Remove(f); err != nil {
+				b.tm.t.Fatal(err)
+			}
+		}
 	}
 	start := time.Now()
 	b.step(launch, func() { b.tm.start(120, 40, b.bin, "--config", cfg) }, "Accounts", "row 1 of")
@@ -120,7 +130,7 @@ func (b *latencyBench) session(snapshot bool) {
 	b.tm.waitFor("the account list", "Accounts", "row 1 of")
 	b.settle()
 	b.step(stepRevisit, func() { b.tm.keys("Enter") }, "IBAN", "Your rights")
-	b.step(stepEvents, func() { b.tm.keys("E") }, "Events (", "live · updated")
+	b.step(events, func() { b.tm.keys("E") }, "Events (", "live · updated")
 	b.tm.keys("q")
 	b.tm.waitExit()
 }
@@ -235,7 +245,7 @@ func (b *latencyBench) report(t *testing.T, runs int) {
 	}
 	if launch, frame := b.steps[stepLaunch], b.steps[stepFirstFrame]; len(launch) > 0 && len(frame) > 0 {
 		after := medianOf(launch) - medianOf(frame)
-		fmt.Fprintf(&out, "launch without a snapshot after its first frame: %v, %.2f round trips\n",
+		fmt.Fprintf(&out, "first launch after its first frame: %v, %.2f round trips\n",
 			after.Round(time.Millisecond), float64(after)/float64(latencyRTT))
 	}
 	t.Log(out.String())
@@ -250,31 +260,17 @@ func medianOf(rs []stepResult) time.Duration {
 }
 
 // writeUserConfig writes a Sandbox config for the emulator's user token,
-// with the client secret so the project token (the Events view's) is there.
+// with the client secret so the project token (the Events view's) is
+// there, and extra at the top.
 func writeUserConfig(t *testing.T, path string, e *emulatorProcess, extra string) string {
 	t.Helper()
-	cfg := fmt.Sprintf("%s[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\n",
-		extra, e.apiURL, e.authURL, e.clientID, e.secret)
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+	e.kit.WriteConfig(t, path, testkit.Config{})
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append([]byte(extra), raw...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// signInDemoUser signs the emulator's demo user in, approving on the
-// emulator's forms, so the binary launches with a saved session.
-func signInDemoUser(t *testing.T, cfgPath string, e *emulatorProcess, stateDir string) {
-	t.Helper()
-	cfg, _, err := config.Load(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := auth.NewSession(auth.SessionOptions{Env: cfg.Env(config.Sandbox), StateDir: stateDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	approve := auth.ApproveWithForms(&http.Client{Timeout: 10 * time.Second}, e.phone, false)
-	if _, err := s.Login(context.Background(), auth.LoginOptions{Open: approve, FailOnOpenError: true, Timeout: 30 * time.Second}); err != nil {
-		t.Fatalf("sign-in: %v", err)
-	}
 }

@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // TestProcessBenchmark compares whole processes, as a user runs them:
@@ -111,7 +113,8 @@ type emulatorProcess struct {
 	cmd                                   *exec.Cmd
 	graphqlURL, tokenURL, apiURL, authURL string
 	clientID, secret                      string
-	phone                                 string // a Sandbox demo user's
+	// kit is the emulator for the test kit's helpers (config, sign-in).
+	kit *testkit.Emulator
 }
 
 func (e *emulatorProcess) stop() {
@@ -138,31 +141,14 @@ func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit stri
 	if err != nil {
 		t.Fatalf("emulator: %v", err)
 	}
-	var info struct {
-		APIURL       string `json:"api_url"`
-		AuthURL      string `json:"auth_url"`
-		Environments map[string]struct {
-			ClientID     string `json:"client_id"`
-			ClientSecret string `json:"client_secret"`
-			GraphQLURL   string `json:"graphql_url"`
-		} `json:"environments"`
-		DemoUsers []struct {
-			Phone string `json:"phone"`
-			Env   string `json:"env"`
-		} `json:"demo_users"`
-	}
+	var info emulator.Info
 	if err := json.Unmarshal([]byte(line), &info); err != nil {
 		t.Fatal(err)
 	}
 	sb := info.Environments["sandbox"]
-	e := &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
-		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret}
-	for _, u := range info.DemoUsers {
-		if u.Env == "sandbox" && e.phone == "" {
-			e.phone = u.Phone
-		}
-	}
-	return e
+	return &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
+		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret,
+		kit: &testkit.Emulator{Info: info}}
 }
 
 // projectToken fetches the plain loop's token once, before any timing: the

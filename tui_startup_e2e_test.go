@@ -15,7 +15,7 @@ import (
 // and hands that profile to Bubble Tea instead of detecting it again.
 func TestTmuxColorProfileDetectedOnce(t *testing.T) {
 	tm := newTmux(t)
-	bin := realBinary.get(t)
+	bin := realBinary.Path(t)
 	tmuxPath, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Fatal(err)
