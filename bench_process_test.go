@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // TestProcessBenchmark compares whole processes, as a user runs them:
@@ -111,6 +113,8 @@ type emulatorProcess struct {
 	cmd                                   *exec.Cmd
 	graphqlURL, tokenURL, apiURL, authURL string
 	clientID, secret                      string
+	// kit is the emulator for the test kit's helpers (config, sign-in).
+	kit *testkit.Emulator
 }
 
 func (e *emulatorProcess) stop() {
@@ -119,10 +123,12 @@ func (e *emulatorProcess) stop() {
 }
 
 // startEmulatorProcess runs `partnertui emulator` with accounts accounts
-// and the rate limit given as --rate-limit takes it ("2000/5m").
-func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string) *emulatorProcess {
+// and the rate limit given as --rate-limit takes it ("2000/5m"), and the
+// flags in extra.
+func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string, extra ...string) *emulatorProcess {
 	t.Helper()
-	cmd := exec.Command(bin, "emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit)
+	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit}, extra...)
+	cmd := exec.Command(bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -135,21 +141,14 @@ func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit stri
 	if err != nil {
 		t.Fatalf("emulator: %v", err)
 	}
-	var info struct {
-		APIURL       string `json:"api_url"`
-		AuthURL      string `json:"auth_url"`
-		Environments map[string]struct {
-			ClientID     string `json:"client_id"`
-			ClientSecret string `json:"client_secret"`
-			GraphQLURL   string `json:"graphql_url"`
-		} `json:"environments"`
-	}
+	var info emulator.Info
 	if err := json.Unmarshal([]byte(line), &info); err != nil {
 		t.Fatal(err)
 	}
 	sb := info.Environments["sandbox"]
 	return &emulatorProcess{cmd: cmd, graphqlURL: sb.GraphQLURL, tokenURL: info.AuthURL + "/oauth2/token",
-		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret}
+		apiURL: info.APIURL, authURL: info.AuthURL, clientID: sb.ClientID, secret: sb.ClientSecret,
+		kit: &testkit.Emulator{Info: info}}
 }
 
 // projectToken fetches the plain loop's token once, before any timing: the

@@ -240,6 +240,21 @@ func (c *Client) Close() {
 	_ = c.budget.Close()
 }
 
+// WarmToken gets the token the next request would first wait for (the
+// token source keeps it), so that request costs only its own round trip:
+// the UI fetches the project token at launch, before the Events view
+// needs it.
+func (c *Client) WarmToken() error {
+	tok, err := c.src.Token()
+	if err == nil && (tok == nil || tok.AccessToken == "") {
+		err = errors.New("the token source returned no access token")
+	}
+	if err != nil {
+		return fmt.Errorf("fetching the %s token ahead: %w", c.env, err)
+	}
+	return nil
+}
+
 // Status is a snapshot for the footer. It is cheap enough to poll: the
 // shared budget's file is re-read at most a few times a second, and never
 // waited for.

@@ -40,7 +40,7 @@ func (m *Model) switchTo(name config.EnvName) tea.Cmd {
 	m.env = m.envs[name]
 	m.c.log.Info("environment switched", "from", string(old.Name), "to", string(name))
 	cmds := []tea.Cmd{m.replace(m.home()), m.setFlash("Switched to "+envTitle(name), false),
-		m.tokenCmd(m.env), m.startClock()}
+		m.tokenCmd(m.env), m.startClock(), m.warmProjectToken(m.env)}
 	return tea.Batch(append(cmds, m.reopen()...)...)
 }
 

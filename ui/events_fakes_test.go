@@ -24,6 +24,7 @@ type fakeProjectAPI struct {
 	// txsOf is the fake API whose transactions Transaction finds.
 	txsOf   *fakeAPI
 	txCalls int
+	warms   int // WarmToken calls
 }
 
 func newFakeProjectAPI(n int) *fakeProjectAPI {
@@ -174,6 +175,19 @@ func (f *fakeProjectAPI) WebhookEventTypes(ctx context.Context) ([]string, error
 	defer f.mu.Unlock()
 	f.typeCalls++
 	return slices.Clone(logTypes), nil
+}
+
+func (f *fakeProjectAPI) WarmToken() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.warms++
+	return f.err
+}
+
+func (f *fakeProjectAPI) warmed() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.warms
 }
 
 func (f *fakeProjectAPI) Status() api.Status {

@@ -208,6 +208,31 @@ func (m *Model) tokenCmd(e *envState) tea.Cmd {
 	})
 }
 
+// tokenWarmer is the optional part of a ProjectAPI (*api.Client has it)
+// that fetches its token ahead.
+type tokenWarmer interface{ WarmToken() error }
+
+// warmProjectToken fetches the project token at launch and on a switch of
+// environment, off the event loop, when the environment's user client is
+// not the project's: the Events view's first read then costs its one round
+// trip, not a token request on a new connection before it. The session
+// keeps the token on disk, so this costs a request at most once per token
+// lifetime.
+func (m *Model) warmProjectToken(e *envState) tea.Cmd {
+	w, ok := e.distinctProject().(tokenWarmer)
+	if !ok {
+		return nil
+	}
+	log, name := m.c.log, e.Name
+	return m.c.task(func() tea.Msg {
+		if err := w.WarmToken(); err != nil {
+			// The Events view asks again, and says what failed.
+			log.Info("project token not fetched ahead", "env", string(name), "error", err.Error())
+		}
+		return nil
+	})
+}
+
 func (m *Model) startClock() tea.Cmd {
 	m.clockSeq++
 	m.clockFast = m.needFastClock()

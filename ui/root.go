@@ -175,7 +175,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.env == nil {
 		return nil
 	}
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startClock(), m.top().init(), m.tokenCmd(m.env)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startClock(), m.top().init(), m.tokenCmd(m.env), m.warmProjectToken(m.env)}
 	for _, e := range m.envs {
 		cmds = append(cmds, m.listen(e))
 	}

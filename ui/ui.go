@@ -21,6 +21,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/partnertui/partnertui/api"
@@ -178,6 +179,11 @@ func Run(ctx context.Context, opts Options) (err error) {
 	popts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if opts.NoColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	} else {
+		// lipgloss detected stdout's profile when the process started;
+		// Bubble Tea would detect it again, which inside tmux runs
+		// `tmux info` once more before the first frame.
+		popts = append(popts, tea.WithColorProfile(lipgloss.Writer.Profile))
 	}
 	defer func() {
 		if r := recover(); r != nil {
