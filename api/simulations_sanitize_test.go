@@ -32,6 +32,7 @@ func simulationShapes() map[string]any {
 		OpDeleteSandboxUser:                                &deleteSandboxUserMutation{},
 		OpCreateSandboxIdentification:                      &createSandboxIdentificationMutation{},
 		OpUpdateSandboxIdentification:                      &updateSandboxIdentificationMutation{},
+		OpEndorseSandboxUser:                               &endorseSandboxUserMutation{},
 	}
 }
 
@@ -63,6 +64,7 @@ func simulationMembers() map[string]string {
 		OpDeleteSandboxUser:                                "LastSandboxUserCannotBeDeletedRejection",
 		OpCreateSandboxIdentification:                      "CreateSandboxIdentificationSuccessPayload",
 		OpUpdateSandboxIdentification:                      "InvalidIdentificationLevelsRejection",
+		OpEndorseSandboxUser:                               "EndorseSandboxUserSuccessPayload",
 	}
 }
 
@@ -82,6 +84,8 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 	check("InitiateCreditTransfers", pay, err)
 	changed, err := c.UpdateSandboxUser(ctx, UpdateSandboxUserInput{})
 	check("UpdateSandboxUser", changed, err)
+	endorsed, err := c.EndorseSandboxUser(ctx, "")
+	check("EndorseSandboxUser", endorsed, err)
 	ident, err := c.CreateSandboxIdentification(ctx, SandboxIdentificationInput{})
 	check("CreateSandboxIdentification", struct{ ID string }{ident}, err)
 	n := 0

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // simulationOperations runs the Testing API's simulations on the
@@ -240,4 +243,44 @@ func peopleOperations(t *testing.T, cov *opCoverage, user *Client) {
 	if !errors.As(err, &rej) || rej.Type != "UserNotFoundRejection" {
 		t.Errorf("identifying no user: %v, want a UserNotFoundRejection", err)
 	}
+}
+
+// endorseOperations endorses a new Sandbox user on an emulator of its own
+// (endorsing changes whom the signed-in user's token acts as, which would
+// upset every other test of a shared emulator): the same token then reads
+// as the new user, and endorsing one's own id comes back.
+func endorseOperations(t *testing.T, cov *opCoverage) {
+	ctx := context.Background()
+	info := testkit.StartEmulator(t, emulator.Options{}).Info
+	demo, userToken := sandboxUser(t, info)
+	user := emulatorClient(t, info, "sandbox", userToken, nil)
+	u, err := user.CreateSandboxUser(ctx, SandboxUserInput{FirstName: "Edith", LastName: "Endorsed", BirthDate: "1991-05-06", NationalityCCA3: "ITA", AutoConsent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	endorsed, err := user.EndorseSandboxUser(ctx, u.ID)
+	cov.ok(t, OpEndorseSandboxUser, err)
+	if endorsed.ID != u.ID || endorsed.LastName != "Endorsed" {
+		t.Errorf("%s = %+v, want %s", OpEndorseSandboxUser, endorsed, u.ID)
+	}
+	actsAs := func(want string) {
+		t.Helper()
+		me, err := user.User(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if me.ID != want {
+			t.Errorf("the token acts as %s, want %s", me.ID, want)
+		}
+	}
+	actsAs(u.ID)
+	if _, err := user.EndorseSandboxUser(ctx, demo.UserID); err != nil {
+		t.Fatal(err)
+	}
+	actsAs(demo.UserID)
+	var rej *RejectionError
+	if _, err := user.EndorseSandboxUser(ctx, "no-such-user"); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
+		t.Errorf("endorsing no user: %v, want a SandboxUserNotFoundRejection", err)
+	}
+	actsAs(demo.UserID)
 }

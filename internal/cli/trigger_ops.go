@@ -114,6 +114,13 @@ func triggerOps(c *api.Client) scenario.Ops {
 			id, err := c.UpdateSandboxIdentification(ctx, in)
 			return map[string]string{"sandboxIdentification.id": id}, err
 		}),
+		"endorseSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.EndorseSandboxUserInput) (map[string]string, error) {
+			u, err := c.EndorseSandboxUser(ctx, in.ID)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"sandboxUser.id": u.ID}, nil
+		}),
 		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
 			u, err := c.CreateSandboxUser(ctx, in)
 			if err != nil {
