@@ -161,6 +161,7 @@ func deferredCards(a *Account) bool { return a.txSeed%17 == 3 }
 func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
 	var t Transaction
 	s.describeInto(&t, a, k, slot)
+	s.overlay(&t, a.idx, k)
 	return t
 }
 
@@ -413,6 +414,8 @@ func (s *Store) next(t *Transaction, a *Account, k int, run *running, cards func
 			t.BalanceAfter, t.Sequence = run.booked, run.seq
 		}
 	}
+	// After the run: a change laid over it happened after the whole history.
+	s.overlay(t, a.idx, k)
 }
 
 // history is an account's generated transactions in slot order. Without
