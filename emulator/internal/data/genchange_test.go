@@ -99,6 +99,20 @@ func TestStepsApplyToTheGeneratedHistory(t *testing.T) {
 	if _, err := s.BookOutgoingTransfer(v, in[0].ID); !errors.Is(err, ErrWrongState) {
 		t.Errorf("booking an incoming transfer as outgoing: %v, want ErrWrongState", err)
 	}
+
+	auth, authAccs := generatedOf(t, s, "CardOutAuthorization", StatusPending, 1)
+	before = s.Balances(authAccs[0])
+	debit, err := s.DebitCard(v, auth[0].ID, 0)
+	if err != nil || debit.Type != "CardOutDebit" || debit.Amount != auth[0].Amount || debit.ID == auth[0].ID {
+		t.Fatalf("debiting generated authorization %s: %+v, %v", auth[0].ID, debit, err)
+	}
+	after = s.Balances(authAccs[0])
+	if after.Booked != before.Booked-auth[0].Amount || after.Reserved != before.Reserved-auth[0].Amount || after.Available != before.Available {
+		t.Errorf("debiting %d cents: balances %+v then %+v", auth[0].Amount, before, after)
+	}
+	if released, _ := s.Transaction(auth[0].ID); released.Status != StatusReleased || released.ReleasedReason != "Captured" {
+		t.Errorf("the authorization after its debit: %+v", released)
+	}
 }
 
 // TestGeneratedStepsNeedTheAccount: a user who is no member of the

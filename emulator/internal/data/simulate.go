@@ -133,7 +133,9 @@ func (st *step) add(t Transaction) (*Transaction, error) {
 	s.txCounter++
 	t.ID = fmt.Sprintf("%ssim%010d%s", txPrefix, s.txCounter, st.a.ID[:8])
 	t.AccountIndex = st.idx
-	t.sim = uint32(s.txCounter)
+	// A step may copy a generated transaction (a debit of a generated
+	// authorization): the copy has no slot of the history.
+	t.sim, t.slot = uint32(s.txCounter), 0
 	if t.Currency == "" {
 		t.Currency = st.a.Currency
 	}
