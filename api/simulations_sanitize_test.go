@@ -33,6 +33,7 @@ func simulationShapes() map[string]any {
 		OpCreateSandboxIdentification:                      &createSandboxIdentificationMutation{},
 		OpUpdateSandboxIdentification:                      &updateSandboxIdentificationMutation{},
 		OpEndorseSandboxUser:                               &endorseSandboxUserMutation{},
+		OpSimulateIncomingSepaDirectDebitBooking:           &incomingDirectDebitBookingMutation{},
 	}
 }
 
@@ -65,6 +66,7 @@ func simulationMembers() map[string]string {
 		OpCreateSandboxIdentification:                      "CreateSandboxIdentificationSuccessPayload",
 		OpUpdateSandboxIdentification:                      "InvalidIdentificationLevelsRejection",
 		OpEndorseSandboxUser:                               "EndorseSandboxUserSuccessPayload",
+		OpSimulateIncomingSepaDirectDebitBooking:           "TransactionNotFoundRejection",
 	}
 }
 
@@ -101,6 +103,7 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 		"SimulateOutgoingSepaDirectDebitReject":            second(c.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{})),
 		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
 		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
+		"SimulateIncomingSepaDirectDebitBooking":           second(c.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{})),
 		"DeleteSandboxUser":                                c.DeleteSandboxUser(ctx, ""),
 		"UpdateSandboxIdentification":                      second(c.UpdateSandboxIdentification(ctx, UpdateSandboxIdentificationInput{})),
 		"SimulateOutgoingSepaCreditTransferBooking":        second(c.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{})),

@@ -284,3 +284,36 @@ func endorseOperations(t *testing.T, cov *opCoverage) {
 	}
 	actsAs(demo.UserID)
 }
+
+// incomingDirectDebitOperations books a Pending direct debit an account
+// collects, from the generated history of an emulator of its own (the
+// booking changes what the other tests of a shared one would read).
+func incomingDirectDebitOperations(t *testing.T, cov *opCoverage) {
+	ctx := context.Background()
+	info := testkit.StartEmulator(t, emulator.Options{}).Info
+	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	pending, err := project.TransactionList(ctx, TransactionsParams{First: 1, Status: []string{"Pending"}, Type: []string{"SepaDirectDebitIn"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending.Items) == 0 {
+		t.Fatal("the generated history has no Pending SepaDirectDebitIn to book")
+	}
+	id := pending.Items[0].ID
+	booked, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id})
+	cov.ok(t, OpSimulateIncomingSepaDirectDebitBooking, err)
+	if booked != id {
+		t.Errorf("%s booked %q, want %q", OpSimulateIncomingSepaDirectDebitBooking, booked, id)
+	}
+	tx, err := project.Transaction(ctx, id)
+	if err != nil || tx.StatusInfo.Status != "Booked" {
+		t.Errorf("the direct debit after its booking: %+v, %v", tx, err)
+	}
+	var rej *RejectionError
+	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id}); !errors.As(err, &rej) || rej.Type != "ForbiddenRejection" {
+		t.Errorf("booking it twice: %v, want a ForbiddenRejection", err)
+	}
+	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: "no-such-transaction"}); !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
+		t.Errorf("booking no transaction: %v, want a TransactionNotFoundRejection", err)
+	}
+}

@@ -124,3 +124,30 @@ func TestGeneratedStepsNeedTheAccount(t *testing.T) {
 		t.Errorf("a stranger booking %s: %v, want ErrNotFound", out[0].ID, err)
 	}
 }
+
+// TestIncomingDirectDebitBooking: a direct debit an account collects is
+// Pending until its booking, which credits the account once.
+func TestIncomingDirectDebitBooking(t *testing.T) {
+	s := mustStore(t, "sandbox", 7, 300)
+	v := Viewer{Project: true}
+	dd, accs := generatedOf(t, s, "SepaDirectDebitIn", StatusPending, 1)
+	before := s.Balances(accs[0])
+	booked, err := s.BookIncomingDirectDebit(v, dd[0].ID)
+	if err != nil || booked.Status != StatusBooked || booked.Side != "Credit" {
+		t.Fatalf("booking %s: %+v, %v", dd[0].ID, booked, err)
+	}
+	after := s.Balances(accs[0])
+	if after.Booked != before.Booked+dd[0].Amount || after.Pending != before.Pending-dd[0].Amount || after.Available != before.Available {
+		t.Errorf("booking %d cents: balances %+v then %+v", dd[0].Amount, before, after)
+	}
+	if _, err := s.BookIncomingDirectDebit(v, dd[0].ID); !errors.Is(err, ErrWrongState) {
+		t.Errorf("booking it twice: %v, want ErrWrongState", err)
+	}
+	out, _ := generatedOf(t, s, "SepaCreditTransferOut", StatusPending, 1)
+	if _, err := s.BookIncomingDirectDebit(v, out[0].ID); !errors.Is(err, ErrWrongState) {
+		t.Errorf("booking an outgoing transfer as a direct debit: %v, want ErrWrongState", err)
+	}
+	if _, err := s.BookIncomingDirectDebit(v, "no-such-transaction"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("booking no transaction: %v, want ErrNotFound", err)
+	}
+}

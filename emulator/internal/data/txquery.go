@@ -570,7 +570,7 @@ func recentWindow(statuses []string) time.Duration {
 	for _, st := range statuses {
 		switch st {
 		case StatusPending:
-			w = max(w, pendingWindow)
+			w = max(w, pendingWindow, collectionWindow)
 		case StatusUpcoming:
 			w = max(w, upcomingWindow)
 		case StatusDeferred:
