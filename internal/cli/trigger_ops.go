@@ -70,6 +70,9 @@ func triggerOps(c *api.Client) scenario.Ops {
 		"simulateOutgoingSepaDirectDebitCancel": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitCancelInput) (map[string]string, error) {
 			return tx(c.SimulateOutgoingSepaDirectDebitCancel(ctx, in))
 		}),
+		"simulateIncomingSepaDirectDebitBooking": opOf(txOutputs, func(ctx context.Context, in api.IncomingDirectDebitBookingInput) (map[string]string, error) {
+			return tx(c.SimulateIncomingSepaDirectDebitBooking(ctx, in))
+		}),
 		"simulateManualBankingFee": opOf([]string{"id"}, func(ctx context.Context, in api.ManualBankingFeeInput) (map[string]string, error) {
 			fee, err := c.SimulateManualBankingFee(ctx, in)
 			if err != nil {

@@ -323,3 +323,25 @@ func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTriggerPicksThePendingDirectDebit: direct-debit-collected without
+// --transaction books the project's latest Pending SepaDirectDebitIn,
+// named on stderr, and booking it again is refused.
+func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
+	cfg, _ := triggerEmulator(t)
+	code, rep, errOut := runTriggerJSON(t, cfg, "direct-debit-collected", "--timeout", "30s")
+	if code != ExitOK || len(rep.Steps) != 1 {
+		t.Fatalf("exit %d, steps %v: %s", code, rep.Steps, errOut)
+	}
+	booked := rep.Steps[0].Outputs["transactionId"]
+	if !strings.Contains(errOut, "Using Pending SepaDirectDebitIn "+booked) {
+		t.Errorf("stderr does not name the picked direct debit %s: %s", booked, errOut)
+	}
+	if !slices.ContainsFunc(rep.Arrived, func(e scenario.Event) bool { return e.Type == "Transaction.Booked" && e.ResourceID == booked }) {
+		t.Errorf("no Transaction.Booked for %s: %v", booked, rep.Arrived)
+	}
+	code, _, errOut = runTriggerJSON(t, cfg, "direct-debit-collected", "--transaction", booked, "--timeout", "0")
+	if code == ExitOK || !strings.Contains(errOut, "Booked") {
+		t.Errorf("booking %s again: exit %d, stderr %s", booked, code, errOut)
+	}
+}
