@@ -28,6 +28,7 @@ func simulationShapes() map[string]any {
 		OpSimulateOutgoingSepaCreditTransferRejection:      &outgoingTransferRejectionMutation{},
 		OpSimulateOutgoingSepaCreditTransferReturn:         &outgoingTransferReturnMutation{},
 		OpInitiateCreditTransfers:                          &initiateCreditTransfersMutation{},
+		OpPayment:                                          &paymentQuery{},
 		OpUpdateSandboxUser:                                &updateSandboxUserMutation{},
 		OpDeleteSandboxUser:                                &deleteSandboxUserMutation{},
 		OpCreateSandboxIdentification:                      &createSandboxIdentificationMutation{},
@@ -84,6 +85,8 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 	check("SimulateManualBankingFee", fee, err)
 	pay, err := c.InitiateCreditTransfers(ctx, InitiateCreditTransfersInput{})
 	check("InitiateCreditTransfers", pay, err)
+	again, err := c.Payment(ctx, "p")
+	check("Payment", again, err)
 	changed, err := c.UpdateSandboxUser(ctx, UpdateSandboxUserInput{})
 	check("UpdateSandboxUser", changed, err)
 	endorsed, err := c.EndorseSandboxUser(ctx, "")

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -193,6 +194,11 @@ func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
 		cov.ok(t, OpInitiateCreditTransfers, err)
 		if p.Status != "Initiated" || len(p.TransactionIDs) != 1 {
 			t.Fatalf("%s = %+v, want one Initiated transfer", OpInitiateCreditTransfers, p)
+		}
+		again, err := user.Payment(ctx, p.ID)
+		cov.ok(t, OpPayment, err)
+		if again.ID != p.ID || again.Status != "Initiated" || !slices.Equal(again.TransactionIDs, p.TransactionIDs) {
+			t.Errorf("%s = %+v, want %+v", OpPayment, again, p)
 		}
 		return p.TransactionIDs[0]
 	}
