@@ -18,6 +18,7 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
@@ -26,7 +27,14 @@ import (
 // a local receiver that records what it gets.
 func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
 	t.Helper()
-	e, cfg := startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
+	_, cfg, rec = triggerEmulatorOf(t)
+	return cfg, rec
+}
+
+// triggerEmulatorOf is triggerEmulator, with the emulator.
+func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *receiver) {
+	t.Helper()
+	e, cfg = startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
 	dir, err := paths.StateDir()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return cfg, rec
+	return e, cfg, rec
 }
 
 // runTrigger runs trigger with --json on the emulator of cfg, reading the
@@ -288,7 +296,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := triggerOps(nil)
+	ops := triggerOps(nil, nil)
 	for _, sc := range all {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
@@ -308,7 +316,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 // its input's fields by their schema names, nested ones dotted and an
 // embedded input's fields its own; optional ones are not required.
 func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
-	ops := triggerOps(nil)
+	ops := triggerOps(nil, nil)
 	want := map[string]map[string]bool{
 		"updateSandboxUser":                 {"id": true, "firstName": true, "nationalityCCA3": true, "birthCountryCCA3": false},
 		"simulateOutgoingCardAuthorization": {"cardId": true, "amount.value": false, "outcome": false},
