@@ -95,10 +95,7 @@ func (c *Client) UpdateSandboxUser(ctx context.Context, in UpdateSandboxUserInpu
 	if err != nil {
 		return nil, err
 	}
-	if m.P.Success.SandboxUser == nil {
-		return nil, &BadResponseError{Env: c.env, Status: 200, Reason: "updateSandboxUser succeeded without its sandboxUser"}
-	}
-	return m.P.Success.SandboxUser.user(), nil
+	return c.sandboxUserOf(m.P.Success.SandboxUser, "updateSandboxUser")
 }
 
 type deleteSandboxUserMutation struct {
@@ -208,8 +205,5 @@ func (c *Client) EndorseSandboxUser(ctx context.Context, id string) (*SandboxUse
 	if err != nil {
 		return nil, err
 	}
-	if m.P.Success.SandboxUser == nil {
-		return nil, &BadResponseError{Env: c.env, Status: 200, Reason: "endorseSandboxUser succeeded without its sandboxUser"}
-	}
-	return m.P.Success.SandboxUser.user(), nil
+	return c.sandboxUserOf(m.P.Success.SandboxUser, "endorseSandboxUser")
 }
