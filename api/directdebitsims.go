@@ -5,7 +5,7 @@ import "context"
 // The Testing API's simulations of SEPA direct debits the account pays: a
 // direct debit received (Upcoming until its execution date, else debited
 // at once), then rejected by the debtor, canceled by the creditor or
-// returned.
+// returned; and the booking of a direct debit the account collects.
 
 // Operation names of the direct debit simulations.
 const (
@@ -13,6 +13,7 @@ const (
 	OpSimulateOutgoingSepaDirectDebitReject    = "SimulateOutgoingSepaDirectDebitReject"
 	OpSimulateOutgoingSepaDirectDebitReturn    = "SimulateOutgoingSepaDirectDebitReturn"
 	OpSimulateOutgoingSepaDirectDebitCancel    = "SimulateOutgoingSepaDirectDebitCancel"
+	OpSimulateIncomingSepaDirectDebitBooking   = "SimulateIncomingSepaDirectDebitBooking"
 )
 
 // DirectDebitCreditor is the schema's SepaDirectDebitAccount: who collects.
@@ -146,4 +147,35 @@ func (m *directDebitCancelMutation) txID() string { return m.P.Success.Transacti
 // Upcoming direct debit (its transaction becomes Canceled).
 func (c *Client) SimulateOutgoingSepaDirectDebitCancel(ctx context.Context, in DirectDebitCancelInput) (string, error) {
 	return simulateTx[directDebitCancelMutation](ctx, c, OpSimulateOutgoingSepaDirectDebitCancel, "SimulateOutgoingSepaDirectDebitCancelSuccessPayload", in)
+}
+
+// IncomingDirectDebitBookingInput is
+// SimulateIncomingSepaDirectDebitBookingInput.
+type IncomingDirectDebitBookingInput struct {
+	TransactionID string `json:"transactionId"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (IncomingDirectDebitBookingInput) GetGraphQLType() string {
+	return "SimulateIncomingSepaDirectDebitBookingInput"
+}
+
+type incomingDirectDebitBookingMutation struct {
+	P struct {
+		Typename            string      `graphql:"__typename"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		TransactionNotFound rejectionQL `graphql:"... on TransactionNotFoundRejection"`
+		Success             txIDQL      `graphql:"... on SimulateIncomingSepaDirectDebitBookingSuccessPayload"`
+	} `graphql:"simulateIncomingSepaDirectDebitBooking(input: $input)"`
+}
+
+func (m *incomingDirectDebitBookingMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
+}
+func (m *incomingDirectDebitBookingMutation) txID() string { return m.P.Success.TransactionID }
+
+// SimulateIncomingSepaDirectDebitBooking books a Pending direct debit the
+// account collects (SepaDirectDebitIn): the funds arrive.
+func (c *Client) SimulateIncomingSepaDirectDebitBooking(ctx context.Context, in IncomingDirectDebitBookingInput) (string, error) {
+	return simulateTx[incomingDirectDebitBookingMutation](ctx, c, OpSimulateIncomingSepaDirectDebitBooking, "SimulateIncomingSepaDirectDebitBookingSuccessPayload", in)
 }

@@ -84,6 +84,8 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 
 	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, r.cov, r.project, r.listed) })
 	t.Run("simulations", func(t *testing.T) { simulationOperations(t, r.cov, r.user) })
+	t.Run("endorse", func(t *testing.T) { endorseOperations(t, r.cov) })
+	t.Run("incoming direct debit", func(t *testing.T) { incomingDirectDebitOperations(t, r.cov) })
 
 	// An operation a failed step never reached is not news.
 	if missing := r.cov.missing(t); len(missing) > 0 && !t.Failed() {

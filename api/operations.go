@@ -121,6 +121,9 @@ func Operations() ([]Operation, error) {
 		{name: OpDeleteSandboxUser, v: &deleteSandboxUserMutation{}, vars: map[string]any{"input": DeleteSandboxUserInput{}}, mutation: true, admin: true},
 		{name: OpCreateSandboxIdentification, v: &createSandboxIdentificationMutation{}, vars: map[string]any{"input": SandboxIdentificationInput{}}, mutation: true, admin: true},
 		{name: OpUpdateSandboxIdentification, v: &updateSandboxIdentificationMutation{}, vars: map[string]any{"input": UpdateSandboxIdentificationInput{}}, mutation: true, admin: true},
+		{name: OpEndorseSandboxUser, v: &endorseSandboxUserMutation{}, vars: map[string]any{"input": EndorseSandboxUserInput{}}, mutation: true, admin: true},
+		{name: OpSimulateIncomingSepaDirectDebitBooking, v: &incomingDirectDebitBookingMutation{}, vars: map[string]any{"input": IncomingDirectDebitBookingInput{}}, mutation: true, admin: true},
+		{name: OpPayment, v: &paymentQuery{}, vars: map[string]any{"id": graphql.ID(""), "first": maxPaymentTransfers}},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))

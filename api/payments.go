@@ -3,10 +3,16 @@ package api
 import (
 	"context"
 	"fmt"
+
+	graphql "github.com/hasura/go-graphql-client"
 )
 
-// OpInitiateCreditTransfers starts outgoing credit transfers (partner API).
-const OpInitiateCreditTransfers = "InitiateCreditTransfers"
+// Operations of payments (partner API): outgoing credit transfers started,
+// and a payment read again (while it waits for its consent).
+const (
+	OpInitiateCreditTransfers = "InitiateCreditTransfers"
+	OpPayment                 = "Payment"
+)
 
 // maxPaymentTransfers is how many of a payment's transactions are read
 // back: partnertui initiates one transfer at a time.
@@ -59,31 +65,62 @@ type Payment struct {
 	TransactionIDs []string `json:"transactionIds"`
 }
 
+// paymentQL is a Payment's fields partnertui reads.
+type paymentQL struct {
+	ID         string `graphql:"id"`
+	StatusInfo struct {
+		Status         string `graphql:"status"`
+		ConsentPending struct {
+			Consent struct {
+				ConsentURL string `graphql:"consentUrl"`
+			} `graphql:"consent"`
+		} `graphql:"... on PaymentConsentPending"`
+		Rejected struct {
+			Reason string `graphql:"reason"`
+		} `graphql:"... on PaymentRejected"`
+	} `graphql:"statusInfo"`
+	Transactions *struct {
+		Edges []struct {
+			Node struct {
+				ID string `graphql:"id"`
+			} `graphql:"node"`
+		} `graphql:"edges"`
+	} `graphql:"transactions(first: $first)"`
+}
+
+func (q *paymentQL) payment() (*Payment, error) {
+	p := &Payment{ID: q.ID, Status: q.StatusInfo.Status, ConsentURL: q.StatusInfo.ConsentPending.Consent.ConsentURL,
+		RejectedReason: q.StatusInfo.Rejected.Reason, TransactionIDs: []string{}}
+	if q.Transactions != nil {
+		for _, e := range q.Transactions.Edges {
+			p.TransactionIDs = append(p.TransactionIDs, e.Node.ID)
+		}
+	}
+	if p.ID == "" {
+		return nil, fmt.Errorf("the platform answered a payment without an id: %w", ErrRejected)
+	}
+	return p, nil
+}
+
+type paymentQuery struct {
+	Payment paymentQL `graphql:"payment(id: $id)"`
+}
+
+// Payment reads a payment again: while it is ConsentPending the user has
+// not answered its consent yet; Initiated, its transfers were sent.
+func (c *Client) Payment(ctx context.Context, id string) (*Payment, error) {
+	q, err := query[paymentQuery](ctx, c, OpPayment, map[string]any{"id": graphql.ID(id), "first": maxPaymentTransfers})
+	if err != nil {
+		return nil, err
+	}
+	return q.Payment.payment()
+}
+
 type initiateCreditTransfersMutation struct {
 	P struct {
 		Typename string `graphql:"__typename"`
 		Success  struct {
-			Payment struct {
-				ID         string `graphql:"id"`
-				StatusInfo struct {
-					Status         string `graphql:"status"`
-					ConsentPending struct {
-						Consent struct {
-							ConsentURL string `graphql:"consentUrl"`
-						} `graphql:"consent"`
-					} `graphql:"... on PaymentConsentPending"`
-					Rejected struct {
-						Reason string `graphql:"reason"`
-					} `graphql:"... on PaymentRejected"`
-				} `graphql:"statusInfo"`
-				Transactions *struct {
-					Edges []struct {
-						Node struct {
-							ID string `graphql:"id"`
-						} `graphql:"node"`
-					} `graphql:"edges"`
-				} `graphql:"transactions(first: $first)"`
-			} `graphql:"payment"`
+			Payment paymentQL `graphql:"payment"`
 		} `graphql:"... on InitiateCreditTransfersSuccessPayload"`
 		AccountNotFound rejectionQL `graphql:"... on AccountNotFoundRejection"`
 		Forbidden       rejectionQL `graphql:"... on ForbiddenRejection"`
@@ -112,16 +149,5 @@ func (c *Client) InitiateCreditTransfers(ctx context.Context, in InitiateCreditT
 	default:
 		return nil, &RejectionError{Env: c.env, Type: m.P.Typename, Message: "the platform did not initiate the transfer"}
 	}
-	q := &m.P.Success.Payment
-	p := &Payment{ID: q.ID, Status: q.StatusInfo.Status, ConsentURL: q.StatusInfo.ConsentPending.Consent.ConsentURL,
-		RejectedReason: q.StatusInfo.Rejected.Reason, TransactionIDs: []string{}}
-	if q.Transactions != nil {
-		for _, e := range q.Transactions.Edges {
-			p.TransactionIDs = append(p.TransactionIDs, e.Node.ID)
-		}
-	}
-	if p.ID == "" {
-		return nil, fmt.Errorf("initiateCreditTransfers answered a payment without an id: %w", ErrRejected)
-	}
-	return p, nil
+	return m.P.Success.Payment.payment()
 }

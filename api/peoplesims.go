@@ -12,6 +12,7 @@ const (
 	OpDeleteSandboxUser           = "DeleteSandboxUser"
 	OpCreateSandboxIdentification = "CreateSandboxIdentification"
 	OpUpdateSandboxIdentification = "UpdateSandboxIdentification"
+	OpEndorseSandboxUser          = "EndorseSandboxUser"
 )
 
 // UpdateSandboxUserInput is the Testing API's UpdateSandboxUserInput: the
@@ -31,6 +32,14 @@ type DeleteSandboxUserInput struct {
 
 // GetGraphQLType names the variable's type in the query text.
 func (DeleteSandboxUserInput) GetGraphQLType() string { return "DeleteSandboxUserInput" }
+
+// EndorseSandboxUserInput is the Testing API's EndorseSandboxUserInput.
+type EndorseSandboxUserInput struct {
+	ID string `json:"id"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (EndorseSandboxUserInput) GetGraphQLType() string { return "EndorseSandboxUserInput" }
 
 // IdentificationLevelsInput is IdentificationLevelStatusesInput: a
 // SwanIdentificationStatus (Valid, Invalid, Pending…) per level.
@@ -86,10 +95,7 @@ func (c *Client) UpdateSandboxUser(ctx context.Context, in UpdateSandboxUserInpu
 	if err != nil {
 		return nil, err
 	}
-	if m.P.Success.SandboxUser == nil {
-		return nil, &BadResponseError{Env: c.env, Status: 200, Reason: "updateSandboxUser succeeded without its sandboxUser"}
-	}
-	return m.P.Success.SandboxUser.user(), nil
+	return c.sandboxUserOf(m.P.Success.SandboxUser, "updateSandboxUser")
 }
 
 type deleteSandboxUserMutation struct {
@@ -174,4 +180,30 @@ func (c *Client) UpdateSandboxIdentification(ctx context.Context, in UpdateSandb
 		return "", err
 	}
 	return m.P.Success.id(), nil
+}
+
+type endorseSandboxUserMutation struct {
+	P struct {
+		Typename string `graphql:"__typename"`
+		Success  struct {
+			SandboxUser *sandboxUserQL `graphql:"sandboxUser"`
+		} `graphql:"... on EndorseSandboxUserSuccessPayload"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+		SandboxUserNotFound rejectionQL `graphql:"... on SandboxUserNotFoundRejection"`
+	} `graphql:"endorseSandboxUser(input: $input)"`
+}
+
+func (m *endorseSandboxUserMutation) outcome() (string, string) {
+	return m.P.Typename, message(m.P.Forbidden, m.P.SandboxUserNotFound)
+}
+
+// EndorseSandboxUser makes the signed-in user act as the Sandbox user id:
+// from then on the same user token reads and simulates as that user, until
+// the signed-in user endorses their own id.
+func (c *Client) EndorseSandboxUser(ctx context.Context, id string) (*SandboxUser, error) {
+	m, err := simulate[endorseSandboxUserMutation](ctx, c, OpEndorseSandboxUser, "EndorseSandboxUserSuccessPayload", EndorseSandboxUserInput{ID: id})
+	if err != nil {
+		return nil, err
+	}
+	return c.sandboxUserOf(m.P.Success.SandboxUser, "endorseSandboxUser")
 }

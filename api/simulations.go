@@ -93,6 +93,15 @@ func (u *sandboxUserQL) user() *SandboxUser {
 	return &SandboxUser{ID: u.ID, FirstName: deref(u.FirstName), LastName: deref(u.LastName), AutoConsent: u.AutoConsent}
 }
 
+// sandboxUserOf is the user a success payload of op names; a success
+// without one is a bad response.
+func (c *Client) sandboxUserOf(u *sandboxUserQL, op string) (*SandboxUser, error) {
+	if u == nil {
+		return nil, &BadResponseError{Env: c.env, Status: 200, Reason: op + " succeeded without its sandboxUser"}
+	}
+	return u.user(), nil
+}
+
 type createSandboxUserMutation struct {
 	P struct {
 		Typename string `graphql:"__typename"`
@@ -115,10 +124,7 @@ func (c *Client) CreateSandboxUser(ctx context.Context, in SandboxUserInput) (*S
 	if err != nil {
 		return nil, err
 	}
-	if m.P.Success.SandboxUser == nil {
-		return nil, &BadResponseError{Env: c.env, Status: 200, Reason: "createSandboxUser succeeded without its sandboxUser"}
-	}
-	return m.P.Success.SandboxUser.user(), nil
+	return c.sandboxUserOf(m.P.Success.SandboxUser, "createSandboxUser")
 }
 
 // txIDQL is the success payload of a simulation that makes or changes a

@@ -28,10 +28,13 @@ func simulationShapes() map[string]any {
 		OpSimulateOutgoingSepaCreditTransferRejection:      &outgoingTransferRejectionMutation{},
 		OpSimulateOutgoingSepaCreditTransferReturn:         &outgoingTransferReturnMutation{},
 		OpInitiateCreditTransfers:                          &initiateCreditTransfersMutation{},
+		OpPayment:                                          &paymentQuery{},
 		OpUpdateSandboxUser:                                &updateSandboxUserMutation{},
 		OpDeleteSandboxUser:                                &deleteSandboxUserMutation{},
 		OpCreateSandboxIdentification:                      &createSandboxIdentificationMutation{},
 		OpUpdateSandboxIdentification:                      &updateSandboxIdentificationMutation{},
+		OpEndorseSandboxUser:                               &endorseSandboxUserMutation{},
+		OpSimulateIncomingSepaDirectDebitBooking:           &incomingDirectDebitBookingMutation{},
 	}
 }
 
@@ -63,6 +66,8 @@ func simulationMembers() map[string]string {
 		OpDeleteSandboxUser:                                "LastSandboxUserCannotBeDeletedRejection",
 		OpCreateSandboxIdentification:                      "CreateSandboxIdentificationSuccessPayload",
 		OpUpdateSandboxIdentification:                      "InvalidIdentificationLevelsRejection",
+		OpEndorseSandboxUser:                               "EndorseSandboxUserSuccessPayload",
+		OpSimulateIncomingSepaDirectDebitBooking:           "TransactionNotFoundRejection",
 	}
 }
 
@@ -80,8 +85,12 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 	check("SimulateManualBankingFee", fee, err)
 	pay, err := c.InitiateCreditTransfers(ctx, InitiateCreditTransfersInput{})
 	check("InitiateCreditTransfers", pay, err)
+	again, err := c.Payment(ctx, "p")
+	check("Payment", again, err)
 	changed, err := c.UpdateSandboxUser(ctx, UpdateSandboxUserInput{})
 	check("UpdateSandboxUser", changed, err)
+	endorsed, err := c.EndorseSandboxUser(ctx, "")
+	check("EndorseSandboxUser", endorsed, err)
 	ident, err := c.CreateSandboxIdentification(ctx, SandboxIdentificationInput{})
 	check("CreateSandboxIdentification", struct{ ID string }{ident}, err)
 	n := 0
@@ -97,6 +106,7 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 		"SimulateOutgoingSepaDirectDebitReject":            second(c.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{})),
 		"SimulateOutgoingSepaDirectDebitReturn":            second(c.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{})),
 		"SimulateOutgoingSepaDirectDebitCancel":            second(c.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{})),
+		"SimulateIncomingSepaDirectDebitBooking":           second(c.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{})),
 		"DeleteSandboxUser":                                c.DeleteSandboxUser(ctx, ""),
 		"UpdateSandboxIdentification":                      second(c.UpdateSandboxIdentification(ctx, UpdateSandboxIdentificationInput{})),
 		"SimulateOutgoingSepaCreditTransferBooking":        second(c.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{})),

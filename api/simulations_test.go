@@ -3,8 +3,12 @@ package api
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // simulationOperations runs the Testing API's simulations on the
@@ -191,6 +195,11 @@ func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
 		if p.Status != "Initiated" || len(p.TransactionIDs) != 1 {
 			t.Fatalf("%s = %+v, want one Initiated transfer", OpInitiateCreditTransfers, p)
 		}
+		again, err := user.Payment(ctx, p.ID)
+		cov.ok(t, OpPayment, err)
+		if again.ID != p.ID || again.Status != "Initiated" || !slices.Equal(again.TransactionIDs, p.TransactionIDs) {
+			t.Errorf("%s = %+v, want %+v", OpPayment, again, p)
+		}
 		return p.TransactionIDs[0]
 	}
 	booked, err := user.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{TransactionID: send()})
@@ -239,5 +248,78 @@ func peopleOperations(t *testing.T, cov *opCoverage, user *Client) {
 	_, err = user.CreateSandboxIdentification(ctx, SandboxIdentificationInput{UserID: "no-such-user", Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
 	if !errors.As(err, &rej) || rej.Type != "UserNotFoundRejection" {
 		t.Errorf("identifying no user: %v, want a UserNotFoundRejection", err)
+	}
+}
+
+// endorseOperations endorses a new Sandbox user on an emulator of its own
+// (endorsing changes whom the signed-in user's token acts as, which would
+// upset every other test of a shared emulator): the same token then reads
+// as the new user, and endorsing one's own id comes back.
+func endorseOperations(t *testing.T, cov *opCoverage) {
+	ctx := context.Background()
+	info := testkit.StartEmulator(t, emulator.Options{}).Info
+	demo, userToken := sandboxUser(t, info)
+	user := emulatorClient(t, info, "sandbox", userToken, nil)
+	u, err := user.CreateSandboxUser(ctx, SandboxUserInput{FirstName: "Edith", LastName: "Endorsed", BirthDate: "1991-05-06", NationalityCCA3: "ITA", AutoConsent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	endorsed, err := user.EndorseSandboxUser(ctx, u.ID)
+	cov.ok(t, OpEndorseSandboxUser, err)
+	if endorsed.ID != u.ID || endorsed.LastName != "Endorsed" {
+		t.Errorf("%s = %+v, want %s", OpEndorseSandboxUser, endorsed, u.ID)
+	}
+	actsAs := func(want string) {
+		t.Helper()
+		me, err := user.User(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if me.ID != want {
+			t.Errorf("the token acts as %s, want %s", me.ID, want)
+		}
+	}
+	actsAs(u.ID)
+	if _, err := user.EndorseSandboxUser(ctx, demo.UserID); err != nil {
+		t.Fatal(err)
+	}
+	actsAs(demo.UserID)
+	var rej *RejectionError
+	if _, err := user.EndorseSandboxUser(ctx, "no-such-user"); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
+		t.Errorf("endorsing no user: %v, want a SandboxUserNotFoundRejection", err)
+	}
+	actsAs(demo.UserID)
+}
+
+// incomingDirectDebitOperations books a Pending direct debit an account
+// collects, from the generated history of an emulator of its own (the
+// booking changes what the other tests of a shared one would read).
+func incomingDirectDebitOperations(t *testing.T, cov *opCoverage) {
+	ctx := context.Background()
+	info := testkit.StartEmulator(t, emulator.Options{}).Info
+	project := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
+	pending, err := project.TransactionList(ctx, TransactionsParams{First: 1, Status: []string{"Pending"}, Type: []string{"SepaDirectDebitIn"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending.Items) == 0 {
+		t.Fatal("the generated history has no Pending SepaDirectDebitIn to book")
+	}
+	id := pending.Items[0].ID
+	booked, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id})
+	cov.ok(t, OpSimulateIncomingSepaDirectDebitBooking, err)
+	if booked != id {
+		t.Errorf("%s booked %q, want %q", OpSimulateIncomingSepaDirectDebitBooking, booked, id)
+	}
+	tx, err := project.Transaction(ctx, id)
+	if err != nil || tx.StatusInfo.Status != "Booked" {
+		t.Errorf("the direct debit after its booking: %+v, %v", tx, err)
+	}
+	var rej *RejectionError
+	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id}); !errors.As(err, &rej) || rej.Type != "ForbiddenRejection" {
+		t.Errorf("booking it twice: %v, want a ForbiddenRejection", err)
+	}
+	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: "no-such-transaction"}); !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
+		t.Errorf("booking no transaction: %v, want a TransactionNotFoundRejection", err)
 	}
 }

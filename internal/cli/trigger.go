@@ -245,7 +245,7 @@ func runTrigger(ctx context.Context, opts *TriggerOptions, sc scenario.Scenario)
 	if err != nil {
 		return err
 	}
-	ops := triggerOps(e.API)
+	ops := triggerOps(e.API, consentWaiter(opts, e.API))
 	sc, expect, err := prepare(opts, sc, ops)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/scenario"
@@ -14,8 +15,10 @@ import (
 // triggerOps are the operations a scenario's steps may run, by their
 // schema names, bound to the environment's client. Each step's arguments
 // are its input's fields by their schema names (json tags), nested ones
-// dotted: a new simulation of the api package is one line here.
-func triggerOps(c *api.Client) scenario.Ops {
+// dotted: a new simulation of the api package is one line here. A payment
+// left waiting for the user's consent is handed to consent (nil: it is an
+// error at once).
+func triggerOps(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Ops {
 	tx := func(id string, err error) (map[string]string, error) {
 		if err != nil {
 			return nil, err
@@ -70,6 +73,9 @@ func triggerOps(c *api.Client) scenario.Ops {
 		"simulateOutgoingSepaDirectDebitCancel": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitCancelInput) (map[string]string, error) {
 			return tx(c.SimulateOutgoingSepaDirectDebitCancel(ctx, in))
 		}),
+		"simulateIncomingSepaDirectDebitBooking": opOf(txOutputs, func(ctx context.Context, in api.IncomingDirectDebitBookingInput) (map[string]string, error) {
+			return tx(c.SimulateIncomingSepaDirectDebitBooking(ctx, in))
+		}),
 		"simulateManualBankingFee": opOf([]string{"id"}, func(ctx context.Context, in api.ManualBankingFeeInput) (map[string]string, error) {
 			fee, err := c.SimulateManualBankingFee(ctx, in)
 			if err != nil {
@@ -88,6 +94,9 @@ func triggerOps(c *api.Client) scenario.Ops {
 		}),
 		"initiateCreditTransfers": opOf([]string{"payment.id", "transactionId"}, func(ctx context.Context, in api.InitiateCreditTransfersInput) (map[string]string, error) {
 			p, err := c.InitiateCreditTransfers(ctx, in)
+			if err == nil && p.ConsentURL != "" && consent != nil {
+				p, err = consent(ctx, p)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -113,6 +122,13 @@ func triggerOps(c *api.Client) scenario.Ops {
 		"updateSandboxIdentification": opOf([]string{"sandboxIdentification.id"}, func(ctx context.Context, in api.UpdateSandboxIdentificationInput) (map[string]string, error) {
 			id, err := c.UpdateSandboxIdentification(ctx, in)
 			return map[string]string{"sandboxIdentification.id": id}, err
+		}),
+		"endorseSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.EndorseSandboxUserInput) (map[string]string, error) {
+			u, err := c.EndorseSandboxUser(ctx, in.ID)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]string{"sandboxUser.id": u.ID}, nil
 		}),
 		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
 			u, err := c.CreateSandboxUser(ctx, in)
@@ -218,9 +234,14 @@ type PaymentNotSentError struct {
 	Status     string
 	ConsentURL string
 	Reason     string
+	Waited     time.Duration // how long the run waited for the consent
 }
 
 func (e *PaymentNotSentError) Error() string {
+	if e.ConsentURL != "" && e.Waited > 0 {
+		return fmt.Sprintf("payment %s got no answer to its consent within %s, so no transfer is sent: give it at %s, or wait longer with --timeout",
+			e.PaymentID, e.Waited, e.ConsentURL)
+	}
 	if e.ConsentURL != "" {
 		return fmt.Sprintf("payment %s waits for the user's consent, so no transfer is sent yet: give it at %s, or sign in as a Sandbox user who consents automatically (autoConsent; `partnertui trigger sandbox-user` makes one)",
 			e.PaymentID, e.ConsentURL)

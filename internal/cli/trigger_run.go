@@ -45,7 +45,11 @@ func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
 		case scenario.Card:
 			objs[kind], err = r.card(ctx)
 		case scenario.Transaction:
-			if objs[kind] == nil {
+			switch {
+			case objs[kind] != nil:
+			case r.sc.Pick != nil:
+				objs[kind], err = r.transaction(ctx, *r.sc.Pick)
+			default:
 				err = usageErrorf("%s runs on an existing transaction: pass --transaction ID (`partnertui transactions` lists them)", r.sc.Name)
 			}
 		}
@@ -54,6 +58,27 @@ func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
 		}
 	}
 	return objs, nil
+}
+
+// transaction is the project's latest transaction of the pick's type and
+// status.
+func (r *triggerRun) transaction(ctx context.Context, pick scenario.TransactionPick) (map[string]string, error) {
+	page, err := r.env.ProjectAPI.TransactionList(ctx, api.TransactionsParams{First: 1, Status: []string{pick.Status}, Type: []string{pick.Type}})
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Items) == 0 {
+		return nil, usageErrorf("the project has no %s %s transaction for %s: pass --transaction ID", pick.Status, pick.Type, r.sc.Name)
+	}
+	tx := &page.Items[0]
+	obj := map[string]string{"id": tx.ID}
+	where := ""
+	if tx.Account != nil {
+		obj["accountId"] = tx.Account.ID
+		where = " of account " + tx.Account.ID
+	}
+	fmt.Fprintf(r.opts.IO.Err, "Using %s %s %s%s; --transaction ID picks another.\n", pick.Status, pick.Type, tx.ID, where)
+	return obj, nil
 }
 
 func accountObject(a *api.Account) map[string]string {

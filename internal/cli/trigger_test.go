@@ -18,6 +18,7 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
@@ -26,7 +27,14 @@ import (
 // a local receiver that records what it gets.
 func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
 	t.Helper()
-	e, cfg := startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
+	_, cfg, rec = triggerEmulatorOf(t)
+	return cfg, rec
+}
+
+// triggerEmulatorOf is triggerEmulator, with the emulator.
+func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *receiver) {
+	t.Helper()
+	e, cfg = startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
 	dir, err := paths.StateDir()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return cfg, rec
+	return e, cfg, rec
 }
 
 // runTrigger runs trigger with --json on the emulator of cfg, reading the
@@ -98,9 +106,7 @@ func eventTypesOf(events []scenario.Event) []string {
 }
 
 // TestEveryBuiltinScenarioEndToEnd runs each built-in scenario on the
-// emulator with its default expectations: each exits 0, every expected
-// event arrived, and the eventIds the local receiver got during the run
-// are exactly those trigger waited for.
+// emulator with its default expectations (runBuiltin).
 func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
 	cfg, rec := triggerEmulator(t)
 	all, err := scenario.Builtins()
@@ -108,28 +114,74 @@ func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range all {
-		from := rec.count()
-		code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
-		if code != ExitOK {
-			t.Errorf("%s: exit %d: %s", sc.Name, code, errOut)
-			continue
+		if endorses(sc) {
+			continue // TestTriggerEndorsedUserActsAfterwards, on an emulator of its own
 		}
-		want := sc.Expected(nil)
-		slices.Sort(want)
-		if got := eventTypesOf(rep.Arrived); !slices.Equal(got, want) || len(rep.Missing) != 0 {
-			t.Errorf("%s: arrived %v, missing %v; want exactly %v", sc.Name, got, rep.Missing, want)
+		runBuiltin(t, cfg, rec, sc)
+	}
+}
+
+// endorses tells whether sc endorses a Sandbox user, after which the
+// signed-in user acts as that user: the scenarios after it would run as
+// someone else.
+func endorses(sc scenario.Scenario) bool {
+	return slices.ContainsFunc(sc.Steps, func(s scenario.Step) bool { return s.Op == "endorseSandboxUser" })
+}
+
+// runBuiltin runs the built-in scenario sc with its default expectations:
+// it exits 0, every expected event arrived, and the eventIds the local
+// receiver got during the run are exactly those trigger waited for.
+func runBuiltin(t *testing.T, cfg string, rec *receiver, sc scenario.Scenario) triggerReport {
+	t.Helper()
+	from := rec.count()
+	code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
+	if code != ExitOK {
+		t.Errorf("%s: exit %d: %s", sc.Name, code, errOut)
+		return rep
+	}
+	want := sc.Expected(nil)
+	slices.Sort(want)
+	if got := eventTypesOf(rep.Arrived); !slices.Equal(got, want) || len(rep.Missing) != 0 {
+		t.Errorf("%s: arrived %v, missing %v; want exactly %v", sc.Name, got, rep.Missing, want)
+	}
+	if got, sent := rec.received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
+		t.Errorf("%s: the receiver got %v, trigger waited for %v", sc.Name, got, sent)
+	}
+	if len(rep.Steps) != len(sc.Steps) {
+		t.Errorf("%s: %d steps reported, want %d", sc.Name, len(rep.Steps), len(sc.Steps))
+	}
+	for _, s := range rep.Steps {
+		if ids := scenario.Resources([]scenario.Result{s}, nil); len(ids) == 0 {
+			t.Errorf("%s: step %s printed no id: %v", sc.Name, s.Step, s.Outputs)
 		}
-		if got, sent := rec.received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
-			t.Errorf("%s: the receiver got %v, trigger waited for %v", sc.Name, got, sent)
-		}
-		if len(rep.Steps) != len(sc.Steps) {
-			t.Errorf("%s: %d steps reported, want %d", sc.Name, len(rep.Steps), len(sc.Steps))
-		}
-		for _, s := range rep.Steps {
-			if ids := scenario.Resources([]scenario.Result{s}, nil); len(ids) == 0 {
-				t.Errorf("%s: step %s printed no id: %v", sc.Name, s.Step, s.Outputs)
-			}
-		}
+	}
+	return rep
+}
+
+// TestTriggerEndorsedUserActsAfterwards: sandbox-user-endorsed runs end to
+// end on an emulator of its own, and afterwards the CLI's sign-in reads as
+// the new user.
+func TestTriggerEndorsedUserActsAfterwards(t *testing.T) {
+	cfg, rec := triggerEmulator(t)
+	all, err := scenario.Builtins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(all, func(sc scenario.Scenario) bool { return sc.Name == "sandbox-user-endorsed" })
+	if i < 0 || !endorses(all[i]) {
+		t.Fatal("no built-in scenario sandbox-user-endorsed that endorses")
+	}
+	rep := runBuiltin(t, cfg, rec, all[i])
+	if t.Failed() {
+		return
+	}
+	created := rep.Steps[0].Outputs["sandboxUser.id"]
+	if endorsed := rep.Steps[2].Outputs["sandboxUser.id"]; created == "" || endorsed != created {
+		t.Fatalf("created %q, endorsed %q", created, endorsed)
+	}
+	code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", ".data.user.id", "{ user { id } }")
+	if code != ExitOK || strings.TrimSpace(out) != created {
+		t.Errorf("after the scenario the sign-in reads as %q (exit %d, %s), want the new user %s", out, code, errOut, created)
 	}
 }
 
@@ -244,7 +296,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := triggerOps(nil)
+	ops := triggerOps(nil, nil)
 	for _, sc := range all {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
@@ -264,7 +316,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 // its input's fields by their schema names, nested ones dotted and an
 // embedded input's fields its own; optional ones are not required.
 func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
-	ops := triggerOps(nil)
+	ops := triggerOps(nil, nil)
 	want := map[string]map[string]bool{
 		"updateSandboxUser":                 {"id": true, "firstName": true, "nationalityCCA3": true, "birthCountryCCA3": false},
 		"simulateOutgoingCardAuthorization": {"cardId": true, "amount.value": false, "outcome": false},
@@ -277,5 +329,27 @@ func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
 				t.Errorf("%s: argument %s missing or required=%v wrong: %+v", op, name, required, ops[op].Args)
 			}
 		}
+	}
+}
+
+// TestTriggerPicksThePendingDirectDebit: direct-debit-collected without
+// --transaction books the project's latest Pending SepaDirectDebitIn,
+// named on stderr, and booking it again is refused.
+func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
+	cfg, _ := triggerEmulator(t)
+	code, rep, errOut := runTriggerJSON(t, cfg, "direct-debit-collected", "--timeout", "30s")
+	if code != ExitOK || len(rep.Steps) != 1 {
+		t.Fatalf("exit %d, steps %v: %s", code, rep.Steps, errOut)
+	}
+	booked := rep.Steps[0].Outputs["transactionId"]
+	if !strings.Contains(errOut, "Using Pending SepaDirectDebitIn "+booked) {
+		t.Errorf("stderr does not name the picked direct debit %s: %s", booked, errOut)
+	}
+	if !slices.ContainsFunc(rep.Arrived, func(e scenario.Event) bool { return e.Type == "Transaction.Booked" && e.ResourceID == booked }) {
+		t.Errorf("no Transaction.Booked for %s: %v", booked, rep.Arrived)
+	}
+	code, _, errOut = runTriggerJSON(t, cfg, "direct-debit-collected", "--transaction", booked, "--timeout", "0")
+	if code == ExitOK || !strings.Contains(errOut, "Booked") {
+		t.Errorf("booking %s again: exit %d, stderr %s", booked, code, errOut)
 	}
 }

@@ -18,6 +18,9 @@ import (
 //	description = "a card payment authorized, then released"
 //	[vars]
 //	amount = "12.50"
+//	[transaction]          # without --transaction, the latest of these
+//	type = "CardOutAuthorization"
+//	status = "Pending"
 //	[[step]]
 //	name = "authorize"
 //	op = "simulateOutgoingCardAuthorization"
@@ -34,6 +37,7 @@ type fileScenario struct {
 	Description string            `toml:"description"`
 	Expect      []string          `toml:"expect"`
 	Vars        map[string]string `toml:"vars"`
+	Pick        *TransactionPick  `toml:"transaction"`
 	Steps       []fileStep        `toml:"step"`
 }
 
@@ -53,7 +57,10 @@ func Parse(path string, data []byte) (Scenario, error) {
 	if err := dec.Decode(&f); err != nil {
 		return Scenario{}, decodeError(path, err)
 	}
-	sc := Scenario{Name: f.Name, Description: f.Description, Expect: f.Expect, Vars: f.Vars}
+	sc := Scenario{Name: f.Name, Description: f.Description, Expect: f.Expect, Vars: f.Vars, Pick: f.Pick}
+	if p := sc.Pick; p != nil && (p.Type == "" || p.Status == "") {
+		return Scenario{}, fmt.Errorf("%s: [transaction] picks the transaction to work on by type and status: give both", path)
+	}
 	if sc.Name == "" {
 		sc.Name = path
 	}
@@ -78,7 +85,7 @@ func decodeError(path string, err error) error {
 		for i := range strict.Errors {
 			de := &strict.Errors[i]
 			row, _ := de.Position()
-			errs = append(errs, fmt.Errorf("%s:%d: unknown key %s: a scenario has name, description, expect, [vars] and [[step]]s of name, op, given, expect and args",
+			errs = append(errs, fmt.Errorf("%s:%d: unknown key %s: a scenario has name, description, expect, [vars], [transaction] (type, status) and [[step]]s of name, op, given, expect and args",
 				path, row, strings.Join(de.Key(), ".")))
 		}
 		return errors.Join(errs...)

@@ -24,7 +24,11 @@ type Scenario struct {
 	Expect []string
 	// Vars are the defaults of ${name} references (amount); the command
 	// line may replace them.
-	Vars  map[string]string
+	Vars map[string]string
+	// Pick says which transaction a run without --transaction works on:
+	// the project's latest of this type (TransactionTypeEnum) and status
+	// (TransactionStatus).
+	Pick  *TransactionPick
 	Steps []Step
 }
 
@@ -42,6 +46,13 @@ type Step struct {
 	// Expect are the webhook event types the step causes, a type once per
 	// event (twice for two transactions that each go Pending).
 	Expect []string
+}
+
+// TransactionPick is the transaction a scenario works on when none is
+// given.
+type TransactionPick struct {
+	Type   string `toml:"type"`
+	Status string `toml:"status"`
 }
 
 // Objects are the objects a run works on, by kind (account, card,

@@ -157,3 +157,21 @@ func TestBuiltinsParse(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePick: [transaction] names the transaction a run without one
+// works on, by both its type and its status.
+func TestParsePick(t *testing.T) {
+	const step = `
+[[step]]
+name = "book"
+op = "settle"
+args = { transactionId = "${transaction.id}" }
+`
+	sc, err := Parse("p.toml", []byte("[transaction]\ntype = \"SepaDirectDebitIn\"\nstatus = \"Pending\"\n"+step))
+	if err != nil || sc.Pick == nil || *sc.Pick != (TransactionPick{Type: "SepaDirectDebitIn", Status: "Pending"}) {
+		t.Fatalf("Parse = %+v, %v", sc.Pick, err)
+	}
+	if _, err := Parse("p.toml", []byte("[transaction]\ntype = \"SepaDirectDebitIn\"\n"+step)); err == nil || !strings.Contains(err.Error(), "give both") {
+		t.Errorf("a pick without its status: %v", err)
+	}
+}

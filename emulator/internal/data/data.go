@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -152,6 +153,10 @@ type Store struct {
 	counts     *cache[filter, int]      // totalCount of filtered account queries
 	listCounts *cache[string, int]      // totalCount of other filtered lists, by list, viewer and filters
 	matchLists *cache[string, []uint64] // slots matching root transaction filters on texts
+
+	// genChanged are the changes simulated steps made to generated
+	// transactions (genchange.go).
+	genChanged atomic.Pointer[genChanges]
 
 	mu        sync.RWMutex
 	users     []*User

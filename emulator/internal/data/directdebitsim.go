@@ -103,3 +103,9 @@ func (s *Store) CancelDirectDebit(v Viewer, id string) (Transaction, error) {
 func (s *Store) ReturnDirectDebit(v Viewer, id string) (Transaction, error) {
 	return s.undo(v, id, "SepaDirectDebitOutReturn", "SepaDirectDebitOut")
 }
+
+// BookIncomingDirectDebit books a Pending direct debit the account
+// collects (SepaDirectDebitIn): the funds join the booked balance.
+func (s *Store) BookIncomingDirectDebit(v Viewer, id string) (Transaction, error) {
+	return s.change(v, id, StatusPending, func(st *step, t *Transaction) { st.book(t) }, "SepaDirectDebitIn")
+}

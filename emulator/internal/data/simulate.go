@@ -37,7 +37,7 @@ func (s *Store) generatedState(a *Account) (Balances, int) {
 	s.eachLight(a, func(t *Transaction) {
 		b.add(t)
 		if t.Status == StatusBooked {
-			seq = t.Sequence
+			seq = max(seq, t.Sequence)
 		}
 	})
 	return b, seq
@@ -62,10 +62,15 @@ func (b *Balances) available() int64 { return b.Booked + b.Pending - b.Reserved 
 // stepOn runs fn as one step on account idx.
 func (s *Store) stepOn(idx int32, fn func(st *step) error) error {
 	a := &s.accounts[idx]
+	version := s.genVersion()
 	bal, seq := s.generatedState(a)
 	now := s.now().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.genVersion() != version {
+		// Another step changed the generated history meanwhile.
+		bal, seq = s.generatedState(a)
+	}
 	for i := range s.extraTx[idx] {
 		t := &s.extraTx[idx][i]
 		bal.add(t)
@@ -77,13 +82,13 @@ func (s *Store) stepOn(idx int32, fn func(st *step) error) error {
 // stepOnTx runs fn as one step on the account of simulated transaction
 // id, which the viewer must see; fn gets the transaction to change.
 func (s *Store) stepOnTx(v Viewer, id string, fn func(st *step, t *Transaction) error) error {
+	if slot, generated := s.decodeTransactionID(id); generated {
+		return s.stepOnGenerated(v, id, slot, fn)
+	}
 	s.mu.RLock()
 	ref, ok := s.simRefLocked(id)
 	s.mu.RUnlock()
 	if !ok || !s.canSee(v, ref.acc) {
-		if _, generated := s.decodeTransactionID(id); generated {
-			return fmt.Errorf("transaction %s is part of the generated history, and the emulator simulates steps only on transactions a simulation created: %w", id, ErrNotFound)
-		}
 		return fmt.Errorf("transaction %s: %w", id, ErrNotFound)
 	}
 	return s.stepOn(ref.acc, func(st *step) error {
@@ -128,7 +133,9 @@ func (st *step) add(t Transaction) (*Transaction, error) {
 	s.txCounter++
 	t.ID = fmt.Sprintf("%ssim%010d%s", txPrefix, s.txCounter, st.a.ID[:8])
 	t.AccountIndex = st.idx
-	t.sim = uint32(s.txCounter)
+	// A step may copy a generated transaction (a debit of a generated
+	// authorization): the copy has no slot of the history.
+	t.sim, t.slot = uint32(s.txCounter), 0
 	if t.Currency == "" {
 		t.Currency = st.a.Currency
 	}

@@ -149,6 +149,9 @@ const (
 	pendingWindow  = 3 * day
 	upcomingWindow = 10 * day
 	deferredWindow = 30 * day
+	// collectionWindow: a direct debit the account collects stays Pending
+	// until its execution date, which its creditor may set weeks ahead.
+	collectionWindow = 30 * day
 )
 
 // deferredCards reports whether the account's cards are deferred debit:
@@ -161,6 +164,7 @@ func deferredCards(a *Account) bool { return a.txSeed%17 == 3 }
 func (s *Store) describe(a *Account, k int, slot uint64) Transaction {
 	var t Transaction
 	s.describeInto(&t, a, k, slot)
+	s.overlay(&t, a.idx, k)
 	return t
 }
 
@@ -208,6 +212,13 @@ func setStatus(t *Transaction, h *hrand, a *Account, age time.Duration) {
 			t.Status = StatusPending
 		case v >= 980:
 			reject([]string{"InsufficientFunds", "MandateInvalid", "NoMandate"}, []int{5, 3, 2})
+		}
+	case "SepaDirectDebitIn":
+		// A direct debit the account collects waits for its execution
+		// date, as on the platform, until booked
+		// (simulateIncomingSepaDirectDebitBooking).
+		if age < collectionWindow && v < 600 {
+			t.Status = StatusPending
 		}
 	case "CardOutAuthorization":
 		switch {
@@ -413,6 +424,8 @@ func (s *Store) next(t *Transaction, a *Account, k int, run *running, cards func
 			t.BalanceAfter, t.Sequence = run.booked, run.seq
 		}
 	}
+	// After the run: a change laid over it happened after the whole history.
+	s.overlay(t, a.idx, k)
 }
 
 // history is an account's generated transactions in slot order. Without

@@ -570,7 +570,7 @@ func recentWindow(statuses []string) time.Duration {
 	for _, st := range statuses {
 		switch st {
 		case StatusPending:
-			w = max(w, pendingWindow)
+			w = max(w, pendingWindow, collectionWindow)
 		case StatusUpcoming:
 			w = max(w, upcomingWindow)
 		case StatusDeferred:
@@ -591,7 +591,7 @@ func (s *Store) generatedCount(q *rootQuery) int {
 	if q.found != nil {
 		return len(q.found)
 	}
-	return s.listCounts.getOr("rt|"+q.f.key(), func() int {
+	return s.listCounts.getOr(s.rootCountKey("rt", q.f), func() int {
 		n := 0
 		for i := range s.accounts {
 			a := &s.accounts[i]
@@ -635,11 +635,11 @@ const maxKeptMatches = 100_000
 // for later pages to read; nil means too many to keep, dense enough for
 // the timeline walk to find pages quickly.
 func (s *Store) textMatches(q *rootQuery) []uint64 {
-	key := "rtm|" + q.f.key()
+	key, countKey := s.rootCountKey("rtm", q.f), s.rootCountKey("rt", q.f)
 	if list, ok := s.matchLists.get(key); ok {
 		return list
 	}
-	if _, counted := s.listCounts.get("rt|" + q.f.key()); counted {
+	if _, counted := s.listCounts.get(countKey); counted {
 		return nil // counted before: too many to keep
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -677,7 +677,7 @@ func (s *Store) textMatches(q *rootQuery) []uint64 {
 	for _, c := range counts {
 		total += c
 	}
-	s.listCounts.put("rt|"+q.f.key(), total)
+	s.listCounts.put(countKey, total)
 	if total > maxKeptMatches {
 		return nil
 	}

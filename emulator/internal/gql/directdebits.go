@@ -98,6 +98,17 @@ func (r *adminResolver) SimulateOutgoingSepaDirectDebitReturn(ctx context.Contex
 	return r.undone(ctx, string(args.Input.TransactionID), r.store.ReturnDirectDebit)
 }
 
+// SimulateIncomingSepaDirectDebitBooking books a Pending direct debit the
+// account collects: the funds arrive.
+func (r *adminResolver) SimulateIncomingSepaDirectDebitBooking(ctx context.Context, args txArgs) (*payloadR, error) {
+	id := string(args.Input.TransactionID)
+	t, err := r.store.BookIncomingDirectDebit(callerFrom(ctx).viewer, id)
+	return stepResult(t, err, "TransactionNotFound", id, r.booked(t)...)
+}
+
+func (p *payloadR) ToSimulateIncomingSepaDirectDebitBookingSuccessPayload() (*payloadR, bool) {
+	return p.as("Success")
+}
 func (p *payloadR) ToSimulateOutgoingSepaDirectDebitReceptionSuccessPayload() (*payloadR, bool) {
 	return p.as("Success")
 }
@@ -119,6 +130,9 @@ func (r *adminRoot) SimulateOutgoingSepaDirectDebitReception(ctx context.Context
 		}
 	}
 	return p, err
+}
+func (r *adminRoot) SimulateIncomingSepaDirectDebitBooking(ctx context.Context, args txArgs) (*payloadR, error) {
+	return r.emitted(r.adminResolver.SimulateIncomingSepaDirectDebitBooking(ctx, args))
 }
 func (r *adminRoot) SimulateOutgoingSepaDirectDebitReject(ctx context.Context, args reasonArgs) (*payloadR, error) {
 	return r.emitted(r.adminResolver.SimulateOutgoingSepaDirectDebitReject(ctx, args))
