@@ -65,7 +65,7 @@ type overviewScreen struct {
 	// kept is when the account shown was read, while it is the view kept
 	// from an earlier visit; zero once it is fresh.
 	kept time.Time
-	sim *simulating
+	sim  *simulating
 	// simulated runs when a simulation touched the account: the account
 	// screen reads its transactions again.
 	simulated func() tea.Cmd
