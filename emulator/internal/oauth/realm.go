@@ -88,9 +88,14 @@ func newRealm(env string, opts Options, key *rsa.PrivateKey) (*realm, error) {
 		// Sign-in is always interactive, so prompt=none is refused before
 		// fosite sees it (see validateAuthorize).
 		AllowedPromptValues: allowedPrompts,
+		// fosite's getters fill these two on first use, which races when
+		// the first token requests arrive together: set them here.
+		AudienceMatchingStrategy: fosite.DefaultAudienceMatchingStrategy,
+		JWKSFetcherStrategy:      fosite.NewDefaultJWKSFetcherStrategy(),
 	}
 	store := &codeStore{MemoryStore: storage.NewMemoryStore()}
 	hasher := &fosite.BCrypt{Config: cfg}
+	cfg.ClientSecretsHasher = hasher
 	for _, c := range opts.Clients {
 		if c.Env != env {
 			continue
