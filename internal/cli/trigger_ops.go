@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -19,62 +20,38 @@ import (
 // left waiting for the user's consent is handed to consent (nil: it is an
 // error at once).
 func triggerOps(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Ops {
-	tx := func(id string, err error) (map[string]string, error) {
-		if err != nil {
-			return nil, err
-		}
-		return map[string]string{"transactionId": id}, nil
-	}
-	txOutputs := []string{"transactionId"}
+	ops := transactionOps(c)
+	maps.Copy(ops, peopleOps(c))
+	ops["initiateCreditTransfers"] = paymentOp(c, consent)
+	return ops
+}
+
+// transactionOps are the simulations that make or move a transaction.
+func transactionOps(c *api.Client) scenario.Ops {
 	return scenario.Ops{
-		"simulateIncomingSepaCreditTransferReception": opOf(txOutputs, func(ctx context.Context, in api.IncomingSepaCreditTransferInput) (map[string]string, error) {
-			return tx(c.SimulateIncomingSepaCreditTransferReception(ctx, in))
-		}),
-		"simulateIncomingSepaCreditTransferReturn": opOf(txOutputs, func(ctx context.Context, in api.IncomingTransferReturnInput) (map[string]string, error) {
-			return tx(c.SimulateIncomingSepaCreditTransferReturn(ctx, in))
-		}),
-		"simulateIncomingSepaCreditTransferAcceptedRecall": opOf(txOutputs, func(ctx context.Context, in api.IncomingTransferRecallInput) (map[string]string, error) {
-			return tx(c.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, in))
-		}),
+		"simulateIncomingSepaCreditTransferReception":      txOp(c.SimulateIncomingSepaCreditTransferReception),
+		"simulateIncomingSepaCreditTransferReturn":         txOp(c.SimulateIncomingSepaCreditTransferReturn),
+		"simulateIncomingSepaCreditTransferAcceptedRecall": txOp(c.SimulateIncomingSepaCreditTransferAcceptedRecall),
+		"simulateOutgoingCardDebit":                        txOp(c.SimulateOutgoingCardDebit),
+		"simulateOutgoingCardDebitWithoutAuthorization":    txOp(c.SimulateOutgoingCardDebitWithoutAuthorization),
+		"simulateOutgoingCardAuthorizationRelease":         txOp(c.SimulateOutgoingCardAuthorizationRelease),
+		"simulateOutgoingCardDebitReverse":                 txOp(c.SimulateOutgoingCardDebitReverse),
+		"simulateOutgoingCardCredit":                       txOp(c.SimulateOutgoingCardCredit),
+		"simulateReleaseReservedBalance":                   txOp(c.SimulateReleaseReservedBalance),
+		"simulateOutgoingSepaDirectDebitReception":         txOp(c.SimulateOutgoingSepaDirectDebitReception),
+		"simulateOutgoingSepaDirectDebitReject":            txOp(c.SimulateOutgoingSepaDirectDebitReject),
+		"simulateOutgoingSepaDirectDebitReturn":            txOp(c.SimulateOutgoingSepaDirectDebitReturn),
+		"simulateOutgoingSepaDirectDebitCancel":            txOp(c.SimulateOutgoingSepaDirectDebitCancel),
+		"simulateIncomingSepaDirectDebitBooking":           txOp(c.SimulateIncomingSepaDirectDebitBooking),
+		"simulateOutgoingSepaCreditTransferBooking":        txOp(c.SimulateOutgoingSepaCreditTransferBooking),
+		"simulateOutgoingSepaCreditTransferRejection":      txOp(c.SimulateOutgoingSepaCreditTransferRejection),
+		"simulateOutgoingSepaCreditTransferReturn":         txOp(c.SimulateOutgoingSepaCreditTransferReturn),
 		"simulateOutgoingCardAuthorization": opOf([]string{"transactionId", "rejectedReason"}, func(ctx context.Context, in api.CardAuthorizationInput) (map[string]string, error) {
 			a, err := c.SimulateOutgoingCardAuthorization(ctx, in)
 			if err != nil {
 				return nil, err
 			}
 			return map[string]string{"transactionId": a.TransactionID, "rejectedReason": a.RejectedReason}, nil
-		}),
-		"simulateOutgoingCardDebit": opOf(txOutputs, func(ctx context.Context, in api.CardDebitInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingCardDebit(ctx, in))
-		}),
-		"simulateOutgoingCardDebitWithoutAuthorization": opOf(txOutputs, func(ctx context.Context, in api.CardDebitWithoutAuthorizationInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingCardDebitWithoutAuthorization(ctx, in))
-		}),
-		"simulateOutgoingCardAuthorizationRelease": opOf(txOutputs, func(ctx context.Context, in api.CardAuthorizationReleaseInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingCardAuthorizationRelease(ctx, in))
-		}),
-		"simulateOutgoingCardDebitReverse": opOf(txOutputs, func(ctx context.Context, in api.CardDebitReverseInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingCardDebitReverse(ctx, in))
-		}),
-		"simulateOutgoingCardCredit": opOf(txOutputs, func(ctx context.Context, in api.CardCreditInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingCardCredit(ctx, in))
-		}),
-		"simulateReleaseReservedBalance": opOf(txOutputs, func(ctx context.Context, in api.ReleaseReservedBalanceInput) (map[string]string, error) {
-			return tx(c.SimulateReleaseReservedBalance(ctx, in))
-		}),
-		"simulateOutgoingSepaDirectDebitReception": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitReceptionInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaDirectDebitReception(ctx, in))
-		}),
-		"simulateOutgoingSepaDirectDebitReject": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitRejectInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaDirectDebitReject(ctx, in))
-		}),
-		"simulateOutgoingSepaDirectDebitReturn": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitReturnInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaDirectDebitReturn(ctx, in))
-		}),
-		"simulateOutgoingSepaDirectDebitCancel": opOf(txOutputs, func(ctx context.Context, in api.DirectDebitCancelInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaDirectDebitCancel(ctx, in))
-		}),
-		"simulateIncomingSepaDirectDebitBooking": opOf(txOutputs, func(ctx context.Context, in api.IncomingDirectDebitBookingInput) (map[string]string, error) {
-			return tx(c.SimulateIncomingSepaDirectDebitBooking(ctx, in))
 		}),
 		"simulateManualBankingFee": opOf([]string{"id"}, func(ctx context.Context, in api.ManualBankingFeeInput) (map[string]string, error) {
 			fee, err := c.SimulateManualBankingFee(ctx, in)
@@ -83,28 +60,42 @@ func triggerOps(c *api.Client, consent func(context.Context, *api.Payment) (*api
 			}
 			return map[string]string{"id": fee.ID}, nil
 		}),
-		"simulateOutgoingSepaCreditTransferBooking": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferBookingInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaCreditTransferBooking(ctx, in))
-		}),
-		"simulateOutgoingSepaCreditTransferRejection": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferRejectionInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaCreditTransferRejection(ctx, in))
-		}),
-		"simulateOutgoingSepaCreditTransferReturn": opOf(txOutputs, func(ctx context.Context, in api.OutgoingTransferReturnInput) (map[string]string, error) {
-			return tx(c.SimulateOutgoingSepaCreditTransferReturn(ctx, in))
-		}),
-		"initiateCreditTransfers": opOf([]string{"payment.id", "transactionId"}, func(ctx context.Context, in api.InitiateCreditTransfersInput) (map[string]string, error) {
-			p, err := c.InitiateCreditTransfers(ctx, in)
-			if err == nil && p.ConsentURL != "" && consent != nil {
-				p, err = consent(ctx, p)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if len(p.TransactionIDs) == 0 {
-				return nil, &PaymentNotSentError{PaymentID: p.ID, Status: p.Status, ConsentURL: p.ConsentURL, Reason: p.RejectedReason}
-			}
-			return map[string]string{"payment.id": p.ID, "transactionId": p.TransactionIDs[0]}, nil
-		}),
+	}
+}
+
+// txOp is a simulation whose one output is the transaction it made or
+// moved.
+func txOp[In any](do func(context.Context, In) (string, error)) scenario.Op {
+	return opOf([]string{"transactionId"}, func(ctx context.Context, in In) (map[string]string, error) {
+		id, err := do(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]string{"transactionId": id}, nil
+	})
+}
+
+// paymentOp starts an outgoing transfer; a payment left waiting for
+// consent is handed to consent.
+func paymentOp(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Op {
+	return opOf([]string{"payment.id", "transactionId"}, func(ctx context.Context, in api.InitiateCreditTransfersInput) (map[string]string, error) {
+		p, err := c.InitiateCreditTransfers(ctx, in)
+		if err == nil && p.ConsentURL != "" && consent != nil {
+			p, err = consent(ctx, p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(p.TransactionIDs) == 0 {
+			return nil, &PaymentNotSentError{PaymentID: p.ID, Status: p.Status, ConsentURL: p.ConsentURL, Reason: p.RejectedReason}
+		}
+		return map[string]string{"payment.id": p.ID, "transactionId": p.TransactionIDs[0]}, nil
+	})
+}
+
+// peopleOps are the Sandbox users' and identifications' operations.
+func peopleOps(c *api.Client) scenario.Ops {
+	return scenario.Ops{
 		"updateSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.UpdateSandboxUserInput) (map[string]string, error) {
 			u, err := c.UpdateSandboxUser(ctx, in)
 			if err != nil {
