@@ -171,8 +171,8 @@ type Store struct {
 	byConsent map[string]string   // payment id by consent id
 	idents    map[string]*Identification
 	funding   funding // funding sources and their account verifications
-	newUsers  int // users added at run time, for deterministic ids
-	created   int // users added by CreateUser
+	newUsers  int     // users added at run time, for deterministic ids
+	created   int     // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
