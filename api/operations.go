@@ -125,6 +125,8 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateIncomingSepaDirectDebitBooking, v: &incomingDirectDebitBookingMutation{}, vars: map[string]any{"input": IncomingDirectDebitBookingInput{}}, mutation: true, admin: true},
 		{name: OpPayment, v: &paymentQuery{}, vars: map[string]any{"id": graphql.ID(""), "first": maxPaymentTransfers}},
 		{name: OpSimulateReleaseReservedBalance, v: &releaseReservedBalanceMutation{}, vars: map[string]any{"input": ReleaseReservedBalanceInput{}}, mutation: true, admin: true},
+		{name: OpAddDirectDebitFundingSource, v: &addDirectDebitFundingSourceMutation{}, vars: map[string]any{"input": DirectDebitFundingSourceInput{}}, mutation: true},
+		{name: OpUpdateAccountVerificationStatus, v: &updateAccountVerificationStatusMutation{}, vars: map[string]any{"input": AccountVerificationStatusInput{}}, mutation: true, admin: true},
 	}
 	ops := make([]Operation, 0, len(builds))
 	for _, b := range builds {

@@ -35,6 +35,8 @@ func simulationShapes() map[string]any {
 		OpUpdateSandboxIdentification:                      &updateSandboxIdentificationMutation{},
 		OpEndorseSandboxUser:                               &endorseSandboxUserMutation{},
 		OpSimulateIncomingSepaDirectDebitBooking:           &incomingDirectDebitBookingMutation{},
+		OpAddDirectDebitFundingSource:                      &addDirectDebitFundingSourceMutation{},
+		OpUpdateAccountVerificationStatus:                  &updateAccountVerificationStatusMutation{},
 	}
 }
 
@@ -68,6 +70,8 @@ func simulationMembers() map[string]string {
 		OpUpdateSandboxIdentification:                      "InvalidIdentificationLevelsRejection",
 		OpEndorseSandboxUser:                               "EndorseSandboxUserSuccessPayload",
 		OpSimulateIncomingSepaDirectDebitBooking:           "TransactionNotFoundRejection",
+		OpAddDirectDebitFundingSource:                      "AddDirectDebitFundingSourceSuccessPayload",
+		OpUpdateAccountVerificationStatus:                  "UpdateAccountVerificationStatusSuccessPayload",
 	}
 }
 
@@ -117,6 +121,10 @@ func simulationsStripped(t *testing.T, c *Client, check func(string, any, error)
 			n++
 		}
 	}
+	src, err := c.AddDirectDebitFundingSource(ctx, DirectDebitFundingSourceInput{})
+	check("AddDirectDebitFundingSource", src, err)
+	verif, err := c.UpdateAccountVerificationStatus(ctx, AccountVerificationStatusInput{})
+	check("UpdateAccountVerificationStatus", verif, err)
 	id, err := c.SimulateReleaseReservedBalance(ctx, ReleaseReservedBalanceInput{})
 	check("SimulateReleaseReservedBalance", struct{ ID string }{id}, err)
 	return n

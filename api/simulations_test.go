@@ -31,6 +31,7 @@ func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 	directDebitOperations(t, cov, user)
 	outgoingTransferOperations(t, cov, user)
 	peopleOperations(t, cov, user)
+	fundingOperations(t, cov, user)
 }
 
 // transferOperations returns one received transfer and recalls another.

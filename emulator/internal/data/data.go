@@ -170,8 +170,9 @@ type Store struct {
 	payments  map[string]*Payment // by id
 	byConsent map[string]string   // payment id by consent id
 	idents    map[string]*Identification
-	newUsers  int // users added at run time, for deterministic ids
-	created   int // users added by CreateUser
+	funding   funding // funding sources and their account verifications
+	newUsers  int     // users added at run time, for deterministic ids
+	created   int     // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to

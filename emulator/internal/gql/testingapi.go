@@ -35,6 +35,8 @@ type payloadR struct {
 	txID    string
 	reason  string
 	fee     *feeR
+	// verification is updateAccountVerificationStatus's.
+	verification *verificationR
 	// emits are the webhook events the change causes, in the platform's
 	// order; adminRoot sends them once the resolver returns.
 	emits []emission

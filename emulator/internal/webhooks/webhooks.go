@@ -45,20 +45,22 @@ const (
 // Event types the emulator emits; the rest of EventTypes can be subscribed
 // to but nothing in the emulator causes them.
 const (
-	TransactionPending  = "Transaction.Pending"
-	TransactionBooked   = "Transaction.Booked"
-	TransactionReleased = "Transaction.Released"
-	TransactionRejected = "Transaction.Rejected"
-	TransactionCanceled = "Transaction.Canceled"
-	TransactionEnriched = "Transaction.Enriched"
-	TransactionUpcoming = "Transaction.Upcoming"
-	AccountUpdated      = "Account.Updated"
-	UserJoined          = "User.Joined"
-	UserUpdated         = "User.Updated"
-	UserDeactivated     = "User.Deactivated"
-	ConsentCreated      = "Consent.Created"
-	ConsentGranted      = "Consent.Granted"
-	ConsentRefused      = "Consent.Refused"
+	TransactionPending   = "Transaction.Pending"
+	TransactionBooked    = "Transaction.Booked"
+	TransactionReleased  = "Transaction.Released"
+	TransactionRejected  = "Transaction.Rejected"
+	TransactionCanceled  = "Transaction.Canceled"
+	TransactionEnriched  = "Transaction.Enriched"
+	TransactionUpcoming  = "Transaction.Upcoming"
+	AccountUpdated       = "Account.Updated"
+	UserJoined           = "User.Joined"
+	UserUpdated          = "User.Updated"
+	UserDeactivated      = "User.Deactivated"
+	ConsentCreated       = "Consent.Created"
+	ConsentGranted       = "Consent.Granted"
+	ConsentRefused       = "Consent.Refused"
+	FundingSourceCreated = "FundingSource.Created"
+	FundingSourceUpdated = "FundingSource.Updated"
 )
 
 // EventTypes are the platform's event types, as webhookEventTypes lists
