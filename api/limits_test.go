@@ -46,8 +46,8 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 58 {
-		t.Errorf("Operations() lists %d operations, want 58", len(ops))
+	if len(ops) != 59 {
+		t.Errorf("Operations() lists %d operations, want 59", len(ops))
 	}
 	seen := map[string]bool{}
 	for _, op := range ops {

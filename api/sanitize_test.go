@@ -153,14 +153,16 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
 		OpAccountView: &accountViewQuery{}, OpAccountViewUser: &accountViewUserQuery{},
-		OpProjectTransactionPages: &pagesQL[txNode]{}, OpAccountPages: &pagesQL[accountListNode]{},
+		OpProjectTransactionPages: &aliasesQL[connectionQL[txNode]]{}, OpAccountPages: &aliasesQL[connectionQL[accountListNode]]{},
+		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{},
 	}
 	// The split walks send as many pages as they have parts to read.
-	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}}
+	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}, OpAccountsTransactionPages: {}}
 	splitText := func(name, sent string) string {
 		l := map[string][2]any{
-			OpProjectTransactionPages: {projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
-			OpAccountPages:            {accountsSplit.single, accountsSplit.singleVars},
+			OpProjectTransactionPages:  {projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
+			OpAccountPages:             {accountsSplit.single, accountsSplit.singleVars},
+			OpAccountsTransactionPages: {accountsTransactionPagesSingle, accountsTransactionPagesSingleVars},
 		}[name]
 		o, err := splitSingles[name].get(name, l[0], l[1].(map[string]any), strings.Count(sent, "{totalCount"))
 		if err != nil {
