@@ -77,6 +77,10 @@ type TransactionPager interface {
 // merged: a row is handed out only once every account's next row is
 // known, so the order is exact. Next reads on from where it stopped; it
 // is not safe for concurrent use, Progress is.
+//
+// Merging costs a request per five accounts before the first row, so a
+// user who sees more than MaxMergedAccounts accounts gets their lists in
+// turn instead, in the accounts' order, one account read at a time.
 type MergedTransactions struct {
 	src   TransactionPager
 	base  TransactionsParams
@@ -84,14 +88,19 @@ type MergedTransactions struct {
 	desc  bool
 	ahead bool // fill a request with pages of accounts not yet needed
 
-	accountsRead bool
-	streams      []*txStream
-	emitted      int
+	accountsRead  bool   // the first page of accounts came (it decides inTurn)
+	accountsAfter string // where the accounts list goes on, in turn
+	accountsDone  bool   // every account is in streams
+	inTurn        bool   // too many accounts to merge: one after another
+	cur           int    // in turn, the account being read
+	streams       []*txStream
+	emitted       int
 
-	mu      sync.Mutex // guards what Progress reads
-	started int        // accounts whose first page came
-	total   int        // their transactions' totalCount, summed
-	ended   bool       // every account was read to its end
+	mu       sync.Mutex // guards what Progress and InTurn read
+	accounts int        // the accounts' totalCount
+	started  int        // accounts whose first page came
+	total    int        // their transactions' totalCount, summed
+	ended    bool       // every account was read to its end
 }
 
 // txStream is one account's transactions: those read and not yet handed
@@ -103,6 +112,11 @@ type txStream struct {
 	started bool
 	done    bool
 }
+
+// MaxMergedAccounts is the most accounts whose lists are merged: their
+// first pages cost a hundred requests before the first row, a twentieth of
+// the platform's request budget.
+const MaxMergedAccounts = 100 * platform.MaxTopLevel
 
 // MergeTransactions prepares the merged list of every account's
 // transactions that p matches (p.AccountID and p.After are ignored;
@@ -138,13 +152,21 @@ func (m *MergedTransactions) Emitted() int { return m.emitted }
 func (m *MergedTransactions) Progress() (started, accounts, total int, ended bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.started, len(m.streams), m.total, m.ended
+	return m.started, m.accounts, m.total, m.ended
+}
+
+// InTurn reports whether the accounts were too many to merge, so their
+// lists come one after another (known once Next has run).
+func (m *MergedTransactions) InTurn() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.inTurn
 }
 
 // Next hands out up to n more rows; more is false once the list ends.
 // After an error the rows read so far stay: Next can be called again.
 func (m *MergedTransactions) Next(ctx context.Context, n int) (rows []TransactionDetail, more bool, err error) {
-	if !m.accountsRead {
+	if !m.accountsRead || (!m.inTurn && !m.accountsDone) {
 		if err := m.readAccounts(ctx); err != nil {
 			return nil, true, err
 		}
@@ -158,6 +180,12 @@ func (m *MergedTransactions) Next(ctx context.Context, n int) (rows []Transactio
 			continue
 		}
 		s := m.head()
+		if s == nil && m.inTurn && !m.accountsDone {
+			if err := m.readAccountsPage(ctx); err != nil {
+				return rows, true, err
+			}
+			continue
+		}
 		if s == nil {
 			m.mu.Lock()
 			m.ended = true
@@ -173,6 +201,9 @@ func (m *MergedTransactions) Next(ctx context.Context, n int) (rows []Transactio
 
 // over reports whether every account was read to its end and handed out.
 func (m *MergedTransactions) over() bool {
+	if !m.accountsDone {
+		return false
+	}
 	for _, s := range m.streams {
 		if !s.done || len(s.buf) > 0 {
 			return false
@@ -184,28 +215,56 @@ func (m *MergedTransactions) over() bool {
 	return true
 }
 
-// readAccounts learns every account the token sees, newest first.
+// readAccounts learns every account the token sees, newest first, or
+// when they are too many to merge the first page of them.
 func (m *MergedTransactions) readAccounts(ctx context.Context) error {
-	var streams []*txStream
-	err := Walk(ctx, Pages(m.src.Accounts, AccountsParams{First: platform.PageMax, OrderBy: OrderCreatedAt, Direction: DirectionDesc}), func(p *Page[Account]) error {
-		for _, a := range p.Items {
-			streams = append(streams, &txStream{id: a.ID})
+	if !m.accountsRead {
+		if err := m.readAccountsPage(ctx); err != nil {
+			return err
 		}
-		return nil
-	})
+		m.accountsRead = true
+		m.mu.Lock()
+		m.inTurn = m.accounts > MaxMergedAccounts
+		m.mu.Unlock()
+	}
+	for !m.inTurn && !m.accountsDone {
+		if err := m.readAccountsPage(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readAccountsPage reads the next page of accounts.
+func (m *MergedTransactions) readAccountsPage(ctx context.Context) error {
+	after := m.accountsAfter
+	page, err := m.src.Accounts(ctx, AccountsParams{First: platform.PageMax, After: after, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
 	if err != nil {
 		return err
 	}
-	m.streams, m.accountsRead = streams, true
+	for _, a := range page.Items {
+		m.streams = append(m.streams, &txStream{id: a.ID})
+	}
+	m.accountsAfter = page.PageInfo.EndCursor
+	m.accountsDone = !page.PageInfo.HasNextPage || len(page.Items) == 0 || m.accountsAfter == "" || m.accountsAfter == after
 	m.mu.Lock()
-	m.started, m.total = 0, 0
+	m.accounts = max(page.TotalCount, len(m.streams))
 	m.mu.Unlock()
 	return nil
 }
 
 // needed is the accounts whose next row is unknown: nothing buffered and
-// more to read.
+// more to read; in turn, the account being read, if so.
 func (m *MergedTransactions) needed() []*txStream {
+	if m.inTurn {
+		for m.cur < len(m.streams) && m.streams[m.cur].done && len(m.streams[m.cur].buf) == 0 {
+			m.cur++
+		}
+		if m.cur < len(m.streams) && !m.streams[m.cur].done && len(m.streams[m.cur].buf) == 0 {
+			return m.streams[m.cur : m.cur+1]
+		}
+		return nil
+	}
 	var need []*txStream
 	for _, s := range m.streams {
 		if len(s.buf) == 0 && !s.done {
@@ -216,8 +275,15 @@ func (m *MergedTransactions) needed() []*txStream {
 }
 
 // head is the account whose next row comes first in the list, nil when
-// every account is handed out; ties go to the account listed first.
+// every account is handed out; ties go to the account listed first. In
+// turn it is the account being read.
 func (m *MergedTransactions) head() *txStream {
+	if m.inTurn {
+		if m.cur < len(m.streams) && len(m.streams[m.cur].buf) > 0 {
+			return m.streams[m.cur]
+		}
+		return nil
+	}
 	var best *txStream
 	var bestKey time.Time
 	for _, s := range m.streams {
@@ -238,7 +304,7 @@ func (m *MergedTransactions) head() *txStream {
 // the caller waits for.
 func (m *MergedTransactions) fill(ctx context.Context, need []*txStream, first int) error {
 	chosen := need[:min(len(need), platform.MaxTopLevel)]
-	if m.ahead && len(chosen) < platform.MaxTopLevel {
+	if m.ahead && !m.inTurn && len(chosen) < platform.MaxTopLevel {
 		chosen = append(chosen[:len(chosen):len(chosen)], m.soonest(platform.MaxTopLevel-len(chosen))...)
 	}
 	ps := make([]TransactionsParams, len(chosen))

@@ -23,7 +23,7 @@ func perAccount(t *testing.T, c *Client, p TransactionsParams) ([]TransactionDet
 	ctx := context.Background()
 	before := c.Status().Used
 	var all []TransactionDetail
-	err := Walk(ctx, Pages(c.Accounts, AccountsParams{First: 100}), func(accounts *Page[Account]) error {
+	err := Walk(ctx, Pages(c.Accounts, AccountsParams{First: 100, OrderBy: OrderCreatedAt, Direction: DirectionDesc}), func(accounts *Page[Account]) error {
 		for _, a := range accounts.Items {
 			q := p
 			q.AccountID = a.ID
@@ -160,6 +160,41 @@ func TestMergedTransactionsFirstPageThenOnward(t *testing.T) {
 	for i := 1; i < len(rest); i++ {
 		if rest[i].CreatedAt.After(rest[i-1].CreatedAt) {
 			t.Fatalf("ordered by createdAt: row %d is newer than row %d", i, i-1)
+		}
+	}
+}
+
+// TestMergedTransactionsInTurnPastTheMergeable: a user who sees more
+// accounts than MaxMergedAccounts gets each account's list in turn, in the
+// accounts' order, nothing missed or twice, the first rows without
+// reading every account.
+func TestMergedTransactionsInTurnPastTheMergeable(t *testing.T) {
+	e := newSplitEmulator(t, MaxMergedAccounts+150)
+	_, userToken := sandboxUser(t, e.info)
+	c := emulatorClient(t, e.info, "sandbox", userToken, nil)
+	p := TransactionsParams{Status: []string{"Booked"}, IsAboveAmount: "500", OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
+
+	m := MergeTransactions(c, p, false)
+	before := c.Status().Used
+	first, more, err := m.Next(context.Background(), 5)
+	if err != nil || !more || len(first) != 5 {
+		t.Fatalf("the first 5 rows: %d, more %v, %v", len(first), more, err)
+	}
+	if _, accounts, _, _ := m.Progress(); !m.InTurn() || accounts <= MaxMergedAccounts {
+		t.Fatalf("%d accounts, in turn %v: want more than %d, in turn", accounts, m.InTurn(), MaxMergedAccounts)
+	}
+	if used := c.Status().Used - before; used > 10 {
+		t.Errorf("the first 5 rows in turn took %d requests", used)
+	}
+
+	want, _ := perAccount(t, c, p)
+	got, _ := merged(t, c, p, 50, true)
+	if len(got) != len(want) {
+		t.Fatalf("in turn: %d rows, the accounts' lists %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID {
+			t.Fatalf("row %d in turn is %s, of the accounts' lists in turn %s", i, got[i].ID, want[i].ID)
 		}
 	}
 }
