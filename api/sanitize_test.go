@@ -300,6 +300,8 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 		splitAccounts = append(splitAccounts, items...)
 		return nil
 	}))
+	accountsPages, err := c.AccountsTransactionPages(ctx, []TransactionsParams{{AccountID: "acc-1"}, {AccountID: "acc-2"}})
+	check("AccountsTransactionPages", accountsPages, err)
 	for name, err := range map[string]error{
 		"SimulateIncomingTransfer":  second(c.SimulateIncomingTransfer(ctx, IncomingTransfer{})),
 		"UpdateWebhookSubscription": second(c.UpdateWebhookSubscription(ctx, "s", in)),
