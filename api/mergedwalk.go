@@ -174,7 +174,14 @@ func (m *MergedTransactions) Next(ctx context.Context, n int) (rows []Transactio
 	for len(rows) < n {
 		need := m.needed()
 		if len(need) > 0 {
-			if err := m.fill(ctx, need, max(n-len(rows), 1)); err != nil {
+			// Merging, a page as long as the caller's, so that an
+			// account running out does not cost a request per few rows;
+			// in turn, only the rows still wanted.
+			first := n
+			if m.inTurn {
+				first = n - len(rows)
+			}
+			if err := m.fill(ctx, need, first); err != nil {
 				return rows, true, err
 			}
 			continue

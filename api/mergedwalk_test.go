@@ -109,13 +109,14 @@ func wantMergedOf(t *testing.T, got, want []TransactionDetail) {
 func TestMergedTransactionsAreTheAccountsListsMerged(t *testing.T) {
 	c, _ := mergedRun(t)
 	p := TransactionsParams{OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
-	want, _ := perAccount(t, c, p)
+	want, today := perAccount(t, c, p)
 	for _, tc := range []struct {
 		n     int
 		ahead bool
 	}{{50, false}, {7, false}, {100, true}} {
-		got, _ := merged(t, c, p, tc.n, tc.ahead)
+		got, now := merged(t, c, p, tc.n, tc.ahead)
 		wantMergedOf(t, got, want)
+		t.Logf("%d transactions, %d rows a read, ahead %v: %d requests merged, %d in turn", len(got), tc.n, tc.ahead, now, today)
 	}
 }
 
