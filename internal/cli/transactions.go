@@ -31,10 +31,10 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 		Short: "List transactions, across accounts or of one (--account), filtered",
 		Long: "Lists transactions newest first. With a project token the whole project's (one list); with a\n" +
 			"user token every account's merged into one list by execution date (five accounts read per\n" +
-			"request), or the one given by --account. Dates filter on the execution date. --min and --max\n" +
-			"include their bounds and compare the amount without its sign (the platform's amounts have\n" +
-			"none; the side says which way the money went): --min 100 lists a credit of +150.00 and a\n" +
-			"debit of -125.60 alike.",
+			"request; past 500 accounts, one account after another), or the one given by --account.\n" +
+			"Dates filter on the execution date. --min and --max include their bounds and compare the\n" +
+			"amount without its sign (the platform's amounts have none; the side says which way the money\n" +
+			"went): --min 100 lists a credit of +150.00 and a debit of -125.60 alike.",
 		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
 			"  partnertui transactions --project --status Booked --status Pending --min 100 --all --jsonl\n" +
 			"  partnertui transactions --type SepaCreditTransferIn --search Acme",
