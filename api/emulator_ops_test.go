@@ -199,6 +199,15 @@ func (r *opsRun) splitWalks(t *testing.T) {
 	r.cov.ok(t, OpProjectTransactionPages, err)
 	err = project.AccountsInParts(ctx, AccountsParams{First: 5, Search: "Dupont"}, func([]Account, int) error { return nil })
 	r.cov.ok(t, OpAccountPages, err)
+	var ps []TransactionsParams
+	for _, a := range r.userHome.Accounts.Items[:min(len(r.userHome.Accounts.Items), 5)] {
+		ps = append(ps, TransactionsParams{AccountID: a.ID, First: 2})
+	}
+	pages, err := r.user.AccountsTransactionPages(ctx, ps)
+	r.cov.ok(t, OpAccountsTransactionPages, err)
+	if len(pages) != len(ps) || (len(pages) > 0 && pages[0] == nil) {
+		t.Errorf("%s of %d accounts: %d pages, the first %v", OpAccountsTransactionPages, len(ps), len(pages), pages)
+	}
 }
 
 // accountView opens an account in one request, with either token.

@@ -153,14 +153,16 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
 		OpAccountView: &accountViewQuery{}, OpAccountViewUser: &accountViewUserQuery{},
-		OpProjectTransactionPages: &pagesQL[txNode]{}, OpAccountPages: &pagesQL[accountListNode]{},
+		OpProjectTransactionPages: &aliasesQL[connectionQL[txNode]]{}, OpAccountPages: &aliasesQL[connectionQL[accountListNode]]{},
+		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{},
 	}
 	// The split walks send as many pages as they have parts to read.
-	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}}
+	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}, OpAccountsTransactionPages: {}}
 	splitText := func(name, sent string) string {
 		l := map[string][2]any{
-			OpProjectTransactionPages: {projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
-			OpAccountPages:            {accountsSplit.single, accountsSplit.singleVars},
+			OpProjectTransactionPages:  {projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
+			OpAccountPages:             {accountsSplit.single, accountsSplit.singleVars},
+			OpAccountsTransactionPages: {accountsTransactionPagesSingle, accountsTransactionPagesSingleVars},
 		}[name]
 		o, err := splitSingles[name].get(name, l[0], l[1].(map[string]any), strings.Count(sent, "{totalCount"))
 		if err != nil {
@@ -298,6 +300,8 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 		splitAccounts = append(splitAccounts, items...)
 		return nil
 	}))
+	accountsPages, err := c.AccountsTransactionPages(ctx, []TransactionsParams{{AccountID: "acc-1"}, {AccountID: "acc-2"}})
+	check("AccountsTransactionPages", accountsPages, err)
 	for name, err := range map[string]error{
 		"SimulateIncomingTransfer":  second(c.SimulateIncomingTransfer(ctx, IncomingTransfer{})),
 		"UpdateWebhookSubscription": second(c.UpdateWebhookSubscription(ctx, "s", in)),

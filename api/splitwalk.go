@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -41,17 +42,18 @@ const (
 	OpAccountPages            = "AccountPages"
 )
 
-// pagesQL holds the pages of one split-walk request, aliased p0…p4.
-type pagesQL[N any] struct {
-	P0 *connectionQL[N] `graphql:"p0"`
-	P1 *connectionQL[N] `graphql:"p1"`
-	P2 *connectionQL[N] `graphql:"p2"`
-	P3 *connectionQL[N] `graphql:"p3"`
-	P4 *connectionQL[N] `graphql:"p4"`
+// aliasesQL holds the answers of one request that repeats a one-page
+// operation under the aliases p0…p4.
+type aliasesQL[V any] struct {
+	P0 *V `graphql:"p0"`
+	P1 *V `graphql:"p1"`
+	P2 *V `graphql:"p2"`
+	P3 *V `graphql:"p3"`
+	P4 *V `graphql:"p4"`
 }
 
-func (q *pagesQL[N]) at(i int) *connectionQL[N] {
-	return [...]*connectionQL[N]{q.P0, q.P1, q.P2, q.P3, q.P4}[i]
+func (q *aliasesQL[V]) at(i int) *V {
+	return [...]*V{q.P0, q.P1, q.P2, q.P3, q.P4}[i]
 }
 
 // splitList is a list that can be walked in parts: its one-page operation
@@ -72,10 +74,11 @@ var (
 
 // splitText is the text of an operation that asks for k pages of the
 // one-page operation single (`query X($a:T…){field(args){…}}`), each under
-// the alias pI with its own variables ($aI).
+// the alias pI with its own variables ($aI), in its arguments and in those
+// of the fields it selects.
 func splitText(single, name string, k int) (string, error) {
 	m := splitShape.FindStringSubmatch(single)
-	if m == nil || strings.Contains(m[4], "$") {
+	if m == nil {
 		return "", fmt.Errorf("api: %s: the one-page operation has an unexpected shape", name)
 	}
 	decls, field, args, sel := m[1], m[2], m[3], m[4]
@@ -88,7 +91,7 @@ func splitText(single, name string, k int) (string, error) {
 		if i > 0 {
 			body.WriteString(",")
 		}
-		body.WriteString("p" + n + ":" + field + "(" + splitVarRef.ReplaceAllString(args, "$$${1}"+n) + ")" + sel)
+		body.WriteString("p" + n + ":" + field + "(" + splitVarRef.ReplaceAllString(args, "$$${1}"+n) + ")" + splitVarRef.ReplaceAllString(sel, "$$${1}"+n))
 	}
 	return head.String() + ")" + body.String() + "}", nil
 }
@@ -258,22 +261,33 @@ func pickParts(parts []*splitPart, subs []*splitSub, pages int) []*splitPart {
 }
 
 // fetchParts reads the next page of each part in one request.
-func fetchParts[N, T any](ctx context.Context, c *Client, l *splitList[N, T], chosen []*splitPart) (*pagesQL[N], error) {
-	op, err := c.split.get(l.name, l.single, l.singleVars, len(chosen))
+func fetchParts[N, T any](ctx context.Context, c *Client, l *splitList[N, T], chosen []*splitPart) (*aliasesQL[connectionQL[N]], error) {
+	each := make([]map[string]any, len(chosen))
+	for i, p := range chosen {
+		each[i] = maps.Clone(p.vars)
+		each[i]["after"] = cursorVar(p.after)
+	}
+	return fetchAliased[connectionQL[N]](ctx, c, l.name, l.single, l.singleVars, each)
+}
+
+// fetchAliased asks, in one request, for the one-page operation single
+// once with each of the variable sets in each (at most
+// platform.MaxTopLevel), under the aliases p0….
+func fetchAliased[V any](ctx context.Context, c *Client, name string, single any, singleVars map[string]any, each []map[string]any) (*aliasesQL[V], error) {
+	op, err := c.split.get(name, single, singleVars, len(each))
 	if err != nil {
 		return nil, err
 	}
-	vars := make(map[string]any, 4*len(chosen))
-	for i, p := range chosen {
+	vars := make(map[string]any, 5*len(each))
+	for i, set := range each {
 		n := strconv.Itoa(i)
-		for k, v := range p.vars {
+		for k, v := range set {
 			vars[k+n] = v
 		}
-		vars["after"+n] = cursorVar(p.after)
 	}
-	var q *pagesQL[N]
+	var q *aliasesQL[V]
 	err = c.run(ctx, false, func(ctx context.Context) error {
-		q = new(pagesQL[N])
+		q = new(aliasesQL[V])
 		return c.exchangeOp(ctx, c.gqlURL, false, op, q, vars)
 	})
 	if err != nil {
@@ -415,6 +429,7 @@ func splitOperations() ([]Operation, error) {
 	}{
 		{OpProjectTransactionPages, projectTransactionsSplit.single, projectTransactionsSplit.singleVars},
 		{OpAccountPages, accountsSplit.single, accountsSplit.singleVars},
+		{OpAccountsTransactionPages, accountsTransactionPagesSingle, accountsTransactionPagesSingleVars},
 	} {
 		var s splitOps
 		o, err := s.get(l.name, l.single, l.vars, platform.MaxTopLevel)

@@ -28,6 +28,8 @@ type fakeWhole struct {
 	viewCalls   int   // AccountView: the account and its tabs' first pages
 	viewErr     error // AccountView fails with it; the single reads do not
 	txParams    []api.TransactionsParams
+	// txPages are AccountsTransactionPages's requests, each its pages.
+	txPages     [][]api.TransactionsParams
 	memberCalls []api.MembershipsParams
 	memberGets  int
 	cardCalls   []api.CardsParams
@@ -36,7 +38,7 @@ type fakeWhole struct {
 }
 
 func (w *fakeWhole) calls() int {
-	return w.viewCalls + w.detailCalls + len(w.txParams) + len(w.memberCalls) + w.memberGets + len(w.cardCalls) + w.cardGets + w.stmtCalls
+	return w.viewCalls + w.detailCalls + len(w.txParams) + len(w.txPages) + len(w.memberCalls) + w.memberGets + len(w.cardCalls) + w.cardGets + w.stmtCalls
 }
 
 // fakePage serves rows (in list order) a page at a time with each row's id
@@ -158,6 +160,23 @@ func (f *fakeAPI) TransactionList(ctx context.Context, p api.TransactionsParams)
 	defer f.mu.Unlock()
 	f.txParams = append(f.txParams, p)
 	return f.transactionList(ctx, p)
+}
+
+// AccountsTransactionPages is TransactionList of each account, recorded
+// as one request in txPages.
+func (f *fakeAPI) AccountsTransactionPages(ctx context.Context, ps []api.TransactionsParams) ([]*api.Page[api.TransactionDetail], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.txPages = append(f.txPages, ps)
+	pages := make([]*api.Page[api.TransactionDetail], len(ps))
+	for i, p := range ps {
+		page, err := f.transactionList(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		pages[i] = page
+	}
+	return pages, nil
 }
 
 // transactionList is TransactionList with f.mu held, not recorded.

@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -20,15 +20,15 @@ type txListKeys struct {
 }
 
 // txListScreen is a list of transactions: one account's, or across
-// accounts (the project's with a project token, each of the user's
-// accounts in turn with a user token), with filters set from the keyboard.
+// accounts (the project's with a project token, the user's accounts'
+// merged with a user token), with filters set from the keyboard.
 type txListScreen struct {
 	*listScreen[api.TransactionDetail]
 	accountID string // "" across accounts
 	keys      txListKeys
 	filter    txFilter
 	form      *txFilterForm // open while the filters are edited
-	walk      *accountWalk  // the user-token walk across accounts; nil otherwise
+	walk      *mergedWalk   // the user-token list across accounts; nil otherwise
 }
 
 func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
@@ -46,9 +46,10 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 		noun:    "transactions",
 		columns: txColumns(accountID == ""),
 		id:      func(tx *api.TransactionDetail) string { return tx.ID },
-		// Across accounts, a user token walks the accounts, which cannot
-		// be read from the end.
+		// Across accounts, a user token merges the accounts' lists, which
+		// cannot be read from the end: G reads every page before it.
 		reversible: accountID != "" || env.Project,
+		walkToEnd:  accountID == "" && !env.Project,
 		empty:      t.emptyText,
 		open: func(tx api.TransactionDetail) tea.Cmd {
 			return push(env.Name, newTxDetail(c, env, tx))
@@ -68,8 +69,8 @@ func (t *txListScreen) fetch() pagedlist.Fetch[api.TransactionDetail] {
 	t.filter.apply(&base)
 	a := t.env.API
 	if t.accountID == "" && !t.env.Project {
-		t.walk = &accountWalk{a: a}
-		return t.walk.fetch(base)
+		t.walk = &mergedWalk{a: a, base: base}
+		return t.walk.fetch()
 	}
 	t.walk = nil
 	return fetchPages(a.TransactionList, pageParams(base, func(p *api.TransactionsParams, after string, first int, dir string) {
@@ -143,15 +144,19 @@ func (t *txListScreen) note() string {
 		parts = append(parts, s)
 	}
 	if w := t.walk; w != nil {
-		switch read, total, done := w.progress(); {
-		case done && total == 0:
+		switch started, accounts, inTurn, done := w.progress(); {
+		case done && accounts == 0:
 			parts = append(parts, "you have no accounts")
 		case done:
-			parts = append(parts, fmt.Sprintf("all %d accounts read", total))
-		case total == 0:
+			parts = append(parts, fmt.Sprintf("all %d accounts read", accounts))
+		case accounts == 0:
 			parts = append(parts, "reading your accounts")
+		case inTurn:
+			parts = append(parts, fmt.Sprintf("%d of %d accounts read, one after another", started, accounts))
+		case started < accounts:
+			parts = append(parts, fmt.Sprintf("%d of %d accounts read", started, accounts))
 		default:
-			parts = append(parts, fmt.Sprintf("%d of %d accounts read", read, total))
+			parts = append(parts, fmt.Sprintf("%d accounts merged", accounts))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -240,168 +245,66 @@ func (t *txListScreen) view() string {
 	return t.listScreen.view()
 }
 
-// accountWalk reads, for a user token, the transactions of each of the
-// user's accounts in turn as one list: the platform serves the project's
-// transactions to project tokens only. Its cursors are "i/c": after the
-// transaction with cursor c in the i-th account ("" for its start).
+// mergedWalk reads, for a user token, the transactions of every account
+// the user sees as one list (api.MergedTransactions): the platform serves
+// the project's transactions to project tokens only. A row's cursor is the
+// number of rows up to it; a read from elsewhere than where the merge
+// stands (the list read again from its start) starts it afresh.
 //
-// It is shared by the list's fetches, which run off the event loop; the
-// status line reads its progress, so the lock is never held across a
-// request.
-type accountWalk struct {
-	a API
-
-	mu       sync.Mutex
-	ids      []string
-	after    string // the accounts cursor of the next page of accounts
-	done     bool   // every account is in ids
-	total    int    // the accounts' totalCount
-	reached  int    // accounts whose transactions were read, at least in part
-	finished bool   // the last account's transactions were read to the end
-	// counts are the transactions of each account read (totalCount):
-	// their sum is the list's length as far as it is known.
-	counts map[int]int
+// The list's fetches run off the event loop, one at a time; the status
+// line reads the merge's progress, which has a lock of its own.
+type mergedWalk struct {
+	a    API
+	base api.TransactionsParams
+	mu   sync.Mutex // held across a read
+	m    atomic.Pointer[api.MergedTransactions]
 }
 
-// progress is how many accounts were read of how many, and whether all
-// were read to the end.
-func (w *accountWalk) progress() (read, total int, done bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.reached, max(w.total, len(w.ids)), w.finished
+// progress is how many accounts had their first page read, of how many,
+// whether they come one after another, and whether the list was read to
+// its end.
+func (w *mergedWalk) progress() (started, accounts int, inTurn, done bool) {
+	m := w.m.Load()
+	if m == nil {
+		return 0, 0, false, false
+	}
+	started, accounts, _, done = m.Progress()
+	return started, accounts, m.InTurn(), done
 }
 
-// account is the id of the i-th account, reading more of the account list
-// as needed; ok is false past the last one.
-func (w *accountWalk) account(ctx context.Context, i int) (id string, ok bool, err error) {
-	for {
-		w.mu.Lock()
-		if i < len(w.ids) {
-			id := w.ids[i]
-			w.mu.Unlock()
-			return id, true, nil
-		}
-		if w.done {
-			w.mu.Unlock()
-			return "", false, nil
-		}
-		after := w.after
-		w.mu.Unlock()
-		page, err := w.a.Accounts(ctx, api.AccountsParams{First: platform.PageMax, After: after, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc})
-		if err != nil {
-			return "", false, err
-		}
-		w.mu.Lock()
-		if w.after == after && !w.done {
-			for _, a := range page.Items {
-				w.ids = append(w.ids, a.ID)
-			}
-			w.total = page.TotalCount
-			w.after = page.PageInfo.EndCursor
-			w.done = !page.PageInfo.HasNextPage || w.after == "" || w.after == after || len(page.Items) == 0
-		}
-		w.mu.Unlock()
-	}
-}
-
-// reach records that account i, of count transactions, was read (to its
-// end when last), and returns how many transactions the accounts read so
-// far hold.
-func (w *accountWalk) reach(i, count int, last bool) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.reached = max(w.reached, i+1)
-	if last && w.done && i+1 >= len(w.ids) {
-		w.finished = true
-	}
-	if w.counts == nil {
-		w.counts = map[int]int{}
-	}
-	w.counts[i] = count
-	sum := 0
-	for _, n := range w.counts {
-		sum += n
-	}
-	return sum
-}
-
-// end records that every account was read to its end.
-func (w *accountWalk) end() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.finished = true
-}
-
-func walkCursor(i int, c string) string { return strconv.Itoa(i) + "/" + c }
-
-func parseWalkCursor(s string) (int, string, error) {
-	if s == "" {
-		return 0, "", nil
-	}
-	n, c, ok := strings.Cut(s, "/")
-	i, err := strconv.Atoi(n)
-	if !ok || err != nil || i < 0 {
-		return 0, "", fmt.Errorf("the list's cursor %q is not one of its own", s)
-	}
-	return i, c, nil
-}
-
-// fetch fills a page from as many accounts as it takes, in account order.
-// A page that ends with an account's last transaction says the next read
-// starts with the next account.
-func (w *accountWalk) fetch(base api.TransactionsParams) pagedlist.Fetch[api.TransactionDetail] {
+func (w *mergedWalk) fetch() pagedlist.Fetch[api.TransactionDetail] {
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.TransactionDetail], error) {
 		var out pagedlist.Page[api.TransactionDetail]
-		i, after, err := parseWalkCursor(r.After)
-		if err != nil {
+		from := 0
+		if r.After != "" {
+			n, err := strconv.Atoi(r.After)
+			if err != nil || n < 0 {
+				return out, fmt.Errorf("the list's cursor %q is not one of its own", r.After)
+			}
+			from = n
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		m := w.m.Load()
+		if m == nil || m.Emitted() != from {
+			m = api.MergeTransactions(w.a, w.base, false)
+			w.m.Store(m)
+			if from > 0 {
+				if _, _, err := m.Next(ctx, from); err != nil {
+					return out, err
+				}
+			}
+		}
+		rows, more, err := m.Next(ctx, r.First)
+		if len(rows) == 0 && err != nil {
 			return out, err
 		}
-		for len(out.Rows) < r.First {
-			id, ok, err := w.account(ctx, i)
-			if err != nil {
-				return w.partial(out, err)
-			}
-			if !ok {
-				w.end()
-				out.HasNext = false
-				break
-			}
-			p := base
-			p.AccountID, p.After, p.First = id, after, r.First-len(out.Rows)
-			page, err := w.a.TransactionList(ctx, p)
-			if err != nil {
-				return w.partial(out, err)
-			}
-			more := page.PageInfo.HasNextPage && page.PageInfo.EndCursor != "" && page.PageInfo.EndCursor != after
-			out.Total = w.reach(i, page.TotalCount, !more)
-			if len(page.Items) > 0 {
-				if len(out.Rows) == 0 {
-					out.StartCursor = walkCursor(i, page.PageInfo.StartCursor)
-				}
-				out.Rows = append(out.Rows, page.Items...)
-				out.EndCursor = walkCursor(i, page.PageInfo.EndCursor)
-			}
-			out.HasNext = true
-			if more {
-				after = page.PageInfo.EndCursor
-				continue
-			}
-			i, after = i+1, ""
-			if len(out.Rows) > 0 {
-				out.EndCursor = walkCursor(i, "")
-			}
-		}
-		out.Total = max(out.Total, len(out.Rows))
+		// Rows read before an error are handed out: the next read, from
+		// where they end, meets the error again and shows it.
+		_, _, total, _ := m.Progress()
+		out.Rows, out.HasNext = rows, more || err != nil
+		out.StartCursor, out.EndCursor = strconv.Itoa(from+1), strconv.Itoa(from+len(rows))
+		out.Total = max(total, from+len(rows))
 		return out, nil
 	}
-}
-
-// partial hands out the rows read before err, if any: the next read,
-// from where they end, meets the error again and shows it.
-func (w *accountWalk) partial(out pagedlist.Page[api.TransactionDetail], err error) (pagedlist.Page[api.TransactionDetail], error) {
-	if len(out.Rows) == 0 {
-		return out, err
-	}
-	out.HasNext = true
-	return out, nil
 }

@@ -56,6 +56,10 @@ type API interface {
 	// TransactionList is one account's transactions, or the project's
 	// (AccountID "", project token only).
 	TransactionList(ctx context.Context, p api.TransactionsParams) (*api.Page[api.TransactionDetail], error)
+	// AccountsTransactionPages is a page of each of up to five accounts'
+	// transactions in one request: what the user token's list across
+	// accounts (api.MergeTransactions) reads.
+	AccountsTransactionPages(ctx context.Context, ps []api.TransactionsParams) ([]*api.Page[api.TransactionDetail], error)
 	// AccountMemberships is one account's members, or every membership the
 	// token sees (AccountID "").
 	AccountMemberships(ctx context.Context, p api.MembershipsParams) (*api.Page[api.AccountMembership], error)

@@ -302,16 +302,25 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 	if len(want) <= 100 {
 		t.Fatalf("the demo user's %d accounts have %d transactions: too few to page", len(accounts), len(want))
 	}
+	// One list, newest first: the accounts' lists merged.
+	want = mergedByDate(want)
 	t.Logf("%d accounts, %d transactions", len(accounts), len(want))
 	ops := e.opCount()
 	jump(e.driver, "transactions")
 	s := topAs[*txListScreen](e.driver)
-	if got := e.opsSince(ops); len(got) < 2 || got[0] != api.OpAccounts {
-		t.Fatalf("the first rows took %q", got)
+	got := e.opsSince(ops)
+	if len(got) != 3 || got[0] != api.OpAccounts || got[1] != api.OpAccountsTransactionPages || got[2] != api.OpAccountsTransactionPages {
+		t.Fatalf("the first rows of %d accounts took %q, want the accounts and two requests of five accounts' pages", len(accounts), got)
 	}
 	e.wantScreen("Accounts › All transactions")
-	sameIDs(t, "transactions across accounts", walkList(e.driver, s.list), want, txID)
+	// G reaches the list's true last row, though the list cannot be read
+	// from its end.
+	e.press("G")
+	if row, ok := s.list.Selected(); !ok || row.ID != want[len(want)-1].ID || s.list.Len() != len(want) {
+		t.Fatalf("G: row %v (%v) of %d, want the last of %d, %s", row.ID, ok, s.list.Len(), len(want), want[len(want)-1].ID)
+	}
 	e.wantScreen("all " + itoa(len(accounts)) + " accounts read")
+	sameIDs(t, "transactions across accounts", walkList(e.driver, s.list), want, txID)
 
 	// A filter applies to every account.
 	e.press("f")
@@ -327,6 +336,16 @@ func TestEmulatorTransactionsAcrossAccountsUserToken(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// mergedByDate is the accounts' lists (each newest execution first, one
+// after another) merged into one, newest first; at the same date, the
+// account listed first comes first, as the list across accounts merges
+// them.
+func mergedByDate(l []api.TransactionDetail) []api.TransactionDetail {
+	out := slices.Clone(l)
+	slices.SortStableFunc(out, func(a, b api.TransactionDetail) int { return b.ExecutionDate.Compare(a.ExecutionDate) })
+	return out
+}
 
 // With a project token the : palette's views are the project's: one
 // list of transactions (read from either end), every membership, every

@@ -203,42 +203,47 @@ func TestFilterCompletion(t *testing.T) {
 	}
 }
 
-// Across accounts with a user token, the list walks the accounts in turn:
-// accounts with no transactions are skipped, pages span accounts, no row
-// is missed or repeated, and the status line says how far it got.
+// Across accounts with a user token, the list merges the accounts' lists:
+// accounts with no transactions add nothing, pages span accounts, the rows
+// come newest first with no row missed or repeated, five accounts are read
+// per request, and the status line says how far it got.
 func TestTransactionsAcrossAccountsWalk(t *testing.T) {
 	t.Parallel()
 	d := newDriverWith(t, fixture{rows: 130, signedIn: true, w: 100, h: 30}, func(d *driver) {
 		for i, n := range map[int]int{1: 150, 4: 30, 5: 70, 128: 3} {
 			id := d.sbx.accounts[i].ID
-			d.sbx.txs[id] = makeTxs(id, n)
+			// Each account's list newest first, as the platform serves it.
+			d.sbx.txs[id] = mergedByDate(makeTxs(id, n))
 		}
 	})
-	var want []string
+	var want []api.TransactionDetail
 	for _, a := range d.sbx.accounts {
-		for _, tx := range d.sbx.txs[a.ID] {
-			want = append(want, tx.ID)
-		}
+		want = append(want, d.sbx.txs[a.ID]...)
 	}
+	want = mergedByDate(want)
 	jump(d, "transactions")
 	s := topAs[*txListScreen](d)
 	if s.list.Loaded() != 100 {
 		t.Fatalf("first page: %d rows", s.list.Loaded())
 	}
-	d.wantScreen("2 of 130 accounts read")
-	rows := walkList(d, s.list)
-	got := make([]string, len(rows))
-	for i := range rows {
-		got[i] = rows[i].ID
+	// The first page needs every account's first: 26 requests of five.
+	if n := len(d.sbx.txPages); n != 26 {
+		t.Errorf("the first page took %d requests of accounts' pages, want 26", n)
 	}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Fatalf("walked %d rows, want %d:\n%v", len(got), len(want), got)
-	}
+	d.wantScreen("130 accounts merged")
+	sameIDs(t, "transactions across accounts", walkList(d, s.list), want, txID)
 	d.wantScreen("all 130 accounts read")
 	// The root query, which a user token may not call, was never sent.
 	for _, p := range d.sbx.txParams {
 		if p.AccountID == "" {
 			t.Fatal("the project's transactions were asked for with a user token")
+		}
+	}
+	for _, ps := range d.sbx.txPages {
+		for _, p := range ps {
+			if p.AccountID == "" {
+				t.Fatal("an account's page was asked for without the account")
+			}
 		}
 	}
 }

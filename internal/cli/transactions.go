@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
@@ -31,10 +30,11 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 		Use:   "transactions",
 		Short: "List transactions, across accounts or of one (--account), filtered",
 		Long: "Lists transactions newest first. With a project token the whole project's (one list); with a\n" +
-			"user token each of your accounts in turn, or the one given by --account. Dates filter on the\n" +
-			"execution date. --min and --max include their bounds and compare the amount without its sign\n" +
-			"(the platform's amounts have none; the side says which way the money went): --min 100 lists\n" +
-			"a credit of +150.00 and a debit of -125.60 alike.",
+			"user token every account's merged into one list by execution date (five accounts read per\n" +
+			"request; past 500 accounts, one account after another), or the one given by --account.\n" +
+			"Dates filter on the execution date. --min and --max include their bounds and compare the\n" +
+			"amount without its sign (the platform's amounts have none; the side says which way the money\n" +
+			"went): --min 100 lists a credit of +150.00 and a debit of -125.60 alike.",
 		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
 			"  partnertui transactions --project --status Booked --status Pending --min 100 --all --jsonl\n" +
 			"  partnertui transactions --type SepaCreditTransferIn --search Acme",
@@ -130,49 +130,35 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 	case p.AccountID != "" || e.Project:
 		walk = walkPages(e.API.TransactionList, p, opts.Output.All)
 	default:
-		// A user token cannot list the project's transactions: walk the
-		// user's accounts, and each account's transactions in turn.
-		walk = eachAccountsTransactions(e.API, p, opts.Output.All)
+		// A user token cannot list the project's transactions: merge the
+		// lists of the user's accounts.
+		walk = mergedTransactions(e.API, p, opts.Output.All)
 	}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, transactionColumns(), walk)
 }
 
-// errEnough ends an account walk once one page was written without --all.
-var errEnough = errors.New("enough")
-
-// eachAccountsTransactions lists, for a user token, the transactions of
-// each of the user's accounts in turn, in the account list's order. Without
-// all it writes the first page of the first account that has any, and reads
-// the next page of accounts only when no account of this one had any.
-func eachAccountsTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
+// mergedTransactions lists, for a user token, the transactions of every
+// account the user sees as one list, newest execution first (five
+// accounts' pages per request, merged by date): its first page, or with all
+// the whole list, reading pages ahead to fill each request.
+func mergedTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
 	return func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
-		total := 0
-		err := api.WalkInTurn(ctx, api.Pages(c.Accounts, api.AccountsQuery("")), func(accounts *api.Page[api.Account]) error {
-			for _, a := range accounts.Items {
-				q := p
-				q.AccountID = a.ID
-				err := walkPages(c.TransactionList, q, all)(ctx, func(items []api.TransactionDetail, n int) error {
-					if len(items) == 0 {
-						return nil
-					}
-					total += n
-					if err := each(items, total); err != nil {
-						return err
-					}
-					if !all {
-						return errEnough
-					}
-					return nil
-				})
-				if err != nil {
-					return err
+		m := api.MergeTransactions(c, p, all)
+		n := p.First
+		if n <= 0 {
+			n = c.PageSize()
+		}
+		for {
+			rows, more, err := m.Next(ctx, n)
+			_, _, total, _ := m.Progress()
+			if len(rows) > 0 || err == nil {
+				if werr := each(rows, max(total, m.Emitted())); werr != nil {
+					return werr
 				}
 			}
-			return nil
-		})
-		if errors.Is(err, errEnough) {
-			return nil
+			if err != nil || !more || !all {
+				return err
+			}
 		}
-		return err
 	}
 }

@@ -54,6 +54,50 @@ func TestFirstTransactionsOfAUserSendNoSpareRequest(t *testing.T) {
 	}
 }
 
+// TestUserTransactionsAreOneListNewestFirst: with a user token,
+// `transactions --all` is every account's transactions merged, newest
+// execution first, each once, five accounts' pages per request.
+func TestUserTransactionsAreOneListNewestFirst(t *testing.T) {
+	cfg, log := signedInUserEmulator(t, 120)
+	before := len(log.Requests(t))
+	code, out, errOut := runCLI(t, "transactions", "--all", "--status", "Booked", "--jsonl", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	seen := map[string]bool{}
+	var last api.TransactionDetail
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, line := range lines {
+		var tx api.TransactionDetail
+		if err := json.Unmarshal([]byte(line), &tx); err != nil {
+			t.Fatal(err)
+		}
+		if seen[tx.ID] {
+			t.Fatalf("transaction %s listed twice", tx.ID)
+		}
+		seen[tx.ID] = true
+		if i > 0 && tx.ExecutionDate.After(last.ExecutionDate) {
+			t.Fatalf("line %d (%s) is newer than the line before (%s)", i+1, tx.ExecutionDate, last.ExecutionDate)
+		}
+		last = tx
+	}
+	pages, accounts := 0, 0
+	for _, r := range log.Requests(t)[before:] {
+		switch r.Operation {
+		case api.OpAccountsTransactionPages:
+			pages++
+		case api.OpAccounts:
+			accounts++
+		default:
+			t.Errorf("a %s request: the merged list asks for accounts and their pages only", r.Operation)
+		}
+	}
+	t.Logf("%d transactions in %d requests for accounts and %d for their pages", len(lines), accounts, pages)
+	if len(lines) < 100 || pages == 0 || pages > len(lines)/20 {
+		t.Errorf("%d transactions in %d requests of pages", len(lines), pages)
+	}
+}
+
 // TestMinAmountIgnoresTheSide: --min compares the amount without its sign,
 // so a debit shown -125.60 passes --min 100 as a credit of +125.60 does;
 // the help says so, and a negative bound, which would match everything,
