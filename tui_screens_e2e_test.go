@@ -27,9 +27,9 @@ func TestTmuxFooterThrough429(t *testing.T) {
 func footerThrough429(t *testing.T, w, h int) {
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
-	// A few requests per 20 s: the start and some refreshes, then a 429
+	// A few requests per 5 s: the start and some refreshes, then a 429
 	// whose wait is short enough for a test.
-	emu := startEmulatorProcess(t, bin, 30, "6/20s")
+	emu := startEmulatorProcess(t, bin, 30, "6/5s")
 	cfg := filepath.Join(tm.tmpdir, "config.toml")
 	writeProjectConfig(t, cfg, emu)
 	tm.start(w, h, bin, "--config", cfg)
@@ -44,7 +44,7 @@ func footerThrough429(t *testing.T, w, h int) {
 		if i == 30 {
 			t.Fatalf("no 429 countdown in the footer after %d refreshes:\n%s", i, screen)
 		}
-		tm.keys("r")
+		tm.keys("r", "r", "r")
 		poll(time.Second, waiting)
 	}
 	checkNoStderr := func(screen string) {
