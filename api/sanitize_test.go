@@ -271,37 +271,8 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 	check("Transaction", tx, err)
 	st, err := c.Statements(ctx, StatementsParams{AccountID: "acc-1"})
 	check("Statements", st, err)
-	logs, err := c.WebhookEventLogs(ctx, WebhookEventLogsParams{})
-	check("WebhookEventLogs", logs, err)
-	log1, err := c.WebhookEventLog(ctx, "l")
-	check("WebhookEventLog", log1, err)
-	subs, err := c.WebhookSubscriptions(ctx, WebhookSubscriptionsParams{})
-	check("WebhookSubscriptions", subs, err)
-	sub, err := c.WebhookSubscription(ctx, "s")
-	check("WebhookSubscription", sub, err)
-	types, err := c.WebhookEventTypes(ctx)
-	check("WebhookEventTypes", types, err)
 	in := WebhookSubscriptionInput{Label: "l", Endpoint: "e"}
-	added, err := c.AddWebhookSubscription(ctx, in)
-	check("AddWebhookSubscription", added, err)
-	replay, err := c.ReplayWebhookEvent(ctx, "e", "")
-	check("ReplayWebhookEvent", replay, err)
-	view, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1", Project: true})
-	check("AccountView", view, err)
-	uview, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1"})
-	check("AccountView (user)", uview, err)
-	var splitTx []TransactionDetail
-	check("ProjectTransactionPages", &splitTx, c.ProjectTransactionsInParts(ctx, TransactionsParams{}, 0, func(items []TransactionDetail, _ int) error {
-		splitTx = append(splitTx, items...)
-		return nil
-	}))
-	var splitAccounts []Account
-	check("AccountPages", &splitAccounts, c.AccountsInParts(ctx, AccountsParams{}, func(items []Account, _ int) error {
-		splitAccounts = append(splitAccounts, items...)
-		return nil
-	}))
-	accountsPages, err := c.AccountsTransactionPages(ctx, []TransactionsParams{{AccountID: "acc-1"}, {AccountID: "acc-2"}})
-	check("AccountsTransactionPages", accountsPages, err)
+	webhookAndViewReadsStripped(ctx, c, in, check)
 	for name, err := range map[string]error{
 		"SimulateIncomingTransfer":  second(c.SimulateIncomingTransfer(ctx, IncomingTransfer{})),
 		"UpdateWebhookSubscription": second(c.UpdateWebhookSubscription(ctx, "s", in)),
@@ -322,6 +293,41 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 	if total < 400 {
 		t.Errorf("only %d strings were checked: the hostile server did not fill the responses", total)
 	}
+}
+
+// webhookAndViewReadsStripped runs the webhook reads, the account view and
+// the walks in parts for TestEveryDecodedStringIsStripped.
+func webhookAndViewReadsStripped(ctx context.Context, c *Client, in WebhookSubscriptionInput, check func(string, any, error)) {
+	logs, err := c.WebhookEventLogs(ctx, WebhookEventLogsParams{})
+	check("WebhookEventLogs", logs, err)
+	log1, err := c.WebhookEventLog(ctx, "l")
+	check("WebhookEventLog", log1, err)
+	subs, err := c.WebhookSubscriptions(ctx, WebhookSubscriptionsParams{})
+	check("WebhookSubscriptions", subs, err)
+	sub, err := c.WebhookSubscription(ctx, "s")
+	check("WebhookSubscription", sub, err)
+	types, err := c.WebhookEventTypes(ctx)
+	check("WebhookEventTypes", types, err)
+	added, err := c.AddWebhookSubscription(ctx, in)
+	check("AddWebhookSubscription", added, err)
+	replay, err := c.ReplayWebhookEvent(ctx, "e", "")
+	check("ReplayWebhookEvent", replay, err)
+	view, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1", Project: true})
+	check("AccountView", view, err)
+	uview, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1"})
+	check("AccountView (user)", uview, err)
+	var splitTx []TransactionDetail
+	check("ProjectTransactionPages", &splitTx, c.ProjectTransactionsInParts(ctx, TransactionsParams{}, 0, func(items []TransactionDetail, _ int) error {
+		splitTx = append(splitTx, items...)
+		return nil
+	}))
+	var splitAccounts []Account
+	check("AccountPages", &splitAccounts, c.AccountsInParts(ctx, AccountsParams{}, func(items []Account, _ int) error {
+		splitAccounts = append(splitAccounts, items...)
+		return nil
+	}))
+	accountsPages, err := c.AccountsTransactionPages(ctx, []TransactionsParams{{AccountID: "acc-1"}, {AccountID: "acc-2"}})
+	check("AccountsTransactionPages", accountsPages, err)
 }
 
 func second[T any](_ T, err error) error { return err }
