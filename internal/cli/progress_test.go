@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 func TestProgressLineOnATerminal(t *testing.T) {
@@ -140,7 +140,14 @@ func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
 		_, _ = w.Write([]byte(`{"data":{"webhookEventTypes":["User.Joined"]}}`))
 	}))
 	defer srv.Close()
-	clk := &stepClock{t: time.Date(2026, 1, 1, 10, 0, 0, 0, time.Local), sleeping: make(chan struct{}, 7), release: make(chan struct{})}
+	// Each sleeper says it sleeps, then waits until released: every
+	// process is caught in its wait before time moves on.
+	clk := clock.New(time.Date(2026, 1, 1, 10, 0, 0, 0, time.Local))
+	sleeping, release := make(chan struct{}, 7), make(chan struct{})
+	clk.OnSleep(func(time.Duration) {
+		sleeping <- struct{}{}
+		<-release
+	})
 	dir := t.TempDir()
 	const n = 7
 	errs := make([]*syncBuffer, n)
@@ -150,7 +157,7 @@ func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
 		p := &progressLine{io: IO{Err: errs[i]}, now: clk.Now, tick: time.Hour}
 		c, err := api.New(api.Options{Env: "sandbox", GraphQLURL: srv.URL + "/sandbox-partner/graphql",
 			TokenSource: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "t"}), Now: clk.Now, Sleep: clk.Sleep, BudgetDir: dir,
-			OnWait: func(w api.Wait) { clk.advance(5 * time.Millisecond); p.onWait(w) }})
+			OnWait: func(w api.Wait) { clk.Advance(5 * time.Millisecond); p.onWait(w) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,18 +165,18 @@ func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
 		go func() { _, err := c.WebhookEventTypes(context.Background()); done <- err }()
 	}
 	start(0)
-	<-clk.sleeping // the first one waits out its own 429
+	<-sleeping // the first one waits out its own 429
 	for i := 1; i < n; i++ {
 		start(i)
-		<-clk.sleeping
+		<-sleeping
 	}
 	for i, e := range errs {
 		if !strings.Contains(e.String(), "waiting 1s, until ") || !strings.Contains(e.String(), "429") {
 			t.Errorf("process %d said %q while it waited out the 429", i, e.String())
 		}
 	}
-	clk.advance(time.Second)
-	close(clk.release)
+	clk.Advance(time.Second)
+	close(release)
 	for range n {
 		if err := <-done; err != nil {
 			t.Error(err)
@@ -177,33 +184,3 @@ func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
 	}
 }
 
-// stepClock is a clock that moves only when told; Sleep says it sleeps and
-// returns once released.
-type stepClock struct {
-	mu       sync.Mutex
-	t        time.Time
-	sleeping chan struct{}
-	release  chan struct{}
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *stepClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func (c *stepClock) Sleep(ctx context.Context, _ time.Duration) error {
-	c.sleeping <- struct{}{}
-	select {
-	case <-c.release:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
