@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
-	"github.com/partnertui/partnertui/emulator/internal/testclock"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // benchPage runs one GraphQL request per iteration through the whole

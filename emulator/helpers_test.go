@@ -15,7 +15,7 @@ import (
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/gql"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
-	"github.com/partnertui/partnertui/emulator/internal/testclock"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // fakeTokens maps fixed test tokens to what they stand for, so GraphQL
@@ -44,7 +44,7 @@ type testEnv struct {
 	srv     *httptest.Server
 	sandbox *data.Store
 	live    *data.Store
-	clock   *testclock.Clock
+	clock   *testclock.Fake
 	log     *bytes.Buffer
 	logMu   *sync.Mutex
 	events  testEvents

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/partnertui/partnertui/emulator/internal/testclock"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 func TestRateLimit429AndRetryAfter(t *testing.T) {

@@ -183,4 +183,3 @@ func TestSevenProcessesWaitingOutA429AllSaySo(t *testing.T) {
 		}
 	}
 }
-

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/partnertui/partnertui/emulator/internal/testclock"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // serve sends one request in-process; the raw query is set after parsing so
@@ -52,7 +52,7 @@ func FuzzSignInForm(f *testing.F) {
 	srv := newServer(f)
 	// Every iteration starts flows; moving the clock on lets the store
 	// sweep them instead of filling up (iterations run one at a time).
-	clock := &testclock.Clock{}
+	clock := new(testclock.Fake)
 	srv.now = clock.Now
 	f.Add(true, "phoneNumber=%2B33612345678", "")
 	f.Add(true, "otp=123456", "")

@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"github.com/partnertui/partnertui/emulator/internal/testclock"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 const (
@@ -91,8 +91,8 @@ type harness struct {
 	srv   *Server
 	ts    *httptest.Server
 	users *fakeUsers
-	clock *testclock.Clock // the sign-in flow clock (fosite keeps real time)
-	http  *http.Client     // never follows redirects: the 303s are what we test
+	clock *testclock.Fake // the sign-in flow clock (fosite keeps real time)
+	http  *http.Client    // never follows redirects: the 303s are what we test
 }
 
 // testOptions registers the two test clients, one per environment.

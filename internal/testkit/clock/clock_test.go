@@ -1,4 +1,4 @@
-package testclock
+package clock
 
 import (
 	"testing"
@@ -15,8 +15,8 @@ func TestClockStandsStillUntilAdvanced(t *testing.T) {
 	if got := c.Now(); !got.Equal(start.Add(90 * time.Second)) {
 		t.Fatalf("after Advance, Now = %s", got)
 	}
-	var zero Clock
+	var zero Fake
 	if !zero.Now().IsZero() {
-		t.Fatal("the zero Clock does not read the zero time")
+		t.Fatal("the zero Fake does not read the zero time")
 	}
 }
