@@ -12,7 +12,6 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/gqlop"
-	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/internal/shellcmd"
 )
 
@@ -70,7 +69,7 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 		Args:    exactlyOne("api", "operation (its text, @file.graphql, or - for standard input)", "api --help"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Operation = args[0]
-			return runAPI(cmd.Context(), opts)
+			return sendAPI(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -85,18 +84,6 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 	fl.BoolVar(&opts.RefreshSchema, "refresh-schema", false, "read the endpoint's schema again instead of the cached one")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the request as a curl command (token from $PARTNERTUI_TOKEN) instead of sending it")
 	return f.withSession(cmd, true)
-}
-
-// runAPI reports a refused operation itself: its problems say what to fix,
-// and the usage remedy of other mistakes would not.
-func runAPI(ctx context.Context, opts *APIOptions) error {
-	err := sendAPI(ctx, opts)
-	var refused *refusedError
-	if errors.As(err, &refused) {
-		printError(opts.IO, remedy.Sentence(refused), refused)
-		return &exitError{code: ExitUsage}
-	}
-	return err
 }
 
 func sendAPI(ctx context.Context, opts *APIOptions) error {
@@ -189,30 +176,18 @@ func checkAgainstSchema(op *gqlop.Operation, es endpointSchema, vars map[string]
 	return nil
 }
 
-// refusedError is an operation refused before it was sent (exit 2).
-type refusedError struct{ msg string }
-
-func (e *refusedError) Error() string { return e.msg }
-
-// operationError is a refused operation: every problem with its line and
-// column, and the schema's date when a cached schema refused it (it may be
-// older than the platform's).
+// operationError is a refused operation, a usage error (exit 2) whose
+// problems, each with its line and column, say what to fix; a cached
+// schema's refusal adds the schema's date (it may be older than the
+// platform's).
 func operationError(err error, es endpointSchema) error {
-	var ge *gqlop.Error
-	if !errors.As(err, &ge) {
+	if !errors.Is(err, gqlop.ErrInvalid) {
 		return err
 	}
-	what := map[gqlop.Kind]string{
-		gqlop.Syntax:    "the operation cannot be sent",
-		gqlop.Schema:    "the operation does not fit the schema",
-		gqlop.Limit:     "the operation breaks a Sandbox limit",
-		gqlop.Variables: "a variable does not fit the operation",
-	}[ge.Kind]
-	msg := what + " (nothing was sent): " + ge.Error()
-	if ge.Kind == gqlop.Schema && es.cached {
-		msg += fmt.Sprintf(" (schema read %s; --refresh-schema reads it again)", es.fetched.Local().Format("2006-01-02 15:04"))
+	if errors.Is(err, gqlop.ErrSchema) && es.cached {
+		err = fmt.Errorf("%w (schema read %s; --refresh-schema reads it again)", err, es.fetched.Local().Format("2006-01-02 15:04"))
 	}
-	return &refusedError{msg: msg}
+	return &UsageError{Err: err, Explained: true}
 }
 
 // printCurl writes the request as a curl command that reads the token from

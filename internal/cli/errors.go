@@ -27,6 +27,9 @@ type UsageError struct {
 	// Suggest is the command or flag closest to what was typed
 	// ("partnertui accounts", "--first"); "" when none is close.
 	Suggest string
+	// Explained: the message itself says what to fix (a refused
+	// operation's problems), so the usage is not pointed at.
+	Explained bool
 }
 
 func (e *UsageError) Error() string { return e.Err.Error() }
@@ -34,6 +37,9 @@ func (e *UsageError) Unwrap() error { return e.Err }
 
 // Remedy is to read the usage, or to type what was probably meant.
 func (e *UsageError) Remedy() remedy.Remedy {
+	if e.Explained {
+		return remedy.Remedy{Kind: remedy.None}
+	}
 	return remedy.Remedy{Kind: remedy.ShowUsage, Command: e.Suggest}
 }
 

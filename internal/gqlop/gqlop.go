@@ -51,15 +51,30 @@ const (
 // ErrInvalid matches every *Error.
 var ErrInvalid = errors.New("invalid operation")
 
+// ErrSchema matches an *Error of the schema check, whose verdict is only
+// as new as the schema it was checked against.
+var ErrSchema = errors.New("the operation does not fit the schema")
+
+// what each check says of an operation it refuses; the checks run before
+// anything is sent.
+var refusals = map[Kind]string{
+	Syntax:    "the operation cannot be sent",
+	Schema:    ErrSchema.Error(),
+	Limit:     "the operation breaks a Sandbox limit",
+	Variables: "a variable does not fit the operation",
+}
+
 func (e *Error) Error() string {
 	parts := make([]string, 0, len(e.Problems))
 	for _, p := range e.Problems {
 		parts = append(parts, p.String())
 	}
-	return strings.Join(parts, "; ")
+	return refusals[e.Kind] + " (nothing was sent): " + strings.Join(parts, "; ")
 }
 
-func (e *Error) Is(target error) bool { return target == ErrInvalid }
+func (e *Error) Is(target error) bool {
+	return target == ErrInvalid || (target == ErrSchema && e.Kind == Schema)
+}
 
 // fromGQL turns gqlparser's errors into problems; list may hold nils.
 func fromGQL(kind Kind, list gqlerror.List) *Error {
