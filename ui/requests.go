@@ -163,21 +163,13 @@ func (s *requestsScreen) syncKeys() {
 func (s *requestsScreen) update(tea.Msg) tea.Cmd { return nil }
 
 func (s *requestsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k, n := s.keys, s.keys.nav
-	rows := s.rows()
+	k := s.keys
+	if next, ok := k.nav.Move(msg, s.cursor, s.rows(), len(s.entries)-1); ok {
+		s.cursor = next
+		s.scroll()
+		return nil, true
+	}
 	switch {
-	case key.Matches(msg, n.Up):
-		s.cursor--
-	case key.Matches(msg, n.Down):
-		s.cursor++
-	case key.Matches(msg, n.PageUp):
-		s.cursor -= rows
-	case key.Matches(msg, n.PageDown):
-		s.cursor += rows
-	case key.Matches(msg, n.Top):
-		s.cursor = 0
-	case key.Matches(msg, n.Bottom):
-		s.cursor = len(s.entries) - 1
 	case key.Matches(msg, k.Read):
 		s.read()
 	case key.Matches(msg, k.Open):

@@ -76,6 +76,27 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 }
 
+// Move is where cursor goes for msg in a list of page visible rows whose
+// last row is last; ok is false for a key that is not a navigation key.
+// The result is not clamped: the list clamps it to what it holds.
+func (k KeyMap) Move(msg tea.KeyPressMsg, cursor, page, last int) (next int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return cursor - 1, true
+	case key.Matches(msg, k.Down):
+		return cursor + 1, true
+	case key.Matches(msg, k.PageUp):
+		return cursor - page, true
+	case key.Matches(msg, k.PageDown):
+		return cursor + page, true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return last, true
+	}
+	return cursor, false
+}
+
 // DefaultKeyMap is vi keys and the usual cursor keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
@@ -502,24 +523,11 @@ func (m *Model[T]) next() (want[T], bool) {
 // HandleKey moves the cursor for a navigation key; handled is false for
 // any other key.
 func (m *Model[T]) HandleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
-	k := m.o.Keys
-	vis := m.r.visible()
-	switch {
-	case key.Matches(msg, k.Up):
-		m.cursor--
-	case key.Matches(msg, k.Down):
-		m.cursor++
-	case key.Matches(msg, k.PageUp):
-		m.cursor -= vis
-	case key.Matches(msg, k.PageDown):
-		m.cursor += vis
-	case key.Matches(msg, k.Top):
-		m.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		m.cursor = m.bottom()
-	default:
+	next, ok := m.o.Keys.Move(msg, m.cursor, m.r.visible(), m.bottom())
+	if !ok {
 		return nil, false
 	}
+	m.cursor = next
 	m.scroll()
 	m.prepare()
 	return m.more(), true
