@@ -139,12 +139,19 @@ func (s *accountsScreen) loadHome() tea.Cmd {
 	s.homeID, s.homeErr = s.c.nextID(), nil
 	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
 	ctx, p := s.ctx, s.query.params()
+	early := s.env.early
+	s.env.early = nil
+	if !s.query.isDefault() {
+		early = nil
+	}
 	home := s.c.task(func() tea.Msg {
-		if !project && sess != nil && !sess.SignedIn() {
-			return homeMsg{envTag: envTag{env}, id: id, needSignIn: true}
+		var ans homeAnswer
+		if early != nil {
+			ans = <-early
+		} else {
+			ans = askHome(ctx, a, sess, p, project)
 		}
-		h, err := a.Home(ctx, p, project)
-		return homeMsg{envTag: envTag{env}, id: id, home: h, err: err}
+		return homeMsg{envTag: envTag{env}, id: id, home: ans.home, err: ans.err, needSignIn: ans.needSignIn}
 	})
 	snap, log := s.env.Snapshot, s.c.log
 	if snap == nil || s.list.Ready() || !s.query.isDefault() {
@@ -157,6 +164,36 @@ func (s *accountsScreen) loadHome() tea.Cmd {
 		}
 		return snapshotMsg{envTag: envTag{env}, id: id, home: h, saved: saved}
 	}), home)
+}
+
+// homeAnswer is the first screen's request answered: who the token
+// belongs to and the first page, or why not.
+type homeAnswer struct {
+	home       *api.Home
+	err        error
+	needSignIn bool
+}
+
+// askHome checks the session (a file read) and fetches the first page with
+// who the token belongs to.
+func askHome(ctx context.Context, a API, sess Session, p api.AccountsParams, project bool) homeAnswer {
+	if !project && sess != nil && !sess.SignedIn() {
+		return homeAnswer{needSignIn: true}
+	}
+	h, err := a.Home(ctx, p, project)
+	return homeAnswer{home: h, err: err}
+}
+
+// Prefetch sends e's first screen's request now, before the UI starts, so
+// that it travels while the process sets the terminal up and draws its
+// first frame: far from the platform, launch to rows is then the network's
+// time, not the network's after the start-up's. The account list takes the
+// answer instead of asking again. Call it at most once, before Run.
+func Prefetch(ctx context.Context, e *Environment) {
+	ch := make(chan homeAnswer, 1)
+	e.early = ch
+	p, a, sess, project := defaultAccountsQuery().params(), e.API, e.Session, e.Project
+	go func() { ch <- askHome(ctx, a, sess, p, project) }()
 }
 
 // saveSnapshot keeps a fresh first screen for the next launch.

@@ -95,6 +95,9 @@ type envState struct {
 	places []place
 	// views are the accounts seen last, shown at once when opened again.
 	views viewCache
+	// warmed: the project token was fetched ahead after the first screen
+	// since the launch or the last switch to this environment.
+	warmed bool
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

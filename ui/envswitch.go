@@ -38,9 +38,12 @@ func (m *Model) switchTo(name config.EnvName) tea.Cmd {
 	old.cancel()
 	old.ctx, old.cancel = context.WithCancel(m.root)
 	m.env = m.envs[name]
+	// Its project token is fetched ahead again once its first screen is
+	// answered (a token kept is no request).
+	m.env.warmed = false
 	m.c.log.Info("environment switched", "from", string(old.Name), "to", string(name))
 	cmds := []tea.Cmd{m.replace(m.home()), m.setFlash("Switched to "+envTitle(name), false),
-		m.tokenCmd(m.env), m.startClock(), m.warmProjectToken(m.env)}
+		m.tokenCmd(m.env), m.startClock()}
 	return tea.Batch(append(cmds, m.reopen()...)...)
 }
 

@@ -34,6 +34,7 @@ type fakeAPI struct {
 	err      error // returned by every call when set
 	calls    []api.AccountsParams
 	homes    []bool // the project argument of each Home call
+	onHome   func() // called as Home begins, when set
 	user     *api.User
 	project  *api.ProjectInfo
 	txs      map[string][]api.TransactionDetail
@@ -166,6 +167,9 @@ func (f *fakeAPI) positions() map[string]int {
 }
 
 func (f *fakeAPI) Home(ctx context.Context, p api.AccountsParams, project bool) (*api.Home, error) {
+	if f.onHome != nil {
+		f.onHome()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.homes = append(f.homes, project)
@@ -365,6 +369,9 @@ type fixture struct {
 	project    bool // both environments use a project token
 	noEvents   bool // no project-token client: no event log, no transaction by id
 	headless   bool // an SSH session: no browser opens
+	// prefetch: the first screen's request is sent before the program
+	// starts (Prefetch).
+	prefetch bool
 }
 
 func newDriver(t testing.TB, fx fixture) *driver {
@@ -418,6 +425,9 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	if d.sbxSnap != nil {
 		envs[config.Sandbox].Snapshot = d.sbxSnap
 	}
+	if fx.prefetch {
+		d.prefetch(envs[config.Sandbox])
+	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
 		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
@@ -437,6 +447,17 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	d.send(tea.BackgroundColorMsg{}) // black: dark
 	return d
+}
+
+// prefetch sends e's first request as the command line does before the
+// program starts, and waits for its answer (which it puts back for the
+// account list), so the program starts after it as a fast network's would.
+func (d *driver) prefetch(e *Environment) {
+	Prefetch(context.Background(), e)
+	ans := <-e.early
+	kept := make(chan homeAnswer, 1)
+	kept <- ans
+	e.early = kept
 }
 
 func (d *driver) send(msg tea.Msg) {

@@ -175,7 +175,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.env == nil {
 		return nil
 	}
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startClock(), m.top().init(), m.tokenCmd(m.env), m.warmProjectToken(m.env)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startClock(), m.top().init(), m.tokenCmd(m.env)}
 	for _, e := range m.envs {
 		cmds = append(cmds, m.listen(e))
 	}
@@ -351,9 +351,17 @@ func (m *Model) result(msg envMsg) tea.Cmd {
 		cmds = append(cmds, m.tokenCmd(m.env))
 	}
 	if hm, ok := msg.(homeMsg); ok {
+		if !m.env.warmed {
+			// Fetched ahead once the first screen is answered, not
+			// beside its request: far from the platform both would take
+			// the same two round trips, and the token's answer and the
+			// file it is kept in would compete with the first rows.
+			m.env.warmed = true
+			cmds = append(cmds, m.warmProjectToken(m.env))
+		}
 		switch {
 		case hm.needSignIn:
-			return m.toSignIn(nil)
+			return tea.Batch(append(cmds, m.toSignIn(nil))...)
 		case hm.home != nil:
 			if o := ownerOf(hm.home); o != nil {
 				m.env.owner = o

@@ -40,6 +40,9 @@ const (
 	TextConfirmLive = "Switch to LIVE?" // the confirmation before switching to Live
 )
 
+// maxFPS is Bubble Tea's highest frame rate (tea.WithFPS caps it there).
+const maxFPS = 120
+
 // API is what the UI needs from one environment's GraphQL client.
 // *api.Client satisfies it.
 type API interface {
@@ -123,6 +126,10 @@ type Environment struct {
 	// accounts, the footer names the project, and a refused token is an
 	// error on screen with its remedy. Session is not used.
 	Project bool
+
+	// early is the first screen's answer when Prefetch asked for it before
+	// the UI started; the account list takes it once.
+	early <-chan homeAnswer
 }
 
 // Options configure the UI.
@@ -180,7 +187,11 @@ func Run(ctx context.Context, opts Options) (err error) {
 	}
 	m := New(opts)
 	defer m.Close()
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// A frame waits for the renderer's next tick: at Bubble Tea's most
+	// (120 a second, against 60 by default) an answer reaches the screen
+	// 4 ms sooner on average, for a wake-up every 8 ms that finds nothing
+	// to draw when idle.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(maxFPS)}
 	if opts.NoColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	} else {

@@ -9,7 +9,14 @@ import (
 // token once, so the Events view's first read is its only request; a
 // failure there is the Events view's to show, not the launch's.
 func TestLaunchFetchesTheProjectTokenAhead(t *testing.T) {
-	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
+	warmedBeforeHome := -1
+	d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: 120, h: 40}, func(d *driver) {
+		d.sbx.onHome = func() { warmedBeforeHome = d.sbxP.warmed() }
+	})
+	// After the first screen's answer, not beside its request.
+	if warmedBeforeHome != 0 {
+		t.Fatalf("the project token was fetched %d times before the first screen's request, want 0", warmedBeforeHome)
+	}
 	if got := d.sbxP.warmed(); got != 1 {
 		t.Fatalf("the launch fetched the Sandbox project token %d times, want 1", got)
 	}
@@ -27,6 +34,13 @@ func TestLaunchFetchesTheProjectTokenAhead(t *testing.T) {
 	d.wantScreen("LIVE")
 	if got := d.liveP.warmed(); got != 1 {
 		t.Fatalf("the switch to Live fetched its project token %d times, want 1", got)
+	}
+
+	// Not signed in: the token is still fetched ahead for the Events view.
+	d = newDriver(t, fixture{rows: 3})
+	d.wantScreen(TextSignIn)
+	if got := d.sbxP.warmed(); got != 1 {
+		t.Fatalf("signed out, the launch fetched the project token %d times, want 1", got)
 	}
 
 	// No project client: nothing to fetch, nothing breaks.

@@ -57,7 +57,9 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 		return err
 	}
 	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests}
-	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
+	// The first screen's environment first: its request goes before the
+	// other environment is built and before the UI starts.
+	for _, name := range []config.EnvName{start, start.Other()} {
 		e, err := a.Env(name)
 		if err != nil {
 			if name == start {
@@ -73,6 +75,9 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 		if e.Snapshot != nil {
 			// Not a nil *app.Snapshot in the interface: the UI tests nil.
 			uopts.Envs[name].Snapshot = e.Snapshot
+		}
+		if name == start {
+			ui.Prefetch(ctx, uopts.Envs[name])
 		}
 	}
 	if uopts.LogPath, err = a.LogPath(); err != nil {

@@ -150,9 +150,10 @@ type Store struct {
 	demoM    []*membership // their memberships; immutable after New
 	demoMask []uint8       // per account, the demo users who are members
 
-	counts     *cache[filter, int]      // totalCount of filtered account queries
-	listCounts *cache[string, int]      // totalCount of other filtered lists, by list, viewer and filters
-	matchLists *cache[string, []uint64] // slots matching root transaction filters on texts
+	counts     *cache[filter, int]           // totalCount of filtered account queries
+	listCounts *cache[string, int]           // totalCount of other filtered lists, by list, viewer and filters
+	matchLists *cache[string, []uint64]      // slots matching root transaction filters on texts
+	genStates  *cache[genStateKey, genState] // accounts' summed generated histories
 
 	// genChanged are the changes simulated steps made to generated
 	// transactions (genchange.go).
@@ -211,6 +212,7 @@ func New(cfg Config) (*Store, error) {
 		counts:     newCache[filter, int](256),
 		listCounts: newCache[string, int](512),
 		matchLists: newCache[string, []uint64](16),
+		genStates:  newCache[genStateKey, genState](4096),
 	}
 	envSalt := uint64(0x5a4e44)
 	if cfg.Env == "live" {

@@ -30,8 +30,14 @@ type step struct {
 
 // generatedState sums the account's generated history: its balances and
 // last booking sequence number. The history is pure, so it is summed
-// outside the lock.
+// outside the lock, and kept per version of its changes: a page of
+// accounts shows each one's balances, and summing a history of hundreds
+// of transactions for each was a fifth of the page's time.
 func (s *Store) generatedState(a *Account) (Balances, int) {
+	key := genStateKey{acc: a.idx, version: s.genVersion()}
+	if st, ok := s.genStates.get(key); ok {
+		return st.bal, st.seq
+	}
 	b := Balances{Currency: a.Currency}
 	seq := 0
 	s.eachLight(a, func(t *Transaction) {
@@ -40,7 +46,23 @@ func (s *Store) generatedState(a *Account) (Balances, int) {
 			seq = max(seq, t.Sequence)
 		}
 	})
+	if s.genVersion() == key.version {
+		// Not a sum a step changed half-way through.
+		s.genStates.put(key, genState{bal: b, seq: seq})
+	}
 	return b, seq
+}
+
+// genStateKey keys an account's summed generated history by the version
+// of the changes laid over it.
+type genStateKey struct {
+	acc     int32
+	version int
+}
+
+type genState struct {
+	bal Balances
+	seq int
 }
 
 // add counts a transaction in the balances: pending card authorisations

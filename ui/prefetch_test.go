@@ -1,0 +1,27 @@
+package ui
+
+import "testing"
+
+// The command line sends the first screen's request before the program
+// starts (Prefetch): the account list shows that answer and does not ask
+// again, and a session that is not signed in still leads to the sign-in.
+func TestPrefetchedFirstScreenIsTheOnlyRequest(t *testing.T) {
+	d := newDriver(t, fixture{rows: 3, signedIn: true, prefetch: true})
+	d.wantScreen("row 1 of 3")
+	if got := len(d.sbx.homes); got != 1 {
+		t.Fatalf("%d first-screen requests, want 1 (the prefetched one)", got)
+	}
+
+	// r asks again: the prefetched answer is taken once.
+	d.press("r")
+	d.wantScreen("row 1 of 3")
+	if got := len(d.sbx.homes) + len(d.sbx.calls); got != 2 {
+		t.Fatalf("after r, %d requests in all, want 2", got)
+	}
+
+	d = newDriver(t, fixture{rows: 3, prefetch: true})
+	d.wantScreen(TextSignIn)
+	if got := len(d.sbx.homes); got != 0 {
+		t.Fatalf("signed out, %d first-screen requests were sent, want 0", got)
+	}
+}
