@@ -60,6 +60,7 @@ func TestLatencyBenchmark(t *testing.T) {
 	for i := range runs {
 		b.session(i%2 == 0)
 		b.session(i%2 == 1)
+		b.harness()
 	}
 	b.report(t, runs)
 }
@@ -91,7 +92,20 @@ const (
 	stepRevisit     = "the same account opened again → complete"
 	stepEvents      = "`E` → the Events view (project token kept from an earlier run)"
 	stepEventsAhead = "`E` → the Events view (project token fetched at launch)"
+	stepHarness     = "the harness alone: tmux launches `sh` printing the awaited texts → seen"
 )
+
+// harness times what the measuring itself costs a launch: tmux starting a
+// process and the polling noticing its output, with a shell that prints
+// the texts a launch waits for at once. The steps above include it.
+func (b *latencyBench) harness() {
+	b.step(stepHarness, func() {
+		b.tm.start(120, 40, "sh", "-c", "printf '%s row 1 of' \"$1\"; exec sleep 60", "sh", "Accounts")
+	}, "Accounts", "row 1 of")
+	if out, err := b.tm.cmd("kill-session", "-t", b.tm.session).CombinedOutput(); err != nil {
+		b.tm.t.Fatalf("tmux kill-session: %v\n%s", err, out)
+	}
+}
 
 // session launches the binary, walks one account's Overview,
 // Transactions and Members, opens it again, opens the Events view and

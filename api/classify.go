@@ -234,5 +234,5 @@ func (c *Client) tokenFailure(err error) error {
 	if errors.As(err, &sr) && sr.SignInRequired() {
 		return &UnauthorizedError{Env: c.env, Err: err}
 	}
-	return fmt.Errorf("could not get an access token for the %s API: %w", c.env, err)
+	return fmt.Errorf("could not get an access token for %s: %w", envLabel(c.env), err)
 }

@@ -294,7 +294,7 @@ func statusFaults() []faultCase {
 		{"401", respond(http.StatusUnauthorized, `{"errors":[{"message":"token expired","extensions":{"code":"UNAUTHENTICATED"}}]}`),
 			func(t *testing.T, _ *Page[Account], err error) {
 				var ue *UnauthorizedError
-				if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || err.Error() != "the sandbox API refused the access token (HTTP 401: token expired)" {
+				if !errors.As(err, &ue) || !errors.Is(err, ErrUnauthorized) || ue.Status != 401 || err.Error() != "the Sandbox API refused the access token (HTTP 401: token expired)" {
 					t.Errorf("err = %v", err)
 				}
 			}},
@@ -448,7 +448,7 @@ func TestFaultServers(t *testing.T) {
 			}
 			tc.check(t, page, err)
 			checkNoSecret(t, "error", err.Error())
-			if !strings.Contains(err.Error(), "sandbox") {
+			if !strings.Contains(err.Error(), "Sandbox") {
 				t.Errorf("error does not name the environment: %v", err)
 			}
 			if strings.ContainsRune(err.Error(), 0x1b) {
@@ -473,7 +473,7 @@ func TestServerThatNeverAnswersTimesOut(t *testing.T) {
 		t.Fatalf("err = %v, want a timed-out *NetworkError", err)
 	}
 	host := strings.TrimPrefix(srv.URL, "http://")
-	if ne.Host != host || !strings.Contains(err.Error(), "timed out") || !strings.Contains(err.Error(), "sandbox API at "+host) {
+	if ne.Host != host || !strings.Contains(err.Error(), "timed out") || !strings.Contains(err.Error(), "Sandbox API at "+host) {
 		t.Errorf("err = %v", err)
 	}
 	if s := c.Status(); s.InFlight != 0 || s.LastStatus != 0 {
@@ -517,7 +517,7 @@ func TestUnreachableHostIsANetworkError(t *testing.T) {
 	if !errors.As(err, &ne) || ne.Timeout || ne.Env != "live" {
 		t.Fatalf("err = %v", err)
 	}
-	want := "could not reach the live API at " + addr + ": "
+	want := "could not reach the Live API at " + addr + ": "
 	if !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "check") {
 		t.Errorf("err = %q, want it to start %q", err, want)
 	}
@@ -568,7 +568,7 @@ func TestTokenSourceOtherFailure(t *testing.T) {
 		o.TokenSource = failingSource{errors.New("dial tcp: connection refused")}
 	})
 	_, err := c.User(context.Background())
-	if err == nil || errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "access token for the sandbox API") {
+	if err == nil || errors.Is(err, ErrUnauthorized) || !strings.Contains(err.Error(), "access token for the Sandbox API") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // Sentinels; the typed errors below wrap or match them with errors.Is.
@@ -33,12 +35,12 @@ var (
 	ErrReadOnly = errors.New("read-only environment")
 )
 
-// envLabel names the environment in messages ("sandbox API").
+// envLabel names the environment in messages ("the Sandbox API").
 func envLabel(env string) string {
 	if env == "" {
 		return "the API"
 	}
-	return "the " + env + " API"
+	return "the " + platform.EnvTitle(env) + " API"
 }
 
 // UnauthorizedError reports that the API answered 401 (or UNAUTHENTICATED),

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/safetext"
 	"golang.org/x/oauth2"
 )
@@ -200,7 +201,7 @@ type callback struct {
 func (s *Session) listenCallback() (*callback, error) {
 	redirect, err := url.Parse(s.env.EffectiveRedirectURI())
 	if err != nil || redirect.Hostname() != "127.0.0.1" {
-		return nil, fmt.Errorf("redirect_uri %q of %s is not an http://127.0.0.1[:port]/path address", s.env.EffectiveRedirectURI(), s.envName)
+		return nil, fmt.Errorf("redirect_uri %q of %s is not an http://127.0.0.1[:port]/path address", s.env.EffectiveRedirectURI(), platform.EnvTitle(s.envName))
 	}
 	port := redirect.Port()
 	if port == "" {
@@ -273,7 +274,7 @@ func (s *Session) awaitSignIn(ctx, waitCtx context.Context, fl *flow, openErr <-
 				return r.id, r.err
 			}
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("sign-in to %s cancelled: %w", s.envName, ctx.Err())
+				return nil, fmt.Errorf("sign-in to %s cancelled: %w", platform.EnvTitle(s.envName), ctx.Err())
 			}
 			reason := fmt.Sprintf("no answer from the browser within %s, after which the authorization code would have expired", opts.Timeout)
 			if lastOpenErr != nil {

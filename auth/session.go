@@ -17,6 +17,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/platform"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
@@ -380,7 +381,7 @@ func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 		// run to recover, and this process goes on with the new token.
 		j.f.Close()
 		s.userTok = next
-		return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes may have to sign in again: %w", s.envName, err)
+		return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes may have to sign in again: %w", platform.EnvTitle(s.envName), err)
 	}
 	j.remove()
 	s.store.removeStaleTemps()
@@ -545,7 +546,7 @@ func (s *Session) Logout(ctx context.Context) error {
 	}
 	s.userTok, s.projTok = nil, nil
 	if revokeErr != nil {
-		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v), so it stays valid until it is revoked: %w", s.envName, revokeErr, ErrRevocationFailed)
+		return fmt.Errorf("signed out of %s locally, but the server did not confirm revoking the refresh token (%v), so it stays valid until it is revoked: %w", platform.EnvTitle(s.envName), revokeErr, ErrRevocationFailed)
 	}
 	return nil
 }

@@ -171,7 +171,7 @@ func TestProjectModeRefusedTokenStaysOnScreen(t *testing.T) {
 	d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "invalid token"}
 	d.press("r")
 	d.accounts()
-	d.wantScreen("The sandbox API refused the access token (HTTP 401: invalid token).")
+	d.wantScreen("The Sandbox API refused the access token (HTTP 401: invalid token).")
 	d.wantScreen("Check client_id and the client secret under [sandbox] in the config file, then press r to try again.")
 	if strings.Contains(d.screen(), TextSignIn) {
 		t.Fatal("a refused project token showed the sign-in")
@@ -181,7 +181,7 @@ func TestProjectModeRefusedTokenStaysOnScreen(t *testing.T) {
 		d.sbx.err = &api.UnauthorizedError{Env: "sandbox", Status: 401}
 	})
 	d.accounts()
-	d.wantScreen("Could not load the accounts. The sandbox API refused the access token (HTTP 401).")
+	d.wantScreen("Could not load the accounts. The Sandbox API refused the access token (HTTP 401).")
 	d.sbx.err = nil
 	d.press("r")
 	d.wantScreen("row 1 of 5/5")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/internal/termline"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
@@ -251,12 +252,7 @@ func (c *common) badge(name config.EnvName) string {
 }
 
 // envTitle is the environment's display name.
-func envTitle(name config.EnvName) string {
-	if name == config.Live {
-		return "Live"
-	}
-	return "Sandbox"
-}
+func envTitle(name config.EnvName) string { return platform.EnvTitle(string(name)) }
 
 // trunc cuts s to w cells with an ellipsis, never below zero width.
 func trunc(s string, w int) string { return termline.Trunc(s, w) }

@@ -77,7 +77,7 @@ func TestWordingEndedSession(t *testing.T) {
 		{name: "damaged file", err: &auth.SessionEndedError{Env: "live", Reason: "the stored session is damaged or from another version", Path: "/s/live.json"}, at: onSignIn,
 			want: "No usable live session: the stored session is damaged or from another version (/s/live.json). Press enter to sign in again."},
 		{name: "no session, unknown cause", err: &api.UnauthorizedError{Env: "sandbox"}, at: onSignIn,
-			want: "No usable session for the sandbox API. Press enter to sign in again."},
+			want: "No usable session for the Sandbox API. Press enter to sign in again."},
 	})
 	for _, err := range []error{ended, &api.UnauthorizedError{Env: "sandbox", Err: ended}} {
 		if got := explain(err, onSignIn); strings.Contains(got, "401") {
@@ -91,9 +91,9 @@ func TestWordingRefusedToken(t *testing.T) {
 	refused := &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "token revoked"}
 	checkWording(t, []wording{
 		{name: "user token", err: refused, at: onSignIn,
-			want: "The sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again."},
+			want: "The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again."},
 		{name: "project token", err: refused, at: onProject,
-			want: "The sandbox API refused the access token (HTTP 401: token revoked). Check client_id and the client secret under [sandbox] in the config file, then press r to try again."},
+			want: "The Sandbox API refused the access token (HTTP 401: token revoked). Check client_id and the client secret under [sandbox] in the config file, then press r to try again."},
 	})
 }
 
@@ -102,13 +102,13 @@ func TestWordingRateLimits(t *testing.T) {
 	at := time.Date(2026, 11, 22, 10, 0, 12, 0, time.UTC)
 	checkWording(t, []wording{
 		{name: "429 with a time", err: &api.RateLimitedError{Env: "live", RetryAt: at}, at: onList,
-			want: "The live API is rate limiting this client (HTTP 429) until 10:00:12. Press r to try again after that."},
+			want: "The Live API is rate limiting this client (HTTP 429) until 10:00:12. Press r to try again after that."},
 		{name: "429", err: &api.RateLimitedError{Env: "live"}, at: onList,
 			has: []string{"HTTP 429", "Press r to try again in a minute."}},
 		{name: "token endpoint 429", err: &auth.TokenEndpointError{Env: "sandbox", Grant: "refresh_token", Status: 429, RetryAt: at}, at: onSignIn,
 			want: "The sandbox authorization server is rate limiting refresh_token requests (HTTP 429) until 10:00:12. Press enter to try again after that."},
 		{name: "operation limit", err: &api.OperationLimitError{Env: "sandbox", Limit: "depth", Message: "depth 16 > 15"}, at: onList,
-			want: "The sandbox API refused the operation for exceeding its depth limit (depth 16 > 15). Narrow the filter, then press r to try again."},
+			want: "The Sandbox API refused the operation for exceeding its depth limit (depth 16 > 15). Narrow the filter, then press r to try again."},
 	})
 }
 
@@ -117,15 +117,15 @@ func TestWordingServerAnswers(t *testing.T) {
 	notFound := &api.GraphQLError{Env: "sandbox", Status: 200, Errors: []api.GraphQLErrorDetail{{Message: "no such account", Code: "NOT_FOUND"}}}
 	checkWording(t, []wording{
 		{name: "not found", err: notFound, at: onList,
-			want: "The sandbox API returned errors: no such account [NOT_FOUND]. It may have been deleted: press r to refresh."},
+			want: "The Sandbox API returned errors: no such account [NOT_FOUND]. It may have been deleted: press r to refresh."},
 		{name: "errors", err: &api.GraphQLError{Env: "sandbox", Errors: []api.GraphQLErrorDetail{{Message: "boom"}, {Message: "bang"}}}, at: onList,
-			want: "The sandbox API returned errors: boom; bang. Press r to try again."},
+			want: "The Sandbox API returned errors: boom; bang. Press r to try again."},
 		{name: "5xx", err: &api.ServerError{Env: "live", Status: 503, Message: "maintenance"}, at: onList,
-			want: "The live API failed with HTTP 503 (maintenance). Press r to try again."},
+			want: "The Live API failed with HTTP 503 (maintenance). Press r to try again."},
 		{name: "unreadable", err: &api.BadResponseError{Env: "live", Status: 502, Snippet: "<html>", Reason: "not a GraphQL JSON response"}, at: onList,
-			want: `The live API sent an unreadable answer (HTTP 502, not a GraphQL JSON response): "<html>". Check the URLs under [live] in the config file.`},
+			want: `The Live API sent an unreadable answer (HTTP 502, not a GraphQL JSON response): "<html>". Check the URLs under [live] in the config file.`},
 		{name: "rejection", err: &api.RejectionError{Env: "sandbox", Type: "ForbiddenRejection", Message: "not allowed"}, at: onList,
-			want: "The sandbox API rejected the request (ForbiddenRejection: not allowed)."},
+			want: "The Sandbox API rejected the request (ForbiddenRejection: not allowed)."},
 		{name: "no Testing API", err: fmt.Errorf("cannot simulate a transfer in live: %w", api.ErrNoTestingAPI), at: onList,
 			want: "Cannot simulate a transfer in live: the Testing API exists only in Sandbox. Press e to switch to Sandbox."},
 	})
@@ -135,9 +135,9 @@ func TestWordingNetwork(t *testing.T) {
 	t.Parallel()
 	checkWording(t, []wording{
 		{name: "unreachable", err: &api.NetworkError{Env: "sandbox", Host: "api.example", Err: errors.New("connection refused")}, at: onList,
-			want: "Could not reach the sandbox API at api.example: connection refused. Check the network, then press r to try again."},
+			want: "Could not reach the Sandbox API at api.example: connection refused. Check the network, then press r to try again."},
 		{name: "timeout", err: &api.NetworkError{Env: "sandbox", Host: "api.example", Timeout: true, Err: errors.New("no answer within 30s")}, at: onList,
-			want: "The sandbox API at api.example timed out (no answer within 30s). Check the network, then press r to try again."},
+			want: "The Sandbox API at api.example timed out (no answer within 30s). Check the network, then press r to try again."},
 		{name: "token endpoint silent", err: &auth.TokenEndpointUnreachableError{Env: "sandbox", Grant: "refresh_token", Err: errors.New("EOF")}, at: onSignIn,
 			want: "The sandbox authorization server did not answer the refresh_token request: EOF. Check the network, then press enter to try again."},
 		{name: "foreign endpoint", err: &api.EndpointError{Env: "live", URL: "https://evil.example/graphql"}, at: onList,
@@ -197,7 +197,7 @@ func TestWordingAuthMethodBudgetAndReadOnly(t *testing.T) {
 		{name: "budget locked", err: &budget.FileError{Path: "/s/budget-api.example", Err: fmt.Errorf("%w for more than 5s", budget.ErrLocked)}, at: onList,
 			want: "Cannot use the request budget file /s/budget-api.example: locked by another process for more than 5s. Wait for the other partnertui process to finish or end it, then press r to try again."},
 		{name: "read-only", err: &api.ReadOnlyError{Env: "live"}, at: onList,
-			want: "The live API is read-only: no change is sent to it. Press e to switch to Sandbox."},
+			want: "The Live API is read-only: no change is sent to it. Press e to switch to Sandbox."},
 	})
 }
 

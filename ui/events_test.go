@@ -389,7 +389,7 @@ func TestReplayFailureIsWorded(t *testing.T) {
 	d.press("E")
 	d.sbxP.err = &api.RejectionError{Env: "sandbox", Type: "WebhookEventLogNotFoundRejection", Message: "no such event"}
 	d.press("R", "y")
-	d.wantScreen("✗ The replay failed. The sandbox API rejected the request (WebhookEventLogNotFoundRejection: no such event).")
+	d.wantScreen("✗ The replay failed. The Sandbox API rejected the request (WebhookEventLogNotFoundRejection: no such event).")
 }
 
 // Live is read-only: R is not bound there, on the list or an event.
@@ -417,7 +417,7 @@ func TestEventsProjectTokenRefusalStaysOnScreen(t *testing.T) {
 	d.sbxP.err = &api.UnauthorizedError{Env: "sandbox", Status: 401, Message: "invalid client"}
 	d.press("E")
 	d.events()
-	d.wantScreen("✗ Could not read the event log. The sandbox API refused the access token (HTTP 401: invalid client).")
+	d.wantScreen("✗ Could not read the event log. The Sandbox API refused the access token (HTTP 401: invalid client).")
 	d.wantScreen("the config file, then press r to try again.")
 	d.wantScreen("tail stopped by the error (r reads again)")
 	// A failing tail keeps its error on screen between polls.
@@ -426,7 +426,7 @@ func TestEventsProjectTokenRefusalStaysOnScreen(t *testing.T) {
 	d.wantScreen("Transaction.Booked")
 	d.sbxP.err = &api.ServerError{Env: "sandbox", Status: 502}
 	d.firePoll()
-	d.wantScreen("The sandbox API failed with HTTP 502.")
+	d.wantScreen("The Sandbox API failed with HTTP 502.")
 	d.wantScreen("Transaction.Booked")
 }
 

@@ -494,7 +494,7 @@ func TestUnauthorizedGoesToSignIn(t *testing.T) {
 	if len(d.m.stack) != 1 || s.reason == nil {
 		t.Fatalf("stack %d, reason %v", len(d.m.stack), s.reason)
 	}
-	d.wantScreen("The sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
+	d.wantScreen("The Sandbox API refused the access token (HTTP 401: token revoked). Press enter to sign in again.")
 }
 
 // A session that ended before any request was sent says so in one

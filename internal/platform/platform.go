@@ -31,6 +31,18 @@ const (
 	MaxTopLevel = 5
 )
 
+// EnvTitle is an environment's name as the platform writes it: "Sandbox"
+// or "Live" for env "sandbox" or "live" (any other string as it is).
+func EnvTitle(env string) string {
+	switch env {
+	case "sandbox":
+		return "Sandbox"
+	case "live":
+		return "Live"
+	}
+	return env
+}
+
 // IsLoopback reports whether host (no port) is this machine. Plain http is
 // allowed only there: a bearer token or client secret must never cross the
 // network in clear text.
