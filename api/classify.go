@@ -170,7 +170,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 
 	switch st := cs.status; {
 	case st == http.StatusUnauthorized:
-		return &UnauthorizedError{Env: c.env, Status: st, Message: firstMessage}
+		return &UnauthorizedError{Env: c.env, Project: c.project, Status: st, Message: firstMessage}
 	case st == http.StatusTooManyRequests:
 		now := c.now()
 		retryAt, ok := platform.RetryAt(cs.header.Get("Retry-After"), now)
@@ -188,7 +188,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 				}
 			}
 			if isUnauthenticated(ws) {
-				return &UnauthorizedError{Env: c.env, Status: st, Message: firstMessage}
+				return &UnauthorizedError{Env: c.env, Project: c.project, Status: st, Message: firstMessage}
 			}
 			return &GraphQLError{Env: c.env, Status: st, Errors: details(ws)}
 		}
@@ -206,7 +206,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	var server *serverErrors
 	if errors.As(err, &server) {
 		if isUnauthenticated(server.errs) {
-			return &UnauthorizedError{Env: c.env, Status: http.StatusUnauthorized, Message: safetext.Strip(server.errs[0].Message)}
+			return &UnauthorizedError{Env: c.env, Project: c.project, Status: http.StatusUnauthorized, Message: safetext.Strip(server.errs[0].Message)}
 		}
 		return &GraphQLError{Env: c.env, Status: cs.status, Errors: details(server.errs)}
 	}
@@ -232,7 +232,7 @@ type SignInRequirer interface{ SignInRequired() bool }
 func (c *Client) tokenFailure(err error) error {
 	var sr SignInRequirer
 	if errors.As(err, &sr) && sr.SignInRequired() {
-		return &UnauthorizedError{Env: c.env, Err: err}
+		return &UnauthorizedError{Env: c.env, Project: c.project, Err: err}
 	}
 	return fmt.Errorf("could not get an access token for %s: %w", envLabel(c.env), err)
 }

@@ -573,6 +573,27 @@ func TestTokenSourceOtherFailure(t *testing.T) {
 	}
 }
 
+// A 401 says which token was refused: the signed-in user's access token,
+// or the project token, whose remedy is the client credentials.
+func TestUnauthorizedNamesTheToken(t *testing.T) {
+	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"errors":[{"message":"invalid client"}]}`))
+	})
+	for _, project := range []bool{false, true} {
+		c, _, _ := newTestClient(t, refuse, func(o *Options) { o.Project = project })
+		_, err := c.Accounts(context.Background(), AccountsParams{})
+		want := "the Sandbox API refused the access token (HTTP 401: invalid client)"
+		if project {
+			want = "the Sandbox API refused the project token (HTTP 401: invalid client)"
+		}
+		if !errors.Is(err, ErrUnauthorized) || err.Error() != want {
+			t.Errorf("project %v: err = %v, want %q", project, err, want)
+		}
+	}
+}
+
 func TestGuardRefusesForeignEndpoints(t *testing.T) {
 	var foreign atomic.Int32
 	evilURL := httptestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { foreign.Add(1) }))

@@ -51,6 +51,9 @@ type UnauthorizedError struct {
 	Status  int    // 401, or 0 when the token source failed before sending
 	Message string // the server's message (sanitised) or the token source's reason
 	Err     error  // the token source's error, if that is where it failed
+	// Project: the token was a project token (client credentials), not
+	// the signed-in user's.
+	Project bool
 }
 
 func (e *UnauthorizedError) Error() string {
@@ -60,10 +63,14 @@ func (e *UnauthorizedError) Error() string {
 		}
 		return fmt.Sprintf("no usable session for %s", envLabel(e.Env))
 	}
-	if e.Message != "" {
-		return fmt.Sprintf("%s refused the access token (HTTP %d: %s)", envLabel(e.Env), e.Status, e.Message)
+	token := "access token"
+	if e.Project {
+		token = "project token"
 	}
-	return fmt.Sprintf("%s refused the access token (HTTP %d)", envLabel(e.Env), e.Status)
+	if e.Message != "" {
+		return fmt.Sprintf("%s refused the %s (HTTP %d: %s)", envLabel(e.Env), token, e.Status, e.Message)
+	}
+	return fmt.Sprintf("%s refused the %s (HTTP %d)", envLabel(e.Env), token, e.Status)
 }
 
 func (e *UnauthorizedError) Is(target error) bool { return target == ErrUnauthorized }
