@@ -42,8 +42,8 @@ func newAccountOpening(id string, project bool, cache *viewCache, now func() tim
 		Cards: cardsParams(api.CardsParams{AccountID: id}), Statements: statementsParams(id)}
 	p.Transactions.First, p.Members.First, p.Cards.First, p.Statements.First = first, first, first, first
 	o := &accountOpening{params: p, cache: cache, now: now}
-	if kept, ok := cache.get(id); ok {
-		o.gen, o.view, o.read = 1, kept.view, kept.read
+	if v, read, ok := cache.get(id); ok {
+		o.gen, o.view, o.read = 1, v, read
 	}
 	return o
 }
@@ -148,47 +148,62 @@ func firstPage[T any](o *accountOpening, tab int, part func(*api.AccountView) *a
 }
 
 // viewCache keeps the accounts seen last, so that coming back to one shows
-// it at once; it holds a few views, the oldest going first.
-type viewCache struct {
-	mu    sync.Mutex
-	views map[string]keptView
-}
+// it at once.
+type viewCache = keptCache[string, *api.AccountView]
 
 // viewCacheSize bounds the views kept: each holds up to four pages.
 const viewCacheSize = 16
 
-type keptView struct {
-	view *api.AccountView
+// keptCache keeps the views seen last and when each was read, so that
+// coming back to one shows it at once while it is read again; it holds
+// up to max, the oldest going first. Commands fill it, so it is safe for
+// concurrent use.
+type keptCache[K comparable, V any] struct {
+	mu  sync.Mutex
+	max int
+	m   map[K]kept[V]
+}
+
+type kept[V any] struct {
+	v    V
 	read time.Time
 }
 
-func (c *viewCache) get(id string) (keptView, bool) {
+func (c *keptCache[K, V]) get(k K) (V, time.Time, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	v, ok := c.views[id]
-	return v, ok
+	e, ok := c.m[k]
+	return e.v, e.read, ok
 }
 
-func (c *viewCache) put(id string, v *api.AccountView, read time.Time) {
+func (c *keptCache[K, V]) put(k K, v V, read time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.views == nil {
-		c.views = map[string]keptView{}
+	if c.m == nil {
+		c.m = map[K]kept[V]{}
 	}
-	if _, ok := c.views[id]; !ok && len(c.views) >= viewCacheSize {
-		oldest := ""
-		for k, kv := range c.views {
-			if oldest == "" || kv.read.Before(c.views[oldest].read) {
-				oldest = k
+	if _, ok := c.m[k]; !ok && len(c.m) >= max(c.max, 1) {
+		var oldest K
+		first := true
+		for key, e := range c.m {
+			if first || e.read.Before(c.m[oldest].read) {
+				oldest, first = key, false
 			}
 		}
-		delete(c.views, oldest)
+		delete(c.m, oldest)
 	}
-	c.views[id] = keptView{view: v, read: read}
+	c.m[k] = kept[V]{v: v, read: read}
 }
 
-func (c *viewCache) drop(id string) {
+// clear forgets every view.
+func (c *keptCache[K, V]) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.views, id)
+	clear(c.m)
+}
+
+func (c *keptCache[K, V]) drop(k K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, k)
 }

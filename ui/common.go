@@ -94,11 +94,21 @@ type envState struct {
 	// places are the screens left open when the user switched to the
 	// other environment, opened again on the way back.
 	places []place
-	// views are the accounts seen last, shown at once when opened again.
-	views viewCache
+	// views are the accounts seen last, shown at once when opened again;
+	// events the Events view's first pages, by query.
+	views  viewCache
+	events eventsCache
 	// warmed: the project token was fetched ahead after the first screen
 	// since the launch or the last switch to this environment.
 	warmed bool
+}
+
+// forgetUser forgets what the signed-in user's token read: who they are
+// and the accounts they saw, which whoever signs in next must not see
+// (even from memory). The project token's event log stays.
+func (e *envState) forgetUser() {
+	e.owner = nil
+	e.views.clear()
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

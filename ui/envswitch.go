@@ -105,7 +105,7 @@ func (m *Model) reopen() []tea.Cmd {
 // why (nil when nobody was signed in to begin with).
 func (m *Model) toSignIn(err error) tea.Cmd {
 	e := m.env
-	e.owner = nil
+	e.forgetUser()
 	if err != nil {
 		m.c.log.Info("session rejected, back to sign-in", "env", string(e.Name))
 	}

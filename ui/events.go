@@ -184,7 +184,7 @@ func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
 		failed:    "Could not read the event log.",
 		columns:   eventColumns(c.now),
 		id:        func(l *api.WebhookEventLog) string { return l.ID },
-		fetch:     q.fetch(env.ProjectAPI),
+		fetch:     q.fetch(env.ProjectAPI, &env.events, c.now),
 		walkToEnd: true,
 		pageSize:  eventsPageSize,
 		project:   true,
@@ -201,7 +201,25 @@ func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
 	return s
 }
 
-func (s *eventsScreen) init() tea.Cmd { return tea.Batch(s.listScreen.init(), s.schedulePoll()) }
+// init reads the log's first page, or shows the one kept from the last
+// visit of the same query (its age on the status line) and reads it again
+// at once, as the tail's read: the rows stay until the fresh ones come.
+func (s *eventsScreen) init() tea.Cmd {
+	page, read, ok := s.env.events.get(s.query.cacheKey())
+	if !ok || s.started {
+		return tea.Batch(s.listScreen.init(), s.schedulePoll())
+	}
+	s.started = true
+	page.Read = read
+	cmd := s.list.Seed(nil, page)
+	if cmd == nil {
+		// The kept page covers the screen: read it again now. Otherwise
+		// the rows below it are on the wire, and the next poll reads it.
+		s.polling = true
+		cmd = s.list.Refresh()
+	}
+	return tea.Batch(cmd, s.schedulePoll())
+}
 
 func (s *eventsScreen) title() string {
 	if s.query.scope != "" && s.query.resource != "" {
@@ -385,7 +403,7 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // until it answers.
 func (s *eventsScreen) run(q eventsQuery) tea.Cmd {
 	s.query, s.polling = q, false
-	return s.listScreen.query(q.fetch(s.env.ProjectAPI))
+	return s.listScreen.query(q.fetch(s.env.ProjectAPI, &s.env.events, s.c.now))
 }
 
 // view is the listScreen's, with the tail's status line under the
@@ -463,7 +481,9 @@ func (s *eventsScreen) tailText() string {
 			return "tail paused, " + w
 		}
 		if s.polling {
-			return "live"
+			// The rows on screen stay until the read answers: say how
+			// old they are (kept from the last visit, they may be old).
+			return s.updatedText(now)
 		}
 		return s.c.spinFrame + " loading"
 	case s.err != nil:
@@ -472,8 +492,15 @@ func (s *eventsScreen) tailText() string {
 		return "live"
 	case !s.tailing():
 		return "tail paused on older events (" + s.listScreen.keys.nav.Top.Help().Key + " for the newest)"
-	case !s.list.Updated().IsZero():
-		return "live · updated " + shortDuration(now.Sub(s.list.Updated())) + " ago"
 	}
-	return "live"
+	return s.updatedText(now)
+}
+
+// updatedText is the tail's state when it is not held: when its rows were
+// read, once they were.
+func (s *eventsScreen) updatedText(now time.Time) string {
+	if s.list.Updated().IsZero() {
+		return "live"
+	}
+	return "live · updated " + shortDuration(now.Sub(s.list.Updated())) + " ago"
 }

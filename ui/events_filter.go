@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -34,13 +35,40 @@ func (q eventsQuery) params() api.WebhookEventLogsParams {
 }
 
 // fetch reads pages of the log, newest first (the log has no other order).
-func (q eventsQuery) fetch(p ProjectAPI) pagedlist.Fetch[api.WebhookEventLog] {
+// fetch reads the log's pages; each first page read is kept in cache
+// (when set) with when it was read, for the next visit of the same query.
+func (q eventsQuery) fetch(p ProjectAPI, cache *eventsCache, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
 	base := q.params()
-	return fetchPages(p.WebhookEventLogs, func(r pagedlist.Request) api.WebhookEventLogsParams {
+	read := fetchPages(p.WebhookEventLogs, func(r pagedlist.Request) api.WebhookEventLogsParams {
 		pp := base
 		pp.After, pp.First = r.After, r.First
 		return pp
 	})
+	if cache == nil {
+		return read
+	}
+	key := q.cacheKey()
+	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
+		page, err := read(ctx, r)
+		if err == nil && r.After == "" && !r.Reverse {
+			cache.put(key, page, now())
+		}
+		return page, err
+	}
+}
+
+// eventsCache keeps the Events view's first page per query, so that the
+// view opens at once with the rows of the last visit while it reads them
+// again (the live tail would anyway).
+type eventsCache = keptCache[eventsQuery, pagedlist.Page[api.WebhookEventLog]]
+
+// eventsCacheSize bounds the first pages kept: one per filter tried.
+const eventsCacheSize = 8
+
+// cacheKey is the query without what only names it on screen.
+func (q eventsQuery) cacheKey() eventsQuery {
+	q.scope = ""
+	return q
 }
 
 // nextStatus cycles the status filter: any, then each status text.

@@ -515,3 +515,53 @@ func TestGoldenEventsAndWaits(t *testing.T) {
 		}
 	}
 }
+
+// The Events view seen before opens at once with the rows of that visit,
+// their age on the status line, while one request reads the first page
+// again; the fresh rows then replace them.
+func TestEventsRevisitShowsKeptRowsThenFreshOnes(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
+	clock := testNow
+	d.m.c.now = func() time.Time { return clock }
+	d.press("E")
+	d.wantScreen("row 1 of 12/12")
+	d.press("esc")
+
+	// Meanwhile an event came.
+	clock = clock.Add(40 * time.Second)
+	d.sbxP.add("Transaction.Booked", "tx-new")
+	before := d.sbxP.requests()
+
+	// The key opens the view; what opening it sends is kept back.
+	revalidate := d.update(d.update(keyMsg("E"))())
+	if n := d.sbxP.requests() - before; n != 0 {
+		t.Fatalf("opening the Events view again sent %d requests before showing it", n)
+	}
+	d.wantScreen("row 1 of 12/12")
+	d.wantScreen("updated 40s ago")
+	if strings.Contains(d.screen(), "tx-new") {
+		t.Fatalf("the kept rows show an event read after them:\n%s", d.screen())
+	}
+
+	d.run(revalidate)
+	d.wantScreen("tx-new")
+	// As when the tail reads a new event: it comes in above the cursor.
+	d.wantScreen("row 2 of 13/13 · live · updated 0s ago")
+	if n := d.sbxP.requests() - before; n != 1 {
+		t.Fatalf("the revisit cost %d requests, want 1", n)
+	}
+
+	// Another filter has nothing kept: it reads as a first visit does,
+	// never showing the rows of another query.
+	before = d.sbxP.requests()
+	d.press("esc")
+	d.press("enter", "E")
+	d.wantScreen("Events (Account 0)")
+	if strings.Contains(d.screen(), "tx-new") {
+		t.Fatalf("the account's events show the rows of the whole log:\n%s", d.screen())
+	}
+	if n := d.sbxP.requests() - before; n != 1 {
+		t.Fatalf("the account's events cost %d requests, want 1", n)
+	}
+}

@@ -257,6 +257,11 @@ func TestSignOutKey(t *testing.T) {
 	if d.m.env.owner != nil || strings.Contains(d.screen(), "Jane Doe") {
 		t.Fatalf("the footer still names the user:\n%s", d.screen())
 	}
+	// Whoever signs in next is never shown the account seen, even from
+	// memory.
+	if _, _, kept := d.m.env.views.get("acc-0"); kept {
+		t.Fatal("the account seen before the sign-out is still kept")
+	}
 
 	p := newDriver(t, fixture{rows: 3, project: true})
 	p.press("O")

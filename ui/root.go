@@ -124,7 +124,8 @@ func New(opts Options) *Model {
 			e.Name = name
 		}
 		ctx, cancel := context.WithCancel(root)
-		st := &envState{Environment: e, ctx: ctx, cancel: cancel}
+		st := &envState{Environment: e, ctx: ctx, cancel: cancel,
+			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize}}
 		if e.API != nil {
 			st.status = e.API.Status()
 		}

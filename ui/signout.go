@@ -54,7 +54,8 @@ func (m *Model) signedOut(msg signedOutMsg) tea.Cmd {
 	case msg.err != nil:
 		return m.setFlash("Could not sign out. "+explain(msg.err, where{retry: m.keys.SignOut}), true)
 	}
-	e.owner, e.expiry = nil, time.Time{}
+	e.forgetUser()
+	e.expiry = time.Time{}
 	if msg.env != m.env.Name {
 		return m.setFlash(text, bad)
 	}
