@@ -208,6 +208,12 @@ func (r *opsRun) splitWalks(t *testing.T) {
 	if len(pages) != len(ps) || (len(pages) > 0 && pages[0] == nil) {
 		t.Errorf("%s of %d accounts: %d pages, the first %v", OpAccountsTransactionPages, len(ps), len(pages), pages)
 	}
+	heads, err := r.user.AccountsTransactionHeads(ctx, AccountsParams{First: 5}, TransactionsParams{First: 2, Status: []string{"Booked"}})
+	r.cov.ok(t, OpAccountsTransactionHeads, err)
+	if heads == nil || len(heads.Items) == 0 || heads.Items[0].AccountID == "" || heads.Items[0].Transactions == nil ||
+		len(heads.Items[0].Transactions.Items) > 2 {
+		t.Errorf("%s: %+v", OpAccountsTransactionHeads, heads)
+	}
 }
 
 // accountView opens an account in one request, with either token.

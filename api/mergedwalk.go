@@ -61,6 +61,55 @@ func (c *Client) AccountsTransactionPages(ctx context.Context, ps []Transactions
 	return pages, nil
 }
 
+// OpAccountsTransactionHeads is the operation that reads a page of
+// accounts, each with the first page of its transactions.
+const OpAccountsTransactionHeads = "AccountsTransactionHeads"
+
+// accountHeadNode is an account of a page with the first page of its
+// transactions (null when the token cannot read them).
+type accountHeadNode struct {
+	ID           string                `graphql:"id"`
+	Transactions *connectionQL[txNode] `graphql:"transactions(first: $txFirst, filters: $txFilters, orderBy: $txOrderBy)"`
+}
+
+type accountsTransactionHeadsQuery struct {
+	Accounts connectionQL[accountHeadNode] `graphql:"accounts(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
+}
+
+// AccountTransactions is an account and the first page of its
+// transactions.
+type AccountTransactions struct {
+	AccountID    string
+	Transactions *Page[TransactionDetail]
+}
+
+// accountsTransactionHeadsVars are the operation's variables: p's page of
+// accounts, and tp's first page of each one's transactions.
+func accountsTransactionHeadsVars(p AccountsParams, first int, tp TransactionsParams, txFirst int) map[string]any {
+	vars := accountsVars(p, first, p.After)
+	tp.AccountID, tp.After = "", ""
+	prefixed("tx", tp.vars(txFirst), vars)
+	return vars
+}
+
+// AccountsTransactionHeads reads, in one request, a page of the accounts p
+// lists, each with the first page of its transactions that tp matches
+// (tp.AccountID and tp.After are ignored): a hundred accounts' heads for
+// the price of one request, where AccountsTransactionPages reads five.
+func (c *Client) AccountsTransactionHeads(ctx context.Context, p AccountsParams, tp TransactionsParams) (*Page[AccountTransactions], error) {
+	if err := tp.check(); err != nil {
+		return nil, err
+	}
+	vars := accountsTransactionHeadsVars(p, c.first(p.First), tp, c.first(tp.First))
+	q, err := query[accountsTransactionHeadsQuery](ctx, c, OpAccountsTransactionHeads, vars)
+	if q == nil {
+		return nil, err
+	}
+	return convertPage(&q.Accounts, func(n *accountHeadNode) AccountTransactions {
+		return AccountTransactions{AccountID: n.ID, Transactions: convertPage(n.Transactions, (*txNode).transaction)}
+	}), err
+}
+
 // TransactionPager is what a MergedTransactions reads from: the user's
 // accounts and several accounts' transaction pages per request (a
 // *Client).
@@ -78,15 +127,25 @@ type TransactionPager interface {
 // known, so the order is exact. Next reads on from where it stopped; it
 // is not safe for concurrent use, Progress is.
 //
-// Merging costs a request per five accounts before the first row, so a
-// user who sees more than MaxMergedAccounts accounts gets their lists in
-// turn instead, in the accounts' order, one account read at a time.
+// Each page of accounts is read with the first rows of each one's list
+// (AccountsTransactionHeads, when the pager has it), so merging costs a
+// request per hundred accounts before the first row, and a user who sees
+// more than MaxMergedAccountsWithHeads accounts gets their lists in turn
+// instead, in the accounts' order, one account read at a time. A pager
+// without it, or a server that refuses its operation for a limit, costs
+// a request per five accounts, and MaxMergedAccounts bounds the merge.
 type MergedTransactions struct {
 	src   TransactionPager
+	heads transactionHeads // nil: the accounts are read without their rows
 	base  TransactionsParams
 	key   func(*TransactionDetail) time.Time
 	desc  bool
 	ahead bool // fill a request with pages of accounts not yet needed
+	// headRows is how many rows of each account come with its page of
+	// accounts (0 until Next knows how many rows the caller wants);
+	// headsRead: some did.
+	headRows  int
+	headsRead bool
 
 	accountsRead  bool   // the first page of accounts came (it decides inTurn)
 	accountsAfter string // where the accounts list goes on, in turn
@@ -113,10 +172,27 @@ type txStream struct {
 	done    bool
 }
 
-// MaxMergedAccounts is the most accounts whose lists are merged: their
-// first pages cost a hundred requests before the first row, a twentieth of
-// the platform's request budget.
-const MaxMergedAccounts = 100 * platform.MaxTopLevel
+// MaxMergedAccounts is the most accounts whose lists are merged when
+// each account's first page is read apart from the accounts: they cost a
+// hundred requests before the first row, a twentieth of the platform's
+// request budget. MaxMergedAccountsWithHeads is the same hundred requests'
+// worth when the first rows come with the accounts.
+const (
+	MaxMergedAccounts          = 100 * platform.MaxTopLevel
+	MaxMergedAccountsWithHeads = 100 * platform.PageMax
+)
+
+// transactionHeads is the optional part of a TransactionPager (a *Client
+// has it) that reads a page of accounts with each one's first rows.
+type transactionHeads interface {
+	AccountsTransactionHeads(ctx context.Context, p AccountsParams, tp TransactionsParams) (*Page[AccountTransactions], error)
+}
+
+// mergedHeadRows is the most rows read with each account of a page of
+// accounts: enough that most accounts' next row stays known far down a
+// list merged from many, few enough that a page of a hundred accounts is
+// a thousand transactions (1,100 connection nodes).
+const mergedHeadRows = 10
 
 // MergeTransactions prepares the merged list of every account's
 // transactions that p matches (p.AccountID and p.After are ignored;
@@ -132,6 +208,7 @@ func MergeTransactions(src TransactionPager, p TransactionsParams, ahead bool) *
 		p.Direction = DirectionDesc
 	}
 	m := &MergedTransactions{src: src, base: p, desc: p.Direction == DirectionDesc, ahead: ahead}
+	m.heads, _ = src.(transactionHeads)
 	switch p.OrderBy {
 	case TxOrderCreatedAt:
 		m.key = func(t *TransactionDetail) time.Time { return t.CreatedAt }
@@ -166,6 +243,12 @@ func (m *MergedTransactions) InTurn() bool {
 // Next hands out up to n more rows; more is false once the list ends.
 // After an error the rows read so far stay: Next can be called again.
 func (m *MergedTransactions) Next(ctx context.Context, n int) (rows []TransactionDetail, more bool, err error) {
+	if m.headRows == 0 {
+		m.headRows = min(max(n, 1), mergedHeadRows)
+		if m.base.First > 0 {
+			m.headRows = min(m.base.First, mergedHeadRows)
+		}
+	}
 	if !m.accountsRead || (!m.inTurn && !m.accountsDone) {
 		if err := m.readAccounts(ctx); err != nil {
 			return nil, true, err
@@ -230,8 +313,12 @@ func (m *MergedTransactions) readAccounts(ctx context.Context) error {
 			return err
 		}
 		m.accountsRead = true
+		most := MaxMergedAccounts
+		if m.heads != nil {
+			most = MaxMergedAccountsWithHeads
+		}
 		m.mu.Lock()
-		m.inTurn = m.accounts > MaxMergedAccounts
+		m.inTurn = m.accounts > most
 		m.mu.Unlock()
 	}
 	for !m.inTurn && !m.accountsDone {
@@ -242,22 +329,56 @@ func (m *MergedTransactions) readAccounts(ctx context.Context) error {
 	return nil
 }
 
-// readAccountsPage reads the next page of accounts.
+// readAccountsPage reads the next page of accounts, with each one's first
+// rows when the pager can. A server that refuses that operation for a
+// limit on the first page gets the accounts alone from then on.
 func (m *MergedTransactions) readAccountsPage(ctx context.Context) error {
 	after := m.accountsAfter
-	page, err := m.src.Accounts(ctx, AccountsParams{First: platform.PageMax, After: after, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+	ap := AccountsParams{First: platform.PageMax, After: after, OrderBy: OrderCreatedAt, Direction: DirectionDesc}
+	if m.heads != nil {
+		tp := m.base
+		tp.First = m.headRows
+		page, err := m.heads.AccountsTransactionHeads(ctx, ap, tp)
+		var limit *OperationLimitError
+		switch {
+		case errors.As(err, &limit) && !m.accountsRead:
+			m.heads = nil
+		case err != nil:
+			return err
+		default:
+			m.headsRead = true
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			for _, a := range page.Items {
+				s := &txStream{id: a.AccountID}
+				m.streams = append(m.streams, s)
+				if err := m.take(s, a.Transactions); err != nil {
+					return err
+				}
+			}
+			m.accountsPageRead(after, page.PageInfo, page.TotalCount, len(page.Items))
+			return nil
+		}
+	}
+	page, err := m.src.Accounts(ctx, ap)
 	if err != nil {
 		return err
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for _, a := range page.Items {
 		m.streams = append(m.streams, &txStream{id: a.ID})
 	}
-	m.accountsAfter = page.PageInfo.EndCursor
-	m.accountsDone = !page.PageInfo.HasNextPage || len(page.Items) == 0 || m.accountsAfter == "" || m.accountsAfter == after
-	m.mu.Lock()
-	m.accounts = max(page.TotalCount, len(m.streams))
-	m.mu.Unlock()
+	m.accountsPageRead(after, page.PageInfo, page.TotalCount, len(page.Items))
 	return nil
+}
+
+// accountsPageRead notes where the accounts go on after a page of n read
+// from after; the caller holds m.mu.
+func (m *MergedTransactions) accountsPageRead(after string, info PageInfo, total, n int) {
+	m.accountsAfter = info.EndCursor
+	m.accountsDone = !info.HasNextPage || n == 0 || m.accountsAfter == "" || m.accountsAfter == after
+	m.accounts = max(total, len(m.streams))
 }
 
 // needed is the accounts whose next row is unknown: nothing buffered and
@@ -311,7 +432,10 @@ func (m *MergedTransactions) head() *txStream {
 // the caller waits for.
 func (m *MergedTransactions) fill(ctx context.Context, need []*txStream, first int) error {
 	chosen := need[:min(len(need), platform.MaxTopLevel)]
-	if m.ahead && !m.inTurn && len(chosen) < platform.MaxTopLevel {
+	// Once the first rows came with the accounts, accounts run out one
+	// by one: a request for one of them carries the next few to run out,
+	// or the list would cost a request per account.
+	if (m.ahead || m.headsRead) && !m.inTurn && len(chosen) < platform.MaxTopLevel {
 		chosen = append(chosen[:len(chosen):len(chosen)], m.soonest(platform.MaxTopLevel-len(chosen))...)
 	}
 	ps := make([]TransactionsParams, len(chosen))
@@ -330,27 +454,35 @@ func (m *MergedTransactions) fill(ctx context.Context, need []*txStream, first i
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, s := range chosen {
-		page := pages[i]
-		if page == nil {
-			// The account is gone, or no longer this token's: it has no
-			// rows to merge.
-			page = &Page[TransactionDetail]{}
+		if err := m.take(s, pages[i]); err != nil {
+			return err
 		}
-		if !s.started {
-			s.started = true
-			m.started++
-			m.total += page.TotalCount
-		}
-		s.buf = append(s.buf, page.Items...)
-		info := page.PageInfo
-		switch {
-		case !info.HasNextPage || len(page.Items) == 0:
-			s.done = true
-		case info.EndCursor == "" || info.EndCursor == s.after:
-			return &PagingError{After: s.after, Reason: "the server said there were more pages but gave no cursor past this one"}
-		default:
-			s.after = info.EndCursor
-		}
+	}
+	return nil
+}
+
+// take adds page, the next page of s's list, to what s holds; the caller
+// holds m.mu.
+func (m *MergedTransactions) take(s *txStream, page *Page[TransactionDetail]) error {
+	if page == nil {
+		// The account is gone, or no longer this token's: it has no rows
+		// to merge.
+		page = &Page[TransactionDetail]{}
+	}
+	if !s.started {
+		s.started = true
+		m.started++
+		m.total += page.TotalCount
+	}
+	s.buf = append(s.buf, page.Items...)
+	info := page.PageInfo
+	switch {
+	case !info.HasNextPage || len(page.Items) == 0:
+		s.done = true
+	case info.EndCursor == "" || info.EndCursor == s.after:
+		return &PagingError{After: s.after, Reason: "the server said there were more pages but gave no cursor past this one"}
+	default:
+		s.after = info.EndCursor
 	}
 	return nil
 }

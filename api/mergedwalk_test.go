@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // mergedRun is a user-token client of an emulator of the test's own (so
@@ -46,8 +48,19 @@ func perAccount(t *testing.T, c *Client, p TransactionsParams) ([]TransactionDet
 // that took.
 func merged(t *testing.T, c *Client, p TransactionsParams, n int, ahead bool) ([]TransactionDetail, int) {
 	t.Helper()
+	return mergedFrom(t, c, c, p, n, ahead)
+}
+
+// plainPager hides a client's AccountsTransactionHeads: the merge reads
+// each account's first page apart from the accounts, as from a pager
+// without it.
+type plainPager struct{ TransactionPager }
+
+// mergedFrom is merged, reading from src (c or c behind plainPager).
+func mergedFrom(t *testing.T, c *Client, src TransactionPager, p TransactionsParams, n int, ahead bool) ([]TransactionDetail, int) {
+	t.Helper()
 	before := c.Status().Used
-	m := MergeTransactions(c, p, ahead)
+	m := MergeTransactions(src, p, ahead)
 	var all []TransactionDetail
 	for more := true; more; {
 		rows, m2, err := m.Next(context.Background(), n)
@@ -165,8 +178,60 @@ func TestMergedTransactionsFirstPageThenOnward(t *testing.T) {
 	}
 }
 
-// TestMergedTransactionsInTurnPastTheMergeable: a user who sees more
-// accounts than MaxMergedAccounts gets each account's list in turn, in the
+// TestMergedTransactionsWithHeadsPastFiveHundred: the first rows of each
+// account come with the accounts, a hundred accounts a request, so a user
+// who sees more than MaxMergedAccounts accounts still gets one list,
+// newest first, exactly the accounts' lists merged, and its first rows
+// cost a request per hundred accounts and a few more.
+func TestMergedTransactionsWithHeadsPastFiveHundred(t *testing.T) {
+	e := newSplitEmulator(t, MaxMergedAccounts+150)
+	_, userToken := sandboxUser(t, e.info)
+	c := emulatorClient(t, e.info, "sandbox", userToken, nil)
+	p := TransactionsParams{Status: []string{"Booked"}, IsAboveAmount: "500", OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
+
+	m := MergeTransactions(c, p, false)
+	before := c.Status().Used
+	first, more, err := m.Next(context.Background(), 50)
+	if err != nil || !more || len(first) != 50 {
+		t.Fatalf("the first 50 rows: %d, more %v, %v", len(first), more, err)
+	}
+	_, accounts, _, _ := m.Progress()
+	used := c.Status().Used - before
+	t.Logf("%d accounts: the first 50 rows took %d requests", accounts, used)
+	if m.InTurn() || accounts <= MaxMergedAccounts {
+		t.Fatalf("%d accounts, in turn %v: want more than %d, merged", accounts, m.InTurn(), MaxMergedAccounts)
+	}
+	if heads := (accounts + platform.PageMax - 1) / platform.PageMax; used > heads+5 {
+		t.Errorf("the first rows took %d requests, want at most the %d pages of accounts and 5", used, heads)
+	}
+
+	want, inTurn := perAccount(t, c, p)
+	got, now := merged(t, c, p, 50, false)
+	wantMergedOf(t, got, want)
+	t.Logf("the whole list: %d requests merged, %d in turn (%d transactions)", now, inTurn, len(got))
+}
+
+// A server that refuses the accounts with their first rows for a limit
+// gets the accounts alone, and each account's first page apart: the same
+// list, at a request per five accounts.
+func TestMergedTransactionsWithoutHeadsAfterALimit(t *testing.T) {
+	e := newSplitEmulator(t, 120)
+	e.refuseOp = OpAccountsTransactionHeads
+	_, userToken := sandboxUser(t, e.info)
+	c := e.clientWith(t, userToken)
+	p := TransactionsParams{Status: []string{"Booked"}, IsAboveAmount: "100", OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
+	want, _ := perAccount(t, c, p)
+	got, requests := merged(t, c, p, 50, false)
+	wantMergedOf(t, got, want)
+	if n := e.refused.Load(); n != 1 {
+		t.Errorf("the operation was refused %d times, want once: the walk goes on without it", n)
+	}
+	t.Logf("after the refusal: %d requests", requests)
+}
+
+// TestMergedTransactionsInTurnPastTheMergeable: from a pager that cannot
+// read the accounts with their first rows, a user who sees more accounts
+// than MaxMergedAccounts gets each account's list in turn, in the
 // accounts' order, nothing missed or twice, the first rows without
 // reading every account.
 func TestMergedTransactionsInTurnPastTheMergeable(t *testing.T) {
@@ -175,7 +240,7 @@ func TestMergedTransactionsInTurnPastTheMergeable(t *testing.T) {
 	c := emulatorClient(t, e.info, "sandbox", userToken, nil)
 	p := TransactionsParams{Status: []string{"Booked"}, IsAboveAmount: "500", OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
 
-	m := MergeTransactions(c, p, false)
+	m := MergeTransactions(plainPager{c}, p, false)
 	before := c.Status().Used
 	first, more, err := m.Next(context.Background(), 5)
 	if err != nil || !more || len(first) != 5 {
@@ -189,7 +254,7 @@ func TestMergedTransactionsInTurnPastTheMergeable(t *testing.T) {
 	}
 
 	want, _ := perAccount(t, c, p)
-	got, _ := merged(t, c, p, 50, true)
+	got, _ := mergedFrom(t, c, plainPager{c}, p, 50, true)
 	if len(got) != len(want) {
 		t.Fatalf("in turn: %d rows, the accounts' lists %d", len(got), len(want))
 	}

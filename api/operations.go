@@ -78,6 +78,7 @@ func Operations() ([]Operation, error) {
 		{name: OpSimulateTransfer, v: &simulateMutation{}, vars: map[string]any{"input": IncomingSepaCreditTransferInput{}}, mutation: true, admin: true},
 		{name: OpAccountDetail, v: &accountDetailQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
 		{name: OpAccountDetailUser, v: &accountDetailUserQuery{}, vars: map[string]any{"accountId": graphql.ID("")}},
+		{name: OpAccountsTransactionHeads, v: &accountsTransactionHeadsQuery{}, vars: accountsTransactionHeadsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax, TransactionsParams{Search: "x", Status: []string{"Booked"}}, mergedHeadRows)},
 		{name: OpAccountView, v: &accountViewQuery{}, vars: AccountViewParams{AccountID: "x"}.parts().vars(func(int) int { return platform.PageMax })},
 		{name: OpAccountViewUser, v: &accountViewUserQuery{}, vars: AccountViewParams{AccountID: "x"}.parts().vars(func(int) int { return platform.PageMax })},
 		{name: OpMemberships, v: &membershipsQuery{}, vars: MembershipsParams{}.vars(platform.PageMax)},

@@ -154,7 +154,7 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
 		OpAccountView: &accountViewQuery{}, OpAccountViewUser: &accountViewUserQuery{},
 		OpProjectTransactionPages: &aliasesQL[connectionQL[txNode]]{}, OpAccountPages: &aliasesQL[connectionQL[accountListNode]]{},
-		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{},
+		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{}, OpAccountsTransactionHeads: &accountsTransactionHeadsQuery{},
 	}
 	// The split walks send as many pages as they have parts to read.
 	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}, OpAccountsTransactionPages: {}}
@@ -328,6 +328,8 @@ func webhookAndViewReadsStripped(ctx context.Context, c *Client, in WebhookSubsc
 	}))
 	accountsPages, err := c.AccountsTransactionPages(ctx, []TransactionsParams{{AccountID: "acc-1"}, {AccountID: "acc-2"}})
 	check("AccountsTransactionPages", accountsPages, err)
+	heads, err := c.AccountsTransactionHeads(ctx, AccountsParams{}, TransactionsParams{})
+	check("AccountsTransactionHeads", heads, err)
 }
 
 func second[T any](_ T, err error) error { return err }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator"
+	"golang.org/x/oauth2"
 )
 
 // splitEmulator is an emulator of the test's own (the walk creates items
@@ -26,6 +27,9 @@ type splitEmulator struct {
 	requests atomic.Int32
 	refused  atomic.Int32 // answered 400 for carrying too many pages
 	maxPages atomic.Int32
+	// refuseOp, when set before the first request, is an operation name
+	// answered 400 QUERY_TOO_COMPLEX every time.
+	refuseOp string
 	// rtt delays each answer by a round trip (benchmarks only: tests
 	// never wait).
 	rtt      time.Duration
@@ -53,7 +57,9 @@ func newSplitEmulator(t testing.TB, accounts int) *splitEmulator {
 			e.requests.Add(1)
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if max := int(e.maxPages.Load()); max > 0 && bytes.Contains(body, fmt.Appendf(nil, "p%d:", max)) {
+			max := int(e.maxPages.Load())
+			if (max > 0 && bytes.Contains(body, fmt.Appendf(nil, "p%d:", max))) ||
+				(e.refuseOp != "" && bytes.Contains(body, []byte(`"operationName":"`+e.refuseOp+`"`))) {
 				e.refused.Add(1)
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
@@ -71,8 +77,14 @@ func newSplitEmulator(t testing.TB, accounts int) *splitEmulator {
 // client is a project-token client of the Sandbox through the proxy.
 func (e *splitEmulator) client(t testing.TB) *Client {
 	t.Helper()
+	return e.clientWith(t, projectTokenSource(t, e.info, "sandbox"))
+}
+
+// clientWith is a client of the Sandbox through the proxy with ts's tokens.
+func (e *splitEmulator) clientWith(t testing.TB, ts oauth2.TokenSource) *Client {
+	t.Helper()
 	env := e.info.Environments["sandbox"]
-	return emulatorClient(t, e.info, "sandbox", projectTokenSource(t, e.info, "sandbox"), func(o *Options) {
+	return emulatorClient(t, e.info, "sandbox", ts, func(o *Options) {
 		o.GraphQLURL = strings.Replace(env.GraphQLURL, e.info.APIURL, e.proxyURL, 1)
 		o.TestingURL = strings.Replace(env.TestingGraphQLURL, e.info.APIURL, e.proxyURL, 1)
 	})

@@ -37,8 +37,9 @@ func firstRowsViews() []firstRows {
 		{name: "transaction", prep: []string{"enter", "2"}, open: []string{"enter"}, back: []string{"esc"}, requests: 0},
 		// The member comes with the row; the screen reads its cards.
 		{name: "member", prep: []string{"enter", "3"}, open: []string{"enter"}, back: []string{"esc"}, requests: 1},
-		// A user token reads the account list, then the first page of
-		// every account's transactions, five accounts per request.
+		// A user token reads the accounts a hundred a request, each with
+		// its first rows, then the next page of those whose rows run out
+		// before the screen is full, five accounts per request.
 		{name: "all transactions, user token", open: append(keysOf(":transactions"), "enter"), back: []string{"esc"}, requests: -1},
 		{name: "all transactions, project token", project: true, open: append(keysOf(":transactions"), "enter"), back: []string{"esc"}, requests: 1},
 		{name: "all members, user token", open: append(keysOf(":members"), "enter"), back: []string{"esc"}, requests: 1},
@@ -64,12 +65,11 @@ func TestFirstRowsRequests(t *testing.T) {
 		ops := e.opCount()
 		e.press(v.open...)
 		got := e.opsSince(ops)
-		want := v.requests
-		if want < 0 {
-			want = 1 + walkRequests(t, e)
+		if v.requests >= 0 && len(got) != v.requests {
+			t.Errorf("%s: %d requests %q, want %d", v.name, len(got), got, v.requests)
 		}
-		if len(got) != want {
-			t.Errorf("%s: %d requests %q, want %d", v.name, len(got), got, want)
+		if most := 1 + walkRequests(t, e); v.requests < 0 && (len(got) < 1 || len(got) > most || got[0] != api.OpAccountsTransactionHeads) {
+			t.Errorf("%s: %d requests %q, want the accounts with their first rows, then at most %d", v.name, len(got), got, most-1)
 		}
 		t.Logf("%s: %d requests %q", v.name, len(got), got)
 		e.press(v.back...)

@@ -30,8 +30,9 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 		Use:   "transactions",
 		Short: "List transactions, across accounts or of one (--account), filtered",
 		Long: "Lists transactions newest first. With a project token the whole project's (one list); with a\n" +
-			"user token every account's merged into one list by execution date (five accounts read per\n" +
-			"request; past 500 accounts, one account after another), or the one given by --account.\n" +
+			"user token every account's merged into one list by execution date (a hundred accounts read\n" +
+			"per request with their first rows; past 10,000 accounts, one account after another), or the\n" +
+			"one given by --account.\n" +
 			"Dates filter on the execution date. --min and --max include their bounds and compare the\n" +
 			"amount without its sign (the platform's amounts have none; the side says which way the money\n" +
 			"went): --min 100 lists a credit of +150.00 and a debit of -125.60 alike.",

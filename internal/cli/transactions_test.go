@@ -86,7 +86,7 @@ func TestUserTransactionsAreOneListNewestFirst(t *testing.T) {
 		switch r.Operation {
 		case api.OpAccountsTransactionPages:
 			pages++
-		case api.OpAccounts:
+		case api.OpAccounts, api.OpAccountsTransactionHeads:
 			accounts++
 		default:
 			t.Errorf("a %s request: the merged list asks for accounts and their pages only", r.Operation)
