@@ -2,8 +2,6 @@ package ui
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
@@ -36,9 +34,7 @@ func explain(err error, at where) string {
 	if err == nil {
 		return ""
 	}
-	facts := remedy.Sentence(err)
-	r, n := utf8.DecodeRuneInString(facts)
-	facts = string(unicode.ToUpper(r)) + facts[n:]
+	facts := remedy.Capitalized(remedy.Sentence(err))
 	if next, _ := at.advice(remedy.Classify(err, at.project)); next != "" {
 		return facts + " " + next
 	}
@@ -70,6 +66,8 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 		return press("start again and approve access"), true
 	case remedy.NewCode:
 		return press("sign in again with a new code"), true
+	case remedy.PasteAgain:
+		return "Paste the whole address the browser ends on.", true
 	case remedy.RetryAt:
 		if r.At.IsZero() {
 			return press("try again in a minute"), true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 type signinState int
@@ -78,10 +79,10 @@ type signinScreen struct {
 
 	// The address pasted back in a headless sign-in: the field (it has
 	// focus while the address is typed), the Paste in flight, and why the
-	// last one was refused.
+	// last one was refused (an *auth.PasteError).
 	pasteIn    textinput.Model
 	pasteID    int
-	refused    string
+	refused    error
 	pasteTaken bool // a paste was accepted: Login is finishing
 }
 
@@ -203,7 +204,7 @@ func (s *signinScreen) update(msg tea.Msg) tea.Cmd {
 			focus := s.pasteIn.Focus()
 			if n := len(msg.Content); n > maxPasteField {
 				// The field would keep its first bytes without a word.
-				s.refused = fmt.Sprintf("the paste is %d KiB long, far longer than any address the browser is sent back to; paste just that address", n>>10)
+				s.refused = &auth.PasteError{Reason: fmt.Sprintf("the paste is %d KiB long, far longer than any address the browser is sent back to", n>>10)}
 				return focus
 			}
 			_, cmd := editInput(&s.pasteIn, msg)
@@ -284,10 +285,10 @@ func (s *signinScreen) pasteKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.UsePaste):
 		text := strings.TrimSpace(s.pasteIn.Value())
 		if text == "" {
-			s.refused = "nothing was pasted"
+			s.refused = &auth.PasteError{Reason: "nothing was pasted"}
 			return nil
 		}
-		s.refused = ""
+		s.refused = nil
 		s.pasteIn.Blur()
 		s.pasteID = s.c.nextID()
 		paste, id, pid, env := s.paste, s.id, s.pasteID, s.env.Name
@@ -306,13 +307,12 @@ func (s *signinScreen) pasteKey(msg tea.KeyPressMsg) tea.Cmd {
 // says how).
 func (s *signinScreen) pasted(err error) tea.Cmd {
 	s.pasteID = 0
-	var refused *auth.PasteError
 	switch {
 	case err == nil:
 		s.pasteTaken = true
 		s.pasteIn.SetValue("")
-	case errors.As(err, &refused):
-		s.refused = refused.Reason
+	case remedy.Classify(err, false).Kind == remedy.PasteAgain:
+		s.refused = err
 		s.pasteIn.SetValue("")
 		return s.pasteIn.Focus()
 	default:
@@ -327,7 +327,7 @@ func (s *signinScreen) start(demo bool) tea.Cmd {
 	s.state, s.err, s.warnings, s.user, s.reason = signinWaiting, nil, nil, nil, nil
 	s.prompt, s.paste, s.demo = auth.SignInPrompt{}, nil, demo
 	s.notesSeen, s.home, s.checkFailed = nil, nil, false
-	s.pasteID, s.refused, s.pasteTaken = 0, "", false
+	s.pasteID, s.refused, s.pasteTaken = 0, nil, false
 	s.pasteIn.Blur()
 	s.pasteIn.SetValue("")
 	prompts := make(chan auth.SignInPrompt, 1)
@@ -502,8 +502,8 @@ func (s *signinScreen) waitingView(line func(...string), wrap lipgloss.Style) {
 		default:
 			line(st.dim.Render("Paste it, or press " + s.keys.Paste.Help().Key + " to type it."))
 		}
-		if s.refused != "" {
-			line(wrap.Render(st.err.Render("✗ That address was not used: " + s.refused + ".")))
+		if s.refused != nil {
+			line(wrap.Render(st.err.Render("✗ " + explain(s.refused, where{retry: s.keys.Paste}))))
 		}
 	case p.Opening:
 		line(s.c.spinFrame, " Waiting for the sign-in to finish in the browser that is opening…")

@@ -108,7 +108,7 @@ func TestHeadlessSignInTakesThePastedAddress(t *testing.T) {
 	if len(p.got) != 1 || p.got[0] != "http://127.0.0.1:43123/callback?state=abc" {
 		t.Fatalf("Paste got %q", p.got)
 	}
-	d.wantScreen("✗ That address was not used: it carries neither an authorization code nor an error.")
+	d.wantScreen("✗ The pasted address was not used: it carries neither an authorization code nor an error. Paste the whole")
 	if s.state != signinWaiting || !s.capturing() {
 		t.Fatalf("a refused paste ended the wait: state %v, field %v", s.state, s.capturing())
 	}
@@ -200,7 +200,7 @@ func TestAHugePasteIsRefusedAndTheFieldGoesOn(t *testing.T) {
 	p := &recordingPaste{d: d, answers: []error{nil}}
 	d.send(loginURLMsg{envTag{config.Sandbox}, s.id, fakePrompt(true, false), p.paste})
 	d.send(tea.PasteMsg{Content: strings.Repeat("x", 100_000)})
-	d.wantScreen("✗ That address was not used: the paste is 97 KiB long")
+	d.wantScreen("✗ The pasted address was not used: the paste is 97 KiB long")
 	if !s.capturing() || s.pasteIn.Value() != "" {
 		t.Fatalf("after a huge paste: field open %v, holding %d bytes", s.capturing(), len(s.pasteIn.Value()))
 	}

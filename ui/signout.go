@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -49,8 +48,7 @@ func (m *Model) signedOut(msg signedOutMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, auth.ErrRevocationFailed):
 		// Signed out all the same: only the server's word is missing.
-		s := remedy.Sentence(msg.err)
-		text, bad = strings.ToUpper(s[:1])+s[1:], true
+		text, bad = remedy.Capitalized(remedy.Sentence(msg.err)), true
 	case msg.err != nil:
 		return m.setFlash("Could not sign out. "+explain(msg.err, where{retry: m.keys.SignOut}), true)
 	}

@@ -165,6 +165,8 @@ func signInCommand(r remedy.Remedy) (string, bool) {
 		return "Run " + login + " again and press Approve.", true
 	case remedy.NewCode:
 		return "The code is single-use and lives " + shortWindow(auth.DefaultLoginTimeout) + ": run " + login + " again.", true
+	case remedy.PasteAgain:
+		return "Paste the whole address the browser ends on after you approve.", true
 	case remedy.RetryOrSignIn:
 		return "Run the command again; if it keeps failing, sign in again with " + login + ".", true
 	case remedy.RefreshLost:

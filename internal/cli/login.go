@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // LoginOptions are `partnertui login`'s.
@@ -115,12 +116,11 @@ func readPastes(streams IO, paste func(string) error) {
 			fmt.Fprintf(streams.Err, "That line is %d KiB long, far longer than the address the browser ends on, so it was not used. Paste just that address.\n", size>>10)
 		} else if line = strings.TrimSpace(line); line != "" {
 			err := paste(line)
-			var pe *auth.PasteError
 			switch {
 			case err == nil:
 				return
-			case errors.As(err, &pe):
-				fmt.Fprintf(streams.Err, "That is not the address to paste: %s. Paste the whole address the browser ends on after you approve.\n", pe.Reason)
+			case remedy.Classify(err, false).Kind == remedy.PasteAgain:
+				fmt.Fprintln(streams.Err, remedy.Capitalized(describe(err, false)))
 			default:
 				return // the sign-in ended; Login reports why
 			}

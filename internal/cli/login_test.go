@@ -110,7 +110,7 @@ func TestPastesOfAnySize(t *testing.T) {
 		if len(got) != 2 || got[1] != good {
 			t.Errorf("%s: the sign-in was handed %d lines, want the short wrong one then the address: %.80q", name, len(got), got)
 		}
-		if !strings.Contains(errb.String(), "That line is 97 KiB long") || !strings.Contains(errb.String(), "That is not the address to paste") {
+		if !strings.Contains(errb.String(), "That line is 97 KiB long") || !strings.Contains(errb.String(), "The pasted address was not used: it carries neither an authorization code nor an error. Paste the whole address the browser ends on after you approve.") {
 			t.Errorf("%s: stderr = %q", name, errb.String())
 		}
 	}

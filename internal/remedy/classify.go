@@ -157,6 +157,8 @@ func signIn(err error, _ bool) (Remedy, bool) {
 		return Remedy{Kind: RetrySignIn, Env: env}, true
 	case errors.As(err, &listen):
 		return Remedy{Kind: FreePort, Addr: listen.Addr}, true
+	case errors.As(err, new(*auth.PasteError)):
+		return Remedy{Kind: PasteAgain}, true
 	}
 	return Remedy{}, false
 }

@@ -9,6 +9,8 @@ package remedy
 import (
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is what the user can do about an error.
@@ -43,6 +45,9 @@ const (
 	// NewCode means the authorization code expired or was used; sign in again
 	// for a new one.
 	NewCode
+	// PasteAgain means a pasted address was refused and the sign-in goes
+	// on waiting; paste the whole address the browser ends on.
+	PasteAgain
 
 	// Retry means the failure may be transient; try again.
 	Retry
@@ -167,7 +172,7 @@ type Advised interface {
 
 // Sentence is err's own text as a sentence: trimmed, ending with a full
 // stop. It keeps the lower case of Go errors; a surface that starts a line
-// with it capitalises it.
+// with it capitalises it (Capitalized).
 func Sentence(err error) string {
 	s := strings.TrimSpace(err.Error())
 	if s == "" {
@@ -177,4 +182,11 @@ func Sentence(err error) string {
 		s += "."
 	}
 	return s
+}
+
+// Capitalized is s with its first letter upper case: an error's facts
+// (Sentence) when they open a line of their own.
+func Capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
