@@ -99,6 +99,14 @@ func TestAPIPaginatesANestedConnection(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	id := strings.TrimSpace(out)
+	// jq's halt ends the output there, without an error; halt_error is one.
+	code, out, errOut = runCLI(t, "api", "--config", cfg, "--jq", `.data.accounts.edges[0].node.id, halt, "not written"`, "{ accounts(first: 1) { edges { node { id } } } }")
+	if code != ExitOK || strings.TrimSpace(out) != id {
+		t.Fatalf("--jq with halt: exit %d, %q (%s); want the id alone", code, out, errOut)
+	}
+	if code, _, _ = runCLI(t, "api", "--config", cfg, "--jq", `"stop" | halt_error`, "{ accounts(first: 1) { edges { node { id } } } }"); code == ExitOK {
+		t.Fatal("--jq with halt_error exited 0")
+	}
 	q := `query Tx($id: ID!, $endCursor: String) {
   account(accountId: $id) {
     transactions(first: 7, after: $endCursor) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -98,8 +97,9 @@ func (o *apiOutput) filter(v any) error {
 			return nil
 		}
 		if err, isErr := r.(error); isErr {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
+			// jq's `halt` ends the output without an error; the iterator
+			// yields it as it is (gojq's documented check).
+			if halt, ok := err.(*gojq.HaltError); ok && halt.Value() == nil {
 				return nil
 			}
 			return fmt.Errorf("--jq: %w", err)

@@ -765,9 +765,10 @@ func (l *listener) post(ctx context.Context, payload string, secret api.Secret) 
 	start := time.Now()
 	resp, err := l.http.Do(req)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
+		// Do's error is a *url.Error; what it wraps says what failed
+		// without repeating the method and the address.
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
 		}
 		if errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err) {
 			err = fmt.Errorf("no answer within %s", l.opts.Timeout)

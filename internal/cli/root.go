@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -77,7 +76,8 @@ func typeArgErrors(c *cobra.Command) {
 			if err == nil {
 				return nil
 			}
-			ue, ok := errors.AsType[*UsageError](err)
+			// The commands' own checks return a *UsageError as it is.
+			ue, ok := err.(*UsageError)
 			if !ok {
 				ue = &UsageError{Err: err}
 			}

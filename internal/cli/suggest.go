@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"slices"
 	"strings"
 
@@ -41,8 +40,9 @@ func suggestCommand(cmd *cobra.Command, args []string) string {
 // Hidden flags are never suggested; neither is anything for a mistyped
 // shorthand, whose one letter is as close to most flags as to any.
 func suggestFlag(cmd *cobra.Command, err error) string {
-	var unknown *pflag.NotExistError
-	if !errors.As(err, &unknown) || unknown.GetSpecifiedName() == "" {
+	// pflag hands its parse error to cobra's FlagErrorFunc unwrapped.
+	unknown, ok := err.(*pflag.NotExistError)
+	if !ok || unknown.GetSpecifiedName() == "" {
 		return ""
 	}
 	typed := unknown.GetSpecifiedName()
