@@ -142,10 +142,8 @@ type MergedTransactions struct {
 	desc  bool
 	ahead bool // fill a request with pages of accounts not yet needed
 	// headRows is how many rows of each account come with its page of
-	// accounts (0 until Next knows how many rows the caller wants);
-	// headsRead: some did.
-	headRows  int
-	headsRead bool
+	// accounts (0 until Next knows how many rows the caller wants).
+	headRows int
 
 	accountsRead  bool   // the first page of accounts came (it decides inTurn)
 	accountsAfter string // where the accounts list goes on, in turn
@@ -346,7 +344,6 @@ func (m *MergedTransactions) readAccountsPage(ctx context.Context) error {
 		case err != nil:
 			return err
 		default:
-			m.headsRead = true
 			m.mu.Lock()
 			defer m.mu.Unlock()
 			for _, a := range page.Items {
@@ -432,10 +429,11 @@ func (m *MergedTransactions) head() *txStream {
 // the caller waits for.
 func (m *MergedTransactions) fill(ctx context.Context, need []*txStream, first int) error {
 	chosen := need[:min(len(need), platform.MaxTopLevel)]
-	// Once the first rows came with the accounts, accounts run out one
-	// by one: a request for one of them carries the next few to run out,
-	// or the list would cost a request per account.
-	if (m.ahead || m.headsRead) && !m.inTurn && len(chosen) < platform.MaxTopLevel {
+	// Once the first rows came with the accounts (heads is still set after
+	// the first page), accounts run out one by one: a request for one of
+	// them carries the next few to run out, or the list would cost a
+	// request per account.
+	if (m.ahead || m.heads != nil) && !m.inTurn && len(chosen) < platform.MaxTopLevel {
 		chosen = append(chosen[:len(chosen):len(chosen)], m.soonest(platform.MaxTopLevel-len(chosen))...)
 	}
 	ps := make([]TransactionsParams, len(chosen))

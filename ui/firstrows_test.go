@@ -68,8 +68,10 @@ func TestFirstRowsRequests(t *testing.T) {
 		if v.requests >= 0 && len(got) != v.requests {
 			t.Errorf("%s: %d requests %q, want %d", v.name, len(got), got, v.requests)
 		}
-		if most := 1 + walkRequests(t, e); v.requests < 0 && (len(got) < 1 || len(got) > most || got[0] != api.OpAccountsTransactionHeads) {
-			t.Errorf("%s: %d requests %q, want the accounts with their first rows, then at most %d", v.name, len(got), got, most-1)
+		if v.requests < 0 {
+			if most := 1 + walkRequests(t, e); len(got) < 1 || len(got) > most || got[0] != api.OpAccountsTransactionHeads {
+				t.Errorf("%s: %d requests %q, want the accounts with their first rows, then at most %d", v.name, len(got), got, most-1)
+			}
 		}
 		t.Logf("%s: %d requests %q", v.name, len(got), got)
 		e.press(v.back...)
