@@ -30,6 +30,9 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.waitFor("account list", "Accounts", "FR76")
 	tm.keys("j", "j", "Enter")
 	tm.waitFor("account detail", "IBAN", "BIC", "Available", "✓")
+	// The row's own fields show at once; the user's rights come with the
+	// answer of the request that opens the account, which the log then has.
+	tm.waitFor("the account's answer", "Your rights")
 	// The Requests view: the account list's and the one that opens the account,
 	// the account's marked as the screen's own.
 	tm.keys("L")
