@@ -135,6 +135,7 @@ type Budget struct {
 	data     *os.File    // the data file, kept open between operations
 	dataInfo os.FileInfo // what data was when opened, to notice a replaced file
 	buf      []byte      // reused for reading and writing
+	closed   bool        // Close was called: the files are not touched again
 
 	mu     sync.Mutex // guards st and readAt
 	st     state      // private: the state; shared: the last one read
@@ -283,6 +284,9 @@ func (b *Budget) refresh(now time.Time) {
 		return
 	}
 	defer b.io.Unlock()
+	if b.closed {
+		return
+	}
 	if ok, err := b.lock.TryRLock(); err != nil || !ok {
 		return
 	}
@@ -312,6 +316,9 @@ func (b *Budget) update(ctx context.Context, fn func(s *state, now int64) bool) 
 	}
 	b.io.Lock()
 	defer b.io.Unlock()
+	if b.closed {
+		return &FileError{Path: b.path, Err: ErrClosed}
+	}
 	lctx, cancel := context.WithTimeout(ctx, b.lockTimeout)
 	ok, err := b.lock.TryLockContext(lctx, lockRetry)
 	cancel()
@@ -391,10 +398,17 @@ func (b *Budget) file() (*os.File, error) {
 	return f, nil
 }
 
-// Close releases the data file. The budget reopens it if used again.
+// ErrClosed reports a shared budget used after Close. A request still in
+// flight when its program ends must not create the budget's files again in
+// a state directory that may be on its way out.
+var ErrClosed = errors.New("the request budget was closed")
+
+// Close releases the data file; a shared budget refuses to count requests
+// from then on (ErrClosed) and Count reports what it last knew.
 func (b *Budget) Close() error {
 	b.io.Lock()
 	defer b.io.Unlock()
+	b.closed = true
 	if b.data == nil {
 		return nil
 	}

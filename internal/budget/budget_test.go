@@ -204,12 +204,40 @@ func TestRemovedFileIsReopened(t *testing.T) {
 			t.Errorf("%s counts %d, want the 2 sends recorded since the removal", name, u)
 		}
 	}
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	take(t, a) // a closed budget opens its file again
 	if u, _ := b.Count(); u != 2 {
 		t.Errorf("b counts %d before its cache expires, want 2", u)
+	}
+}
+
+// TestClosedBudgetTouchesNoFile: a request still in flight when its
+// program ends (a command the UI started) neither counts nor creates the
+// budget's files again, in a state directory that may be being removed.
+func TestClosedBudgetTouchesNoFile(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	dir := t.TempDir()
+	b := open(t, dir, clk, 5, time.Minute)
+	take(t, b)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{b.Path(), b.Path() + ".lock"} {
+		if err := os.Remove(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := b.Take(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("Take after Close: %v, want ErrClosed", err)
+	}
+	if err := b.HoldUntil(Hold{Reason: RetryAfter, Until: clk.Now().Add(time.Minute)}); !errors.Is(err, ErrClosed) {
+		t.Errorf("HoldUntil after Close: %v, want ErrClosed", err)
+	}
+	clk.Advance(time.Second) // past the read cache
+	if u, _ := b.Count(); u != 1 {
+		t.Errorf("Count after Close = %d, want the 1 send it last knew", u)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files made after Close: %v", left)
 	}
 }
 
