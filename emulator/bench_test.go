@@ -18,6 +18,12 @@ import (
 // handler (middleware, limits, auth, exec) with the project token.
 func benchPage(b *testing.B, h http.Handler, query string, vars map[string]any) {
 	b.Helper()
+	benchPageAs(b, h, tokSandboxProject, query, vars)
+}
+
+// benchPageAs is benchPage with the token tok.
+func benchPageAs(b *testing.B, h http.Handler, tok, query string, vars map[string]any) {
+	b.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
 		b.Fatal(err)
@@ -27,7 +33,7 @@ func benchPage(b *testing.B, h http.Handler, query string, vars map[string]any) 
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, "/sandbox-partner/graphql", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
+		req.Header.Set("Authorization", "Bearer "+tok)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"errors"`)) {
@@ -49,6 +55,22 @@ func BenchmarkAccountsPage(b *testing.B) {
 			benchPage(b, h, `query Page($after: String) { accounts(first: 100, after: $after) { totalCount pageInfo { hasNextPage endCursor }
 			  edges { cursor node { id name IBAN BIC currency statusInfo { status } holder { info { name } } balances { available { value currency } } } } } }`,
 				map[string]any{"after": sb.AllAccounts()[n/2].Cursor()})
+		})
+	}
+}
+
+// BenchmarkUserHome is the app's first screen for the first demo user
+// (a member of most accounts): who they are and their 100 newest accounts,
+// the query partnertui sends at launch.
+func BenchmarkUserHome(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			h, _ := projectHandler(b, n)
+			benchPageAs(b, h, tokSandboxUser0, `query Home($first: Int!, $orderBy: AccountOrderByInput) {
+			  user { id firstName lastName fullName mobilePhoneNumber birthDate status identificationLevels { PVID QES expert } createdAt }
+			  accounts(first: $first, orderBy: $orderBy) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+			    edges { node { id name IBAN BIC currency statusInfo { status } holder { info { name } } balances { available { value currency } } createdAt } } } }`,
+				map[string]any{"first": 100, "orderBy": map[string]any{"field": "createdAt", "direction": "Desc"}})
 		})
 	}
 }

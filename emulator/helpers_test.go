@@ -130,7 +130,10 @@ func projectHandler(tb testing.TB, n int) (http.Handler, *data.Store) {
 		envs = append(envs, e)
 	}
 	tb.Cleanup(func() { closeAll(envs) })
-	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
+	tokens := fakeTokens{
+		tokSandboxProject: {Env: "sandbox", Project: true},
+		tokSandboxUser0:   {Env: "sandbox", Subject: envs[0].store.DemoUsers()[0].ID},
+	}
 	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts})
 	if err != nil {
 		tb.Fatal(err)
