@@ -1,10 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
 // demoJSON runs the --demo command line with args and decodes its --json
@@ -92,6 +101,82 @@ func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 	tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
 	tm.keys("Enter")
 	tm.waitFor("the payment, Booked", "card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Captured")
+	tm.keys("q")
+	tm.waitExit()
+}
+
+// TestTmuxTransferWaitsForConsent drives the real binary against an
+// emulator whose demo user does not consent automatically: the Overview's
+// "send a transfer" shows the payment's consent page, o opens it with the
+// user's $BROWSER (a script that keeps the address), and once the page is
+// answered the transfer is followed, with r never pressed.
+func TestTmuxTransferWaitsForConsent(t *testing.T) {
+	tm := newTmux(t)
+	bin := realBinary.Path(t)
+	emu := startEmulatorProcess(t, bin, 30, "1000000/1m")
+	cfgPath := writeUserConfig(t, filepath.Join(tm.tmpdir, "config.toml"), emu, "")
+	cfg, _, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := cfg.Env(config.Sandbox)
+	sess := signin.Session(t, emu.kit, env, filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui"))
+	user, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: sess.TokenSource()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer user.Close()
+	ctx := context.Background()
+	demo := emu.kit.DemoUser(t, config.Sandbox)
+	if _, err := user.UpdateSandboxUser(ctx, api.UpdateSandboxUserInput{ID: demo.UserID, SandboxUserInput: api.SandboxUserInput{
+		FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := user.Accounts(ctx, api.AccountsParams{First: 50, Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accountID := ""
+	for _, a := range page.Items {
+		if a.IBAN != "" {
+			accountID = a.ID
+			break
+		}
+	}
+	if accountID == "" {
+		t.Fatalf("none of %d opened accounts has an IBAN", len(page.Items))
+	}
+
+	// The user's browser: a script that keeps the address it is given.
+	opened := filepath.Join(tm.tmpdir, "opened.txt")
+	browser := filepath.Join(tm.tmpdir, "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > '"+opened+"'\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i, kv := range tm.env {
+		if strings.HasPrefix(kv, "BROWSER=") {
+			tm.env[i] = "BROWSER=" + browser
+		}
+	}
+
+	tm.start(120, 40, bin, "--config", cfgPath)
+	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.keys(":")
+	tm.waitFor("palette", "accounts  transactions  members  cards")
+	tm.keys("account "+accountID, "Enter")
+	tm.waitFor("the account", "IBAN", "Your rights")
+	tm.keys("s", "Up")
+	tm.waitFor("the transfer's form", "Simulate ▸ send a transfer", "To IBAN:")
+	tm.keys("Enter")
+	tm.waitFor("the consent", "The transfer waits for your consent (payment ", "waiting for your consent", "/sandbox-consent?consentId=")
+	tm.keys("o")
+	tm.waitFor("the browser started", "The consent page is open in your browser")
+	address, err := os.ReadFile(opened)
+	if err != nil || !strings.Contains(string(address), "/sandbox-consent?consentId=") {
+		t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
+	}
+	testkit.AnswerConsent(t, string(address), "accept")
+	tm.waitFor("the transfer sent and followed", "Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
 	tm.keys("q")
 	tm.waitExit()
 }

@@ -95,6 +95,11 @@ func defaultOpener(getenv func(string) string, goos string) func(context.Context
 	return func(ctx context.Context, u string) error { return openBrowser(ctx, u, getenv, goos) }
 }
 
+// CanOpen reports whether OpenBrowser would reach the user: a $BROWSER
+// they set always does; the system's opener does unless the session is
+// headless (over SSH it would start a browser on this machine).
+func CanOpen(getenv func(string) string) bool { return defaultOpener(getenv, runtime.GOOS) != nil }
+
 // OpenBrowser opens url with $BROWSER (a command that receives the URL as
 // its argument; "%s" in it is replaced by the URL) when set, else with the
 // system's opener. The opener's output never reaches the terminal (a TUI

@@ -40,6 +40,30 @@ func TestHeadless(t *testing.T) {
 	}
 }
 
+// CanOpen: a $BROWSER the user set is always run; the system's opener
+// only where it reaches the user's screen.
+func TestCanOpen(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"DISPLAY", ":0"}, true},
+		{[]string{"DISPLAY", ":0", "SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22"}, false},
+		{[]string{"SSH_CONNECTION", "10.0.0.1 5555 10.0.0.2 22", "BROWSER", "w3m"}, true},
+		{[]string{"BROWSER", "  "}, false},
+	} {
+		// Linux's rules: the machine's own, whatever runs the test, are
+		// TestHeadless's.
+		if got := defaultOpener(envOf(tc.env...), "linux") != nil; got != tc.want {
+			t.Errorf("opener(%v) = %v, want %v", tc.env, got, tc.want)
+		}
+	}
+	if CanOpen(envOf("BROWSER", "w3m", "SSH_TTY", "/dev/pts/1")) != true {
+		t.Error("CanOpen ignores $BROWSER")
+	}
+}
+
 func TestSSHForwardCommand(t *testing.T) {
 	t.Parallel()
 	host, _ := os.Hostname()

@@ -41,6 +41,10 @@ type common struct {
 	// browser started here would reach the user.
 	getenv   func(string) string
 	headless bool
+	// openURL is Options.OpenURL: it starts the user's browser on a page;
+	// opens is auth.CanOpen of getenv: a page opened would reach the user.
+	openURL func(ctx context.Context, url string) error
+	opens   bool
 }
 
 // nextID hands out request ids. They increase across screens and

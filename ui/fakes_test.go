@@ -324,6 +324,8 @@ type driver struct {
 	m      *Model
 	ticks  []pendingTick
 	copied []string
+	// opened are the pages the UI asked the browser to open.
+	opened []string
 	quit   bool
 	// requests is the request log setup may give the UI (L); nil: none.
 	requests RequestLog
@@ -433,6 +435,7 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
+		OpenURL:   func(_ context.Context, u string) error { d.opened = append(d.opened, u); return nil },
 		tick: func(dur time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 			return func() tea.Msg { return pendingTick{dur, fn} }
 		},

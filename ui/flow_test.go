@@ -54,6 +54,7 @@ type flow struct {
 	change chan struct{}
 	mu     sync.Mutex
 	copied []string
+	opened []string // the pages the UI asked the browser to open
 }
 
 // newFlow starts the in-process emulator and the UI wired like --demo:
@@ -76,6 +77,20 @@ func newFlowWith(t *testing.T, eo emulator.Options, project bool) *flow {
 	opts.Clipboard = func(s string) tea.Cmd {
 		f.mu.Lock()
 		f.copied = append(f.copied, s)
+		f.mu.Unlock()
+		return nil
+	}
+	// A desktop session, whatever the machine running the test: the pages
+	// the UI opens are recorded by OpenURL.
+	opts.Getenv = func(k string) string {
+		if k == "DISPLAY" {
+			return ":0"
+		}
+		return ""
+	}
+	opts.OpenURL = func(_ context.Context, u string) error {
+		f.mu.Lock()
+		f.opened = append(f.opened, u)
 		f.mu.Unlock()
 		return nil
 	}

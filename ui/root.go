@@ -106,7 +106,11 @@ func New(opts Options) *Model {
 		getenv = os.Getenv
 	}
 	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick,
-		getenv: getenv, headless: auth.Headless(getenv)}
+		getenv: getenv, headless: auth.Headless(getenv),
+		openURL: opts.OpenURL, opens: auth.CanOpen(getenv)}
+	if c.openURL == nil {
+		c.openURL = auth.OpenBrowser
+	}
 	if c.tick == nil {
 		c.tick = tea.Tick
 	}

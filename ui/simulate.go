@@ -31,6 +31,9 @@ type Simulator interface {
 	SimulateOutgoingSepaDirectDebitReject(ctx context.Context, in api.DirectDebitRejectInput) (string, error)
 	SimulateOutgoingSepaDirectDebitReturn(ctx context.Context, in api.DirectDebitReturnInput) (string, error)
 	SimulateOutgoingSepaDirectDebitCancel(ctx context.Context, in api.DirectDebitCancelInput) (string, error)
+	// Payment reads a payment again (partner API), to learn when the user
+	// answered its consent.
+	Payment(ctx context.Context, id string) (*api.Payment, error)
 }
 
 // simulator is the environment's Simulator; nil on a read-only
@@ -60,6 +63,9 @@ type simOutcome struct {
 	// txs are the transactions it made or moved, newest first: the screen
 	// follows them.
 	txs []simTx
+	// consent is a payment waiting for the user's consent: the screen
+	// shows its page and reads it until the user answers.
+	consent *api.Payment
 }
 
 // simTx is a transaction a simulation made or moved.
@@ -146,10 +152,11 @@ func currencyOr(c string) string {
 // opens, the follow of what the simulations made, how the screen builds
 // the simulations that fit now, and which of its objects they touch.
 type simulating struct {
-	env    *envState
-	ctx    context.Context
-	panel  *simPanel
-	follow *txFollow
+	env     *envState
+	ctx     context.Context
+	panel   *simPanel
+	follow  *txFollow
+	consent *consentWait
 	// acts are the simulations that fit now; none on a read-only
 	// environment or where nothing fits.
 	acts func() []simAction
@@ -163,7 +170,7 @@ type simulating struct {
 // one when a single simulation fits, else as many.
 func newSimulating(c *common, env *envState, ctx context.Context, one, many string, acts func() []simAction, touched func() simTouchedMsg) *simulating {
 	return &simulating{env: env, ctx: ctx, panel: newSimPanel(c, one), follow: newTxFollow(c, env, ctx, touched),
-		acts: acts, touched: touched, one: one, many: many}
+		consent: newConsentWait(c, env, ctx), acts: acts, touched: touched, one: one, many: many}
 }
 
 // capturing reports whether the panel is open, taking every key.
@@ -187,7 +194,7 @@ func (s *simulating) help() []key.Binding {
 	if s.panel.open {
 		return s.panel.help()
 	}
-	return []key.Binding{s.panel.keys.Open}
+	return append([]key.Binding{s.panel.keys.Open}, s.consent.help()...)
 }
 
 // handleKey opens the panel on s and gives it every key while open.
@@ -199,7 +206,7 @@ func (s *simulating) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, s.panel.keys.Open):
 		return s.panel.show(s.acts()), true
 	}
-	return nil, false
+	return s.consent.handleKey(msg)
 }
 
 // update handles the simulations' answers and the follow; it reports
@@ -207,6 +214,12 @@ func (s *simulating) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 	defer s.syncKeys()
 	if cmd, ok := s.follow.update(msg); ok {
+		return cmd, true
+	}
+	if cmd, ok, answered := s.consent.update(msg); ok {
+		if answered != nil {
+			cmd = tea.Batch(cmd, s.consentAnswered(answered))
+		}
 		return cmd, true
 	}
 	switch msg := msg.(type) {
@@ -225,7 +238,11 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 		for _, t := range out.txs {
 			m.txIDs = append(m.txIDs, t.id)
 		}
-		return tea.Batch(func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs)), true
+		cmds := []tea.Cmd{func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs)}
+		if out.consent != nil {
+			cmds = append(cmds, s.consent.start(out.consent))
+		}
+		return tea.Batch(cmds...), true
 	case tea.PasteMsg:
 		return s.panel.paste(msg), s.panel.open
 	case tea.BackgroundColorMsg:
@@ -236,9 +253,21 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// consentAnswered says how the user answered a payment's consent, follows
+// its transfer and says the account changed.
+func (s *simulating) consentAnswered(p *api.Payment) tea.Cmd {
+	out := paymentOutcome(p, api.Amount{})
+	m := s.touched()
+	m.env = s.env.Name
+	for _, t := range out.txs {
+		m.txIDs = append(m.txIDs, t.id)
+	}
+	return tea.Batch(func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs))
+}
+
 // view puts the panel under body, fitted to w×h.
 func (s *simulating) view(body string, w, h int) string {
-	if f := s.follow.lines(w); len(f) > 0 {
+	if f := append(s.consent.lines(w), s.follow.lines(w)...); len(f) > 0 {
 		body += "\n\n" + strings.Join(f, "\n")
 	}
 	p := s.panel.lines(w)

@@ -95,12 +95,17 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 }
 
 // paymentOutcome says where an initiated transfer stands: sent, waiting
-// for the user's consent (at its URL), or rejected.
+// for the user's consent (at its URL), or rejected. amt is the amount sent,
+// zero when not known here (a consent answered later).
 func paymentOutcome(p *api.Payment, amt api.Amount) simOutcome {
-	out := simOutcome{text: "Sent " + amountText(amt) + " (payment " + p.ID + ")"}
+	sent := "Sent the transfer"
+	if amt.Value != "" {
+		sent = "Sent " + amountText(amt)
+	}
+	out := simOutcome{text: sent + " (payment " + p.ID + ")"}
 	switch p.Status {
 	case "ConsentPending":
-		out.text = "The transfer waits for consent: " + p.ConsentURL
+		out.text, out.consent = "The transfer waits for your consent (payment "+p.ID+")", p
 	case "Rejected":
 		out.text, out.bad = "The transfer was rejected: "+p.RejectedReason, true
 	}

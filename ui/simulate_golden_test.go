@@ -13,10 +13,14 @@ import (
 )
 
 // fakeSimulator is the fake API with the Testing API's simulations: each
-// answers the transaction "sim-tx" and records its name.
+// answers the transaction "sim-tx" and records its name. A transfer sent
+// answers initiated (nil: sent at once); the payment read again is paid
+// (nil: as initiated).
 type fakeSimulator struct {
 	*fakeAPI
-	ran []string
+	ran       []string
+	initiated *api.Payment
+	paid      *api.Payment
 }
 
 func (f *fakeSimulator) tx(op string) (string, error) {
@@ -33,7 +37,22 @@ func (f *fakeSimulator) SimulateManualBankingFee(context.Context, api.ManualBank
 }
 func (f *fakeSimulator) InitiateCreditTransfers(context.Context, api.InitiateCreditTransfersInput) (*api.Payment, error) {
 	id, err := f.tx("send")
+	if f.initiated != nil {
+		p := *f.initiated
+		return &p, err
+	}
 	return &api.Payment{ID: "payment-1", Status: "Initiated", TransactionIDs: []string{id}}, err
+}
+func (f *fakeSimulator) Payment(_ context.Context, id string) (*api.Payment, error) {
+	p := f.paid
+	if p == nil {
+		p = f.initiated
+	}
+	if p == nil || p.ID != id {
+		return nil, fmt.Errorf("no payment %s", id)
+	}
+	cp := *p
+	return &cp, nil
 }
 func (f *fakeSimulator) SimulateOutgoingCardAuthorization(context.Context, api.CardAuthorizationInput) (*api.CardAuthorization, error) {
 	id, err := f.tx("authorize")

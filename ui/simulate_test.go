@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // typeText presses each character of s.
@@ -90,10 +92,8 @@ func TestSimulateAccountMenuAgainstEmulator(t *testing.T) {
 	f.press("s", "up")
 	f.waitFor("Simulate ▸ send a transfer", "To IBAN:", "To name:")
 	f.press("enter")
-	screen := f.waitFor("outgoing transfer · 10.00 EUR")
-	if !strings.Contains(screen, "Sent 10.00 EUR") {
-		t.Errorf("the transfer was not sent:\n%s", screen)
-	}
+	// The flash and the followed row come in either order.
+	f.waitFor("Sent 10.00 EUR", "outgoing transfer · 10.00 EUR")
 
 	// A wrong amount keeps the form open and says why.
 	f.press("s")
@@ -101,6 +101,39 @@ func TestSimulateAccountMenuAgainstEmulator(t *testing.T) {
 	f.press("enter")
 	f.waitFor("✗ enter a positive amount such as 100 or 12.50", "Simulate ▸ receive a transfer")
 	f.press("esc")
+}
+
+// A user who does not consent automatically sends a transfer: the Overview
+// shows the payment's consent page, o opens it, and once it is accepted in
+// the browser the payment's transfer is followed with no r.
+func TestSimulateTransferWaitsForConsentAgainstEmulator(t *testing.T) {
+	t.Parallel()
+	f := signedInFlow(t, emulator.Options{Accounts: 30})
+	var a API
+	f.probe(func(m *Model) { a = m.env.API })
+	demo := f.emu.DemoUser(t, config.Sandbox)
+	if _, err := a.(*api.Client).UpdateSandboxUser(context.Background(), api.UpdateSandboxUserInput{ID: demo.UserID,
+		SandboxUserInput: api.SandboxUserInput{FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
+		t.Fatal(err)
+	}
+	f.openIBANAccount(t)
+	f.press("s", "up")
+	f.waitFor("Simulate ▸ send a transfer")
+	f.press("enter")
+	f.waitFor("The transfer waits for your consent (payment ", "Consent", "waiting for your consent", "-consent?consentId=")
+	f.press("o")
+	f.waitFor("The consent page is open in your browser")
+	f.mu.Lock()
+	opened := append([]string(nil), f.opened...)
+	f.mu.Unlock()
+	if len(opened) != 1 {
+		t.Fatalf("opened %q, want the consent page", opened)
+	}
+	testkit.AnswerConsent(t, opened[0], "accept")
+	screen := f.waitFor("Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
+	if strings.Contains(screen, "waiting for your consent") {
+		t.Errorf("the consent is still shown after the answer:\n%s", screen)
+	}
 }
 
 // enabledCard is a card of the demo user the platform can authorize

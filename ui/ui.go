@@ -155,6 +155,9 @@ type Options struct {
 	// Getenv reads the variables that tell a session without a browser
 	// (SSH_CONNECTION, DISPLAY…; see auth.Headless); nil means os.Getenv.
 	Getenv func(string) string
+	// OpenURL starts the user's browser on a page (a payment's consent
+	// page); nil means auth.OpenBrowser.
+	OpenURL func(ctx context.Context, url string) error
 
 	// tick replaces tea.Tick in tests, which fire timers by hand.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

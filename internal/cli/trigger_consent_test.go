@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // signalBuffer is a stderr that tells the test each time it is written.
@@ -88,18 +87,7 @@ func TestTriggerWaitsForTheConsent(t *testing.T) {
 	if !strings.Contains(errb.String(), "Waiting up to 30s for the answer") {
 		t.Errorf("the wait is not announced: %s", errb.String())
 	}
-	u, err := url.Parse(consent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	form := url.Values{"consentId": {u.Query().Get("consentId")}, "decision": {"accept"}}
-	u.RawQuery = ""
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.PostForm(u.String(), form)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	testkit.AnswerConsent(t, consent, "accept")
 	if code := <-done; code != ExitOK {
 		t.Fatalf("exit %d after the consent: %s", code, errb.String())
 	}

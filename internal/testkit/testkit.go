@@ -15,6 +15,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -222,4 +224,28 @@ func (l *RequestLog) Operations(t testing.TB) []string {
 		}
 	}
 	return ops
+}
+
+// AnswerConsent answers a payment's consent page as the user would in the
+// browser: decision is "accept" or "refuse", posted to the page of
+// consentURL (the address the payment names).
+func AnswerConsent(t testing.TB, consentURL, decision string) {
+	t.Helper()
+	u, err := url.Parse(consentURL)
+	if err != nil {
+		t.Fatalf("consent URL %q: %v", consentURL, err)
+	}
+	form := url.Values{"consentId": {u.Query().Get("consentId")}, "decision": {decision}}
+	u.RawQuery = ""
+	// The page redirects to the payment's consent redirect URL, which no
+	// test listens on.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.PostForm(u.String(), form)
+	if err != nil {
+		t.Fatalf("answering the consent: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		t.Fatalf("answering the consent: HTTP %d", resp.StatusCode)
+	}
 }
