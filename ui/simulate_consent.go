@@ -21,7 +21,7 @@ import (
 const (
 	consentPoll = 2 * time.Second
 	// consentPolls bounds the reading: ten minutes. Opening the page
-	// again starts it over.
+	// starts it over.
 	consentPolls = 300
 )
 
@@ -108,11 +108,10 @@ func (w *consentWait) tick() tea.Cmd {
 func (w *consentWait) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, w.keys.Open):
-		cmds := []tea.Cmd{w.open(w.payment.ConsentURL)}
-		if w.id == 0 {
-			cmds = append(cmds, w.restart())
-		}
-		return tea.Batch(cmds...), true
+		// The answer comes soon after: read from now on, also when the
+		// reading had stopped or its timer was lost to an environment
+		// switch (the old chain's ticks are dropped by id).
+		return tea.Batch(w.open(w.payment.ConsentURL), w.restart()), true
 	case key.Matches(msg, w.keys.Copy):
 		return copyCmd(w.c, w.payment.ConsentURL, "Consent link copied"), true
 	}

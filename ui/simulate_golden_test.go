@@ -21,6 +21,7 @@ type fakeSimulator struct {
 	ran       []string
 	initiated *api.Payment
 	paid      *api.Payment
+	reads     int // of Payment
 }
 
 func (f *fakeSimulator) tx(op string) (string, error) {
@@ -44,6 +45,7 @@ func (f *fakeSimulator) InitiateCreditTransfers(context.Context, api.InitiateCre
 	return &api.Payment{ID: "payment-1", Status: "Initiated", TransactionIDs: []string{id}}, err
 }
 func (f *fakeSimulator) Payment(_ context.Context, id string) (*api.Payment, error) {
+	f.reads++
 	p := f.paid
 	if p == nil {
 		p = f.initiated
