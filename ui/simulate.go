@@ -218,7 +218,8 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	if cmd, ok, answered := s.consent.update(msg); ok {
 		if answered != nil {
-			cmd = tea.Batch(cmd, s.consentAnswered(answered))
+			// Answered: the payment is sent or rejected, never pending.
+			cmd = tea.Batch(cmd, s.outcome(paymentOutcome(answered, api.Amount{})))
 		}
 		return cmd, true
 	}
@@ -232,17 +233,7 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 			return func() tea.Msg { return flashMsg{text: text, bad: true} }, true
 		}
 		s.panel.c.log.Info("simulation done", "env", string(msg.env), "simulation", msg.action)
-		out := msg.out
-		m := s.touched()
-		m.env = msg.env
-		for _, t := range out.txs {
-			m.txIDs = append(m.txIDs, t.id)
-		}
-		cmds := []tea.Cmd{func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs)}
-		if out.consent != nil {
-			cmds = append(cmds, s.consent.start(out.consent))
-		}
-		return tea.Batch(cmds...), true
+		return s.outcome(msg.out), true
 	case tea.PasteMsg:
 		return s.panel.paste(msg), s.panel.open
 	case tea.BackgroundColorMsg:
@@ -253,16 +244,20 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// consentAnswered says how the user answered a payment's consent, follows
-// its transfer and says the account changed.
-func (s *simulating) consentAnswered(p *api.Payment) tea.Cmd {
-	out := paymentOutcome(p, api.Amount{})
+// outcome says what a simulation did (or how the user answered a
+// payment's consent), broadcasts what it touched, follows its transactions
+// and waits for the consent it asks for.
+func (s *simulating) outcome(out simOutcome) tea.Cmd {
 	m := s.touched()
 	m.env = s.env.Name
 	for _, t := range out.txs {
 		m.txIDs = append(m.txIDs, t.id)
 	}
-	return tea.Batch(func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs))
+	cmds := []tea.Cmd{func() tea.Msg { return flashMsg{text: out.text, bad: out.bad} }, touchedCmd(m), s.follow.add(out.txs)}
+	if out.consent != nil {
+		cmds = append(cmds, s.consent.start(out.consent))
+	}
+	return tea.Batch(cmds...)
 }
 
 // view puts the panel under body, fitted to w×h.
