@@ -12,7 +12,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
-	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/consent"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
@@ -126,13 +126,8 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer user.Close()
-	ctx := context.Background()
-	demo := emu.kit.DemoUser(t, config.Sandbox)
-	if _, err := user.UpdateSandboxUser(ctx, api.UpdateSandboxUserInput{ID: demo.UserID, SandboxUserInput: api.SandboxUserInput{
-		FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
-		t.Fatal(err)
-	}
-	page, err := user.Accounts(ctx, api.AccountsParams{First: 50, Status: []string{"Opened"}})
+	consent.Manual(t, user, emu.kit.DemoUser(t, config.Sandbox).UserID)
+	page, err := user.Accounts(context.Background(), api.AccountsParams{First: 50, Status: []string{"Opened"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +170,7 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	if err != nil || !strings.Contains(string(address), "/sandbox-consent?consentId=") {
 		t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
 	}
-	testkit.AnswerConsent(t, string(address), "accept")
+	consent.Answer(t, string(address), "accept")
 	tm.waitFor("the transfer sent and followed", "Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
 	tm.keys("q")
 	tm.waitExit()

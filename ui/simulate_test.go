@@ -9,7 +9,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/consent"
 )
 
 // typeText presses each character of s.
@@ -111,11 +111,7 @@ func TestSimulateTransferWaitsForConsentAgainstEmulator(t *testing.T) {
 	f := signedInFlow(t, emulator.Options{Accounts: 30})
 	var a API
 	f.probe(func(m *Model) { a = m.env.API })
-	demo := f.emu.DemoUser(t, config.Sandbox)
-	if _, err := a.(*api.Client).UpdateSandboxUser(context.Background(), api.UpdateSandboxUserInput{ID: demo.UserID,
-		SandboxUserInput: api.SandboxUserInput{FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
-		t.Fatal(err)
-	}
+	consent.Manual(t, a.(*api.Client), f.emu.DemoUser(t, config.Sandbox).UserID)
 	f.openIBANAccount(t)
 	f.press("s", "up")
 	f.waitFor("Simulate ▸ send a transfer")
@@ -129,7 +125,7 @@ func TestSimulateTransferWaitsForConsentAgainstEmulator(t *testing.T) {
 	if len(opened) != 1 {
 		t.Fatalf("opened %q, want the consent page", opened)
 	}
-	testkit.AnswerConsent(t, opened[0], "accept")
+	consent.Answer(t, opened[0], "accept")
 	screen := f.waitFor("Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
 	if strings.Contains(screen, "waiting for your consent") {
 		t.Errorf("the consent is still shown after the answer:\n%s", screen)

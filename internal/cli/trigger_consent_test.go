@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
-	"github.com/partnertui/partnertui/internal/testkit"
+	"github.com/partnertui/partnertui/internal/testkit/consent"
 )
 
 // signalBuffer is a stderr that tells the test each time it is written.
@@ -60,11 +59,7 @@ func consentURLIn(t *testing.T, errb *signalBuffer, done <-chan int) string {
 func manualConsentEmulator(t *testing.T) string {
 	t.Helper()
 	e, cfg, _ := triggerEmulatorOf(t)
-	demo := e.DemoUser(t, config.Sandbox)
-	if _, err := userClient(t, e).UpdateSandboxUser(context.Background(), api.UpdateSandboxUserInput{ID: demo.UserID, SandboxUserInput: api.SandboxUserInput{
-		FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
-		t.Fatal(err)
-	}
+	consent.Manual(t, userClient(t, e), e.DemoUser(t, config.Sandbox).UserID)
 	return cfg
 }
 
@@ -83,11 +78,11 @@ func TestTriggerWaitsForTheConsent(t *testing.T) {
 		done <- Run(ctx, IO{In: strings.NewReader(""), Out: &out, Err: errb},
 			[]string{"trigger", "--config", cfg, "--json", "--interval", "20ms", "--timeout", "30s", "transfer-sent-booked"})
 	}()
-	consent := consentURLIn(t, errb, done)
+	consentURL := consentURLIn(t, errb, done)
 	if !strings.Contains(errb.String(), "Waiting up to 30s for the answer") {
 		t.Errorf("the wait is not announced: %s", errb.String())
 	}
-	testkit.AnswerConsent(t, consent, "accept")
+	consent.Answer(t, consentURL, "accept")
 	if code := <-done; code != ExitOK {
 		t.Fatalf("exit %d after the consent: %s", code, errb.String())
 	}

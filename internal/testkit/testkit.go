@@ -3,8 +3,9 @@
 // environments and demo users, a configuration file for its clients and
 // its request log. Its sub-packages hold the rest of the kit: clock (the
 // fake clock), teacmd (the synchronous command runner), signin (sessions
-// signed in as the demo users) and apptest (environments built through
-// internal/app, as the binary builds them).
+// signed in as the demo users), apptest (environments built through
+// internal/app, as the binary builds them) and consent (a payment's
+// consent, given by hand).
 //
 // testkit imports only the emulator and config, so the tests of every
 // client package but config can use it. Only tests import it.
@@ -15,8 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -224,28 +223,4 @@ func (l *RequestLog) Operations(t testing.TB) []string {
 		}
 	}
 	return ops
-}
-
-// AnswerConsent answers a payment's consent page as the user would in the
-// browser: decision is "accept" or "refuse", posted to the page of
-// consentURL (the address the payment names).
-func AnswerConsent(t testing.TB, consentURL, decision string) {
-	t.Helper()
-	u, err := url.Parse(consentURL)
-	if err != nil {
-		t.Fatalf("consent URL %q: %v", consentURL, err)
-	}
-	form := url.Values{"consentId": {u.Query().Get("consentId")}, "decision": {decision}}
-	u.RawQuery = ""
-	// The page redirects to the payment's consent redirect URL, which no
-	// test listens on.
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.PostForm(u.String(), form)
-	if err != nil {
-		t.Fatalf("answering the consent: %v", err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		t.Fatalf("answering the consent: HTTP %d", resp.StatusCode)
-	}
 }
