@@ -171,7 +171,7 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 		t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
 	}
 	consent.Answer(t, string(address), "accept")
-	tm.waitFor("the transfer sent and followed", "Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
+	tm.waitFor("the transfer sent and followed", "Sent 10.00 EUR (payment ", "outgoing transfer · 10.00 EUR")
 	tm.keys("q")
 	tm.waitExit()
 }

@@ -65,7 +65,14 @@ type simOutcome struct {
 	txs []simTx
 	// consent is a payment waiting for the user's consent: the screen
 	// shows its page and reads it until the user answers.
-	consent *api.Payment
+	consent *awaitedConsent
+}
+
+// awaitedConsent is a payment waiting for the user's consent and the
+// amount it sends, said once the user has answered.
+type awaitedConsent struct {
+	payment *api.Payment
+	amount  api.Amount
 }
 
 // simTx is a transaction a simulation made or moved.
@@ -219,7 +226,7 @@ func (s *simulating) update(msg tea.Msg) (tea.Cmd, bool) {
 	if cmd, ok, answered := s.consent.update(msg); ok {
 		if answered != nil {
 			// Answered: the payment is sent or rejected, never pending.
-			cmd = tea.Batch(cmd, s.outcome(paymentOutcome(answered, api.Amount{})))
+			cmd = tea.Batch(cmd, s.outcome(paymentOutcome(answered, s.consent.amount)))
 		}
 		return cmd, true
 	}

@@ -94,18 +94,14 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 	})
 }
 
-// paymentOutcome says where an initiated transfer stands: sent, waiting
-// for the user's consent (at its URL), or rejected. amt is the amount sent,
-// zero when not known here (a consent answered later).
+// paymentOutcome says where an initiated transfer of amt stands: sent,
+// waiting for the user's consent (at its URL), or rejected.
 func paymentOutcome(p *api.Payment, amt api.Amount) simOutcome {
-	sent := "Sent the transfer"
-	if amt.Value != "" {
-		sent = "Sent " + amountText(amt)
-	}
-	out := simOutcome{text: sent + " (payment " + p.ID + ")"}
+	out := simOutcome{text: "Sent " + amountText(amt) + " (payment " + p.ID + ")"}
 	switch p.Status {
 	case "ConsentPending":
-		out.text, out.consent = "The transfer waits for your consent (payment "+p.ID+")", p
+		out.text = "The transfer waits for your consent (payment " + p.ID + ")"
+		out.consent = &awaitedConsent{payment: p, amount: amt}
 	case "Rejected":
 		out.text, out.bad = "The transfer was rejected: "+p.RejectedReason, true
 	}

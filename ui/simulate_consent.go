@@ -36,8 +36,10 @@ type consentWait struct {
 	env  *envState
 	ctx  context.Context
 	keys consentKeys
-	// payment is the payment waiting; nil when none does.
+	// payment is the payment waiting, nil when none does; amount is what
+	// it sends.
 	payment *api.Payment
+	amount  api.Amount
 	// id is the current read, 0 when none (stale ticks and answers are
 	// dropped): after consentPolls reads the page is no longer read.
 	id    int
@@ -86,10 +88,10 @@ func (w *consentWait) help() []key.Binding {
 	return []key.Binding{w.keys.Open, w.keys.Copy}
 }
 
-// start waits for p's consent: its page is read every consentPoll.
-func (w *consentWait) start(p *api.Payment) tea.Cmd {
+// start waits for a's consent: its page is read every consentPoll.
+func (w *consentWait) start(a *awaitedConsent) tea.Cmd {
 	defer w.syncKeys()
-	w.payment, w.err = p, nil
+	w.payment, w.amount, w.err = a.payment, a.amount, nil
 	return w.restart()
 }
 

@@ -73,7 +73,7 @@ func TestConsentPendingTransferIsFollowedToItsAnswer(t *testing.T) {
 		t.Fatalf("%d payment reads after the answer, want 2", sim.reads)
 	}
 	screen := d.screen()
-	if !strings.Contains(screen, "Sent the transfer (payment payment-1)") || !strings.Contains(screen, "sim-tx · outgoing transfer") {
+	if !strings.Contains(screen, "Sent 10.00 EUR (payment payment-1)") || !strings.Contains(screen, "sim-tx · outgoing transfer") {
 		t.Fatalf("the answered payment is not followed:\n%s", screen)
 	}
 	if strings.Contains(screen, testConsentURL) || hasKey(d.account().ShortHelp(), "o") {

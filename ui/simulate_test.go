@@ -126,7 +126,7 @@ func TestSimulateTransferWaitsForConsentAgainstEmulator(t *testing.T) {
 		t.Fatalf("opened %q, want the consent page", opened)
 	}
 	consent.Answer(t, opened[0], "accept")
-	screen := f.waitFor("Sent the transfer (payment ", "outgoing transfer · 10.00 EUR")
+	screen := f.waitFor("Sent 10.00 EUR (payment ", "outgoing transfer · 10.00 EUR")
 	if strings.Contains(screen, "waiting for your consent") {
 		t.Errorf("the consent is still shown after the answer:\n%s", screen)
 	}
