@@ -600,11 +600,12 @@ func loggedDelivery(t *testing.T, cov *opCoverage, project *Client, eventID, sub
 func checkAccountView(t *testing.T, cov *opCoverage, c *Client, id string, project bool, op string) {
 	t.Helper()
 	ctx := context.Background()
-	p := AccountViewParams{AccountID: id, Project: project,
-		Transactions: TransactionsParams{AccountID: id, First: 7, OrderBy: TxOrderExecutionDate, Direction: DirectionDesc},
-		Members:      MembershipsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc},
-		Cards:        CardsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc},
-		Statements:   StatementsParams{AccountID: id, First: 2, OrderBy: "openingDate", Direction: DirectionDesc}}
+	txp := TransactionsParams{AccountID: id, First: 7, OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
+	mp := MembershipsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc}
+	cp := CardsParams{AccountID: id, OrderBy: OrderCreatedAt, Direction: DirectionDesc}
+	sp := StatementsParams{AccountID: id, First: 2, OrderBy: "openingDate", Direction: DirectionDesc}
+	p := AccountViewParams{AccountID: id, Project: project, Parts: []AccountPart{
+		ViewTransactions.Part(txp), ViewMembers.Part(mp), ViewCards.Part(cp), ViewStatements.Part(sp)}}
 	v, err := c.AccountView(ctx, p)
 	cov.ok(t, op, err)
 	same := func(what string, got, want any, err error) {
@@ -620,17 +621,17 @@ func checkAccountView(t *testing.T, cov *opCoverage, c *Client, id string, proje
 	}
 	d, err := c.AccountDetail(ctx, id, project)
 	same("detail", v.Detail, d, err)
-	tx, err := c.TransactionList(ctx, p.Transactions)
-	same("transactions", v.Transactions, tx, err)
+	tx, err := c.TransactionList(ctx, txp)
+	same("transactions", ViewTransactions.Page(v), tx, err)
 	if len(tx.Items) != 7 {
 		t.Errorf("%s: %d transactions on the first page, want the 7 asked for", op, len(tx.Items))
 	}
-	m, err := c.AccountMemberships(ctx, p.Members)
-	same("members", v.Members, m, err)
-	cards, err := c.Cards(ctx, p.Cards)
-	same("cards", v.Cards, cards, err)
-	st, err := c.Statements(ctx, p.Statements)
-	same("statements", v.Statements, st, err)
+	m, err := c.AccountMemberships(ctx, mp)
+	same("members", ViewMembers.Page(v), m, err)
+	cards, err := c.Cards(ctx, cp)
+	same("cards", ViewCards.Page(v), cards, err)
+	st, err := c.Statements(ctx, sp)
+	same("statements", ViewStatements.Page(v), st, err)
 	if _, err := c.AccountView(ctx, AccountViewParams{AccountID: "no-such-account", Project: project}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("%s of a missing account: %v, want ErrNotFound", op, err)
 	}

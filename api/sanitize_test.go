@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -152,7 +153,7 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		OpWebhookEventTypes:      &webhookEventTypesQuery{},
 		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
 		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
-		OpAccountView: &accountViewQuery{}, OpAccountViewUser: &accountViewUserQuery{},
+		OpAccountView: everyListShape(false), OpAccountViewUser: everyListShape(true),
 		OpProjectTransactionPages: &aliasesQL[connectionQL[txNode]]{}, OpAccountPages: &aliasesQL[connectionQL[accountListNode]]{},
 		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{}, OpAccountsTransactionHeads: &accountsTransactionHeadsQuery{},
 	}
@@ -295,6 +296,21 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 	}
 }
 
+// checkView checks an account view read with every list: its detail and
+// each list's page, which it keeps by name.
+func checkView(name string, v *AccountView, err error, check func(string, any, error)) {
+	check(name, v, err)
+	if err != nil {
+		return
+	}
+	if len(v.pages) != len(accountLists()) {
+		check(name, nil, fmt.Errorf("%d pages, want one of each of the %d lists", len(v.pages), len(accountLists())))
+	}
+	for list, page := range v.pages {
+		check(name+"."+list, page, nil)
+	}
+}
+
 // webhookAndViewReadsStripped runs the webhook reads, the account view and
 // the walks in parts for TestEveryDecodedStringIsStripped.
 func webhookAndViewReadsStripped(ctx context.Context, c *Client, in WebhookSubscriptionInput, check func(string, any, error)) {
@@ -312,10 +328,13 @@ func webhookAndViewReadsStripped(ctx context.Context, c *Client, in WebhookSubsc
 	check("AddWebhookSubscription", added, err)
 	replay, err := c.ReplayWebhookEvent(ctx, "e", "")
 	check("ReplayWebhookEvent", replay, err)
-	view, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1", Project: true})
-	check("AccountView", view, err)
-	uview, err := c.AccountView(ctx, AccountViewParams{AccountID: "acc-1"})
-	check("AccountView (user)", uview, err)
+	every, _ := everyList()
+	every.AccountID, every.Project = "acc-1", true
+	view, err := c.AccountView(ctx, every)
+	checkView("AccountView", view, err, check)
+	every.Project = false
+	uview, err := c.AccountView(ctx, every)
+	checkView("AccountView (user)", uview, err, check)
 	var splitTx []TransactionDetail
 	check("ProjectTransactionPages", &splitTx, c.ProjectTransactionsInParts(ctx, TransactionsParams{}, 0, func(items []TransactionDetail, _ int) error {
 		splitTx = append(splitTx, items...)

@@ -11,45 +11,36 @@ import (
 	"github.com/partnertui/partnertui/api"
 )
 
-// An account's tabs, in order.
-const (
-	tabOverview = iota
-	tabTransactions
-	tabMembers
-	tabCards
-	tabStatements
-)
+// tabOverview is the Overview's tab: the first, before the table's.
+const tabOverview = 0
 
 type accountKeys struct {
 	Next, Prev, Pick key.Binding
 }
 
-func newAccountKeys() accountKeys {
+// newAccountKeys are the keys that change between n tabs.
+func newAccountKeys(n int) accountKeys {
+	numbers, help := tabKeys(n)
 	return accountKeys{
 		Next: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
 		Prev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		Pick: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "tab by number")),
+		Pick: key.NewBinding(key.WithKeys(numbers...), key.WithHelp(help, "tab by number")),
 	}
 }
 
-// accountScreen is one account in tabs: the Overview, then its
-// transactions, members, cards and statements, each a paged list read the
-// first time its tab is shown.
+// accountScreen is one account in tabs: the Overview, then a tab for each
+// account tab of the table of views (views.go), each a paged list read
+// the first time its tab is shown.
 type accountScreen struct {
 	c    *common
 	env  *envState
 	keys accountKeys
 	w, h int
 
-	overview   *overviewScreen
-	tx         *txListScreen
-	members    *membersScreen
-	cards      *cardsScreen
-	statements *listScreen[api.Statement]
-	opening    *accountOpening
-	tabs       []screen
-	started    []bool
-	active     int
+	overview *overviewScreen
+	opening  *accountOpening
+	tabs     []tabPane
+	active   int
 	// bar is the tab bar as last drawn, "" when it must be drawn again:
 	// the tabs' titles are fixed, so only the width, the active tab and
 	// the styles change it, never a key press inside a tab's list.
@@ -57,41 +48,34 @@ type accountScreen struct {
 }
 
 func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
-	s := &accountScreen{c: c, env: env, keys: newAccountKeys()}
+	table := accountTabs(c.views)
+	s := &accountScreen{c: c, env: env, keys: newAccountKeys(1 + len(table))}
 	s.overview = newOverviewScreen(c, env, a)
-	s.tx = newTxListScreen(c, env, a.ID)
-	s.members = newMembersList(c, env, a.ID)
-	s.cards = newCardsList(c, env, api.CardsParams{AccountID: a.ID})
-	s.statements = newStatementsList(c, env, a.ID)
 	// One request reads the Overview and every tab's first page; an
 	// account seen before shows what it was then until it answers.
-	o := newAccountOpening(a.ID, env.Project, &env.views, c.now)
+	parts := make([]api.AccountPart, len(table))
+	for i, t := range table {
+		parts[i] = t.part(a.ID)
+	}
+	o := newAccountOpening(a.ID, env.Project, parts, 1+len(table), &env.views, c.now)
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read
 	}
 	s.overview.refreshed = s.refreshShown
-	txFetch := s.tx.spec.fetch
-	s.tx.spec.fetch = firstPage(o, tabTransactions, func(v *api.AccountView) *api.Page[api.TransactionDetail] { return v.Transactions }, txFetch)
-	s.members.spec.fetch = firstPage(o, tabMembers, func(v *api.AccountView) *api.Page[api.AccountMembership] { return v.Members }, s.members.spec.fetch)
-	s.cards.spec.fetch = firstPage(o, tabCards, func(v *api.AccountView) *api.Page[api.Card] { return v.Cards }, s.cards.spec.fetch)
-	s.statements.spec.fetch = firstPage(o, tabStatements, func(v *api.AccountView) *api.Page[api.Statement] { return v.Statements }, s.statements.spec.fetch)
-	s.tabs = []screen{s.overview, s.tx, s.members, s.cards, s.statements}
-	s.started = make([]bool, len(s.tabs))
-	// What the platform hides from a member without canViewAccount is
-	// said where it is missing.
-	txEmpty, stEmpty := s.tx.spec.empty, s.statements.spec.empty
-	s.tx.spec.empty = func() string { return s.hidden("transactions", txEmpty) }
-	s.statements.spec.empty = func() string { return s.hidden("statements", stEmpty) }
+	s.tabs = append(make([]tabPane, 0, 1+len(table)), tabPane{screen: s.overview, title: s.overview.title()})
+	for i, t := range table {
+		s.tabs = append(s.tabs, t.open(s, a.ID, 1+i))
+	}
 	s.overview.simulated = func() tea.Cmd {
-		if s.started[tabTransactions] {
-			o.forget()
-			return s.tx.list.Refresh()
-		}
-		// The opening's page is from before the transfer.
-		s.tx.spec.fetch = txFetch
 		o.forget()
-		return nil
+		var cmds []tea.Cmd
+		for _, t := range s.tabs {
+			if t.simulated != nil {
+				cmds = append(cmds, t.simulated(t.started))
+			}
+		}
+		return tea.Batch(cmds...)
 	}
 	return s
 }
@@ -100,9 +84,9 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 // with the kept view's rows while it was on the wire.
 func (s *accountScreen) refreshShown() tea.Cmd {
 	var cmds []tea.Cmd
-	for i, l := range []interface{ Refresh() tea.Cmd }{tabTransactions: s.tx.list, tabMembers: s.members.list, tabCards: s.cards.list, tabStatements: s.statements.list} {
-		if l != nil && s.started[i] && s.opening.behind(i) {
-			cmds = append(cmds, l.Refresh())
+	for i, t := range s.tabs {
+		if t.refresh != nil && t.started && s.opening.behind(i) {
+			cmds = append(cmds, t.refresh())
 		}
 	}
 	return tea.Batch(cmds...)
@@ -112,7 +96,8 @@ func newAccountScreenByID(c *common, env *envState, id string) *accountScreen {
 	return newAccountScreen(c, env, api.Account{ID: id})
 }
 
-// hidden is a tab's empty text, or why the platform shows nothing there.
+// hidden is a private tab's empty text, or why the platform shows nothing
+// there.
 func (s *accountScreen) hidden(what string, empty func() string) string {
 	if d := s.overview.detail.item; d != nil && d.Membership != nil && !d.Membership.CanViewAccount {
 		return "No " + what + " shown: your membership of this account lacks canViewAccount, which the platform requires to show them."
@@ -133,8 +118,8 @@ func (s *accountScreen) eventScope() (id, name string) { return s.overview.event
 // shown (the one left open when the user switched environments, say).
 func (s *accountScreen) init() tea.Cmd {
 	var first tea.Cmd
-	if !s.started[tabOverview] {
-		s.started[tabOverview] = true
+	if o := &s.tabs[tabOverview]; !o.started {
+		o.started = true
 		first = s.overview.init()
 	}
 	return tea.Batch(first, s.show(s.active))
@@ -143,11 +128,12 @@ func (s *accountScreen) init() tea.Cmd {
 // show makes tab i the active one, reading its first page the first time.
 func (s *accountScreen) show(i int) tea.Cmd {
 	s.active, s.bar = i, ""
-	if s.started[i] {
+	t := &s.tabs[i]
+	if t.started {
 		return nil
 	}
-	s.started[i] = true
-	return s.tabs[i].init()
+	t.started = true
+	return t.init()
 }
 
 // accountTitle is an account's name, or a stand-in until it is known.
@@ -161,7 +147,7 @@ func accountTitle(a *api.Account) string {
 func (s *accountScreen) title() string {
 	t := accountTitle(&s.overview.acct)
 	if s.active != tabOverview {
-		t += " › " + s.tabs[s.active].title()
+		t += " › " + s.tabs[s.active].title
 	}
 	return t
 }
@@ -254,7 +240,7 @@ func (s *accountScreen) tabBar() string {
 	names := make([]string, len(s.tabs))
 	width := 0
 	for i, t := range s.tabs {
-		names[i] = " " + t.title() + " "
+		names[i] = " " + t.title + " "
 		width += ansi.StringWidth(names[i]) + 1
 	}
 	if width > s.w {

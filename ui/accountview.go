@@ -32,16 +32,15 @@ type accountOpening struct {
 	// pending is closed when the read in flight ends; nil when none is.
 	pending chan struct{}
 	// took is the generation of the view each tab took last.
-	took [tabStatements + 1]int
+	took []int
 }
 
-func newAccountOpening(id string, project bool, cache *viewCache, now func() time.Time) *accountOpening {
-	first := platform.PageMax
-	p := api.AccountViewParams{AccountID: id, Project: project,
-		Transactions: txParams(id), Members: membersParams(id),
-		Cards: cardsParams(api.CardsParams{AccountID: id}), Statements: statementsParams(id)}
-	p.Transactions.First, p.Members.First, p.Cards.First, p.Statements.First = first, first, first, first
-	o := &accountOpening{params: p, cache: cache, now: now}
+// newAccountOpening is the request that opens account id with the first
+// page of each of parts, for an account screen of tabs tabs.
+func newAccountOpening(id string, project bool, parts []api.AccountPart, tabs int, cache *viewCache, now func() time.Time) *accountOpening {
+	// Each part's first page is the one its list asks for first.
+	p := api.AccountViewParams{AccountID: id, Project: project, First: platform.PageMax, Parts: parts}
+	o := &accountOpening{params: p, cache: cache, now: now, took: make([]int, tabs)}
 	if v, read, ok := cache.get(id); ok {
 		o.gen, o.view, o.read = 1, v, read
 	}
@@ -151,7 +150,7 @@ func firstPage[T any](o *accountOpening, tab int, part func(*api.AccountView) *a
 // it at once.
 type viewCache = keptCache[string, *api.AccountView]
 
-// viewCacheSize bounds the views kept: each holds up to four pages.
+// viewCacheSize bounds the views kept: each holds a page of each tab.
 const viewCacheSize = 16
 
 // keptCache keeps the views seen last and when each was read, so that

@@ -102,6 +102,16 @@ func nextOf(choices []string, cur string) string {
 	return ""
 }
 
+// newAccountCardsList lists one account's cards.
+func newAccountCardsList(c *common, env *envState, accountID string) *cardsScreen {
+	return newCardsList(c, env, api.CardsParams{AccountID: accountID})
+}
+
+// accountCardsParams is how one account's card list reads.
+func accountCardsParams(accountID string) api.CardsParams {
+	return cardsParams(api.CardsParams{AccountID: accountID})
+}
+
 // cardsParams is how a card list reads p: newest first.
 func cardsParams(p api.CardsParams) api.CardsParams {
 	p.OrderBy, p.Direction = api.OrderCreatedAt, api.DirectionDesc

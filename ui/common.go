@@ -45,6 +45,8 @@ type common struct {
 	// opens is auth.CanOpen of getenv: a page opened would reach the user.
 	openURL func(ctx context.Context, url string) error
 	opens   bool
+	// views is the table of views (views.go), made once.
+	views []view
 }
 
 // nextID hands out request ids. They increase across screens and

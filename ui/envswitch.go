@@ -70,7 +70,7 @@ func (m *Model) places() []place {
 			continue
 		}
 		p := place{}
-		if p.kind, p.id = r.resource(); p.kind == 0 || p.id == "" {
+		if p.kind, p.id = r.resource(); p.kind == "" || p.id == "" {
 			continue
 		}
 		if a, ok := s.(*accountScreen); ok {

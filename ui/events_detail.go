@@ -14,38 +14,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 )
 
-// resourceOf is the kind of resource an event names, from its type's
-// prefix (Account.Updated, Transaction.Booked, AccountMembership.Bound,
-// Card.Created); 0 for the types whose resource the UI does not open.
-func resourceOf(eventType string) resourceKind {
-	prefix, _, _ := strings.Cut(eventType, ".")
-	switch prefix {
-	case "Account":
-		return resourceAccount
-	case "Transaction":
-		return resourceTransaction
-	case "AccountMembership":
-		return resourceMembership
-	case "Card":
-		return resourceCard
-	}
-	return 0
-}
-
-func (k resourceKind) noun() string {
-	switch k {
-	case resourceAccount:
-		return "account"
-	case resourceTransaction:
-		return "transaction"
-	case resourceMembership:
-		return "membership"
-	case resourceCard:
-		return "card"
-	}
-	return "resource"
-}
-
 // prettyJSON indents JSON text; anything else comes back as it is, with
 // tabs made spaces so that widths hold.
 func prettyJSON(s string) string {
@@ -91,7 +59,7 @@ type eventScreen struct {
 
 func newEventScreen(c *common, env *envState, ev api.WebhookEventLog) *eventScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
-	kind := resourceOf(ev.EventType)
+	kind := c.resourceOf(ev.EventType)
 	s := &eventScreen{env: env, ctx: ctx, cancel: cancel, ev: ev, kind: kind, keys: newEventKeys(kind)}
 	s.pager = newPager(c, s.content)
 	s.status = s.replayStatus
@@ -122,7 +90,7 @@ func (s *eventScreen) FullHelp() [][]key.Binding {
 
 func (s *eventScreen) syncKeys() {
 	k := &s.keys
-	k.OpenResource.SetEnabled(!s.confirming && s.kind != 0 && s.ev.ResourceID != "")
+	k.OpenResource.SetEnabled(!s.confirming && s.kind != "" && s.ev.ResourceID != "")
 	k.Copy.SetEnabled(!s.confirming)
 	k.Replay.SetEnabled(!s.confirming && canReplay(s.env) && !s.replayBusy)
 	k.Confirm.SetEnabled(s.confirming)
@@ -181,7 +149,7 @@ func (s *eventScreen) content() string {
 	line(label("Event"), ev.EventID)
 	line(label("Date"), eventTime(ev.EventDate))
 	res := ev.ResourceID
-	if s.kind != 0 && res != "" {
+	if s.kind != "" && res != "" {
 		res = strings.ToUpper(s.kind.noun()[:1]) + s.kind.noun()[1:] + " " + res + st.dim.Render("  ("+s.keys.OpenResource.Help().Key+" opens it)")
 	}
 	line(label("Resource"), res)

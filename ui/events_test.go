@@ -319,7 +319,7 @@ func TestEventDetailShowsThePayloadAndOpensTheResource(t *testing.T) {
 		row  int
 		kind resourceKind
 		id   string
-	}{{2, resourceAccount, "acc-1"}, {3, resourceCard, "card-3"}, {4, resourceMembership, "mem-4"}, {5, 0, ""}}
+	}{{2, resourceAccount, "acc-1"}, {3, resourceCard, "card-3"}, {4, resourceMembership, "mem-4"}, {5, "", ""}}
 	for _, c := range cases {
 		d.press("esc", "g")
 		for range c.row {
@@ -327,10 +327,10 @@ func TestEventDetailShowsThePayloadAndOpensTheResource(t *testing.T) {
 		}
 		d.press("enter")
 		s := d.event()
-		if s.kind != c.kind || s.keys.OpenResource.Enabled() != (c.kind != 0) {
+		if s.kind != c.kind || s.keys.OpenResource.Enabled() != (c.kind != "") {
 			t.Fatalf("%s: kind %v, open enabled %v", s.ev.EventType, s.kind, s.keys.OpenResource.Enabled())
 		}
-		if c.kind == 0 {
+		if c.kind == "" {
 			if _, handled := d.m.key(keyMsg("enter")); handled {
 				t.Fatalf("%s: enter is handled with nothing to open", s.ev.EventType)
 			}

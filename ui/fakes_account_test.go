@@ -429,17 +429,33 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 	if f.viewErr != nil {
 		return nil, f.viewErr
 	}
-	id := p.AccountID
-	p.Transactions.AccountID, p.Members.AccountID, p.Cards.AccountID, p.Statements.AccountID = id, id, id, id
 	v := &api.AccountView{}
-	var errs [5]error
-	v.Detail, errs[0] = f.accountDetail(ctx, id, p.Project)
-	v.Transactions, errs[1] = f.transactionList(ctx, p.Transactions)
-	v.Members, errs[2] = f.accountMemberships(ctx, p.Members)
-	v.Cards, errs[3] = f.cardPage(ctx, p.Cards)
-	v.Statements, errs[4] = f.statementPage(ctx, p.Statements)
-	if err := errors.Join(errs[:]...); err != nil {
+	var err error
+	v.Detail, err = f.accountDetail(ctx, p.AccountID, p.Project)
+	errs, answered := []error{err}, 0
+	errs = append(errs, viewPart(ctx, v, p, &answered, api.ViewTransactions, f.transactionList),
+		viewPart(ctx, v, p, &answered, api.ViewMembers, f.accountMemberships),
+		viewPart(ctx, v, p, &answered, api.ViewCards, f.cardPage),
+		viewPart(ctx, v, p, &answered, api.ViewStatements, f.statementPage))
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	if answered != len(p.Parts) {
+		return nil, fmt.Errorf("the view asks for %d parts, the fake answers %d", len(p.Parts), answered)
+	}
 	return v, nil
+}
+
+// viewPart puts in v the page of list that p asks for, read as it is read
+// alone.
+func viewPart[P, T any](ctx context.Context, v *api.AccountView, p api.AccountViewParams, answered *int,
+	list api.AccountList[P, T], read func(context.Context, P) (*api.Page[T], error)) error {
+	params, ok := list.ParamsIn(p)
+	if !ok {
+		return nil
+	}
+	*answered++
+	page, err := read(ctx, params)
+	list.SetPage(v, page)
+	return err
 }

@@ -589,6 +589,28 @@ func (d *driver) account() *accountScreen   { d.t.Helper(); return topAs[*accoun
 func (d *driver) overview() *overviewScreen { d.t.Helper(); return d.account().overview }
 func (d *driver) signin() *signinScreen     { d.t.Helper(); return topAs[*signinScreen](d) }
 
+// tabIndex is the place of account a's tab titled title.
+func tabIndex(t testing.TB, a *accountScreen, title string) int {
+	t.Helper()
+	for i, p := range a.tabs {
+		if p.title == title {
+			return i
+		}
+	}
+	t.Fatalf("the account has no %s tab", title)
+	return -1
+}
+
+// tabOf is account a's tab titled title, as the screen it is.
+func tabOf[S screen](t testing.TB, a *accountScreen, title string) S {
+	t.Helper()
+	s, ok := a.tabs[tabIndex(t, a, title)].screen.(S)
+	if !ok {
+		t.Fatalf("the %s tab is a %T", title, a.tabs[tabIndex(t, a, title)].screen)
+	}
+	return s
+}
+
 func (d *driver) wantScreen(sub string) {
 	d.t.Helper()
 	if s := d.screen(); !strings.Contains(s, sub) {

@@ -220,7 +220,7 @@ func TestSwitchBackLandsWhereYouLeft(t *testing.T) {
 	d.wantScreen("Switched to Sandbox")
 	d.wantScreen("Accounts › Account 1 › Members › ")
 	d.press("esc")
-	if a := d.account(); a.active != tabMembers || a.overview.acct.ID != "acc-1" {
+	if a := d.account(); a.active != tabIndex(t, a, "Members") || a.overview.acct.ID != "acc-1" {
 		t.Fatalf("back on account %s, tab %d", a.overview.acct.ID, a.active)
 	}
 	d.wantScreen("V B P M C")

@@ -160,6 +160,9 @@ func (s *listScreen[T]) capturing() bool { return false }
 func (s *listScreen[T]) busy() bool      { return s.list.Busy() }
 func (s *listScreen[T]) close()          { s.cancel(); s.list.Close() }
 
+// paged is the list screen itself, for the screens that embed it.
+func (s *listScreen[T]) paged() *listScreen[T] { return s }
+
 func (s *listScreen[T]) setSize(w, h int) {
 	s.w, s.h = w, h
 	s.layout()

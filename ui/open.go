@@ -85,15 +85,8 @@ func (m *Model) open(msg openMsg) tea.Cmd {
 // resourceScreen is a new screen of one resource of the active
 // environment; nil for a kind nothing opens by id.
 func (m *Model) resourceScreen(kind resourceKind, id string) screen {
-	switch kind {
-	case resourceAccount:
-		return newAccountScreenByID(m.c, m.env, id)
-	case resourceTransaction:
-		return newTxDetailByID(m.c, m.env, id)
-	case resourceMembership:
-		return newMemberScreenByID(m.c, m.env, id)
-	case resourceCard:
-		return newCardScreenByID(m.c, m.env, id)
+	if v := m.c.viewOf(kind); v != nil && v.one != nil {
+		return v.one.open(m.c, m.env, id)
 	}
 	return nil
 }

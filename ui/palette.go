@@ -7,43 +7,15 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/partnertui/partnertui/api"
 )
 
 // jumpTarget is one destination of the : palette: a view by name, or one
-// resource by id.
+// resource by id (jumpTargets makes them from the table of views).
 type jumpTarget struct {
 	name string
 	arg  string // what follows the name ("ID"); "" when nothing does
 	desc string
 	open func(m *Model, arg string) tea.Cmd
-}
-
-// jumpTargets is the palette's registry. A new view is one more line:
-//
-//	{name: "things", desc: "every thing", open: jumpView(func(c *common, e *envState) screen { return newThingsList(c, e) })},
-func jumpTargets() []jumpTarget {
-	return []jumpTarget{
-		{name: "accounts", desc: "the account list", open: func(m *Model, _ string) tea.Cmd { m.popTo(1); return nil }},
-		{name: "transactions", desc: "transactions across accounts", open: jumpView(func(c *common, e *envState) screen { return newTxListScreen(c, e, "") })},
-		{name: "members", desc: "every membership", open: jumpView(func(c *common, e *envState) screen { return newMembersList(c, e, "") })},
-		{name: "cards", desc: "every card", open: jumpView(func(c *common, e *envState) screen { return newCardsList(c, e, api.CardsParams{}) })},
-		{name: "events", desc: "the webhook event log (of the account on screen)", open: func(m *Model, _ string) tea.Cmd { return m.openEvents() }},
-		{name: "account", arg: "ID", desc: "one account", open: jumpByID(resourceAccount)},
-		{name: "transaction", arg: "ID", desc: "one transaction", open: jumpByID(resourceTransaction)},
-		{name: "member", arg: "ID", desc: "one membership", open: jumpByID(resourceMembership)},
-		{name: "card", arg: "ID", desc: "one card", open: jumpByID(resourceCard)},
-	}
-}
-
-// jumpView opens a view above the account list, in place of whatever was
-// there.
-func jumpView(newScreen func(*common, *envState) screen) func(*Model, string) tea.Cmd {
-	return func(m *Model, _ string) tea.Cmd {
-		m.popTo(1)
-		return m.push(newScreen(m.c, m.env))
-	}
 }
 
 // jumpByID opens one resource by id on top of the stack.
@@ -90,12 +62,12 @@ type paletteScreen struct {
 }
 
 func newPaletteScreen(c *common, env *envState, under screen) *paletteScreen {
-	p := &paletteScreen{c: c, env: env, under: under, targets: jumpTargets(), keys: paletteKeys{
+	p := &paletteScreen{c: c, env: env, under: under, targets: jumpTargets(c.views), keys: paletteKeys{
 		Go:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go")),
 		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
 		Cancel:   escKey("cancel"),
 	}}
-	p.in = newTextInput(":", "accounts, transactions, members, cards, or account ID…", 200)
+	p.in = newTextInput(":", paletteHint(c.views), 200)
 	p.in.SetStyles(c.inputStyles())
 	return p
 }

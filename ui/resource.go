@@ -17,16 +17,6 @@ type ProjectAPI interface {
 	Status() api.Status
 }
 
-// resourceKind is a kind of platform resource a screen can show by id.
-type resourceKind int
-
-const (
-	resourceAccount resourceKind = iota + 1
-	resourceTransaction
-	resourceMembership
-	resourceCard
-)
-
 // openMsg asks the root to open the screen of one resource, by id, on top
 // of the stack: every way in (the command palette, an event's resource, a
 // transaction's account) opens resources the same way.

@@ -115,6 +115,7 @@ func New(opts Options) *Model {
 		c.tick = tea.Tick
 	}
 	c.styles = newStyles(c.isDark, c.noColor)
+	c.views = views()
 	m := &Model{
 		c: c, keys: newGlobalKeys(), envs: map[config.EnvName]*envState{}, root: root, cancel: cancel,
 		loginTO: opts.LoginTimeout, w: 80, h: 24, marks: requestMarks{log: opts.Requests},

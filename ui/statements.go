@@ -60,8 +60,8 @@ type statementScreen struct {
 func newStatementScreen(c *common, env *envState, st api.Statement) *statementScreen {
 	s := &statementScreen{
 		// The platform has no query for one statement: the list's row is
-		// all there is, and nothing opens a statement by id (kind 0).
-		itemScreen: newItemScreen(c, env, 0, st.ID, "statement", nil, &st),
+		// all there is, and nothing opens a statement by id (no kind).
+		itemScreen: newItemScreen(c, env, "", st.ID, "statement", nil, &st),
 		copyURL:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy download URL")),
 	}
 	s.copyURL.SetEnabled(st.StatusInfo.URL != "")

@@ -331,7 +331,7 @@ func TestTransactionsPageDownMovesByTheRowsDrawn(t *testing.T) {
 	d.press("enter", "2")
 	before := d.screen()
 	d.press("pgdown")
-	c := d.account().tx.list.Cursor()
+	c := tabOf[*txListScreen](t, d.account(), "Transactions").list.Cursor()
 	if !strings.Contains(before, fmt.Sprintf("Payment %d ", c-1)) || strings.Contains(before, fmt.Sprintf("Payment %d ", c)) {
 		t.Fatalf("pgdown put the cursor on transaction %d; the screen was:\n%s", c, before)
 	}

@@ -182,7 +182,7 @@ func checkTransactionsTab(t *testing.T, e *emu, s *accountScreen, acct api.Accou
 		t.Fatal("the demo account has no transactions")
 	}
 	t.Logf("%d transactions", len(want))
-	sameIDs(t, "transactions", walkList(e.driver, s.tx.list), want, txID)
+	sameIDs(t, "transactions", walkList(e.driver, tabOf[*txListScreen](t, s, "Transactions").list), want, txID)
 	e.press("g", "enter")
 	e.wantScreen(want[0].Type)
 	e.wantScreen(signedAmount(want[0].Side, want[0].Amount))
@@ -207,17 +207,17 @@ func checkTransactionFilters(t *testing.T, e *emu, s *accountScreen, base api.Tr
 		t.Fatalf("applying a filter sent %d requests: %q", len(got), got)
 	}
 	booked := every(t, api.Pages(e.client.TransactionList, withStatus(base, "Booked")))
-	sameIDs(t, "booked transactions", walkList(e.driver, s.tx.list), booked, txID)
+	sameIDs(t, "booked transactions", walkList(e.driver, tabOf[*txListScreen](t, s, "Transactions").list), booked, txID)
 	e.wantScreen("status Booked")
 	e.press("esc")
-	sameIDs(t, "transactions once the filters are cleared", walkList(e.driver, s.tx.list), want, txID)
+	sameIDs(t, "transactions once the filters are cleared", walkList(e.driver, tabOf[*txListScreen](t, s, "Transactions").list), want, txID)
 	word := strings.Fields(want[0].Label)[0]
 	e.press("/")
 	e.typeText(word)
 	e.press("enter")
 	searched := base
 	searched.Search = word
-	sameIDs(t, "transactions found", walkList(e.driver, s.tx.list), every(t, api.Pages(e.client.TransactionList, searched)), txID)
+	sameIDs(t, "transactions found", walkList(e.driver, tabOf[*txListScreen](t, s, "Transactions").list), every(t, api.Pages(e.client.TransactionList, searched)), txID)
 	e.press("esc", "f", "down", "down", "down", "down")
 	e.typeText("10")
 	e.press("down")
@@ -225,7 +225,7 @@ func checkTransactionFilters(t *testing.T, e *emu, s *accountScreen, base api.Tr
 	e.press("enter")
 	ranged := base
 	ranged.IsAboveAmount, ranged.IsBelowAmount = "10", "500"
-	sameIDs(t, "transactions from 10 to 500", walkList(e.driver, s.tx.list), every(t, api.Pages(e.client.TransactionList, ranged)), txID)
+	sameIDs(t, "transactions from 10 to 500", walkList(e.driver, tabOf[*txListScreen](t, s, "Transactions").list), every(t, api.Pages(e.client.TransactionList, ranged)), txID)
 	e.press("esc")
 
 }
@@ -241,7 +241,7 @@ func checkMembersTab(t *testing.T, e *emu, s *accountScreen, acct api.Account) {
 		t.Fatalf("the Members tab sent %q", got)
 	}
 	members := every(t, api.Pages(e.client.AccountMemberships, api.MembershipsParams{AccountID: acct.ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
-	sameIDs(t, "members", walkList(e.driver, s.members.list), members, memberID)
+	sameIDs(t, "members", walkList(e.driver, tabOf[*membersScreen](t, s, "Members").list), members, memberID)
 	e.press("g", "enter")
 	m := topAs[*memberScreen](e.driver)
 	e.wantScreen(members[0].Email)
@@ -266,11 +266,11 @@ func checkCardsAndStatements(t *testing.T, e *emu, s *accountScreen, acct api.Ac
 	t.Helper()
 	// Cards and statements.
 	e.press("4")
-	sameIDs(t, "cards", walkList(e.driver, s.cards.list),
+	sameIDs(t, "cards", walkList(e.driver, tabOf[*cardsScreen](t, s, "Cards").list),
 		every(t, api.Pages(e.client.Cards, api.CardsParams{AccountID: acct.ID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc})), cardID)
 	e.press("5")
 	statements := every(t, api.Pages(e.client.Statements, api.StatementsParams{AccountID: acct.ID, OrderBy: "openingDate", Direction: api.DirectionDesc}))
-	sameIDs(t, "statements", walkList(e.driver, s.statements.list), statements, statementID)
+	sameIDs(t, "statements", walkList(e.driver, tabOf[*listScreen[api.Statement]](t, s, "Statements").list), statements, statementID)
 	if len(statements) > 0 {
 		e.press("g", "enter")
 		e.wantScreen(dayText(statements[0].OpeningDate))

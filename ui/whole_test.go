@@ -37,7 +37,7 @@ func TestAccountTabsReadOnFirstShow(t *testing.T) {
 		t.Fatalf("tabs shown again sent requests: %d in all", n)
 	}
 	d.wantScreen(d.sbx.txs["acc-0"][0].Label)
-	if a := d.account(); a.active != tabTransactions || a.title() != "Account 0 › Transactions" {
+	if a := d.account(); a.active != tabIndex(t, a, "Transactions") || a.title() != "Account 0 › Transactions" {
 		t.Fatalf("active tab %d, title %q", a.active, a.title())
 	}
 	d.wantScreen("Accounts › Account 0 › Transactions")
@@ -146,13 +146,13 @@ func TestTransactionFiltersAreCheckedAndSent(t *testing.T) {
 		t.Fatalf("sent %+v\nwant %+v", p, want)
 	}
 	// Executed 5 to 10 March, 14.00 to 19.00 EUR: Payments 4 to 9.
-	if l := d.account().tx.list; l.Len() != 6 {
+	if l := tabOf[*txListScreen](t, d.account(), "Transactions").list; l.Len() != 6 {
 		t.Fatalf("%d rows match", l.Len())
 	}
 	d.wantScreen("status Booked,Pending · type SepaCreditTransferIn · from 2026-03-05 · to 2026-03-10 · ≥ 12.5 · ≤ 20 · “Payment”")
 	// esc clears every filter at once; then it goes back.
 	d.press("esc")
-	if p := d.sbx.txParams[len(d.sbx.txParams)-1]; len(p.Status) != 0 || p.Search != "" || d.account().tx.list.Len() != 30 {
+	if p := d.sbx.txParams[len(d.sbx.txParams)-1]; len(p.Status) != 0 || p.Search != "" || tabOf[*txListScreen](t, d.account(), "Transactions").list.Len() != 30 {
 		t.Fatalf("esc kept filters: %+v", p)
 	}
 	d.press("esc")
