@@ -140,7 +140,7 @@ func (s *accountsScreen) loadHome() tea.Cmd {
 	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
 	ctx, p := s.ctx, s.query.params()
 	early := s.env.early
-	s.env.early = nil
+	s.env.early = nil // taken once
 	if !s.query.isDefault() {
 		early = nil
 	}
@@ -184,16 +184,24 @@ func askHome(ctx context.Context, a API, sess Session, p api.AccountsParams, pro
 	return homeAnswer{home: h, err: err}
 }
 
+// FirstScreen is the first screen's request of one environment, sent
+// before the UI started (Prefetch), for Options.FirstScreen.
+type FirstScreen struct {
+	of     *Environment // the environment Prefetch was given
+	answer <-chan homeAnswer
+}
+
 // Prefetch sends e's first screen's request now, before the UI starts, so
 // that it travels while the process sets the terminal up and draws its
 // first frame: far from the platform, launch to rows is then the network's
-// time, not the network's after the start-up's. The account list takes the
-// answer instead of asking again. Call it at most once, before Run.
-func Prefetch(ctx context.Context, e *Environment) {
+// time, not the network's after the start-up's. Give what it returns to
+// Run as Options.FirstScreen: the account list takes the answer instead of
+// asking again. It reads e and changes nothing in it.
+func Prefetch(ctx context.Context, e *Environment) *FirstScreen {
 	ch := make(chan homeAnswer, 1)
-	e.early = ch
 	p, a, sess, project := defaultAccountsQuery().params(), e.API, e.Session, e.Project
 	go func() { ch <- askHome(ctx, a, sess, p, project) }()
+	return &FirstScreen{of: e, answer: ch}
 }
 
 // saveSnapshot keeps a fresh first screen for the next launch.

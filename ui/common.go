@@ -107,6 +107,9 @@ type envState struct {
 	// warmed: the project token was fetched ahead after the first screen
 	// since the launch or the last switch to this environment.
 	warmed bool
+	// early is the first screen's answer when Prefetch asked for it before
+	// the UI started; the account list takes it once.
+	early <-chan homeAnswer
 }
 
 // forgetUser forgets what the signed-in user's token read: who they are

@@ -427,12 +427,13 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	if d.sbxSnap != nil {
 		envs[config.Sandbox].Snapshot = d.sbxSnap
 	}
+	var first *FirstScreen
 	if fx.prefetch {
-		d.prefetch(envs[config.Sandbox])
+		first = d.prefetch(envs[config.Sandbox])
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
-		Envs: envs, Start: config.Sandbox, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
+		Envs: envs, Start: config.Sandbox, FirstScreen: first, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		OpenURL:   func(_ context.Context, u string) error { d.opened = append(d.opened, u); return nil },
@@ -455,12 +456,13 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 // prefetch sends e's first request as the command line does before the
 // program starts, and waits for its answer (which it puts back for the
 // account list), so the program starts after it as a fast network's would.
-func (d *driver) prefetch(e *Environment) {
-	Prefetch(context.Background(), e)
-	ans := <-e.early
+func (d *driver) prefetch(e *Environment) *FirstScreen {
+	f := Prefetch(context.Background(), e)
+	ans := <-f.answer
 	kept := make(chan homeAnswer, 1)
 	kept <- ans
-	e.early = kept
+	f.answer = kept
+	return f
 }
 
 func (d *driver) send(msg tea.Msg) {

@@ -1,6 +1,11 @@
 package ui
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/partnertui/partnertui/config"
+)
 
 // The command line sends the first screen's request before the program
 // starts (Prefetch): the account list shows that answer and does not ask
@@ -23,5 +28,23 @@ func TestPrefetchedFirstScreenIsTheOnlyRequest(t *testing.T) {
 	d.wantScreen(TextSignIn)
 	if got := len(d.sbx.homes); got != 0 {
 		t.Fatalf("signed out, %d first-screen requests were sent, want 0", got)
+	}
+}
+
+// Prefetch and New change nothing in the environments they are given: the
+// answer goes to the UI through Options.FirstScreen, and the UI names its
+// own copy of an environment after its key.
+func TestPrefetchAndNewLeaveTheCallersEnvironmentAlone(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(3)
+	e := &Environment{ClientID: "SANDBOX_test", API: api, Session: &fakeSession{t: t, signedIn: true}}
+	first := Prefetch(context.Background(), e)
+	m := New(Options{Envs: map[config.EnvName]*Environment{config.Sandbox: e}, FirstScreen: first})
+	defer m.Close()
+	if e.Name != "" {
+		t.Errorf("New named the caller's environment %q", e.Name)
+	}
+	if got := m.envs[config.Sandbox]; got.Environment == e || got.Name != config.Sandbox || got.early == nil {
+		t.Errorf("the UI's environment: %+v", got)
 	}
 }

@@ -121,21 +121,25 @@ func New(opts Options) *Model {
 		loginTO: opts.LoginTimeout, w: 80, h: 24, marks: requestMarks{log: opts.Requests},
 	}
 	m.keys.Requests.SetEnabled(opts.Requests != nil)
-	for name, e := range opts.Envs {
-		if e == nil {
+	for name, given := range opts.Envs {
+		if given == nil {
 			continue
 		}
+		e := *given
 		if e.Name == "" {
 			e.Name = name
 		}
 		ctx, cancel := context.WithCancel(root)
-		st := &envState{Environment: e, ctx: ctx, cancel: cancel,
+		st := &envState{Environment: &e, ctx: ctx, cancel: cancel,
 			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize}}
 		if e.API != nil {
 			st.status = e.API.Status()
 		}
 		if p := st.distinctProject(); p != nil {
 			st.projectStatus = p.Status()
+		}
+		if f := opts.FirstScreen; f != nil && f.of == given {
+			st.early = f.answer
 		}
 		m.envs[name] = st
 	}

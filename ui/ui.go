@@ -126,16 +126,17 @@ type Environment struct {
 	// accounts, the footer names the project, and a refused token is an
 	// error on screen with its remedy. Session is not used.
 	Project bool
-
-	// early is the first screen's answer when Prefetch asked for it before
-	// the UI started; the account list takes it once.
-	early <-chan homeAnswer
 }
 
-// Options configure the UI.
+// Options configure the UI. The UI keeps copies of the environments: it
+// changes nothing the caller gave it.
 type Options struct {
 	Envs  map[config.EnvName]*Environment
 	Start config.EnvName // environment shown first; default Sandbox if configured
+	// FirstScreen is the first screen's request that Prefetch sent before
+	// the UI started; the account list of its environment takes its
+	// answer, once. nil: the account list asks.
+	FirstScreen *FirstScreen
 	// LogPath is the log file; "" means paths.LogFile().
 	// Run opens it; the UI never logs to the screen.
 	LogPath string

@@ -77,7 +77,7 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 			uopts.Envs[name].Snapshot = e.Snapshot
 		}
 		if name == start {
-			ui.Prefetch(ctx, uopts.Envs[name])
+			uopts.FirstScreen = ui.Prefetch(ctx, uopts.Envs[name])
 		}
 	}
 	if uopts.LogPath, err = a.LogPath(); err != nil {
