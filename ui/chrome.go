@@ -120,7 +120,7 @@ func (m *Model) refresh() {
 		c.header = m.headerView()
 	}
 
-	ik := hintKey{w: m.w, confirm: m.confirm, signOut: m.signingOut, flash: m.flash, bad: m.flashBad, styleGen: c.styleGen}
+	ik := hintKey{w: m.w, confirm: m.confirm, signOut: m.signingOut, flash: m.flash.text, bad: m.flash.bad, styleGen: c.styleGen}
 	binds := m.hintBindings()
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
@@ -251,10 +251,10 @@ func (m *Model) hintLine(binds []key.Binding) string {
 		line = s.warn.Render(TextConfirmLive + " Real accounts, real money. " + m.keys.Confirm.Help().Key + " confirms, any other key stays.")
 	case m.signingOut:
 		line = s.warn.Render(m.signOutQuestion())
-	case m.flash != "" && m.flashBad:
-		line = s.err.Render("✗ " + m.flash)
-	case m.flash != "":
-		line = s.ok.Render("✓ " + m.flash)
+	case m.flash.text != "" && m.flash.bad:
+		line = s.err.Render("✗ " + m.flash.text)
+	case m.flash.text != "":
+		line = s.ok.Render("✓ " + m.flash.text)
 	default:
 		line = m.shortHelp(binds)
 	}

@@ -72,7 +72,7 @@ func TestFooterPollsTheMachinesCount(t *testing.T) {
 	fireClock()
 	d.wantScreen("2000/2000")
 	d.wantScreen("budget · sending in 40s")
-	if !d.m.clockFast {
+	if !d.m.clock.fast {
 		t.Fatal("the clock stayed slow during the countdown")
 	}
 	d.sbxP.setStatus(api.Status{Used: 2000, Limit: 2000})

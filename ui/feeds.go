@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
@@ -85,7 +86,7 @@ func (m *Model) polled(msg statusPollMsg) tea.Cmd {
 	if msg.hasProject {
 		e.projectStatus = msg.project
 	}
-	if e == m.env && m.needFastClock() && !m.clockFast {
+	if e == m.env && m.needFastClock() && !m.clock.fast {
 		return m.startClock()
 	}
 	return nil
@@ -233,20 +234,8 @@ func (m *Model) warmProjectToken(e *envState) tea.Cmd {
 	})
 }
 
-func (m *Model) startClock() tea.Cmd {
-	m.clockSeq++
-	m.clockFast = m.needFastClock()
-	return m.clockTick()
-}
-
-func (m *Model) clockTick() tea.Cmd {
-	seq := m.clockSeq
-	d := clockSlow
-	if m.clockFast {
-		d = clockFast
-	}
-	return m.c.tick(d, func(time.Time) tea.Msg { return clockMsg{seq} })
-}
+// startClock starts the clock over, at the pace the footer needs now.
+func (m *Model) startClock() tea.Cmd { return m.clock.start(m.c, m.needFastClock()) }
 
 // needFastClock is true while a countdown is on screen.
 func (m *Model) needFastClock() bool {
@@ -261,30 +250,112 @@ func (m *Model) needFastClock() bool {
 	return !e.expiry.IsZero() && left > 0 && left < 2*time.Minute
 }
 
-// setFlash shows text on the hint line. A good outcome goes after
-// flashDelay; a failure stays until the next key, or until another flash
-// replaces it: a user who looked away must still learn that it failed.
-func (m *Model) setFlash(text string, bad bool) tea.Cmd {
-	m.flashID++
-	m.flash, m.flashBad = text, bad
+// setFlash shows text on the hint line (flash.set).
+func (m *Model) setFlash(text string, bad bool) tea.Cmd { return m.flash.set(m.c, text, bad) }
+
+// flash is the hint line's message. A good outcome goes after flashDelay;
+// a failure stays until the next key, or until another flash replaces
+// it: a user who looked away must still learn that it failed.
+type flash struct {
+	text string
+	bad  bool
+	id   int // of the flash shown, so that an earlier one's timer leaves it
+}
+
+func (f *flash) set(c *common, text string, bad bool) tea.Cmd {
+	f.id++
+	f.text, f.bad = text, bad
 	if bad {
 		return nil
 	}
-	id := m.flashID
-	return m.c.tick(flashDelay, func(time.Time) tea.Msg { return flashClearMsg{id} })
+	id := f.id
+	return c.tick(flashDelay, func(time.Time) tea.Msg { return flashClearMsg{id} })
 }
 
-// spinCmd starts the spinner when something is loading and it is not
+// expire ends a good outcome's flash when its time is up.
+func (f *flash) expire(msg flashClearMsg) {
+	if msg.id == f.id {
+		f.text = ""
+	}
+}
+
+// seen: a key was pressed, so a failure shown has been seen and the next
+// action replaces it.
+func (f *flash) seen() {
+	if f.bad {
+		f.text, f.bad = "", false
+	}
+}
+
+// clock drives the footer's countdowns: by the second while one is on
+// screen, slower otherwise (it also paces the status poll).
+type clock struct {
+	seq  int // of the running clock: a restarted clock's old ticks are dropped
+	fast bool
+}
+
+// start starts the clock over, fast or not.
+func (k *clock) start(c *common, fast bool) tea.Cmd {
+	k.seq++
+	return k.tick(c, fast)
+}
+
+// current reports whether msg is the running clock's tick.
+func (k *clock) current(msg clockMsg) bool { return msg.seq == k.seq }
+
+// tick waits for the next tick, fast or not.
+func (k *clock) tick(c *common, fast bool) tea.Cmd {
+	k.fast = fast
+	seq, d := k.seq, clockSlow
+	if fast {
+		d = clockFast
+	}
+	return c.tick(d, func(time.Time) tea.Msg { return clockMsg{seq} })
+}
+
+// spin is the spinner, turning while the screen on top waits; its frame
+// is c.spinFrame, for the screens that show what they wait for.
+type spin struct {
+	model   spinner.Model
+	turning bool
+}
+
+func newSpin(c *common) spin {
+	s := spin{model: spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.styles.spinner))}
+	c.spinFrame = s.model.View()
+	return s
+}
+
+func (s *spin) restyle(c *common) {
+	s.model.Style = c.styles.spinner
+	c.spinFrame = s.model.View()
+}
+
+// start starts the spinner when something is loading and it is not
 // already turning.
-func (m *Model) spinCmd() tea.Cmd {
-	if m.spinning || !m.busy() {
+func (s *spin) start(c *common, busy bool) tea.Cmd {
+	if s.turning || !busy {
 		return nil
 	}
-	m.spinning = true
-	return m.spinTick()
+	s.turning = true
+	return s.next(c)
 }
 
-func (m *Model) spinTick() tea.Cmd {
-	sp := m.spin
-	return m.c.tick(sp.Spinner.FPS, func(time.Time) tea.Msg { return sp.Tick() })
+// step turns the spinner one frame while something is loading, and stops
+// it otherwise.
+func (s *spin) step(c *common, msg spinner.TickMsg, busy bool) tea.Cmd {
+	if !busy {
+		s.turning = false
+		return nil
+	}
+	s.model, _ = s.model.Update(msg)
+	c.spinFrame = s.model.View()
+	return s.next(c)
+}
+
+// next waits for the next frame. The spinner's own follow-up tick is
+// replaced by one through c.tick so tests control time.
+func (s *spin) next(c *common) tea.Cmd {
+	sp := s.model
+	return c.tick(sp.Spinner.FPS, func(time.Time) tea.Msg { return sp.Tick() })
 }

@@ -298,7 +298,7 @@ func TestFlowRateLimitCountdown(t *testing.T) {
 	}
 	// The countdown ticks every second while it is set.
 	var fast bool
-	f.probe(func(m *Model) { fast = m.clockFast })
+	f.probe(func(m *Model) { fast = m.clock.fast })
 	if !fast {
 		t.Fatal("the clock does not tick every second during the countdown")
 	}

@@ -53,7 +53,8 @@ const (
 
 // Model is the root Bubble Tea model: it routes messages and keys to the
 // screens. The chrome (chrome.go) and the environment switch
-// (envswitch.go) are its other two jobs.
+// (envswitch.go) are its other two jobs; the chrome's moving parts (the
+// flash, the clock, the spinner) keep their own state (feeds.go).
 type Model struct {
 	c    *common
 	keys globalKeys
@@ -65,24 +66,22 @@ type Model struct {
 	// signingOut: the hint line asks whether to sign out.
 	signingOut bool
 	// noHeader: the top screen takes the header's line (headerTaker).
-	noHeader  bool
-	confirm   bool
-	flash     string
-	flashBad  bool
-	flashID   int
-	clockSeq  int
-	clockFast bool
-	spin      spinner.Model
-	spinning  bool
-	help      help.Model
-	loginTO   time.Duration
-	w, h      int
-	chrome    chrome
-	root      context.Context
-	cancel    context.CancelFunc
-	crashed   error
+	noHeader bool
+	confirm  bool
+	loginTO  time.Duration
+	w, h     int
+	root     context.Context
+	cancel   context.CancelFunc
+	crashed  error
 	// marks tells the Requests view (L) which requests each screen sent.
 	marks requestMarks
+
+	// The chrome: its lines as last drawn, and what moves in them.
+	chrome chrome
+	help   help.Model
+	flash  flash
+	clock  clock
+	spin   spin
 }
 
 // New builds the root model. It does no I/O: the session is checked by
@@ -151,8 +150,7 @@ func New(opts Options) *Model {
 		}
 	}
 	m.env = m.envs[start]
-	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.styles.spinner))
-	c.spinFrame = m.spin.View()
+	m.spin = newSpin(c)
 	m.help = help.New()
 	m.help.ShortSeparator = " · "
 	m.help.SetWidth(m.w)
@@ -215,7 +213,7 @@ func (m *Model) Update(msg tea.Msg) (_ tea.Model, cmd tea.Cmd) {
 	m.syncKeys()
 	m.marks.track(m.top(), m.stack)
 	m.refresh()
-	return m, tea.Batch(cmd, m.spinCmd())
+	return m, tea.Batch(cmd, m.spin.start(m.c, m.busy()))
 }
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
@@ -224,10 +222,7 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if m.flashBad {
-			// The failure has been seen: the next action replaces it.
-			m.flash, m.flashBad = "", false
-		}
+		m.flash.seen()
 		cmd, _ := m.key(msg)
 		return cmd
 	case signedOutMsg:
@@ -278,35 +273,23 @@ func (m *Model) routeChrome(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case tea.BackgroundColorMsg:
 		m.c.isDark = msg.IsDark()
 		m.c.styles = newStyles(m.c.isDark, m.c.noColor)
-		m.spin.Style = m.c.styles.spinner
-		m.c.spinFrame = m.spin.View()
+		m.spin.restyle(m.c)
 		m.help.Styles = helpStyles(m.c)
 		m.chrome.restyled()
 		return m.broadcast(msg), true
 	case spinner.TickMsg:
-		if !m.busy() {
-			m.spinning = false
-			return nil, true
-		}
-		// The spinner's own follow-up tick is replaced by one through
-		// c.tick so tests control time.
-		m.spin, _ = m.spin.Update(msg)
-		m.c.spinFrame = m.spin.View()
-		return m.spinTick(), true
+		return m.spin.step(m.c, msg, m.busy()), true
 	case clockMsg:
-		if msg.seq != m.clockSeq {
+		if !m.clock.current(msg) {
 			return nil, true
 		}
-		m.clockFast = m.needFastClock()
-		return tea.Batch(m.clockTick(), m.pollStatus(m.env)), true
+		return tea.Batch(m.clock.tick(m.c, m.needFastClock()), m.pollStatus(m.env)), true
 	case statusPollMsg:
 		return m.polled(msg), true
 	case flashMsg:
 		return m.setFlash(msg.text, msg.bad), true
 	case flashClearMsg:
-		if msg.id == m.flashID {
-			m.flash = ""
-		}
+		m.flash.expire(msg)
 		return nil, true
 	case crashMsg:
 		m.crashed = fmt.Errorf("%v", msg.reason)
@@ -322,7 +305,7 @@ func (m *Model) routeChrome(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		e.status = msg.status
 		cmds := []tea.Cmd{m.listen(e)}
-		if e == m.env && m.needFastClock() && !m.clockFast {
+		if e == m.env && m.needFastClock() && !m.clock.fast {
 			cmds = append(cmds, m.startClock())
 		}
 		return tea.Batch(cmds...), true
@@ -330,7 +313,7 @@ func (m *Model) routeChrome(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		if e := m.envs[msg.env]; e != nil {
 			e.expiry = msg.expiry
 		}
-		if m.needFastClock() && !m.clockFast {
+		if m.needFastClock() && !m.clock.fast {
 			return m.startClock(), true
 		}
 		return nil, true

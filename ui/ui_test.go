@@ -525,7 +525,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 	st.LastStatus = 429
 	st.Waiting, st.WaitReason, st.Retrying, st.RetryAt = 1, api.WaitRetryAfter, true, testNow.Add(12*time.Second)
 	d.send(statusMsg{envTag{config.Sandbox}, st})
-	if !d.m.clockFast {
+	if !d.m.clock.fast {
 		t.Fatal("the clock did not speed up for the countdown")
 	}
 	d.wantScreen("429 · retrying in 12s")
@@ -539,7 +539,7 @@ func TestFooterCountdownAndToken(t *testing.T) {
 		t.Fatal("the countdown outlived the retry")
 	}
 	d.fire(func(m tea.Msg) bool { _, ok := m.(clockMsg); return ok })
-	if d.m.clockFast {
+	if d.m.clock.fast {
 		t.Fatal("the clock stayed fast without a countdown")
 	}
 }
