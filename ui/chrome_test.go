@@ -93,7 +93,7 @@ func TestScreensShowTheWaitInsteadOfLoading(t *testing.T) {
 	d.send(statusMsg{envTag{config.Sandbox}, st})
 	d.wantScreen("Account 0\n⠋ waiting 12s for the request budget")
 	d.update(keyMsg("2")) // the tab's first read is left on the wire
-	d.wantScreen("tab/1-5 to change\n⠋ waiting 12s for the request budget")
+	d.wantScreen("tab/" + d.account().keys.Pick.Help().Key + " to change\n⠋ waiting 12s for the request budget")
 
 	// The account list before its first page, and while it pages.
 	d.sbx.mu.Lock()
