@@ -79,6 +79,9 @@ func accountLists() []anyAccountList {
 	return []anyAccountList{ViewTransactions, ViewMembers, ViewCards, ViewStatements}
 }
 
+// Name is the list's key in a view: each list has its own.
+func (l AccountList[P, T]) Name() string { return l.shape.name }
+
 // Part is the list, read with p, as a part of a view.
 func (l AccountList[P, T]) Part(p P) AccountPart {
 	return AccountPart{typedPart[P, T]{l, p}}

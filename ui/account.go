@@ -53,19 +53,19 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.overview = newOverviewScreen(c, env, a)
 	// One request reads the Overview and every tab's first page; an
 	// account seen before shows what it was then until it answers.
-	parts := make([]api.AccountPart, len(table))
-	for i, t := range table {
-		parts[i] = t.part(a.ID)
+	var parts []api.AccountPart
+	for _, t := range table {
+		parts = append(parts, t.parts(a.ID)...)
 	}
-	o := newAccountOpening(a.ID, env.Project, parts, 1+len(table), &env.views, c.now)
+	o := newAccountOpening(a.ID, env.Project, parts, &env.views, c.now)
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read
 	}
 	s.overview.refreshed = s.refreshShown
 	s.tabs = append(make([]tabPane, 0, 1+len(table)), tabPane{screen: s.overview, title: s.overview.title()})
-	for i, t := range table {
-		s.tabs = append(s.tabs, t.open(s, a.ID, 1+i))
+	for _, t := range table {
+		s.tabs = append(s.tabs, t.open(s, a.ID))
 	}
 	s.overview.simulated = func() tea.Cmd {
 		o.forget()
@@ -84,9 +84,9 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 // with the kept view's rows while it was on the wire.
 func (s *accountScreen) refreshShown() tea.Cmd {
 	var cmds []tea.Cmd
-	for i, t := range s.tabs {
-		if t.refresh != nil && t.started && s.opening.behind(i) {
-			cmds = append(cmds, t.refresh())
+	for _, t := range s.tabs {
+		if t.refreshShown != nil && t.started {
+			cmds = append(cmds, t.refreshShown())
 		}
 	}
 	return tea.Batch(cmds...)

@@ -31,16 +31,17 @@ type accountOpening struct {
 	read time.Time // when view was read
 	// pending is closed when the read in flight ends; nil when none is.
 	pending chan struct{}
-	// took is the generation of the view each tab took last.
-	took []int
+	// took is the generation of the view each list took last, by the
+	// list's name.
+	took map[string]int
 }
 
 // newAccountOpening is the request that opens account id with the first
-// page of each of parts, for an account screen of tabs tabs.
-func newAccountOpening(id string, project bool, parts []api.AccountPart, tabs int, cache *viewCache, now func() time.Time) *accountOpening {
+// page of each of parts.
+func newAccountOpening(id string, project bool, parts []api.AccountPart, cache *viewCache, now func() time.Time) *accountOpening {
 	// Each part's first page is the one its list asks for first.
 	p := api.AccountViewParams{AccountID: id, Project: project, First: platform.PageMax, Parts: parts}
-	o := &accountOpening{params: p, cache: cache, now: now, took: make([]int, tabs)}
+	o := &accountOpening{params: p, cache: cache, now: now, took: make(map[string]int, len(parts))}
 	if v, read, ok := cache.get(id); ok {
 		o.gen, o.view, o.read = 1, v, read
 	}
@@ -88,12 +89,11 @@ func (o *accountOpening) send(ctx context.Context, a API) (*api.AccountDetail, e
 	return v.Detail, nil
 }
 
-// take is the view newer than the one tab took last, waiting for the
+// take is the view newer than the one list took last, waiting for the
 // read in flight when there is none; nil when there is none to take.
-func (o *accountOpening) take(ctx context.Context, tab int) (*api.AccountView, time.Time) {
+func (o *accountOpening) take(ctx context.Context, list string) (*api.AccountView, time.Time) {
 	o.mu.Lock()
-	took := &o.took[tab]
-	if o.gen == *took && o.pending != nil {
+	if o.gen == o.took[list] && o.pending != nil {
 		p := o.pending
 		o.mu.Unlock()
 		select {
@@ -104,18 +104,18 @@ func (o *accountOpening) take(ctx context.Context, tab int) (*api.AccountView, t
 		o.mu.Lock()
 	}
 	defer o.mu.Unlock()
-	if o.gen == *took || o.view == nil {
+	if o.gen == o.took[list] || o.view == nil {
 		return nil, time.Time{}
 	}
-	*took = o.gen
+	o.took[list] = o.gen
 	return o.view, o.read
 }
 
-// behind reports whether tab has not taken the newest view yet.
-func (o *accountOpening) behind(tab int) bool {
+// behind reports whether list has not taken the newest view yet.
+func (o *accountOpening) behind(list string) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.view != nil && o.took[tab] < o.gen
+	return o.view != nil && o.took[list] < o.gen
 }
 
 // forget drops the kept views of the account: something the app did
@@ -131,11 +131,11 @@ func (o *accountOpening) forget() {
 // the newest view the list has not taken yet, if there is one: a list
 // shown from the kept view takes the fresh one when it refreshes, and
 // reads for itself after that.
-func firstPage[T any](o *accountOpening, tab int, part func(*api.AccountView) *api.Page[T], fetch pagedlist.Fetch[T]) pagedlist.Fetch[T] {
+func firstPage[P, T any](o *accountOpening, list api.AccountList[P, T], fetch pagedlist.Fetch[T]) pagedlist.Fetch[T] {
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
 		if r.After == "" && !r.Reverse && r.First == platform.PageMax {
-			if v, read := o.take(ctx, tab); v != nil {
-				if p := part(v); p != nil {
+			if v, read := o.take(ctx, list.Name()); v != nil {
+				if p := list.Page(v); p != nil {
 					page := pageOf(p)
 					page.Read = read
 					return page, nil

@@ -183,12 +183,13 @@ func tabKeys(n int) ([]string, string) {
 // accountTab is what makes a view an account tab: its title, its screen
 // for one account, and its part of the account's one request.
 type accountTab struct {
-	title  string
-	traits tabTrait
-	// part is what the tab adds to the account's one request.
-	part func(accountID string) api.AccountPart
-	// open is the tab's screen on account s, the tab number i of it.
-	open func(s *accountScreen, accountID string, i int) tabPane
+	title string
+	// parts are what the tab adds to the account's one request: the first
+	// page of each of its lists.
+	parts func(accountID string) []api.AccountPart
+	// open is the tab's screen on account s, whose opening brings the
+	// first page of each of its lists (firstPage).
+	open func(s *accountScreen, accountID string) tabPane
 }
 
 // tabTrait is what sets a tab apart.
@@ -216,18 +217,23 @@ type pagedScreen[T any] interface {
 // the opening's.
 func listTab[P, T any, S pagedScreen[T]](title string, list api.AccountList[P, T], params func(accountID string) P,
 	newScreen func(*common, *envState, string) S, traits tabTrait) *accountTab {
-	return &accountTab{title: title, traits: traits,
-		part: func(id string) api.AccountPart { return list.Part(params(id)) },
-		open: func(a *accountScreen, id string, i int) tabPane {
+	return &accountTab{title: title,
+		parts: func(id string) []api.AccountPart { return []api.AccountPart{list.Part(params(id))} },
+		open: func(a *accountScreen, id string) tabPane {
 			s := newScreen(a.c, a.env, id)
 			l := s.paged()
 			own := l.spec.fetch
-			l.spec.fetch = firstPage(a.opening, i, list.Page, own)
+			l.spec.fetch = firstPage(a.opening, list, own)
 			if traits&tabPrivate != 0 {
 				empty := l.spec.empty
 				l.spec.empty = func() string { return a.hidden(l.spec.noun, empty) }
 			}
-			t := tabPane{screen: s, title: title, refresh: func() tea.Cmd { return l.list.Refresh() }}
+			t := tabPane{screen: s, title: title, refreshShown: func() tea.Cmd {
+				if a.opening.behind(list.Name()) {
+					return l.list.Refresh()
+				}
+				return nil
+			}}
 			if traits&tabSimulated != 0 {
 				t.simulated = func(started bool) tea.Cmd {
 					if started {
@@ -247,8 +253,9 @@ type tabPane struct {
 	screen
 	title   string
 	started bool
-	// refresh reads the tab's list again; nil for the Overview.
-	refresh func() tea.Cmd
+	// refreshShown reads the tab's lists again when the opening has a
+	// view newer than the one they show; nil for the Overview.
+	refreshShown func() tea.Cmd
 	// simulated follows a simulation on the account (started: the tab
 	// was shown); nil for a tab it does not change.
 	simulated func(started bool) tea.Cmd
