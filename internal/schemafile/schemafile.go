@@ -48,9 +48,9 @@ type Schema struct {
 	Deprecations bool
 }
 
-// maxFile bounds a schema file: the partner API's SDL is about 1 MB, its
-// introspection answer a few.
-const maxFile = 64 << 20
+// MaxFileSize bounds a schema file: the partner API's SDL is about 1 MB,
+// its introspection answer a few.
+const MaxFileSize = 64 << 20
 
 // ErrTooLarge is a schema file past maxFile.
 var ErrTooLarge = errors.New("the schema file is larger than 64 MB")
@@ -58,7 +58,7 @@ var ErrTooLarge = errors.New("the schema file is larger than 64 MB")
 // Load reads data, SDL or introspection JSON ({"data":{"__schema":…}},
 // {"__schema":…} or the __schema object itself), named name in messages.
 func Load(name string, data []byte) (*Schema, error) {
-	if len(data) > maxFile {
+	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	sdl, deprecations, fromJSON := string(data), true, false
