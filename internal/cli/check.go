@@ -184,9 +184,9 @@ func writeCheckText(w, errw io.Writer, out checkOutput, operations bool) error {
 			b.WriteString(safetext.Strip(file) + "\n")
 		}
 		pos := fmt.Sprintf("%d:%d", f.Line, f.Column)
-		fmt.Fprintf(&b, "  %-8s %-10s %s\n", pos, f.Kind, safetext.Strip(f.Message))
+		fmt.Fprintf(&b, "  %-8s %-11s %s\n", pos, f.Kind, safetext.Strip(f.Message))
 		if f.Fix != "" {
-			fmt.Fprintf(&b, "  %-8s %-10s fix: %s\n", "", "", safetext.Strip(f.Fix))
+			fmt.Fprintf(&b, "  %-8s %-11s fix: %s\n", "", "", safetext.Strip(f.Fix))
 		}
 	}
 	if operations {

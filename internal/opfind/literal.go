@@ -2,7 +2,6 @@ package opfind
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // literal is a string literal of a source file, decoded: each part is text
@@ -48,15 +47,6 @@ func (d *decoder) flush() {
 func (d *decoder) done() []part {
 	d.flush()
 	return d.parts
-}
-
-// addRaw adds the source bytes t[from:to] as they are.
-func (d *decoder) addRaw(t string, from, to int) {
-	for i := from; i < to; {
-		r, w := utf8.DecodeRuneInString(t[i:])
-		d.add(r, i)
-		i += w
-	}
 }
 
 // hexValue reads n hex digits at t[i:]; ok is false when they are not.

@@ -120,7 +120,7 @@ func (d *Document) Position(line, col int) (fileLine, fileCol int) {
 
 // Start is where the document starts in its file.
 func (d *Document) Start() (line, col int) {
-	if d.origin == nil || len(d.origin) == 0 {
+	if len(d.origin) == 0 {
 		return 1, 1
 	}
 	return d.src.position(int(d.origin[0]))
