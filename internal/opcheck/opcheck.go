@@ -285,8 +285,20 @@ func (c *checker) checkDocument(p *parsed) {
 		}
 	}
 	for _, u := range units {
-		c.checkUnit(p, u)
+		c.checkUnitSafely(p, u)
 	}
+}
+
+// checkUnitSafely checks u; should gqlparser panic on a document, that
+// document is a note and the others are still checked.
+func (c *checker) checkUnitSafely(p *parsed, u *unit) {
+	defer func() {
+		if r := recover(); r != nil {
+			line, _ := p.doc.Start()
+			c.note(p.doc.File, line, fmt.Sprintf("skipped: the validator failed on this document (%v)", r))
+		}
+	}()
+	c.checkUnit(p, u)
 }
 
 // target is the schema an operation goes to: the first whose root type

@@ -189,3 +189,31 @@ func TestFixIsWhatTheReasonSaysToUse(t *testing.T) {
 		}
 	}
 }
+
+func FuzzCheckNeverPanics(f *testing.F) {
+	s, err := schemafile.Load("tiny.graphql", []byte(`type Query { a(x: Int, e: E, i: I): A  b: [A!]! }
+type Mutation { m(i: I!): A }
+type A { id: ID! old: String @deprecated(reason: "use id") a: A }
+enum E { ONE TWO @deprecated }
+input I { x: Int y: E z: [I!] }`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{
+		"query Q($v: E = TWO) { a(e: TWO, i: {y: TWO, z: [{x: 1}]}) { old ...F } }\nfragment F on A { a { ...F } }",
+		"{ a { ...Nope } } fragment X on Nope { y }",
+		"mutation { m(i: {z: [{z: [{y: ONE}]}]}) { id } } subscription S { a }",
+		"query ($x: [[E!]!] = [[ONE]]) { b { a { a { a { id } } } } }",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		docs, _ := opfind.Extract("fuzz.graphql", []byte(text))
+		r := Check(docs, Options{Schemas: []*schemafile.Schema{s}, Limits: gqlop.SandboxLimits()})
+		for _, n := range r.Notes {
+			if strings.Contains(n.Message, "validator failed") {
+				t.Logf("gqlparser panicked on %q: %s", text, n.Message)
+			}
+		}
+	})
+}
