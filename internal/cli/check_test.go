@@ -164,7 +164,7 @@ func TestCheckWithoutSchemaUsesWhatAPICached(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	src := "const a = `query A { projectInfo { id nmae } }`\nconst b = `mutation B($input: SimulateOutgoingCardCreditInput!) { simulateOutgoingCardCredit(input: $input) { __typename } }`\n"
+	src := "const a = `query A($id: ID!) { account(accountId: $id) { nmae statusInfo { ... on AccountSuspendedStatus { reason } } } }`\nconst b = `mutation B($input: SimulateOutgoingCardCreditInput!) { simulateOutgoingCardCredit(input: $input) { __typename } }`\n"
 	if err := os.WriteFile(filepath.Join(dir, "ops.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +181,30 @@ func TestCheckWithoutSchemaUsesWhatAPICached(t *testing.T) {
 	if len(got.Schemas) != 2 || !strings.Contains(got.Schemas[0].Name, "`partnertui api` cached on") || got.Schemas[1].Endpoint != "testing" {
 		t.Errorf("schemas %+v, want the partner API's and the Testing API's cached schemas", got.Schemas)
 	}
-	if len(got.Findings) != 1 || !strings.Contains(got.Findings[0].Message, `"nmae"`) || len(got.Operations) != 2 || got.Operations[1].Endpoint != "Testing API" {
-		t.Errorf("findings %+v, operations %+v: want nmae refused and B sent to the Testing API", got.Findings, got.Operations)
+	if len(got.Findings) != 2 || !strings.Contains(got.Findings[0].Message, `"nmae"`) ||
+		!strings.Contains(got.Findings[1].Message, "AccountSuspendedStatus.reason is deprecated: Use `reasonInfo` instead.") ||
+		len(got.Operations) != 2 || got.Operations[1].Endpoint != "Testing API" {
+		t.Errorf("findings %+v, operations %+v: want nmae refused, reason deprecated, and B sent to the Testing API", got.Findings, got.Operations)
 	}
-	if len(got.Notes) != 2 || !strings.Contains(got.Notes[0].Message, "does not say what is deprecated") {
-		t.Errorf("notes %+v, want each cached schema said to lack deprecations", got.Notes)
+	if len(got.Notes) != 0 {
+		t.Errorf("notes %+v: the introspection asked which fields are deprecated", got.Notes)
+	}
+}
+
+func TestCheckSaysWhenASchemaCannotTellDeprecations(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	schema := filepath.Join(dir, "answer.json")
+	body := `{"data":{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"OBJECT","name":"Query","fields":[
+{"name":"projectInfo","args":[],"type":{"kind":"SCALAR","name":"String"}}]}]}}}`
+	ops := filepath.Join(dir, "q.graphql")
+	for path, text := range map[string]string{schema: body, ops: "{ projectInfo }"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, errOut := runCLI(t, "check", ops, "--schema", schema)
+	if code != ExitOK || !strings.Contains(errOut, "note: "+schema+": this schema does not say what is deprecated") {
+		t.Errorf("exit %d, stderr %q; want 0 and the note", code, errOut)
 	}
 }

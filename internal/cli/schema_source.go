@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
@@ -72,7 +73,27 @@ func (s *apiCacheSource) Latest(ctx context.Context, env string, testing bool) (
 		what = "Testing API"
 	}
 	label := fmt.Sprintf("the %s %s schema `partnertui api` cached on %s", config.EnvName(name), what, es.fetched.Format("2006-01-02"))
-	return schemafile.FromAST(label, es.schema, false), nil
+	return schemafile.FromAST(label, es.schema, anyDeprecated(es.schema)), nil
+}
+
+// anyDeprecated: the schema marks a field or an enum value deprecated, so
+// the introspection that read it asked which are (an entry cached before
+// the query asked says nothing of them; the platform's schemas always
+// have some).
+func anyDeprecated(s *ast.Schema) bool {
+	for _, t := range s.Types {
+		for _, f := range t.Fields {
+			if _, ok := schemafile.Deprecation(f.Directives); ok {
+				return true
+			}
+		}
+		for _, v := range t.EnumValues {
+			if _, ok := schemafile.Deprecation(v.Directives); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *apiCacheSource) LastTwo(context.Context, string, bool) (*schemafile.Schema, *schemafile.Schema, error) {

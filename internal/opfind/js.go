@@ -46,17 +46,11 @@ func (s *jsScanner) code(i int, nested bool) int {
 	depth := 0
 	for i < len(t) {
 		c := t[i]
+		if next, ok := skipComment(t, i); ok {
+			i = next
+			continue
+		}
 		switch {
-		case c == '/' && i+1 < len(t) && t[i+1] == '/':
-			for i < len(t) && t[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(t) && t[i+1] == '*':
-			end := indexFrom(t, "*/", i+2)
-			if end < 0 {
-				return len(t)
-			}
-			i = end + 2
 		case c == '\'' || c == '"':
 			i = s.str(i, c)
 			s.regexOK = false
@@ -102,6 +96,29 @@ func (s *jsScanner) code(i int, nested bool) int {
 		}
 	}
 	return i
+}
+
+// skipComment steps over the // or /* */ comment at t[i], as C, Go and
+// JavaScript write them; ok is false when there is none. An unclosed one
+// runs to the end.
+func skipComment(t string, i int) (next int, ok bool) {
+	if t[i] != '/' || i+1 >= len(t) {
+		return i, false
+	}
+	switch t[i+1] {
+	case '/':
+		for i < len(t) && t[i] != '\n' {
+			i++
+		}
+		return i, true
+	case '*':
+		end := indexFrom(t, "*/", i+2)
+		if end < 0 {
+			return len(t), true
+		}
+		return end + 2, true
+	}
+	return i, false
 }
 
 func indexFrom(t, sub string, from int) int {

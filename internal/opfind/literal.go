@@ -49,6 +49,61 @@ func (d *decoder) done() []part {
 	return d.parts
 }
 
+// commonEscape decodes, into d, the escape at t[j] (a backslash) if it is
+// one Go and Python read alike: \a \b \f \n \r \t \v \\ \' \", up to three
+// octal digits, \xhh, \uhhhh and \Uhhhhhhhh. It returns the index past it,
+// or ok false for any other escape (each language has its own rule).
+func commonEscape(t string, j int, d *decoder) (next int, ok bool) {
+	if j+1 >= len(t) {
+		return j + 1, false
+	}
+	n := t[j+1]
+	var r rune
+	switch n {
+	case 'a':
+		r = '\a'
+	case 'b':
+		r = '\b'
+	case 'f':
+		r = '\f'
+	case 'n':
+		r = '\n'
+	case 'r':
+		r = '\r'
+	case 't':
+		r = '\t'
+	case 'v':
+		r = '\v'
+	case '\\', '\'', '"':
+		r = rune(n)
+	case 'x', 'u', 'U':
+		width := 2
+		switch n {
+		case 'u':
+			width = 4
+		case 'U':
+			width = 8
+		}
+		v, ok := hexValue(t, j+2, width)
+		if !ok {
+			return j, false
+		}
+		d.add(v, j)
+		return j + 2 + width, true
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		v, k := rune(0), j+1
+		for ; k < j+4 && k < len(t) && t[k] >= '0' && t[k] <= '7'; k++ {
+			v = v*8 + rune(t[k]-'0')
+		}
+		d.add(v, j)
+		return k, true
+	default:
+		return j, false
+	}
+	d.add(r, j)
+	return j + 2, true
+}
+
 // hexValue reads n hex digits at t[i:]; ok is false when they are not.
 func hexValue(t string, i, n int) (rune, bool) {
 	if i+n > len(t) {

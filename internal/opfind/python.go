@@ -166,63 +166,26 @@ func pyBraces(parts []part) []part {
 }
 
 // pyEscape decodes the escape at t[j] into d; it returns the index past
-// it. An escape Python does not know keeps its backslash.
+// it. A backslash before a line break continues the line; an escape
+// Python does not know keeps its backslash.
 func pyEscape(t string, j int, d *decoder) int {
+	if next, ok := commonEscape(t, j, d); ok {
+		return next
+	}
 	if j+1 >= len(t) {
 		return j + 1
 	}
-	n := t[j+1]
-	width := 0
-	switch n {
+	switch t[j+1] {
 	case '\n':
-		return j + 2 // a line continuation
+		return j + 2
 	case '\r':
 		if j+2 < len(t) && t[j+2] == '\n' {
 			return j + 3
 		}
 		return j + 2
-	case '\\', '\'', '"':
-		d.add(rune(n), j)
-	case 'a':
-		d.add('\a', j)
-	case 'b':
-		d.add('\b', j)
-	case 'f':
-		d.add('\f', j)
-	case 'n':
-		d.add('\n', j)
-	case 'r':
-		d.add('\r', j)
-	case 't':
-		d.add('\t', j)
-	case 'v':
-		d.add('\v', j)
-	case 'x':
-		width = 2
-	case 'u':
-		width = 4
-	case 'U':
-		width = 8
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		v, k := rune(0), j+1
-		for ; k < j+4 && k < len(t) && t[k] >= '0' && t[k] <= '7'; k++ {
-			v = v*8 + rune(t[k]-'0')
-		}
-		d.add(v, j)
-		return k
-	default:
-		d.add('\\', j)
-		r, w := utf8.DecodeRuneInString(t[j+1:])
-		d.add(r, j+1)
-		return j + 1 + w
 	}
-	if width > 0 {
-		if v, ok := hexValue(t, j+2, width); ok {
-			d.add(v, j)
-			return j + 2 + width
-		}
-		d.add('\\', j)
-		d.add(rune(n), j+1)
-	}
-	return j + 2
+	d.add('\\', j)
+	r, w := utf8.DecodeRuneInString(t[j+1:])
+	d.add(r, j+1)
+	return j + 1 + w
 }

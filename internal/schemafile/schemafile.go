@@ -87,6 +87,15 @@ func Load(name string, data []byte) (*Schema, error) {
 	return &Schema{Name: name, AST: s, Endpoint: Detect(s), Deprecations: deprecations}, nil
 }
 
+// FromIntrospection reads an introspection answer ({"data":{"__schema":…}},
+// {"__schema":…} or the __schema object itself), named name in messages.
+func FromIntrospection(name string, answer []byte) (*Schema, error) {
+	if trimmed := bytes.TrimLeft(answer, " \t\r\n\ufeff"); len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, fmt.Errorf("%s is not JSON", name)
+	}
+	return Load(name, answer)
+}
+
 // FromAST wraps a schema already built (from an introspection answer
 // without deprecations, as `partnertui api` caches one).
 func FromAST(name string, s *ast.Schema, deprecations bool) *Schema {
