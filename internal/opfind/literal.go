@@ -264,6 +264,103 @@ func assemble(lit *literal, byName map[string]*literal, depth int) assembled {
 	return a
 }
 
+// joinConcatenations makes one literal of each concatenation of literals
+// and names ("query { … " + fields + " }", `…` + fragment): a name is an
+// interpolation, resolved as a template's are. With adjacent, literals
+// with only blanks between are joined too (Python's implicit
+// concatenation).
+func joinConcatenations(t string, lits []*literal, adjacent bool) []*literal {
+	var out []*literal
+	for i := 0; i < len(lits); i++ {
+		cur := lits[i]
+		// A template's interpolations hold literals of their own, listed
+		// before it: only a literal after this one can continue it.
+		for i+1 < len(lits) && lits[i+1].start >= cur.end {
+			names, ok := concatGap(t, cur.end, lits[i+1].start, adjacent)
+			if !ok {
+				break
+			}
+			next := lits[i+1]
+			joined := &literal{start: cur.start, end: next.end, tagged: cur.tagged, name: cur.name}
+			joined.parts = append(append(append([]part(nil), cur.parts...), names...), next.parts...)
+			cur = joined
+			i++
+		}
+		cur.parts = append(cur.parts, trailingNames(t, cur.end)...)
+		out = append(out, cur)
+	}
+	return out
+}
+
+// concatGap reads the code between two literals: + and names only (or,
+// with adjacent, nothing but blanks).
+func concatGap(t string, from, to int, adjacent bool) ([]part, bool) {
+	gap := t[from:to]
+	if adjacent && strings.TrimSpace(gap) == "" {
+		return nil, true
+	}
+	pieces := strings.Split(gap, "+")
+	if len(pieces) < 2 || strings.TrimSpace(pieces[0]) != "" || strings.TrimSpace(pieces[len(pieces)-1]) != "" {
+		return nil, false
+	}
+	var names []part
+	off := from + len(pieces[0]) + 1
+	for _, p := range pieces[1 : len(pieces)-1] {
+		name := strings.TrimSpace(p)
+		if !isName(name) {
+			return nil, false
+		}
+		names = append(names, part{interp: true, expr: name, at: off + strings.Index(p, name)})
+		off += len(p) + 1
+	}
+	return names, true
+}
+
+// trailingNames are the names a literal is followed by: `…` + a + b.
+func trailingNames(t string, i int) []part {
+	var names []part
+	for {
+		j := skipBlanks(t, i)
+		if j >= len(t) || t[j] != '+' || (j+1 < len(t) && (t[j+1] == '+' || t[j+1] == '=')) {
+			return names
+		}
+		k := skipBlanks(t, j+1)
+		e := k
+		for e < len(t) && (isIdentByte(t[e]) || t[e] == '.') {
+			e++
+		}
+		name := t[k:e]
+		if !isName(name) {
+			return names
+		}
+		if n := skipBlanks(t, e); n < len(t) && (t[n] == '(' || t[n] == '[') {
+			return names // a call or an index: not a constant
+		}
+		names = append(names, part{interp: true, expr: name, at: k})
+		i = e
+	}
+}
+
+func skipBlanks(t string, i int) int {
+	for i < len(t) && isSpace(t[i]) {
+		i++
+	}
+	return i
+}
+
+// isName: an identifier, or a dotted one (pkg.Name).
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i]) && s[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
 // documents turns a file's literals into the documents among them.
 func documents(path string, src *source, lits []*literal) ([]*Document, []Note) {
 	byName := map[string]*literal{}

@@ -307,11 +307,11 @@ func Extract(path string, content []byte) ([]*Document, []Note) {
 	var lits []*literal
 	switch lang {
 	case langGo:
-		lits = scanGo(text)
+		lits = joinConcatenations(text, scanGo(text), false)
 	case langJS:
-		lits = scanJS(text)
+		lits = joinConcatenations(text, scanJS(text), false)
 	case langPython:
-		lits = scanPython(text)
+		lits = joinConcatenations(text, scanPython(text), true)
 	default:
 		return nil, nil
 	}

@@ -184,7 +184,7 @@ func TestFIFOIsNotRead(t *testing.T) {
 }
 
 func FuzzExtractNeverPanics(f *testing.F) {
-	for _, seed := range []string{"const q = gql`query { ${a} }`", "x = f'''{{ {", "var s = \"\\u12", "`${`${`", "r'\\", "/[/`]/"} {
+	for _, seed := range []string{"const q = gql`query { ${a} }`", "x = f'''{{ {", "var s = \"\\u12", "`${`${`", "r'\\", "/[/`]/", "x = `query { ${'a' + b} }` + c + 'd'", "Q = ('a' 'b' + c)"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -206,5 +206,28 @@ func TestDeeplyNestedTemplatesDoNotGrowTheStack(t *testing.T) {
 	src := "const q = gql`query Q { a }`;\n" + strings.Repeat("`${", 1<<20)
 	if docs, _ := Extract("deep.js", []byte(src)); len(docs) != 1 {
 		t.Errorf("%d documents, want the one before the nesting", len(docs))
+	}
+}
+
+func TestConcatenationsAreOneDocument(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		path, src, want, unresolved, marker string
+	}{
+		{"c.go", "package c\n\nconst fields = `id\n\tiban`\n\nvar q = `query Q($id: ID!) {\n  account(accountId: $id) { ` +\n\tfields + ` name }\n}` + fragments\n\nvar n = \"query N { a }\" + strconv.Itoa(1)\n",
+			"query Q($id: ID!) {\n  account(accountId: $id) { id\n\tiban name }\n} ", "fragments", "iban"},
+		{"c.ts", "const f = 'b c';\nconst q = 'query Q { a { ' + f + ' } }';\n", "query Q { a { b c } }", "", "b c"},
+		{"c.py", "Q = (\"query Q { \"\n     \"a }\")\n", "query Q { a }", "", "a }"},
+	} {
+		docs, _ := Extract(c.path, []byte(c.src))
+		if len(docs) == 0 || docs[0].Text != c.want || strings.Join(docs[0].Unresolved, ",") != c.unresolved {
+			t.Errorf("%s: documents %+v, want the first %q with %q unresolved", c.path, docs, c.want, c.unresolved)
+			continue
+		}
+		gl, gc := at(t, docs[0], c.marker)
+		wl, wc := fileAt(t, c.src, c.marker)
+		if gl != wl || gc != wc {
+			t.Errorf("%s: %q maps to %d:%d, want %d:%d", c.path, c.marker, gl, gc, wl, wc)
+		}
 	}
 }
