@@ -88,6 +88,9 @@ var internalTops = []string{
 	"internal/testkit/...", // for tests only: emulator, session, config and clock fixtures
 	"internal/testenv",     // for tests only: points the XDG paths at a temporary tree
 	"internal/gqlop",       // a hand-written operation, checked against the limits of internal/platform
+	"internal/schemafile",  // a schema file, and which endpoint it is by the queries internal/platform names
+	"internal/schemadiff",  // two schemas compared, read by internal/schemafile
+	"internal/opcheck",     // the partner's operations checked: internal/opfind, gqlop, schemafile
 }
 
 // knownLeaves must stay leaves: naming one of them a top would silently

@@ -38,6 +38,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdToken(f),
 		NewCmdAPI(f),
 		NewCmdTrigger(f),
+		NewCmdCheck(f), NewCmdSchema(f),
 		NewCmdConfig(f),
 		NewCmdEmulator(f),
 		NewCmdVersion(f),

@@ -21,6 +21,9 @@ import (
 type Problem struct {
 	Message      string
 	Line, Column int // 1-based; 0 when the problem has no place (a variable's value)
+	// Source is the document Line and Column are in, when the check knows
+	// it (a limit's count: an operation assembled from several documents).
+	Source *ast.Source
 }
 
 func (p Problem) String() string {

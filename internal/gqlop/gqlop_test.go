@@ -132,3 +132,24 @@ func TestConnectionMistakes(t *testing.T) {
 		}
 	}
 }
+
+func TestCountReportsEveryLimitOnceWithItsSource(t *testing.T) {
+	t.Parallel()
+	text := "query Big {\n a: x b: x c: x d: x e: x f: x\n" + nested(17)[len("query Deep {\n"):]
+	o, err := Parse(text, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.Count(SandboxLimits())
+	if c.TopLevel != 7 || c.Depth != 17 || c.Fields != 6+17 || c.Partial {
+		t.Errorf("count %+v, want 7 top-level fields, depth 17, 23 fields", c)
+	}
+	if len(c.Broken) != 2 || !strings.Contains(c.Broken[0].Message, "f is top-level field number 6") ||
+		!strings.Contains(c.Broken[1].Message, "depth 16") || c.Broken[1].Line != 18 || c.Broken[0].Source == nil {
+		t.Errorf("broken %+v, want the sixth top-level field then the field at depth 16, each with its source", c.Broken)
+	}
+	// CheckLimits names the first of them, as before.
+	if p := limitProblem(t, text); p == nil || p.Message != c.Broken[0].Message {
+		t.Errorf("CheckLimits: %v, want %q", p, c.Broken[0].Message)
+	}
+}

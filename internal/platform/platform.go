@@ -84,3 +84,12 @@ func WebhookSecretProblem(secret string) string {
 	}
 	return ""
 }
+
+// Each endpoint's schema is told apart by a query only it serves: the
+// partner API's Query.projectInfo, the Sandbox Testing API's
+// Query.sandboxUser (both schemas have a Mutation type, and share one
+// mutation, updateAccountHolder).
+const (
+	PartnerAPIQuery = "projectInfo"
+	TestingAPIQuery = "sandboxUser"
+)

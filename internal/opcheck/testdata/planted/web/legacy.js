@@ -1,0 +1,12 @@
+const query = /* GraphQL */ `
+  query Legacy {
+    projectInfo {
+      id
+      nmae
+    }
+  }
+`;
+
+const message = "query failed: {reason}";
+
+module.exports = { query, message };
