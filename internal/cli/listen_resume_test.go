@@ -57,26 +57,32 @@ func (w *listenWorld) loggedBooked(t *testing.T, txIDs ...string) map[string]boo
 	return ids
 }
 
-// waitLogged asks the log until it holds n events matching p: the
-// emulator logs a delivery once the endpoint's answer is in, after the
-// request that caused the event has returned.
+// waitLogged waits until the log holds n events matching p: the emulator
+// logs a delivery once the endpoint's answer is in, after the request that
+// caused the event has returned. The log is read again only when the
+// emulator records an entry, never in a loop of requests.
 func (w *listenWorld) waitLogged(t *testing.T, p api.WebhookEventLogsParams, n int) {
 	t.Helper()
-	var got map[string]bool
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+	for {
+		// Taken before the read: an entry recorded during it closes it.
+		recorded := w.emu.Server.WebhookRecorded("sandbox")
 		page, err := w.project.WebhookEventLogs(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = map[string]bool{}
+		got := map[string]bool{}
 		for _, l := range page.Items {
 			got[l.EventID] = true
 		}
 		if len(got) >= n {
 			return
 		}
+		select {
+		case <-recorded:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the log holds %d events, want %d, and recorded nothing for 30s", len(got), n)
+		}
 	}
-	t.Fatalf("the log holds %d events, want %d", len(got), n)
 }
 
 // bookedDate is the eventDate of a transaction's Transaction.Booked.
