@@ -26,11 +26,6 @@ const (
 // engines return it too, for options that cannot work.
 type UsageError = usage.Error
 
-// Remedy is to create a subscription (listen.go returns the error).
-func (e *NoSubscriptionError) Remedy() remedy.Remedy {
-	return remedy.Remedy{Kind: remedy.CreateSubscription, Env: e.Env}
-}
-
 func usageErrorf(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // exitError ends the command with code after it has reported the problem

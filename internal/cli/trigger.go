@@ -13,6 +13,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 )
@@ -50,7 +51,7 @@ const (
 // NewCmdTrigger runs a Sandbox scenario: simulations of the Testing API
 // chained, then a wait until the event log shows the webhooks they cause.
 func NewCmdTrigger(f *Factory) *cobra.Command {
-	opts := &TriggerOptions{IO: f.IO, F: f, Timeout: triggerTimeout, Interval: listenInterval}
+	opts := &TriggerOptions{IO: f.IO, F: f, Timeout: triggerTimeout, Interval: listen.DefaultInterval}
 	cmd := &cobra.Command{
 		Use:   "trigger [NAME | --file scenario.toml | --list]",
 		Short: "Run a Sandbox scenario (card payment, transfer, user…) and wait for its webhook events",
@@ -91,7 +92,7 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 	fl.StringSliceVar(&opts.Expect, "expect", nil, "wait for these event `types` instead of the scenario's (comma-separated; a type twice for two events)")
 	fl.DurationVar(&opts.Timeout, "timeout", triggerTimeout, "how long to wait for the events (`duration`; 0 does not wait)")
 	fl.BoolVar(&opts.JSON, "json", false, "write the run (steps, ids, events arrived and missing) as one JSON object")
-	fl.DurationVar(&opts.Interval, "interval", listenInterval, "time between two reads of the event log (`duration`)")
+	fl.DurationVar(&opts.Interval, "interval", listen.DefaultInterval, "time between two reads of the event log (`duration`)")
 	_ = fl.MarkHidden("interval")
 	completeChoices(cmd, "expect", platform.WebhookEventTypes())
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

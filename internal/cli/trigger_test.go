@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,19 +19,20 @@ import (
 	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
+	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
 )
 
 // triggerEmulator starts an emulator whose first demo user is signed in
 // for the CLI, with a webhook subscription to every event type pointing at
 // a local receiver that records what it gets.
-func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
+func triggerEmulator(t *testing.T) (cfg string, rec *webhooktest.Receiver) {
 	t.Helper()
 	_, cfg, rec = triggerEmulatorOf(t)
 	return cfg, rec
 }
 
 // triggerEmulatorOf is triggerEmulator, with the emulator.
-func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *receiver) {
+func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *webhooktest.Receiver) {
 	t.Helper()
 	e, cfg = startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
 	dir, err := paths.StateDir()
@@ -40,7 +40,7 @@ func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *rece
 		t.Fatal(err)
 	}
 	signin.Session(t, e, e.Env(t, config.Sandbox), dir)
-	rec, url := newReceiver(t)
+	rec, url := webhooktest.NewReceiver(t)
 	project := projectClient(t, e)
 	types, err := project.WebhookEventTypes(context.Background())
 	if err != nil {
@@ -67,24 +67,6 @@ func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, triggerRepor
 		}
 	}
 	return code, rep, errOut
-}
-
-// received are the eventIds rec got from the index from on.
-func (r *receiver) received(from int) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var ids []string
-	for _, ev := range r.events[from:] {
-		ids = append(ids, fmt.Sprint(ev["eventId"]))
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-func (r *receiver) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.events)
 }
 
 // sortedOf is one field of each event, sorted.
@@ -131,9 +113,9 @@ func endorses(sc scenario.Scenario) bool {
 // runBuiltin runs the built-in scenario sc with its default expectations:
 // it exits 0, every expected event arrived, and the eventIds the local
 // receiver got during the run are exactly those trigger waited for.
-func runBuiltin(t *testing.T, cfg string, rec *receiver, sc scenario.Scenario) triggerReport {
+func runBuiltin(t *testing.T, cfg string, rec *webhooktest.Receiver, sc scenario.Scenario) triggerReport {
 	t.Helper()
-	from := rec.count()
+	from := rec.Count()
 	code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
 	if code != ExitOK {
 		t.Errorf("%s: exit %d: %s", sc.Name, code, errOut)
@@ -144,7 +126,7 @@ func runBuiltin(t *testing.T, cfg string, rec *receiver, sc scenario.Scenario) t
 	if got := eventTypesOf(rep.Arrived); !slices.Equal(got, want) || len(rep.Missing) != 0 {
 		t.Errorf("%s: arrived %v, missing %v; want exactly %v", sc.Name, got, rep.Missing, want)
 	}
-	if got, sent := rec.received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
+	if got, sent := rec.Received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
 		t.Errorf("%s: the receiver got %v, trigger waited for %v", sc.Name, got, sent)
 	}
 	if len(rep.Steps) != len(sc.Steps) {
