@@ -91,6 +91,7 @@ var internalTops = []string{
 	"internal/schemacache", // the schemas read by introspection: files of ours, through internal/paths
 	"internal/apicall",     // partnertui api: gqlop, the schema cache and the API client
 	"internal/listen",      // partnertui listen: the event log through the API client, its position through internal/paths
+	"internal/trigger",     // partnertui trigger: internal/scenario's steps bound to the API client
 }
 
 // knownLeaves must stay leaves: naming one of them a top would silently

@@ -20,6 +20,7 @@ import (
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
+	"github.com/partnertui/partnertui/internal/trigger"
 )
 
 // triggerEmulator starts an emulator whose first demo user is signed in
@@ -56,11 +57,11 @@ func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *webh
 
 // runTrigger runs trigger with --json on the emulator of cfg, reading the
 // event log every 20 ms.
-func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, triggerReport, string) {
+func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, trigger.Report, string) {
 	t.Helper()
 	args = append([]string{"trigger", "--config", cfg, "--json", "--interval", "20ms"}, args...)
 	code, out, errOut := runCLI(t, args...)
-	var rep triggerReport
+	var rep trigger.Report
 	if out != "" {
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v: stdout is not one JSON object: %v\n%s", args, err, out)
@@ -113,7 +114,7 @@ func endorses(sc scenario.Scenario) bool {
 // runBuiltin runs the built-in scenario sc with its default expectations:
 // it exits 0, every expected event arrived, and the eventIds the local
 // receiver got during the run are exactly those trigger waited for.
-func runBuiltin(t *testing.T, cfg string, rec *webhooktest.Receiver, sc scenario.Scenario) triggerReport {
+func runBuiltin(t *testing.T, cfg string, rec *webhooktest.Receiver, sc scenario.Scenario) trigger.Report {
 	t.Helper()
 	from := rec.Count()
 	code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
@@ -278,7 +279,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := triggerOps(nil, nil)
+	ops := trigger.Ops(nil, nil)
 	for _, sc := range all {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
@@ -289,26 +290,6 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		for _, e := range sc.Expected(nil) {
 			if !slices.Contains(platform.WebhookEventTypes(), e) {
 				t.Errorf("%s expects %s, not a webhook event type", sc.Name, e)
-			}
-		}
-	}
-}
-
-// TestStepArgumentsAreTheInputsSchemaNames: an operation's arguments are
-// its input's fields by their schema names, nested ones dotted and an
-// embedded input's fields its own; optional ones are not required.
-func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
-	ops := triggerOps(nil, nil)
-	want := map[string]map[string]bool{
-		"updateSandboxUser":                 {"id": true, "firstName": true, "nationalityCCA3": true, "birthCountryCCA3": false},
-		"simulateOutgoingCardAuthorization": {"cardId": true, "amount.value": false, "outcome": false},
-		"initiateCreditTransfers":           {"accountId": true, "creditTransfers.amount.value": true, "creditTransfers.sepaBeneficiary.iban": true},
-	}
-	for op, args := range want {
-		for name, required := range args {
-			i := slices.IndexFunc(ops[op].Args, func(a scenario.Arg) bool { return a.Name == name })
-			if i < 0 || ops[op].Args[i].Required != required {
-				t.Errorf("%s: argument %s missing or required=%v wrong: %+v", op, name, required, ops[op].Args)
 			}
 		}
 	}

@@ -37,6 +37,10 @@ func (b *Buffer) String() string {
 	return b.b.String()
 }
 
+// Wrote delivers a value after writes (at most one pending): a test that
+// also waits for something else selects on it.
+func (b *Buffer) Wrote() <-chan struct{} { return b.wrote }
+
 // WaitFor waits until the text written so far satisfies ok, failing the
 // test (naming what) after 30 s without it.
 func (b *Buffer) WaitFor(t testing.TB, what string, ok func(string) bool) {

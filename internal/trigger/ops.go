@@ -1,4 +1,4 @@
-package cli
+package trigger
 
 import (
 	"context"
@@ -13,13 +13,13 @@ import (
 	"github.com/partnertui/partnertui/internal/scenario"
 )
 
-// triggerOps are the operations a scenario's steps may run, by their
+// Ops are the operations a scenario's steps may run, by their
 // schema names, bound to the environment's client. Each step's arguments
 // are its input's fields by their schema names (json tags), nested ones
 // dotted: a new simulation of the api package is one line here. A payment
 // left waiting for the user's consent is handed to consent (nil: it is an
 // error at once).
-func triggerOps(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Ops {
+func Ops(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Ops {
 	ops := transactionOps(c)
 	maps.Copy(ops, peopleOps(c))
 	ops["initiateCreditTransfers"] = paymentOp(c, consent)
