@@ -3,7 +3,6 @@ package trigger
 import (
 	"context"
 	"fmt"
-	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -13,66 +12,57 @@ import (
 	"github.com/partnertui/partnertui/internal/scenario"
 )
 
-// Ops are the operations a scenario's steps may run, by their
-// schema names, bound to the environment's client. Each step's arguments
-// are its input's fields by their schema names (json tags), nested ones
-// dotted: a new simulation of the api package is one line here. A payment
-// left waiting for the user's consent is handed to consent (nil: it is an
-// error at once).
+// Ops are the operations a scenario's steps may run, by their schema
+// names, bound to the environment's client: every simulation the api
+// package declares (api.Simulations), run through its Testing API, and
+// the partner API's initiateCreditTransfers. A step's arguments are its
+// operation's input's fields by their schema names (json tags), nested
+// ones dotted; its outputs are what the simulation's success names. A new
+// simulation of the api package is a new operation here with no line of
+// its own. A payment left waiting for the user's consent is handed to
+// consent (nil: it is an error at once). With a nil client the operations
+// can be checked, not run.
 func Ops(c *api.Client, consent func(context.Context, *api.Payment) (*api.Payment, error)) scenario.Ops {
-	ops := transactionOps(c)
-	maps.Copy(ops, peopleOps(c))
+	var sim api.Simulator
+	if c != nil {
+		sim = c.Testing()
+	}
+	ops := scenario.Ops{}
+	for _, s := range api.Simulations() {
+		ops[s.Field] = simulationOp(sim, s)
+	}
 	ops["initiateCreditTransfers"] = paymentOp(c, consent)
 	return ops
 }
 
-// transactionOps are the simulations that make or move a transaction.
-func transactionOps(c *api.Client) scenario.Ops {
-	return scenario.Ops{
-		"simulateIncomingSepaCreditTransferReception":      txOp(c.SimulateIncomingSepaCreditTransferReception),
-		"simulateIncomingSepaCreditTransferReturn":         txOp(c.SimulateIncomingSepaCreditTransferReturn),
-		"simulateIncomingSepaCreditTransferAcceptedRecall": txOp(c.SimulateIncomingSepaCreditTransferAcceptedRecall),
-		"simulateOutgoingCardDebit":                        txOp(c.SimulateOutgoingCardDebit),
-		"simulateOutgoingCardDebitWithoutAuthorization":    txOp(c.SimulateOutgoingCardDebitWithoutAuthorization),
-		"simulateOutgoingCardAuthorizationRelease":         txOp(c.SimulateOutgoingCardAuthorizationRelease),
-		"simulateOutgoingCardDebitReverse":                 txOp(c.SimulateOutgoingCardDebitReverse),
-		"simulateOutgoingCardCredit":                       txOp(c.SimulateOutgoingCardCredit),
-		"simulateReleaseReservedBalance":                   txOp(c.SimulateReleaseReservedBalance),
-		"simulateOutgoingSepaDirectDebitReception":         txOp(c.SimulateOutgoingSepaDirectDebitReception),
-		"simulateOutgoingSepaDirectDebitReject":            txOp(c.SimulateOutgoingSepaDirectDebitReject),
-		"simulateOutgoingSepaDirectDebitReturn":            txOp(c.SimulateOutgoingSepaDirectDebitReturn),
-		"simulateOutgoingSepaDirectDebitCancel":            txOp(c.SimulateOutgoingSepaDirectDebitCancel),
-		"simulateIncomingSepaDirectDebitBooking":           txOp(c.SimulateIncomingSepaDirectDebitBooking),
-		"simulateOutgoingSepaCreditTransferBooking":        txOp(c.SimulateOutgoingSepaCreditTransferBooking),
-		"simulateOutgoingSepaCreditTransferRejection":      txOp(c.SimulateOutgoingSepaCreditTransferRejection),
-		"simulateOutgoingSepaCreditTransferReturn":         txOp(c.SimulateOutgoingSepaCreditTransferReturn),
-		"simulateOutgoingCardAuthorization": opOf([]string{"transactionId", "rejectedReason"}, func(ctx context.Context, in api.CardAuthorizationInput) (map[string]string, error) {
-			a, err := c.SimulateOutgoingCardAuthorization(ctx, in)
+// simulationOp is the simulation s: it fills its input from a step's
+// arguments and runs it through sim.
+func simulationOp(sim api.Simulator, s *api.Spec) scenario.Op {
+	return scenario.Op{
+		Args:    argsOf(s.Input, "", true),
+		Outputs: s.Outputs,
+		Do: func(ctx context.Context, args map[string]string) (map[string]string, error) {
+			in := reflect.New(s.Input).Elem()
+			if err := fill(in, args); err != nil {
+				return nil, err
+			}
+			r, err := sim.Simulate(ctx, s, in.Interface())
 			if err != nil {
 				return nil, err
 			}
-			return map[string]string{"transactionId": a.TransactionID, "rejectedReason": a.RejectedReason}, nil
-		}),
-		"simulateManualBankingFee": opOf([]string{"id"}, func(ctx context.Context, in api.ManualBankingFeeInput) (map[string]string, error) {
-			fee, err := c.SimulateManualBankingFee(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]string{"id": fee.ID}, nil
-		}),
+			return s.OutputsOf(r), nil
+		},
 	}
 }
 
-// txOp is a simulation whose one output is the transaction it made or
-// moved.
-func txOp[In any](do func(context.Context, In) (string, error)) scenario.Op {
-	return opOf([]string{"transactionId"}, func(ctx context.Context, in In) (map[string]string, error) {
-		id, err := do(ctx, in)
-		if err != nil {
-			return nil, err
+// fill sets the fields of in a step's arguments name.
+func fill(in reflect.Value, args map[string]string) error {
+	for name, v := range args {
+		if err := setField(in, strings.Split(name, "."), v); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		return map[string]string{"transactionId": id}, nil
-	})
+	}
+	return nil
 }
 
 // paymentOp starts an outgoing transfer; a payment left waiting for
@@ -93,44 +83,6 @@ func paymentOp(c *api.Client, consent func(context.Context, *api.Payment) (*api.
 	})
 }
 
-// peopleOps are the Sandbox users' and identifications' operations.
-func peopleOps(c *api.Client) scenario.Ops {
-	return scenario.Ops{
-		"updateSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.UpdateSandboxUserInput) (map[string]string, error) {
-			u, err := c.UpdateSandboxUser(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]string{"sandboxUser.id": u.ID}, nil
-		}),
-		"deleteSandboxUser": opOf(nil, func(ctx context.Context, in api.DeleteSandboxUserInput) (map[string]string, error) {
-			return map[string]string{}, c.DeleteSandboxUser(ctx, in.ID)
-		}),
-		"createSandboxIdentification": opOf([]string{"sandboxIdentification.id"}, func(ctx context.Context, in api.SandboxIdentificationInput) (map[string]string, error) {
-			id, err := c.CreateSandboxIdentification(ctx, in)
-			return map[string]string{"sandboxIdentification.id": id}, err
-		}),
-		"updateSandboxIdentification": opOf([]string{"sandboxIdentification.id"}, func(ctx context.Context, in api.UpdateSandboxIdentificationInput) (map[string]string, error) {
-			id, err := c.UpdateSandboxIdentification(ctx, in)
-			return map[string]string{"sandboxIdentification.id": id}, err
-		}),
-		"endorseSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.EndorseSandboxUserInput) (map[string]string, error) {
-			u, err := c.EndorseSandboxUser(ctx, in.ID)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]string{"sandboxUser.id": u.ID}, nil
-		}),
-		"createSandboxUser": opOf([]string{"sandboxUser.id"}, func(ctx context.Context, in api.SandboxUserInput) (map[string]string, error) {
-			u, err := c.CreateSandboxUser(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]string{"sandboxUser.id": u.ID}, nil
-		}),
-	}
-}
-
 // opOf is the operation that fills an In from a step's arguments and runs
 // do with it; its arguments are In's fields.
 func opOf[In any](outputs []string, do func(context.Context, In) (map[string]string, error)) scenario.Op {
@@ -139,10 +91,8 @@ func opOf[In any](outputs []string, do func(context.Context, In) (map[string]str
 		Outputs: outputs,
 		Do: func(ctx context.Context, args map[string]string) (map[string]string, error) {
 			var in In
-			for name, v := range args {
-				if err := setField(reflect.ValueOf(&in).Elem(), strings.Split(name, "."), v); err != nil {
-					return nil, fmt.Errorf("%s: %w", name, err)
-				}
+			if err := fill(reflect.ValueOf(&in).Elem(), args); err != nil {
+				return nil, err
 			}
 			return do(ctx, in)
 		},

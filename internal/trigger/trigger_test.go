@@ -40,6 +40,31 @@ func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
 	}
 }
 
+// TestEverySimulationIsAnOp: trigger's table derives from the api
+// package's declarations: each simulation is the operation of its schema
+// name, with its input's fields as arguments and its outputs.
+func TestEverySimulationIsAnOp(t *testing.T) {
+	t.Parallel()
+	ops := Ops(nil, nil)
+	sims := api.Simulations()
+	if len(sims) < 20 {
+		t.Fatalf("%d simulations declared", len(sims))
+	}
+	for _, s := range sims {
+		op, ok := ops[s.Field]
+		if !ok {
+			t.Errorf("%s (%s) is no operation of trigger", s.Field, s.Name)
+			continue
+		}
+		if !slices.Equal(op.Outputs, s.Outputs) || len(op.Args) == 0 {
+			t.Errorf("%s: outputs %v, args %v; want outputs %v and the input's fields", s.Field, op.Outputs, op.Args, s.Outputs)
+		}
+	}
+	if len(ops) != len(sims)+1 {
+		t.Errorf("%d operations for %d simulations and initiateCreditTransfers", len(ops), len(sims))
+	}
+}
+
 // TestEveryBuiltinFitsTheOps: each built-in scenario's steps name
 // operations the client has, with their arguments, and expect webhook
 // event types the platform has.
