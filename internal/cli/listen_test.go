@@ -204,6 +204,13 @@ func TestListenSinceAndSecretFlagsAreChecked(t *testing.T) {
 			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, now.Add(-want))
 		}
 	}
+	// A time, to the nanosecond, or a date, is that time.
+	at := time.Date(2026, 11, 25, 11, 58, 3, 123456789, time.UTC)
+	for in, want := range map[string]time.Time{at.Format(time.RFC3339Nano): at, "2026-11-22": time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)} {
+		if got, err := parseSince(in, at.Add(time.Hour)); err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
 	// What the flags map to: the engine is given the time --since means.
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	o := &ListenOptions{ForwardTo: "http://127.0.0.1:1/x", Subscription: "s", Since: "2h", Resume: true, Interval: time.Second}
