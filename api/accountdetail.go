@@ -9,6 +9,20 @@ import (
 	"github.com/partnertui/partnertui/api/internal/fragments"
 )
 
+// Operation names of the account detail.
+const (
+	OpAccountDetail     = "AccountDetail"
+	OpAccountDetailUser = "AccountDetailWithMembership"
+)
+
+var (
+	accountDetailOp     = declareQuery[accountDetailQuery](OpAccountDetail, accountIDVars)
+	accountDetailUserOp = declareQuery[accountDetailUserQuery](OpAccountDetailUser, accountIDVars)
+)
+
+// accountIDVars are the variables of an operation on one account.
+func accountIDVars() map[string]any { return map[string]any{"accountId": graphql.ID("")} }
+
 // StatusReason is a suspended, closing or closed account's reasonInfo
 // (SuspendAccountReason or CloseAccountReason).
 type StatusReason struct {
@@ -243,12 +257,12 @@ func (c *Client) AccountDetail(ctx context.Context, id string, project bool) (*A
 	vars := map[string]any{"accountId": graphql.ID(id)}
 	notFound := c.notFound("account", id)
 	if project {
-		return one(ctx, c, OpAccountDetail, vars,
+		return one(ctx, c, accountDetailOp, vars,
 			func(q *accountDetailQuery) *accountDetailNode { return q.Account },
 			(*accountDetailNode).detail, notFound)
 	}
 	var membership *AccountMembership
-	d, err := one(ctx, c, OpAccountDetailUser, vars,
+	d, err := one(ctx, c, accountDetailUserOp, vars,
 		func(q *accountDetailUserQuery) *accountDetailNode {
 			membership = userMembership(q.User, id)
 			return q.Account

@@ -7,6 +7,22 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 
 	"github.com/partnertui/partnertui/api/internal/fragments"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// Operation names of the cards.
+const (
+	OpCards           = "Cards"
+	OpMembershipCards = "MembershipCards"
+	OpCard            = "Card"
+)
+
+var (
+	cardsOp           = declareQuery[cardsQuery](OpCards, func() map[string]any { return CardsParams{}.vars(platform.PageMax) })
+	membershipCardsOp = declareQuery[membershipCardsQuery](OpMembershipCards, func() map[string]any {
+		return CardsParams{MembershipID: "x"}.vars(platform.PageMax)
+	})
+	cardOp = declareQuery[cardQuery](OpCard, func() map[string]any { return map[string]any{"cardId": graphql.ID("")} })
 )
 
 // CardStatusInfo is Card.statusInfo with the fields of its concrete type.
@@ -204,11 +220,11 @@ func (c *Client) Cards(ctx context.Context, p CardsParams) (*Page[Card], error) 
 	}
 	vars := p.vars(c.first(p.First))
 	if p.MembershipID == "" {
-		return listPage(ctx, c, OpCards, vars,
+		return listPage(ctx, c, cardsOp, vars,
 			func(q *cardsQuery) (*connectionQL[cardNode], bool) { return &q.Cards, true },
 			(*cardNode).card, nil)
 	}
-	return listPage(ctx, c, OpMembershipCards, vars,
+	return listPage(ctx, c, membershipCardsOp, vars,
 		func(q *membershipCardsQuery) (*connectionQL[cardNode], bool) {
 			if q.AccountMembership == nil {
 				return nil, false
@@ -221,7 +237,7 @@ func (c *Client) Cards(ctx context.Context, p CardsParams) (*Page[Card], error) 
 // Card fetches one card (Query.card); a missing one is an error wrapping
 // ErrNotFound.
 func (c *Client) Card(ctx context.Context, id string) (*Card, error) {
-	return one(ctx, c, OpCard, map[string]any{"cardId": graphql.ID(id)},
+	return one(ctx, c, cardOp, map[string]any{"cardId": graphql.ID(id)},
 		func(q *cardQuery) *cardNode { return q.Card },
 		(*cardNode).card, c.notFound("card", id))
 }

@@ -1,21 +1,8 @@
 package api
 
-import "context"
-
 // The Testing API's card payment simulations: an authorization, then its
 // debit or release; a debit with no authorization; a merchant's reversal
 // or refund; a reservation released.
-
-// Operation names of the card simulations.
-const (
-	OpSimulateOutgoingCardAuthorization             = "SimulateOutgoingCardAuthorization"
-	OpSimulateOutgoingCardDebit                     = "SimulateOutgoingCardDebit"
-	OpSimulateOutgoingCardDebitWithoutAuthorization = "SimulateOutgoingCardDebitWithoutAuthorization"
-	OpSimulateOutgoingCardAuthorizationRelease      = "SimulateOutgoingCardAuthorizationRelease"
-	OpSimulateOutgoingCardDebitReverse              = "SimulateOutgoingCardDebitReverse"
-	OpSimulateOutgoingCardCredit                    = "SimulateOutgoingCardCredit"
-	OpSimulateReleaseReservedBalance                = "SimulateReleaseReservedBalance"
-)
 
 // CardAuthorizationInput is SimulateOutgoingCardAuthorizationInput (the
 // fields partnertui sends; the platform's defaults stand for the rest).
@@ -116,26 +103,17 @@ type cardAuthorizationMutation struct {
 	} `graphql:"simulateOutgoingCardAuthorization(input: $input)"`
 }
 
-func (m *cardAuthorizationMutation) outcome() (string, string) {
-	if m.P.Typename == "SimulateOutgoingCardAuthorizationRejectPayload" {
-		// A declined authorization is the simulation's success too.
-		return "SimulateOutgoingCardAuthorizationSuccessPayload", ""
-	}
-	return m.P.Typename, message(m.P.CardNotFound, m.P.Forbidden)
-}
-
 // SimulateOutgoingCardAuthorization authorizes a card payment: a Pending
-// transaction, or a Rejected one when in.Outcome declines it.
-func (c *Client) SimulateOutgoingCardAuthorization(ctx context.Context, in CardAuthorizationInput) (*CardAuthorization, error) {
-	m, err := simulate[cardAuthorizationMutation](ctx, c, OpSimulateOutgoingCardAuthorization, "SimulateOutgoingCardAuthorizationSuccessPayload", in)
-	if err != nil {
-		return nil, err
-	}
-	if m.P.Typename == "SimulateOutgoingCardAuthorizationRejectPayload" {
-		return &CardAuthorization{TransactionID: m.P.Reject.TransactionID, RejectedReason: m.P.Reject.RejectedReason}, nil
-	}
-	return &CardAuthorization{TransactionID: m.P.Success.TransactionID}, nil
-}
+// transaction, or a Rejected one when in.Outcome declines it (a declined
+// authorization is the simulation's success too).
+var SimulateOutgoingCardAuthorization = simulation[CardAuthorizationInput](
+	func(_ string, m *cardAuthorizationMutation) (*CardAuthorization, error) {
+		if m.P.Typename == "SimulateOutgoingCardAuthorizationRejectPayload" {
+			return &CardAuthorization{TransactionID: m.P.Reject.TransactionID, RejectedReason: m.P.Reject.RejectedReason}, nil
+		}
+		return &CardAuthorization{TransactionID: m.P.Success.TransactionID}, nil
+	},
+	named(func(a *CardAuthorization) []string { return []string{a.TransactionID, a.RejectedReason} }, "transactionId", "rejectedReason"))
 
 type cardDebitMutation struct {
 	P struct {
@@ -147,16 +125,9 @@ type cardDebitMutation struct {
 	} `graphql:"simulateOutgoingCardDebit(input: $input)"`
 }
 
-func (m *cardDebitMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound, m.P.CardNotFound)
-}
-func (m *cardDebitMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingCardDebit debits an authorized card payment and returns
 // the debit's transaction id.
-func (c *Client) SimulateOutgoingCardDebit(ctx context.Context, in CardDebitInput) (string, error) {
-	return simulateTx[cardDebitMutation](ctx, c, OpSimulateOutgoingCardDebit, "SimulateOutgoingCardDebitSuccessPayload", in)
-}
+var SimulateOutgoingCardDebit = txSimulation[CardDebitInput, cardDebitMutation]()
 
 type cardDebitWithoutAuthorizationMutation struct {
 	P struct {
@@ -167,17 +138,9 @@ type cardDebitWithoutAuthorizationMutation struct {
 	} `graphql:"simulateOutgoingCardDebitWithoutAuthorization(input: $input)"`
 }
 
-func (m *cardDebitWithoutAuthorizationMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.CardNotFound, m.P.Forbidden)
-}
-func (m *cardDebitWithoutAuthorizationMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingCardDebitWithoutAuthorization books a card debit that no
 // authorization preceded and returns its transaction id.
-func (c *Client) SimulateOutgoingCardDebitWithoutAuthorization(ctx context.Context, in CardDebitWithoutAuthorizationInput) (string, error) {
-	return simulateTx[cardDebitWithoutAuthorizationMutation](ctx, c, OpSimulateOutgoingCardDebitWithoutAuthorization,
-		"SimulateOutgoingCardDebitWithoutAuthorizationSuccessPayload", in)
-}
+var SimulateOutgoingCardDebitWithoutAuthorization = txSimulation[CardDebitWithoutAuthorizationInput, cardDebitWithoutAuthorizationMutation]()
 
 type cardAuthorizationReleaseMutation struct {
 	P struct {
@@ -188,17 +151,9 @@ type cardAuthorizationReleaseMutation struct {
 	} `graphql:"simulateOutgoingCardAuthorizationRelease(input: $input)"`
 }
 
-func (m *cardAuthorizationReleaseMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *cardAuthorizationReleaseMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingCardAuthorizationRelease releases an authorization
 // without a debit (its transaction becomes Released).
-func (c *Client) SimulateOutgoingCardAuthorizationRelease(ctx context.Context, in CardAuthorizationReleaseInput) (string, error) {
-	return simulateTx[cardAuthorizationReleaseMutation](ctx, c, OpSimulateOutgoingCardAuthorizationRelease,
-		"SimulateOutgoingCardAuthorizationReleaseSuccessPayload", in)
-}
+var SimulateOutgoingCardAuthorizationRelease = txSimulation[CardAuthorizationReleaseInput, cardAuthorizationReleaseMutation]()
 
 type cardDebitReverseMutation struct {
 	P struct {
@@ -209,16 +164,9 @@ type cardDebitReverseMutation struct {
 	} `graphql:"simulateOutgoingCardDebitReverse(input: $input)"`
 }
 
-func (m *cardDebitReverseMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *cardDebitReverseMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingCardDebitReverse books the merchant's reversal of a
 // booked card debit and returns the reversal's transaction id.
-func (c *Client) SimulateOutgoingCardDebitReverse(ctx context.Context, in CardDebitReverseInput) (string, error) {
-	return simulateTx[cardDebitReverseMutation](ctx, c, OpSimulateOutgoingCardDebitReverse, "SimulateOutgoingCardDebitReverseSuccessPayload", in)
-}
+var SimulateOutgoingCardDebitReverse = txSimulation[CardDebitReverseInput, cardDebitReverseMutation]()
 
 type cardCreditMutation struct {
 	P struct {
@@ -229,16 +177,9 @@ type cardCreditMutation struct {
 	} `graphql:"simulateOutgoingCardCredit(input: $input)"`
 }
 
-func (m *cardCreditMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.CardNotFound, m.P.Forbidden)
-}
-func (m *cardCreditMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingCardCredit books a merchant's refund to a card and
 // returns its transaction id.
-func (c *Client) SimulateOutgoingCardCredit(ctx context.Context, in CardCreditInput) (string, error) {
-	return simulateTx[cardCreditMutation](ctx, c, OpSimulateOutgoingCardCredit, "SimulateOutgoingCardCreditSuccessPayload", in)
-}
+var SimulateOutgoingCardCredit = txSimulation[CardCreditInput, cardCreditMutation]()
 
 type releaseReservedBalanceMutation struct {
 	P struct {
@@ -249,13 +190,6 @@ type releaseReservedBalanceMutation struct {
 	} `graphql:"simulateReleaseReservedBalance(input: $input)"`
 }
 
-func (m *releaseReservedBalanceMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *releaseReservedBalanceMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateReleaseReservedBalance releases the balance an authorization
 // reserved.
-func (c *Client) SimulateReleaseReservedBalance(ctx context.Context, in ReleaseReservedBalanceInput) (string, error) {
-	return simulateTx[releaseReservedBalanceMutation](ctx, c, OpSimulateReleaseReservedBalance, "ReleaseReservedBalanceSuccessPayload", in)
-}
+var SimulateReleaseReservedBalance = txSimulation[ReleaseReservedBalanceInput, releaseReservedBalanceMutation]()

@@ -1,20 +1,9 @@
 package api
 
-import "context"
-
 // The Testing API's simulations of SEPA direct debits the account pays: a
 // direct debit received (Upcoming until its execution date, else debited
 // at once), then rejected by the debtor, canceled by the creditor or
 // returned; and the booking of a direct debit the account collects.
-
-// Operation names of the direct debit simulations.
-const (
-	OpSimulateOutgoingSepaDirectDebitReception = "SimulateOutgoingSepaDirectDebitReception"
-	OpSimulateOutgoingSepaDirectDebitReject    = "SimulateOutgoingSepaDirectDebitReject"
-	OpSimulateOutgoingSepaDirectDebitReturn    = "SimulateOutgoingSepaDirectDebitReturn"
-	OpSimulateOutgoingSepaDirectDebitCancel    = "SimulateOutgoingSepaDirectDebitCancel"
-	OpSimulateIncomingSepaDirectDebitBooking   = "SimulateIncomingSepaDirectDebitBooking"
-)
 
 // DirectDebitCreditor is the schema's SepaDirectDebitAccount: who collects.
 type DirectDebitCreditor struct {
@@ -77,17 +66,9 @@ type directDebitReceptionMutation struct {
 	} `graphql:"simulateOutgoingSepaDirectDebitReception(input: $input)"`
 }
 
-func (m *directDebitReceptionMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden)
-}
-func (m *directDebitReceptionMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaDirectDebitReception has a creditor collect a direct
 // debit from the account of in.DebtorIBAN and returns its transaction id.
-func (c *Client) SimulateOutgoingSepaDirectDebitReception(ctx context.Context, in DirectDebitReceptionInput) (string, error) {
-	return simulateTx[directDebitReceptionMutation](ctx, c, OpSimulateOutgoingSepaDirectDebitReception,
-		"SimulateOutgoingSepaDirectDebitReceptionSuccessPayload", in)
-}
+var SimulateOutgoingSepaDirectDebitReception = txSimulation[DirectDebitReceptionInput, directDebitReceptionMutation]()
 
 type directDebitRejectMutation struct {
 	P struct {
@@ -98,16 +79,9 @@ type directDebitRejectMutation struct {
 	} `graphql:"simulateOutgoingSepaDirectDebitReject(input: $input)"`
 }
 
-func (m *directDebitRejectMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *directDebitRejectMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaDirectDebitReject has the debtor reject an Upcoming
 // direct debit (its transaction becomes Rejected).
-func (c *Client) SimulateOutgoingSepaDirectDebitReject(ctx context.Context, in DirectDebitRejectInput) (string, error) {
-	return simulateTx[directDebitRejectMutation](ctx, c, OpSimulateOutgoingSepaDirectDebitReject, "SimulateOutgoingSepaDirectDebitRejectSuccessPayload", in)
-}
+var SimulateOutgoingSepaDirectDebitReject = txSimulation[DirectDebitRejectInput, directDebitRejectMutation]()
 
 type directDebitReturnMutation struct {
 	P struct {
@@ -118,16 +92,9 @@ type directDebitReturnMutation struct {
 	} `graphql:"simulateOutgoingSepaDirectDebitReturn(input: $input)"`
 }
 
-func (m *directDebitReturnMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *directDebitReturnMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaDirectDebitReturn gives back a booked direct debit
 // and returns the return's transaction id.
-func (c *Client) SimulateOutgoingSepaDirectDebitReturn(ctx context.Context, in DirectDebitReturnInput) (string, error) {
-	return simulateTx[directDebitReturnMutation](ctx, c, OpSimulateOutgoingSepaDirectDebitReturn, "SimulateOutgoingSepaDirectDebitReturnSuccessPayload", in)
-}
+var SimulateOutgoingSepaDirectDebitReturn = txSimulation[DirectDebitReturnInput, directDebitReturnMutation]()
 
 type directDebitCancelMutation struct {
 	P struct {
@@ -138,16 +105,9 @@ type directDebitCancelMutation struct {
 	} `graphql:"simulateOutgoingSepaDirectDebitCancel(input: $input)"`
 }
 
-func (m *directDebitCancelMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *directDebitCancelMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaDirectDebitCancel has the creditor cancel an
 // Upcoming direct debit (its transaction becomes Canceled).
-func (c *Client) SimulateOutgoingSepaDirectDebitCancel(ctx context.Context, in DirectDebitCancelInput) (string, error) {
-	return simulateTx[directDebitCancelMutation](ctx, c, OpSimulateOutgoingSepaDirectDebitCancel, "SimulateOutgoingSepaDirectDebitCancelSuccessPayload", in)
-}
+var SimulateOutgoingSepaDirectDebitCancel = txSimulation[DirectDebitCancelInput, directDebitCancelMutation]()
 
 // IncomingDirectDebitBookingInput is
 // SimulateIncomingSepaDirectDebitBookingInput.
@@ -169,13 +129,6 @@ type incomingDirectDebitBookingMutation struct {
 	} `graphql:"simulateIncomingSepaDirectDebitBooking(input: $input)"`
 }
 
-func (m *incomingDirectDebitBookingMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *incomingDirectDebitBookingMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateIncomingSepaDirectDebitBooking books a Pending direct debit the
 // account collects (SepaDirectDebitIn): the funds arrive.
-func (c *Client) SimulateIncomingSepaDirectDebitBooking(ctx context.Context, in IncomingDirectDebitBookingInput) (string, error) {
-	return simulateTx[incomingDirectDebitBookingMutation](ctx, c, OpSimulateIncomingSepaDirectDebitBooking, "SimulateIncomingSepaDirectDebitBookingSuccessPayload", in)
-}
+var SimulateIncomingSepaDirectDebitBooking = txSimulation[IncomingDirectDebitBookingInput, incomingDirectDebitBookingMutation]()

@@ -562,9 +562,9 @@ func simulateCredit(t *testing.T, cov *opCoverage, project *Client, accounts []A
 		Amount: Amount{Value: "3.21", Currency: creditor.Currency}, CreditorIBAN: creditor.IBAN, CreditorName: creditor.Holder.Info.Name,
 		DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "Ops Test Debtor", Label: "every operation test",
 	})
-	cov.ok(t, OpSimulateTransfer, err)
+	cov.ok(t, SimulateIncomingSepaCreditTransferReception.Name(), err)
 	if txID == "" {
-		t.Fatalf("%s: no transaction id", OpSimulateTransfer)
+		t.Fatalf("%s: no transaction id", SimulateIncomingSepaCreditTransferReception.Name())
 	}
 	return txID
 }

@@ -1,9 +1,6 @@
 package api
 
-import "context"
-
-// OpSimulateManualBankingFee is the Testing API's manual banking fee.
-const OpSimulateManualBankingFee = "SimulateManualBankingFee"
+// The Testing API's manual banking fee.
 
 // ManualBankingFeeInput is SimulateManualBankingFeeInput.
 type ManualBankingFeeInput struct {
@@ -39,22 +36,13 @@ type manualBankingFeeMutation struct {
 	} `graphql:"simulateManualBankingFee(input: $input)"`
 }
 
-func (m *manualBankingFeeMutation) outcome() (string, string) {
-	if m.P == nil {
-		return "null", "the Testing API returned no payload"
-	}
-	return m.P.Typename, message(m.P.AccountNotFound, m.P.AccountNotEligible, m.P.Forbidden)
-}
-
 // SimulateManualBankingFee books a manual banking fee on an account.
-func (c *Client) SimulateManualBankingFee(ctx context.Context, in ManualBankingFeeInput) (*ManualBankingFee, error) {
-	m, err := simulate[manualBankingFeeMutation](ctx, c, OpSimulateManualBankingFee, "SimulateManualBankingFeeSuccessPayload", in)
-	if err != nil {
-		return nil, err
-	}
-	fee := &ManualBankingFee{ID: m.P.Success.ID}
-	if a := m.P.Success.DebitedAmount; a != nil {
-		fee.DebitedAmount = &Amount{Value: a.Value, Currency: a.Currency}
-	}
-	return fee, nil
-}
+var SimulateManualBankingFee = simulation[ManualBankingFeeInput](
+	func(_ string, m *manualBankingFeeMutation) (*ManualBankingFee, error) {
+		fee := &ManualBankingFee{ID: m.P.Success.ID}
+		if a := m.P.Success.DebitedAmount; a != nil {
+			fee.DebitedAmount = &Amount{Value: a.Value, Currency: a.Currency}
+		}
+		return fee, nil
+	},
+	named(func(f *ManualBankingFee) []string { return []string{f.ID} }, "id"))

@@ -2,11 +2,13 @@ package api
 
 import "context"
 
-// Operation names of funding sources and their account verification.
-const (
-	OpAddDirectDebitFundingSource     = "AddDirectDebitFundingSource"
-	OpUpdateAccountVerificationStatus = "UpdateAccountVerificationStatus"
-)
+// OpAddDirectDebitFundingSource adds a funding source (partner API); its
+// account verification is moved by UpdateAccountVerificationStatus, a
+// simulation of the Testing API.
+const OpAddDirectDebitFundingSource = "AddDirectDebitFundingSource"
+
+var addDirectDebitFundingSourceOp = declareMutation[addDirectDebitFundingSourceMutation](OpAddDirectDebitFundingSource,
+	input(DirectDebitFundingSourceInput{}))
 
 // DirectDebitFundingSourceInput is AddDirectDebitFundingSourceInput.
 type DirectDebitFundingSourceInput struct {
@@ -90,7 +92,7 @@ type addDirectDebitFundingSourceMutation struct {
 // once). The source waits, Pending, for its account verification. It is a
 // mutation: sent once.
 func (c *Client) AddDirectDebitFundingSource(ctx context.Context, in DirectDebitFundingSourceInput) (*FundingSource, error) {
-	m, err := mutate[addDirectDebitFundingSourceMutation](ctx, c, c.gqlURL, OpAddDirectDebitFundingSource, map[string]any{"input": in}, "")
+	m, err := addDirectDebitFundingSourceOp.mutate(ctx, c, map[string]any{"input": in}, "")
 	if err != nil {
 		return nil, err
 	}
@@ -134,17 +136,11 @@ type updateAccountVerificationStatusMutation struct {
 	} `graphql:"updateAccountVerificationStatus(input: $input)"`
 }
 
-func (m *updateAccountVerificationStatusMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden)
-}
-
 // UpdateAccountVerificationStatus moves an account verification to a
 // status, as the platform's review would; its funding sources follow.
-func (c *Client) UpdateAccountVerificationStatus(ctx context.Context, in AccountVerificationStatusInput) (*AccountVerification, error) {
-	m, err := simulate[updateAccountVerificationStatusMutation](ctx, c, OpUpdateAccountVerificationStatus, "UpdateAccountVerificationStatusSuccessPayload", in)
-	if err != nil {
-		return nil, err
-	}
-	v := m.P.Success.Verification.DirectDebit.verification()
-	return &v, nil
-}
+var UpdateAccountVerificationStatus = simulation[AccountVerificationStatusInput](
+	func(_ string, m *updateAccountVerificationStatusMutation) (*AccountVerification, error) {
+		v := m.P.Success.Verification.DirectDebit.verification()
+		return &v, nil
+	},
+	named(func(v *AccountVerification) []string { return []string{v.ID, v.Status} }, "accountVerification.id", "accountVerification.status"))

@@ -31,14 +31,14 @@ func fundingOperations(t *testing.T, cov *opCoverage, user *Client) {
 		src.Verification.ID == "" || src.Verification.Status != "PendingVerification" || src.MandateID == "" || src.MandateStatus == "" {
 		t.Fatalf("%s = %+v", OpAddDirectDebitFundingSource, src)
 	}
-	v, err := user.UpdateAccountVerificationStatus(ctx, AccountVerificationStatusInput{AccountVerificationID: src.Verification.ID, NewStatus: "Verified"})
-	cov.ok(t, OpUpdateAccountVerificationStatus, err)
+	v, err := UpdateAccountVerificationStatus.Run(ctx, user.Testing(), AccountVerificationStatusInput{AccountVerificationID: src.Verification.ID, NewStatus: "Verified"})
+	cov.ok(t, UpdateAccountVerificationStatus.Name(), err)
 	if v.ID != src.Verification.ID || v.Status != "Verified" || v.UpdatedAt == "" {
-		t.Errorf("%s = %+v", OpUpdateAccountVerificationStatus, v)
+		t.Errorf("%s = %+v", UpdateAccountVerificationStatus.Name(), v)
 	}
-	_, err = user.UpdateAccountVerificationStatus(ctx, AccountVerificationStatusInput{AccountVerificationID: "no-such-verification", NewStatus: "Verified"})
+	_, err = UpdateAccountVerificationStatus.Run(ctx, user.Testing(), AccountVerificationStatusInput{AccountVerificationID: "no-such-verification", NewStatus: "Verified"})
 	if rej := (*RejectionError)(nil); !errors.As(err, &rej) || rej.Type != "ForbiddenRejection" || rej.Message == "" {
-		t.Errorf("%s of an unknown verification: %v, want a ForbiddenRejection", OpUpdateAccountVerificationStatus, err)
+		t.Errorf("%s of an unknown verification: %v, want a ForbiddenRejection", UpdateAccountVerificationStatus.Name(), err)
 	}
 	in.IBAN = "FR0030003000706315734174B93"
 	_, err = user.AddDirectDebitFundingSource(ctx, in)

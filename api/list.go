@@ -5,16 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	graphql "github.com/hasura/go-graphql-client"
+
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
-// listPage runs the list query name and converts the connection conn finds
+// listPage runs the list query o and converts the connection conn finds
 // in its result. conn reports false when the connection's parent (an
 // account, a membership) came back null: that is notFound, unless the
 // server also sent errors, which then say more.
-func listPage[Q, N, T any](ctx context.Context, c *Client, name string, vars map[string]any,
+func listPage[Q, N, T any](ctx context.Context, c *Client, o *op[Q], vars map[string]any,
 	conn func(*Q) (*connectionQL[N], bool), conv func(*N) T, notFound func() error) (*Page[T], error) {
-	q, err := query[Q](ctx, c, name, vars)
+	q, err := o.query(ctx, c, vars)
 	if q == nil {
 		return nil, err
 	}
@@ -28,11 +30,11 @@ func listPage[Q, N, T any](ctx context.Context, c *Client, name string, vars map
 	return convertPage(cn, conv), err
 }
 
-// one runs the query name for a single node that item finds in its
+// one runs the query o for a single node that item finds in its
 // result; a null node is notFound (unless the server sent errors).
-func one[Q, N, T any](ctx context.Context, c *Client, name string, vars map[string]any,
+func one[Q, N, T any](ctx context.Context, c *Client, o *op[Q], vars map[string]any,
 	item func(*Q) *N, conv func(*N) T, notFound func() error) (*T, error) {
-	q, err := query[Q](ctx, c, name, vars)
+	q, err := o.query(ctx, c, vars)
 	if q == nil {
 		return nil, err
 	}
@@ -46,6 +48,9 @@ func one[Q, N, T any](ctx context.Context, c *Client, name string, vars map[stri
 	v := conv(n)
 	return &v, err
 }
+
+// idVars are the variables of an operation on one item by its id.
+func idVars() map[string]any { return map[string]any{"id": graphql.ID("")} }
 
 // notFound says that the server has no what with that id (or does not
 // show it to this token).

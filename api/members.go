@@ -7,6 +7,22 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 
 	"github.com/partnertui/partnertui/api/internal/fragments"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// Operation names of the memberships.
+const (
+	OpMemberships    = "AccountMemberships"
+	OpAccountMembers = "AccountMembers"
+	OpMembership     = "AccountMembership"
+)
+
+var (
+	membershipsOp    = declareQuery[membershipsQuery](OpMemberships, func() map[string]any { return MembershipsParams{}.vars(platform.PageMax) })
+	accountMembersOp = declareQuery[accountMembershipsQuery](OpAccountMembers, func() map[string]any {
+		return MembershipsParams{AccountID: "x"}.vars(platform.PageMax)
+	})
+	membershipOp = declareQuery[membershipQuery](OpMembership, idVars)
 )
 
 // MembershipUser is AccountMembership.user: who holds the membership once
@@ -306,11 +322,11 @@ func (c *Client) AccountMemberships(ctx context.Context, p MembershipsParams) (*
 	}
 	vars := p.vars(c.first(p.First))
 	if p.AccountID == "" {
-		return listPage(ctx, c, OpMemberships, vars,
+		return listPage(ctx, c, membershipsOp, vars,
 			func(q *membershipsQuery) (*connectionQL[membershipNode], bool) { return &q.AccountMemberships, true },
 			(*membershipNode).membership, nil)
 	}
-	return listPage(ctx, c, OpAccountMembers, vars,
+	return listPage(ctx, c, accountMembersOp, vars,
 		func(q *accountMembershipsQuery) (*connectionQL[membershipNode], bool) {
 			if q.Account == nil {
 				return nil, false
@@ -323,7 +339,7 @@ func (c *Client) AccountMemberships(ctx context.Context, p MembershipsParams) (*
 // AccountMembership fetches one membership (Query.accountMembership); a
 // missing one is an error wrapping ErrNotFound.
 func (c *Client) AccountMembership(ctx context.Context, id string) (*AccountMembership, error) {
-	return one(ctx, c, OpMembership, map[string]any{"id": graphql.ID(id)},
+	return one(ctx, c, membershipOp, map[string]any{"id": graphql.ID(id)},
 		func(q *membershipQuery) *membershipNode { return q.AccountMembership },
 		(*membershipNode).membership, c.notFound("account membership", id))
 }

@@ -65,6 +65,11 @@ func (c *Client) AccountsTransactionPages(ctx context.Context, ps []Transactions
 // accounts, each with the first page of its transactions.
 const OpAccountsTransactionHeads = "AccountsTransactionHeads"
 
+var accountsTransactionHeadsOp = declareQuery[accountsTransactionHeadsQuery](OpAccountsTransactionHeads, func() map[string]any {
+	return accountsTransactionHeadsVars(AccountsParams{Search: "x", OrderBy: OrderCreatedAt, Direction: DirectionDesc}, platform.PageMax,
+		TransactionsParams{Search: "x", Status: []string{"Booked"}}, mergedHeadRows)
+})
+
 // accountHeadNode is an account of a page with the first page of its
 // transactions (null when the token cannot read them).
 type accountHeadNode struct {
@@ -101,7 +106,7 @@ func (c *Client) AccountsTransactionHeads(ctx context.Context, p AccountsParams,
 		return nil, err
 	}
 	vars := accountsTransactionHeadsVars(p, c.first(p.First), tp, c.first(tp.First))
-	q, err := query[accountsTransactionHeadsQuery](ctx, c, OpAccountsTransactionHeads, vars)
+	q, err := accountsTransactionHeadsOp.query(ctx, c, vars)
 	if q == nil {
 		return nil, err
 	}

@@ -14,6 +14,15 @@ const (
 	OpPayment                 = "Payment"
 )
 
+var (
+	initiateCreditTransfersOp = declareMutation[initiateCreditTransfersMutation](OpInitiateCreditTransfers, func() map[string]any {
+		return map[string]any{"input": initiateCreditTransfersInputQL{}, "first": maxPaymentTransfers}
+	})
+	paymentOp = declareQuery[paymentQuery](OpPayment, func() map[string]any {
+		return map[string]any{"id": graphql.ID(""), "first": maxPaymentTransfers}
+	})
+)
+
 // maxPaymentTransfers is how many of a payment's transactions are read
 // back: partnertui initiates one transfer at a time.
 const maxPaymentTransfers = 10
@@ -109,7 +118,7 @@ type paymentQuery struct {
 // Payment reads a payment again: while it is ConsentPending the user has
 // not answered its consent yet; Initiated, its transfers were sent.
 func (c *Client) Payment(ctx context.Context, id string) (*Payment, error) {
-	q, err := query[paymentQuery](ctx, c, OpPayment, map[string]any{"id": graphql.ID(id), "first": maxPaymentTransfers})
+	q, err := paymentOp.query(ctx, c, map[string]any{"id": graphql.ID(id), "first": maxPaymentTransfers})
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +147,7 @@ func (c *Client) InitiateCreditTransfers(ctx context.Context, in InitiateCreditT
 			CreditTransfers: []CreditTransferInput{in.CreditTransfer}},
 		"first": maxPaymentTransfers,
 	}
-	m, err := mutate[initiateCreditTransfersMutation](ctx, c, c.gqlURL, OpInitiateCreditTransfers, vars, "")
+	m, err := initiateCreditTransfersOp.mutate(ctx, c, vars, "")
 	if err != nil {
 		return nil, err
 	}

@@ -1,19 +1,70 @@
 package api
 
-import "context"
+// The Testing API's people: Sandbox users created, changed, endorsed and
+// deleted, and the identifications that give a user its levels.
 
-// The Testing API's people: Sandbox users changed and deleted, and the
-// identifications that give a user its levels (createSandboxUser is in
-// simulations.go).
+// SandboxUserInput is the Testing API's CreateSandboxUserInput.
+type SandboxUserInput struct {
+	FirstName        string `json:"firstName"`
+	LastName         string `json:"lastName"`
+	BirthDate        string `json:"birthDate"`                  // YYYY-MM-DD
+	BirthCountryCCA3 string `json:"birthCountryCCA3,omitempty"` // FRA
+	NationalityCCA3  string `json:"nationalityCCA3"`
+	// AutoConsent lets the user's consents be given without a browser.
+	AutoConsent bool `json:"autoConsent"`
+}
 
-// Operation names of the people simulations.
-const (
-	OpUpdateSandboxUser           = "UpdateSandboxUser"
-	OpDeleteSandboxUser           = "DeleteSandboxUser"
-	OpCreateSandboxIdentification = "CreateSandboxIdentification"
-	OpUpdateSandboxIdentification = "UpdateSandboxIdentification"
-	OpEndorseSandboxUser          = "EndorseSandboxUser"
-)
+// GetGraphQLType names the variable's type in the query text.
+func (SandboxUserInput) GetGraphQLType() string { return "CreateSandboxUserInput" }
+
+// SandboxUser is the Testing API's SandboxUser (the fields we read).
+type SandboxUser struct {
+	ID          string `json:"id"`
+	FirstName   string `json:"firstName"`
+	LastName    string `json:"lastName"`
+	AutoConsent bool   `json:"autoConsent"`
+}
+
+type sandboxUserQL struct {
+	ID          string  `graphql:"id"`
+	FirstName   *string `graphql:"firstName"`
+	LastName    *string `graphql:"lastName"`
+	AutoConsent bool    `graphql:"autoConsent"`
+}
+
+func (u *sandboxUserQL) user() *SandboxUser {
+	return &SandboxUser{ID: u.ID, FirstName: deref(u.FirstName), LastName: deref(u.LastName), AutoConsent: u.AutoConsent}
+}
+
+// sandboxUserOf is the user a success payload of op names; a success
+// without one is a bad response.
+func sandboxUserOf(env string, u *sandboxUserQL, op string) (*SandboxUser, error) {
+	if u == nil {
+		return nil, &BadResponseError{Env: env, Status: 200, Reason: op + " succeeded without its sandboxUser"}
+	}
+	return u.user(), nil
+}
+
+// userOutputs are a simulation's whose success names a Sandbox user.
+var userOutputs = named(func(u *SandboxUser) []string { return []string{u.ID} }, "sandboxUser.id")
+
+type createSandboxUserMutation struct {
+	P struct {
+		Typename string `graphql:"__typename"`
+		Success  struct {
+			SandboxUser *sandboxUserQL `graphql:"sandboxUser"`
+		} `graphql:"... on CreateSandboxUserSuccessPayload"`
+		NationalityNotFound rejectionQL `graphql:"... on NationalityNotFoundRejection"`
+		Forbidden           rejectionQL `graphql:"... on ForbiddenRejection"`
+	} `graphql:"createSandboxUser(input: $input)"`
+}
+
+// CreateSandboxUser creates a Sandbox user (the Testing API's
+// createSandboxUser; the platform wants a user token for it).
+var CreateSandboxUser = simulation[SandboxUserInput](
+	func(env string, m *createSandboxUserMutation) (*SandboxUser, error) {
+		return sandboxUserOf(env, m.P.Success.SandboxUser, "createSandboxUser")
+	}, userOutputs)
 
 // UpdateSandboxUserInput is the Testing API's UpdateSandboxUserInput: the
 // user's fields, all given again.
@@ -85,18 +136,11 @@ type updateSandboxUserMutation struct {
 	} `graphql:"updateSandboxUser(input: $input)"`
 }
 
-func (m *updateSandboxUserMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.NationalityNotFound, m.P.SandboxUserNotFound)
-}
-
 // UpdateSandboxUser changes a Sandbox user.
-func (c *Client) UpdateSandboxUser(ctx context.Context, in UpdateSandboxUserInput) (*SandboxUser, error) {
-	m, err := simulate[updateSandboxUserMutation](ctx, c, OpUpdateSandboxUser, "UpdateSandboxUserSuccessPayload", in)
-	if err != nil {
-		return nil, err
-	}
-	return c.sandboxUserOf(m.P.Success.SandboxUser, "updateSandboxUser")
-}
+var UpdateSandboxUser = simulation[UpdateSandboxUserInput](
+	func(env string, m *updateSandboxUserMutation) (*SandboxUser, error) {
+		return sandboxUserOf(env, m.P.Success.SandboxUser, "updateSandboxUser")
+	}, userOutputs)
 
 type deleteSandboxUserMutation struct {
 	P struct {
@@ -110,15 +154,10 @@ type deleteSandboxUserMutation struct {
 	} `graphql:"deleteSandboxUser(input: $input)"`
 }
 
-func (m *deleteSandboxUserMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.LastUser, m.P.SandboxUserNotFound)
-}
-
 // DeleteSandboxUser deletes a Sandbox user (never the project's last).
-func (c *Client) DeleteSandboxUser(ctx context.Context, id string) error {
-	_, err := simulate[deleteSandboxUserMutation](ctx, c, OpDeleteSandboxUser, "DeleteSandboxUserSuccessPayload", DeleteSandboxUserInput{ID: id})
-	return err
-}
+var DeleteSandboxUser = simulation[DeleteSandboxUserInput](
+	func(string, *deleteSandboxUserMutation) (struct{}, error) { return struct{}{}, nil },
+	named(func(struct{}) []string { return nil }))
 
 type identificationQL struct {
 	SandboxIdentification *struct {
@@ -144,19 +183,14 @@ type createSandboxIdentificationMutation struct {
 	} `graphql:"createSandboxIdentification(input: $input)"`
 }
 
-func (m *createSandboxIdentificationMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.UserNotFound, m.P.Forbidden, m.P.InvalidLevels, m.P.InvalidErrorReasons)
-}
-
 // CreateSandboxIdentification records an identification of a Sandbox
 // user, with the levels it gives, and returns its id.
-func (c *Client) CreateSandboxIdentification(ctx context.Context, in SandboxIdentificationInput) (string, error) {
-	m, err := simulate[createSandboxIdentificationMutation](ctx, c, OpCreateSandboxIdentification, "CreateSandboxIdentificationSuccessPayload", in)
-	if err != nil {
-		return "", err
-	}
-	return m.P.Success.id(), nil
-}
+var CreateSandboxIdentification = simulation[SandboxIdentificationInput](
+	func(_ string, m *createSandboxIdentificationMutation) (string, error) { return m.P.Success.id(), nil }, identificationOutputs)
+
+// identificationOutputs are a simulation's whose success names an
+// identification.
+var identificationOutputs = named(func(id string) []string { return []string{id} }, "sandboxIdentification.id")
 
 type updateSandboxIdentificationMutation struct {
 	P struct {
@@ -169,18 +203,9 @@ type updateSandboxIdentificationMutation struct {
 	} `graphql:"updateSandboxIdentification(input: $input)"`
 }
 
-func (m *updateSandboxIdentificationMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.NotFound, m.P.InvalidLevels, m.P.InvalidErrorReasons)
-}
-
 // UpdateSandboxIdentification changes an identification's levels.
-func (c *Client) UpdateSandboxIdentification(ctx context.Context, in UpdateSandboxIdentificationInput) (string, error) {
-	m, err := simulate[updateSandboxIdentificationMutation](ctx, c, OpUpdateSandboxIdentification, "UpdateSandboxIdentificationSuccessPayload", in)
-	if err != nil {
-		return "", err
-	}
-	return m.P.Success.id(), nil
-}
+var UpdateSandboxIdentification = simulation[UpdateSandboxIdentificationInput](
+	func(_ string, m *updateSandboxIdentificationMutation) (string, error) { return m.P.Success.id(), nil }, identificationOutputs)
 
 type endorseSandboxUserMutation struct {
 	P struct {
@@ -193,17 +218,10 @@ type endorseSandboxUserMutation struct {
 	} `graphql:"endorseSandboxUser(input: $input)"`
 }
 
-func (m *endorseSandboxUserMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.SandboxUserNotFound)
-}
-
-// EndorseSandboxUser makes the signed-in user act as the Sandbox user id:
-// from then on the same user token reads and simulates as that user, until
-// the signed-in user endorses their own id.
-func (c *Client) EndorseSandboxUser(ctx context.Context, id string) (*SandboxUser, error) {
-	m, err := simulate[endorseSandboxUserMutation](ctx, c, OpEndorseSandboxUser, "EndorseSandboxUserSuccessPayload", EndorseSandboxUserInput{ID: id})
-	if err != nil {
-		return nil, err
-	}
-	return c.sandboxUserOf(m.P.Success.SandboxUser, "endorseSandboxUser")
-}
+// EndorseSandboxUser makes the signed-in user act as the Sandbox user of
+// its input: from then on the same user token reads and simulates as that
+// user, until the signed-in user endorses their own id.
+var EndorseSandboxUser = simulation[EndorseSandboxUserInput](
+	func(env string, m *endorseSandboxUserMutation) (*SandboxUser, error) {
+		return sandboxUserOf(env, m.P.Success.SandboxUser, "endorseSandboxUser")
+	}, userOutputs)

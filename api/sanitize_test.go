@@ -139,23 +139,13 @@ func gqlFields(v reflect.Value, m map[string]any, only func(string) bool) {
 func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 	t.Helper()
 	texts := operationTexts(t)
+	// Every declared operation's shape, and the split walks' pages.
 	shapes := map[string]any{
-		OpAccounts: &accountsQuery{}, OpAccount: &accountQuery{}, OpUser: &userQuery{},
-		OpHomeUser: &homeUserQuery{}, OpHomeProject: &homeProjectQuery{},
-		OpProjectInfo: &projectInfoQuery{}, OpSimulateTransfer: &simulateMutation{},
-		OpAccountDetail: &accountDetailQuery{}, OpAccountDetailUser: &accountDetailUserQuery{},
-		OpMemberships: &membershipsQuery{}, OpAccountMembers: &accountMembershipsQuery{}, OpMembership: &membershipQuery{},
-		OpCards: &cardsQuery{}, OpMembershipCards: &membershipCardsQuery{}, OpCard: &cardQuery{},
-		OpProjectTransactions: &projectTransactionsQuery{}, OpAccountTransactionList: &accountTransactionListQuery{},
-		OpTransaction: &transactionQuery{}, OpStatements: &statementsQuery{},
-		OpWebhookEventLogs: &webhookEventLogsQuery{}, OpWebhookEventLog: &webhookEventLogQuery{},
-		OpWebhookSubscriptions: &webhookSubscriptionsQuery{}, OpWebhookSubscription: &webhookSubscriptionQuery{},
-		OpWebhookEventTypes:      &webhookEventTypesQuery{},
-		OpAddWebhookSubscription: &addWebhookSubscriptionMutation{}, OpUpdateWebhookSubscription: &updateWebhookSubscriptionMutation{},
-		OpRemoveWebhookSubscription: &removeWebhookSubscriptionMutation{}, OpReplayWebhookEvent: &replayWebhookEventMutation{},
-		OpAccountView: everyListShape(false), OpAccountViewUser: everyListShape(true),
 		OpProjectTransactionPages: &aliasesQL[connectionQL[txNode]]{}, OpAccountPages: &aliasesQL[connectionQL[accountListNode]]{},
-		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{}, OpAccountsTransactionHeads: &accountsTransactionHeadsQuery{},
+		OpAccountsTransactionPages: &aliasesQL[accountTransactionsQL]{},
+	}
+	for _, d := range registry {
+		shapes[d.name] = d.shape()
 	}
 	// The split walks send as many pages as they have parts to read.
 	splitSingles := map[string]*splitOps{OpProjectTransactionPages: {}, OpAccountPages: {}, OpAccountsTransactionPages: {}}
@@ -173,17 +163,14 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 		_ = json.Unmarshal(o.head[len(`{"query":`):], &text)
 		return text
 	}
-	for op, shape := range simulationShapes() {
-		shapes[op] = shape
-	}
 	// The union member each mutation answers with: a success payload full
 	// of strings, or a rejection that carries some.
 	members := map[string]string{
-		OpSimulateTransfer:          "ForbiddenRejection",
-		OpAddWebhookSubscription:    "WebhookSubscriptionSuccessPayload",
-		OpUpdateWebhookSubscription: "InvalidArgumentRejection",
-		OpRemoveWebhookSubscription: "InternalErrorRejection",
-		OpReplayWebhookEvent:        "ReplayWebhookEventSuccessPayload",
+		SimulateIncomingSepaCreditTransferReception.Name(): "ForbiddenRejection",
+		OpAddWebhookSubscription:                           "WebhookSubscriptionSuccessPayload",
+		OpUpdateWebhookSubscription:                        "InvalidArgumentRejection",
+		OpRemoveWebhookSubscription:                        "InternalErrorRejection",
+		OpReplayWebhookEvent:                               "ReplayWebhookEventSuccessPayload",
 	}
 	for op, member := range simulationMembers() {
 		members[op] = member

@@ -16,15 +16,15 @@ import (
 // returns; a rejection comes back as a *RejectionError naming its type.
 func simulationOperations(t *testing.T, cov *opCoverage, user *Client) {
 	ctx := context.Background()
-	u, err := user.CreateSandboxUser(ctx, SandboxUserInput{FirstName: "Ada", LastName: "Ops", BirthDate: "1990-04-12", NationalityCCA3: "FRA", AutoConsent: true})
-	cov.ok(t, OpCreateSandboxUser, err)
+	u, err := CreateSandboxUser.Run(ctx, user.Testing(), SandboxUserInput{FirstName: "Ada", LastName: "Ops", BirthDate: "1990-04-12", NationalityCCA3: "FRA", AutoConsent: true})
+	cov.ok(t, CreateSandboxUser.Name(), err)
 	if u.ID == "" || u.FirstName != "Ada" || u.LastName != "Ops" || !u.AutoConsent {
-		t.Errorf("%s = %+v", OpCreateSandboxUser, u)
+		t.Errorf("%s = %+v", CreateSandboxUser.Name(), u)
 	}
-	_, err = user.CreateSandboxUser(ctx, SandboxUserInput{FirstName: "Ada", LastName: "Ops", BirthDate: "1990-04-12", NationalityCCA3: "XX1"})
+	_, err = CreateSandboxUser.Run(ctx, user.Testing(), SandboxUserInput{FirstName: "Ada", LastName: "Ops", BirthDate: "1990-04-12", NationalityCCA3: "XX1"})
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "NationalityNotFoundRejection" || rej.Message == "" {
-		t.Errorf("%s with nationality XX1: %v, want a NationalityNotFoundRejection", OpCreateSandboxUser, err)
+		t.Errorf("%s with nationality XX1: %v, want a NationalityNotFoundRejection", CreateSandboxUser.Name(), err)
 	}
 	cardOperations(t, cov, user)
 	transferOperations(t, cov, user)
@@ -47,14 +47,14 @@ func transferOperations(t *testing.T, cov *opCoverage, user *Client) {
 		}
 		return id
 	}
-	returned, err := user.SimulateIncomingSepaCreditTransferReturn(ctx, IncomingTransferReturnInput{TransactionID: receive(), ReasonCode: "NotSpecifiedByBeneficiary"})
-	cov.ok(t, OpSimulateIncomingSepaCreditTransferReturn, err)
-	recalled, err := user.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, IncomingTransferRecallInput{TransactionID: receive(), ReasonCode: "TransactionDuplicated"})
-	cov.ok(t, OpSimulateIncomingSepaCreditTransferAcceptedRecall, err)
+	returned, err := SimulateIncomingSepaCreditTransferReturn.Run(ctx, user.Testing(), IncomingTransferReturnInput{TransactionID: receive(), ReasonCode: "NotSpecifiedByBeneficiary"})
+	cov.ok(t, SimulateIncomingSepaCreditTransferReturn.Name(), err)
+	recalled, err := SimulateIncomingSepaCreditTransferAcceptedRecall.Run(ctx, user.Testing(), IncomingTransferRecallInput{TransactionID: receive(), ReasonCode: "TransactionDuplicated"})
+	cov.ok(t, SimulateIncomingSepaCreditTransferAcceptedRecall.Name(), err)
 	if returned == "" || recalled == "" || returned == recalled {
 		t.Errorf("return %q, recall %q: want two new transactions", returned, recalled)
 	}
-	_, err = user.SimulateIncomingSepaCreditTransferReturn(ctx, IncomingTransferReturnInput{TransactionID: "no-such-transaction", ReasonCode: "NotSpecifiedByBeneficiary"})
+	_, err = SimulateIncomingSepaCreditTransferReturn.Run(ctx, user.Testing(), IncomingTransferReturnInput{TransactionID: "no-such-transaction", ReasonCode: "NotSpecifiedByBeneficiary"})
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
 		t.Errorf("return of no transaction: %v, want a TransactionNotFoundRejection", err)
@@ -88,40 +88,40 @@ func cardOperations(t *testing.T, cov *opCoverage, user *Client) {
 	amount := &Amount{Value: "4.20", Currency: cur}
 	authorize := func() string {
 		t.Helper()
-		a, err := user.SimulateOutgoingCardAuthorization(ctx, CardAuthorizationInput{CardID: cardID, Amount: amount})
-		cov.ok(t, OpSimulateOutgoingCardAuthorization, err)
+		a, err := SimulateOutgoingCardAuthorization.Run(ctx, user.Testing(), CardAuthorizationInput{CardID: cardID, Amount: amount})
+		cov.ok(t, SimulateOutgoingCardAuthorization.Name(), err)
 		if a.TransactionID == "" || a.RejectedReason != "" {
-			t.Fatalf("%s = %+v", OpSimulateOutgoingCardAuthorization, a)
+			t.Fatalf("%s = %+v", SimulateOutgoingCardAuthorization.Name(), a)
 		}
 		return a.TransactionID
 	}
-	debit, err := user.SimulateOutgoingCardDebit(ctx, CardDebitInput{TransactionID: authorize()})
-	cov.ok(t, OpSimulateOutgoingCardDebit, err)
-	reversal, err := user.SimulateOutgoingCardDebitReverse(ctx, CardDebitReverseInput{TransactionID: debit})
-	cov.ok(t, OpSimulateOutgoingCardDebitReverse, err)
-	released, err := user.SimulateOutgoingCardAuthorizationRelease(ctx, CardAuthorizationReleaseInput{TransactionID: authorize(), Reason: "MerchantReleased"})
-	cov.ok(t, OpSimulateOutgoingCardAuthorizationRelease, err)
-	reserved, err := user.SimulateReleaseReservedBalance(ctx, ReleaseReservedBalanceInput{TransactionID: authorize()})
-	cov.ok(t, OpSimulateReleaseReservedBalance, err)
-	direct, err := user.SimulateOutgoingCardDebitWithoutAuthorization(ctx, CardDebitWithoutAuthorizationInput{CardID: cardID, Amount: *amount})
-	cov.ok(t, OpSimulateOutgoingCardDebitWithoutAuthorization, err)
-	refund, err := user.SimulateOutgoingCardCredit(ctx, CardCreditInput{CardID: cardID, Amount: *amount, MerchantName: "Ops refund"})
-	cov.ok(t, OpSimulateOutgoingCardCredit, err)
+	debit, err := SimulateOutgoingCardDebit.Run(ctx, user.Testing(), CardDebitInput{TransactionID: authorize()})
+	cov.ok(t, SimulateOutgoingCardDebit.Name(), err)
+	reversal, err := SimulateOutgoingCardDebitReverse.Run(ctx, user.Testing(), CardDebitReverseInput{TransactionID: debit})
+	cov.ok(t, SimulateOutgoingCardDebitReverse.Name(), err)
+	released, err := SimulateOutgoingCardAuthorizationRelease.Run(ctx, user.Testing(), CardAuthorizationReleaseInput{TransactionID: authorize(), Reason: "MerchantReleased"})
+	cov.ok(t, SimulateOutgoingCardAuthorizationRelease.Name(), err)
+	reserved, err := SimulateReleaseReservedBalance.Run(ctx, user.Testing(), ReleaseReservedBalanceInput{TransactionID: authorize()})
+	cov.ok(t, SimulateReleaseReservedBalance.Name(), err)
+	direct, err := SimulateOutgoingCardDebitWithoutAuthorization.Run(ctx, user.Testing(), CardDebitWithoutAuthorizationInput{CardID: cardID, Amount: *amount})
+	cov.ok(t, SimulateOutgoingCardDebitWithoutAuthorization.Name(), err)
+	refund, err := SimulateOutgoingCardCredit.Run(ctx, user.Testing(), CardCreditInput{CardID: cardID, Amount: *amount, MerchantName: "Ops refund"})
+	cov.ok(t, SimulateOutgoingCardCredit.Name(), err)
 	for name, id := range map[string]string{"debit": debit, "reversal": reversal, "release": released, "reserved": reserved, "direct": direct, "refund": refund} {
 		if id == "" {
 			t.Errorf("%s: no transaction id", name)
 		}
 	}
-	declined, err := user.SimulateOutgoingCardAuthorization(ctx, CardAuthorizationInput{CardID: cardID, Amount: amount, Outcome: "DoNotHonor"})
+	declined, err := SimulateOutgoingCardAuthorization.Run(ctx, user.Testing(), CardAuthorizationInput{CardID: cardID, Amount: amount, Outcome: "DoNotHonor"})
 	if err != nil || declined.TransactionID == "" || declined.RejectedReason == "" {
 		t.Errorf("a declined authorization: %+v, %v; want its transaction and reason", declined, err)
 	}
-	_, err = user.SimulateOutgoingCardDebit(ctx, CardDebitInput{TransactionID: "no-such-transaction"})
+	_, err = SimulateOutgoingCardDebit.Run(ctx, user.Testing(), CardDebitInput{TransactionID: "no-such-transaction"})
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
 		t.Errorf("debit of no transaction: %v, want a TransactionNotFoundRejection", err)
 	}
-	_, err = user.SimulateOutgoingCardCredit(ctx, CardCreditInput{CardID: "no-such-card", Amount: *amount})
+	_, err = SimulateOutgoingCardCredit.Run(ctx, user.Testing(), CardCreditInput{CardID: "no-such-card", Amount: *amount})
 	if !errors.As(err, &rej) || rej.Type != "CardNotFoundRejection" {
 		t.Errorf("credit to no card: %v, want a CardNotFoundRejection", err)
 	}
@@ -151,31 +151,31 @@ func directDebitOperations(t *testing.T, cov *opCoverage, user *Client) {
 	acc := openAccount(t, user)
 	receive := func(at time.Time) string {
 		t.Helper()
-		id, err := user.SimulateOutgoingSepaDirectDebitReception(ctx, DirectDebitReceptionInput{
+		id, err := SimulateOutgoingSepaDirectDebitReception.Run(ctx, user.Testing(), DirectDebitReceptionInput{
 			Amount:     Amount{Value: "2.50", Currency: acc.Currency},
 			Creditor:   DirectDebitCreditor{IBAN: "FR2730003000706315734174B93", Name: "Ops Creditor", Identifier: "FR11ZZZ123456"},
 			DebtorIBAN: acc.IBAN, ExecutionDate: at.UTC().Format(time.RFC3339), MandateReference: "MANDATE-OPS-1",
 			MandateSequence: "OneOff", MandateType: "Core",
 		})
-		cov.ok(t, OpSimulateOutgoingSepaDirectDebitReception, err)
+		cov.ok(t, SimulateOutgoingSepaDirectDebitReception.Name(), err)
 		return id
 	}
 	tomorrow := time.Now().Add(24 * time.Hour)
-	rejected, err := user.SimulateOutgoingSepaDirectDebitReject(ctx, DirectDebitRejectInput{TransactionID: receive(tomorrow), ReasonCode: "NotSpecifiedByPayer"})
-	cov.ok(t, OpSimulateOutgoingSepaDirectDebitReject, err)
-	canceled, err := user.SimulateOutgoingSepaDirectDebitCancel(ctx, DirectDebitCancelInput{TransactionID: receive(tomorrow), ReasonCode: "TransactionDuplicated"})
-	cov.ok(t, OpSimulateOutgoingSepaDirectDebitCancel, err)
-	returned, err := user.SimulateOutgoingSepaDirectDebitReturn(ctx, DirectDebitReturnInput{TransactionID: receive(time.Now()), ReasonCode: "RefundRequestedByDebtor"})
-	cov.ok(t, OpSimulateOutgoingSepaDirectDebitReturn, err)
+	rejected, err := SimulateOutgoingSepaDirectDebitReject.Run(ctx, user.Testing(), DirectDebitRejectInput{TransactionID: receive(tomorrow), ReasonCode: "NotSpecifiedByPayer"})
+	cov.ok(t, SimulateOutgoingSepaDirectDebitReject.Name(), err)
+	canceled, err := SimulateOutgoingSepaDirectDebitCancel.Run(ctx, user.Testing(), DirectDebitCancelInput{TransactionID: receive(tomorrow), ReasonCode: "TransactionDuplicated"})
+	cov.ok(t, SimulateOutgoingSepaDirectDebitCancel.Name(), err)
+	returned, err := SimulateOutgoingSepaDirectDebitReturn.Run(ctx, user.Testing(), DirectDebitReturnInput{TransactionID: receive(time.Now()), ReasonCode: "RefundRequestedByDebtor"})
+	cov.ok(t, SimulateOutgoingSepaDirectDebitReturn.Name(), err)
 	if rejected == "" || canceled == "" || returned == "" {
 		t.Errorf("reject %q, cancel %q, return %q: want transaction ids", rejected, canceled, returned)
 	}
-	fee, err := user.SimulateManualBankingFee(ctx, ManualBankingFeeInput{AccountID: acc.ID, Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
-	cov.ok(t, OpSimulateManualBankingFee, err)
+	fee, err := SimulateManualBankingFee.Run(ctx, user.Testing(), ManualBankingFeeInput{AccountID: acc.ID, Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
+	cov.ok(t, SimulateManualBankingFee.Name(), err)
 	if fee.ID == "" || fee.DebitedAmount == nil || fee.DebitedAmount.Currency != acc.Currency {
-		t.Errorf("%s = %+v", OpSimulateManualBankingFee, fee)
+		t.Errorf("%s = %+v", SimulateManualBankingFee.Name(), fee)
 	}
-	_, err = user.SimulateManualBankingFee(ctx, ManualBankingFeeInput{AccountID: "no-such-account", Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
+	_, err = SimulateManualBankingFee.Run(ctx, user.Testing(), ManualBankingFeeInput{AccountID: "no-such-account", Type: "DocumentIssuance", EffectiveDate: time.Now().UTC().Format(time.RFC3339)})
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "AccountNotFoundRejection" {
 		t.Errorf("a fee on no account: %v, want an AccountNotFoundRejection", err)
@@ -203,16 +203,16 @@ func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
 		}
 		return p.TransactionIDs[0]
 	}
-	booked, err := user.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{TransactionID: send()})
-	cov.ok(t, OpSimulateOutgoingSepaCreditTransferBooking, err)
-	returned, err := user.SimulateOutgoingSepaCreditTransferReturn(ctx, OutgoingTransferReturnInput{TransactionID: booked, ReasonCode: "BeneficiaryAccountClosed"})
-	cov.ok(t, OpSimulateOutgoingSepaCreditTransferReturn, err)
-	rejected, err := user.SimulateOutgoingSepaCreditTransferRejection(ctx, OutgoingTransferRejectionInput{TransactionID: send(), ReasonCode: "AccountClosed"})
-	cov.ok(t, OpSimulateOutgoingSepaCreditTransferRejection, err)
+	booked, err := SimulateOutgoingSepaCreditTransferBooking.Run(ctx, user.Testing(), OutgoingTransferBookingInput{TransactionID: send()})
+	cov.ok(t, SimulateOutgoingSepaCreditTransferBooking.Name(), err)
+	returned, err := SimulateOutgoingSepaCreditTransferReturn.Run(ctx, user.Testing(), OutgoingTransferReturnInput{TransactionID: booked, ReasonCode: "BeneficiaryAccountClosed"})
+	cov.ok(t, SimulateOutgoingSepaCreditTransferReturn.Name(), err)
+	rejected, err := SimulateOutgoingSepaCreditTransferRejection.Run(ctx, user.Testing(), OutgoingTransferRejectionInput{TransactionID: send(), ReasonCode: "AccountClosed"})
+	cov.ok(t, SimulateOutgoingSepaCreditTransferRejection.Name(), err)
 	if booked == "" || returned == "" || rejected == "" || returned == booked {
 		t.Errorf("booked %q, returned %q, rejected %q", booked, returned, rejected)
 	}
-	_, err = user.SimulateOutgoingSepaCreditTransferBooking(ctx, OutgoingTransferBookingInput{TransactionID: "no-such-transaction"})
+	_, err = SimulateOutgoingSepaCreditTransferBooking.Run(ctx, user.Testing(), OutgoingTransferBookingInput{TransactionID: "no-such-transaction"})
 	var rej *RejectionError
 	if !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" || rej.Message == "" {
 		t.Errorf("booking of no transaction: %v, want a TransactionNotFoundRejection", err)
@@ -224,29 +224,29 @@ func outgoingTransferOperations(t *testing.T, cov *opCoverage, user *Client) {
 func peopleOperations(t *testing.T, cov *opCoverage, user *Client) {
 	ctx := context.Background()
 	in := SandboxUserInput{FirstName: "Grace", LastName: "Ops", BirthDate: "1985-02-03", NationalityCCA3: "DEU", AutoConsent: true}
-	u, err := user.CreateSandboxUser(ctx, in)
+	u, err := CreateSandboxUser.Run(ctx, user.Testing(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ident, err := user.CreateSandboxIdentification(ctx, SandboxIdentificationInput{UserID: u.ID, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Pending"}})
-	cov.ok(t, OpCreateSandboxIdentification, err)
-	again, err := user.UpdateSandboxIdentification(ctx, UpdateSandboxIdentificationInput{IdentificationID: ident, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
-	cov.ok(t, OpUpdateSandboxIdentification, err)
+	ident, err := CreateSandboxIdentification.Run(ctx, user.Testing(), SandboxIdentificationInput{UserID: u.ID, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Pending"}})
+	cov.ok(t, CreateSandboxIdentification.Name(), err)
+	again, err := UpdateSandboxIdentification.Run(ctx, user.Testing(), UpdateSandboxIdentificationInput{IdentificationID: ident, Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
+	cov.ok(t, UpdateSandboxIdentification.Name(), err)
 	if ident == "" || again != ident {
 		t.Errorf("identification %q, updated %q", ident, again)
 	}
 	in.LastName = "Ops-Hopper"
-	changed, err := user.UpdateSandboxUser(ctx, UpdateSandboxUserInput{ID: u.ID, SandboxUserInput: in})
-	cov.ok(t, OpUpdateSandboxUser, err)
+	changed, err := UpdateSandboxUser.Run(ctx, user.Testing(), UpdateSandboxUserInput{ID: u.ID, SandboxUserInput: in})
+	cov.ok(t, UpdateSandboxUser.Name(), err)
 	if changed.ID != u.ID || changed.LastName != "Ops-Hopper" {
-		t.Errorf("%s = %+v", OpUpdateSandboxUser, changed)
+		t.Errorf("%s = %+v", UpdateSandboxUser.Name(), changed)
 	}
-	cov.ok(t, OpDeleteSandboxUser, user.DeleteSandboxUser(ctx, u.ID))
+	cov.ok(t, DeleteSandboxUser.Name(), second(DeleteSandboxUser.Run(ctx, user.Testing(), DeleteSandboxUserInput{ID: u.ID})))
 	var rej *RejectionError
-	if err := user.DeleteSandboxUser(ctx, u.ID); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
+	if err := second(DeleteSandboxUser.Run(ctx, user.Testing(), DeleteSandboxUserInput{ID: u.ID})); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
 		t.Errorf("deleting a deleted user: %v, want a SandboxUserNotFoundRejection", err)
 	}
-	_, err = user.CreateSandboxIdentification(ctx, SandboxIdentificationInput{UserID: "no-such-user", Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
+	_, err = CreateSandboxIdentification.Run(ctx, user.Testing(), SandboxIdentificationInput{UserID: "no-such-user", Process: "PVID", Levels: IdentificationLevelsInput{PVID: "Valid"}})
 	if !errors.As(err, &rej) || rej.Type != "UserNotFoundRejection" {
 		t.Errorf("identifying no user: %v, want a UserNotFoundRejection", err)
 	}
@@ -261,14 +261,14 @@ func endorseOperations(t *testing.T, cov *opCoverage) {
 	info := testkit.StartEmulator(t, emulator.Options{}).Info
 	demo, userToken := sandboxUser(t, info)
 	user := emulatorClient(t, info, "sandbox", userToken, nil)
-	u, err := user.CreateSandboxUser(ctx, SandboxUserInput{FirstName: "Edith", LastName: "Endorsed", BirthDate: "1991-05-06", NationalityCCA3: "ITA", AutoConsent: true})
+	u, err := CreateSandboxUser.Run(ctx, user.Testing(), SandboxUserInput{FirstName: "Edith", LastName: "Endorsed", BirthDate: "1991-05-06", NationalityCCA3: "ITA", AutoConsent: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	endorsed, err := user.EndorseSandboxUser(ctx, u.ID)
-	cov.ok(t, OpEndorseSandboxUser, err)
+	endorsed, err := EndorseSandboxUser.Run(ctx, user.Testing(), EndorseSandboxUserInput{ID: u.ID})
+	cov.ok(t, EndorseSandboxUser.Name(), err)
 	if endorsed.ID != u.ID || endorsed.LastName != "Endorsed" {
-		t.Errorf("%s = %+v, want %s", OpEndorseSandboxUser, endorsed, u.ID)
+		t.Errorf("%s = %+v, want %s", EndorseSandboxUser.Name(), endorsed, u.ID)
 	}
 	actsAs := func(want string) {
 		t.Helper()
@@ -281,12 +281,12 @@ func endorseOperations(t *testing.T, cov *opCoverage) {
 		}
 	}
 	actsAs(u.ID)
-	if _, err := user.EndorseSandboxUser(ctx, demo.UserID); err != nil {
+	if _, err := EndorseSandboxUser.Run(ctx, user.Testing(), EndorseSandboxUserInput{ID: demo.UserID}); err != nil {
 		t.Fatal(err)
 	}
 	actsAs(demo.UserID)
 	var rej *RejectionError
-	if _, err := user.EndorseSandboxUser(ctx, "no-such-user"); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
+	if _, err := EndorseSandboxUser.Run(ctx, user.Testing(), EndorseSandboxUserInput{ID: "no-such-user"}); !errors.As(err, &rej) || rej.Type != "SandboxUserNotFoundRejection" {
 		t.Errorf("endorsing no user: %v, want a SandboxUserNotFoundRejection", err)
 	}
 	actsAs(demo.UserID)
@@ -307,20 +307,20 @@ func incomingDirectDebitOperations(t *testing.T, cov *opCoverage) {
 		t.Fatal("the generated history has no Pending SepaDirectDebitIn to book")
 	}
 	id := pending.Items[0].ID
-	booked, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id})
-	cov.ok(t, OpSimulateIncomingSepaDirectDebitBooking, err)
+	booked, err := SimulateIncomingSepaDirectDebitBooking.Run(ctx, project.Testing(), IncomingDirectDebitBookingInput{TransactionID: id})
+	cov.ok(t, SimulateIncomingSepaDirectDebitBooking.Name(), err)
 	if booked != id {
-		t.Errorf("%s booked %q, want %q", OpSimulateIncomingSepaDirectDebitBooking, booked, id)
+		t.Errorf("%s booked %q, want %q", SimulateIncomingSepaDirectDebitBooking.Name(), booked, id)
 	}
 	tx, err := project.Transaction(ctx, id)
 	if err != nil || tx.StatusInfo.Status != "Booked" {
 		t.Errorf("the direct debit after its booking: %+v, %v", tx, err)
 	}
 	var rej *RejectionError
-	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: id}); !errors.As(err, &rej) || rej.Type != "ForbiddenRejection" {
+	if _, err := SimulateIncomingSepaDirectDebitBooking.Run(ctx, project.Testing(), IncomingDirectDebitBookingInput{TransactionID: id}); !errors.As(err, &rej) || rej.Type != "ForbiddenRejection" {
 		t.Errorf("booking it twice: %v, want a ForbiddenRejection", err)
 	}
-	if _, err := project.SimulateIncomingSepaDirectDebitBooking(ctx, IncomingDirectDebitBookingInput{TransactionID: "no-such-transaction"}); !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
+	if _, err := SimulateIncomingSepaDirectDebitBooking.Run(ctx, project.Testing(), IncomingDirectDebitBookingInput{TransactionID: "no-such-transaction"}); !errors.As(err, &rej) || rej.Type != "TransactionNotFoundRejection" {
 		t.Errorf("booking no transaction: %v, want a TransactionNotFoundRejection", err)
 	}
 }

@@ -7,7 +7,15 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 
 	"github.com/partnertui/partnertui/api/internal/fragments"
+	"github.com/partnertui/partnertui/internal/platform"
 )
+
+// OpStatements is the operation name of an account's statements.
+const OpStatements = "AccountStatements"
+
+var statementsOp = declareQuery[statementsQuery](OpStatements, func() map[string]any {
+	return StatementsParams{AccountID: "x"}.vars(platform.PageMax)
+})
 
 // StatementStatusInfo is Statement.statusInfo (AccountStatementStatusInfo)
 // with the fields of its concrete type.
@@ -147,7 +155,7 @@ func (c *Client) Statements(ctx context.Context, p StatementsParams) (*Page[Stat
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return listPage(ctx, c, OpStatements, p.vars(c.first(p.First)),
+	return listPage(ctx, c, statementsOp, p.vars(c.first(p.First)),
 		func(q *statementsQuery) (*connectionQL[statementNode], bool) {
 			if q.Account == nil {
 				return nil, false

@@ -7,6 +7,24 @@ import (
 	graphql "github.com/hasura/go-graphql-client"
 
 	"github.com/partnertui/partnertui/api/internal/fragments"
+	"github.com/partnertui/partnertui/internal/platform"
+)
+
+// Operation names of the transactions.
+const (
+	OpProjectTransactions    = "ProjectTransactions"
+	OpAccountTransactionList = "AccountTransactionList"
+	OpTransaction            = "Transaction"
+)
+
+var (
+	projectTransactionsOp = declareQuery[projectTransactionsQuery](OpProjectTransactions, func() map[string]any {
+		return TransactionsParams{}.vars(platform.PageMax)
+	})
+	accountTransactionListOp = declareQuery[accountTransactionListQuery](OpAccountTransactionList, func() map[string]any {
+		return TransactionsParams{AccountID: "x"}.vars(platform.PageMax)
+	})
+	transactionOp = declareQuery[transactionQuery](OpTransaction, idVars)
 )
 
 // TransactionParty is a transaction's creditor or debtor, as far as its
@@ -338,11 +356,11 @@ func (c *Client) TransactionList(ctx context.Context, p TransactionsParams) (*Pa
 	}
 	vars := p.vars(c.first(p.First))
 	if p.AccountID == "" {
-		return listPage(ctx, c, OpProjectTransactions, vars,
+		return listPage(ctx, c, projectTransactionsOp, vars,
 			func(q *projectTransactionsQuery) (*connectionQL[txNode], bool) { return &q.Transactions, true },
 			(*txNode).transaction, nil)
 	}
-	return listPage(ctx, c, OpAccountTransactionList, vars,
+	return listPage(ctx, c, accountTransactionListOp, vars,
 		func(q *accountTransactionListQuery) (*connectionQL[txNode], bool) {
 			if q.Account == nil {
 				return nil, false
@@ -355,7 +373,7 @@ func (c *Client) TransactionList(ctx context.Context, p TransactionsParams) (*Pa
 // Transaction fetches one transaction in detail (Query.transaction, which
 // the platform serves to project tokens only).
 func (c *Client) Transaction(ctx context.Context, id string) (*TransactionDetail, error) {
-	return one(ctx, c, OpTransaction, map[string]any{"id": graphql.ID(id)},
+	return one(ctx, c, transactionOp, map[string]any{"id": graphql.ID(id)},
 		func(q *transactionQuery) *txNode { return q.Transaction },
 		(*txNode).transaction, c.notFound("transaction", id))
 }

@@ -2,20 +2,63 @@ package api
 
 import "context"
 
-// The Testing API's SEPA credit transfer simulations after the reception
-// (operations.go): an incoming transfer returned or recalled, an outgoing
-// one (initiateCreditTransfers, payments.go) booked, rejected or returned.
-// Each names the transaction it acts on and returns the transaction it
-// made or changed.
+// The Testing API's SEPA credit transfer simulations: an incoming transfer
+// received, then returned or recalled; an outgoing one
+// (initiateCreditTransfers, payments.go) booked, rejected or returned.
+// Each after the reception names the transaction it acts on; each returns
+// the transaction it made or changed.
 
-// Operation names of the SEPA credit transfer simulations.
-const (
-	OpSimulateIncomingSepaCreditTransferReturn         = "SimulateIncomingSepaCreditTransferReturn"
-	OpSimulateIncomingSepaCreditTransferAcceptedRecall = "SimulateIncomingSepaCreditTransferAcceptedRecall"
-	OpSimulateOutgoingSepaCreditTransferBooking        = "SimulateOutgoingSepaCreditTransferBooking"
-	OpSimulateOutgoingSepaCreditTransferRejection      = "SimulateOutgoingSepaCreditTransferRejection"
-	OpSimulateOutgoingSepaCreditTransferReturn         = "SimulateOutgoingSepaCreditTransferReturn"
-)
+// IncomingSepaCreditTransferInput is the Testing API's input of
+// simulateIncomingSepaCreditTransferReception, by the schema's names (a
+// variable type). Optional fields are omitted when empty.
+type IncomingSepaCreditTransferInput struct {
+	Amount       Amount `json:"amount"`
+	CreditorIBAN string `json:"creditorIban"`
+	CreditorName string `json:"creditorName"`
+	DebtorIBAN   string `json:"debtorIban"`
+	DebtorName   string `json:"debtorName"`
+	EndToEndID   string `json:"endToEndId,omitempty"`
+	Label        string `json:"label,omitempty"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (IncomingSepaCreditTransferInput) GetGraphQLType() string {
+	return "IncomingSepaCreditTransferInput"
+}
+
+type incomingTransferMutation struct {
+	Simulate struct {
+		Typename  string      `graphql:"__typename"`
+		Success   txIDQL      `graphql:"... on SimulateIncomingSepaCreditTransferReceptionSuccessPayload"`
+		Forbidden rejectionQL `graphql:"... on ForbiddenRejection"`
+	} `graphql:"simulateIncomingSepaCreditTransferReception(input: $input)"`
+}
+
+// SimulateIncomingSepaCreditTransferReception books an incoming SEPA
+// credit transfer through the Sandbox Testing API and returns the new
+// transaction's id.
+var SimulateIncomingSepaCreditTransferReception = declareSimulation[IncomingSepaCreditTransferInput](
+	func(_ string, m *incomingTransferMutation) (string, error) {
+		return m.Simulate.Success.TransactionID, nil
+	}, txOutputs,
+	words{action: "simulate a transfer", failed: "the Testing API did not book the transfer"})
+
+// SimulateIncomingTransfer books an incoming SEPA credit transfer through the
+// Sandbox Testing API and returns the new transaction's id (the app's
+// names for SimulateIncomingSepaCreditTransferReception). It is the one
+// simulation every surface offers wherever the client is (the UI's API
+// interface names it), so it stays a method of the client.
+func (c *Client) SimulateIncomingTransfer(ctx context.Context, in IncomingTransfer) (string, error) {
+	return SimulateIncomingSepaCreditTransferReception.Run(ctx, c.Testing(), IncomingSepaCreditTransferInput{
+		Amount:       in.Amount,
+		CreditorIBAN: in.CreditorIBAN,
+		CreditorName: in.CreditorName,
+		DebtorIBAN:   in.DebtorIBAN,
+		DebtorName:   in.DebtorName,
+		EndToEndID:   in.Reference,
+		Label:        in.Label,
+	})
+}
 
 // TransferReasonInput names a transaction and the reason code of what
 // happens to it. Its GraphQL type is each simulation's own input type,
@@ -82,17 +125,9 @@ type incomingTransferReturnMutation struct {
 	} `graphql:"simulateIncomingSepaCreditTransferReturn(input: $input)"`
 }
 
-func (m *incomingTransferReturnMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *incomingTransferReturnMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateIncomingSepaCreditTransferReturn returns a received transfer to
 // its sender and returns the return's transaction id.
-func (c *Client) SimulateIncomingSepaCreditTransferReturn(ctx context.Context, in IncomingTransferReturnInput) (string, error) {
-	return simulateTx[incomingTransferReturnMutation](ctx, c, OpSimulateIncomingSepaCreditTransferReturn,
-		"SimulateIncomingSepaCreditTransferReturnSuccessPayload", in)
-}
+var SimulateIncomingSepaCreditTransferReturn = txSimulation[IncomingTransferReturnInput, incomingTransferReturnMutation]()
 
 type incomingTransferRecallMutation struct {
 	P struct {
@@ -103,17 +138,10 @@ type incomingTransferRecallMutation struct {
 	} `graphql:"simulateIncomingSepaCreditTransferAcceptedRecall(input: $input)"`
 }
 
-func (m *incomingTransferRecallMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *incomingTransferRecallMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateIncomingSepaCreditTransferAcceptedRecall gives a received transfer back
 // after its sender's recall was accepted and returns the recall's
 // transaction id.
-func (c *Client) SimulateIncomingSepaCreditTransferAcceptedRecall(ctx context.Context, in IncomingTransferRecallInput) (string, error) {
-	return simulateTx[incomingTransferRecallMutation](ctx, c, OpSimulateIncomingSepaCreditTransferAcceptedRecall, "SimulateIncomingSepaCreditTransferAcceptedRecallSuccessPayload", in)
-}
+var SimulateIncomingSepaCreditTransferAcceptedRecall = txSimulation[IncomingTransferRecallInput, incomingTransferRecallMutation]()
 
 type outgoingTransferBookingMutation struct {
 	P struct {
@@ -124,16 +152,9 @@ type outgoingTransferBookingMutation struct {
 	} `graphql:"simulateOutgoingSepaCreditTransferBooking(input: $input)"`
 }
 
-func (m *outgoingTransferBookingMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *outgoingTransferBookingMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaCreditTransferBooking books an outgoing transfer that
 // is Pending and returns its transaction id.
-func (c *Client) SimulateOutgoingSepaCreditTransferBooking(ctx context.Context, in OutgoingTransferBookingInput) (string, error) {
-	return simulateTx[outgoingTransferBookingMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferBooking, "SimulateOutgoingSepaCreditTransferBookingSuccessPayload", in)
-}
+var SimulateOutgoingSepaCreditTransferBooking = txSimulation[OutgoingTransferBookingInput, outgoingTransferBookingMutation]()
 
 type outgoingTransferRejectionMutation struct {
 	P struct {
@@ -144,16 +165,9 @@ type outgoingTransferRejectionMutation struct {
 	} `graphql:"simulateOutgoingSepaCreditTransferRejection(input: $input)"`
 }
 
-func (m *outgoingTransferRejectionMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *outgoingTransferRejectionMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaCreditTransferRejection rejects an outgoing transfer that
 // is Pending (its transaction becomes Rejected).
-func (c *Client) SimulateOutgoingSepaCreditTransferRejection(ctx context.Context, in OutgoingTransferRejectionInput) (string, error) {
-	return simulateTx[outgoingTransferRejectionMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferRejection, "SimulateOutgoingSepaCreditTransferRejectionSuccessPayload", in)
-}
+var SimulateOutgoingSepaCreditTransferRejection = txSimulation[OutgoingTransferRejectionInput, outgoingTransferRejectionMutation]()
 
 type outgoingTransferReturnMutation struct {
 	P struct {
@@ -164,14 +178,7 @@ type outgoingTransferReturnMutation struct {
 	} `graphql:"simulateOutgoingSepaCreditTransferReturn(input: $input)"`
 }
 
-func (m *outgoingTransferReturnMutation) outcome() (string, string) {
-	return m.P.Typename, message(m.P.Forbidden, m.P.TransactionNotFound)
-}
-func (m *outgoingTransferReturnMutation) txID() string { return m.P.Success.TransactionID }
-
 // SimulateOutgoingSepaCreditTransferReturn gives back a booked outgoing
 // transfer, as the receiving bank returned it, and returns the return's
 // transaction id.
-func (c *Client) SimulateOutgoingSepaCreditTransferReturn(ctx context.Context, in OutgoingTransferReturnInput) (string, error) {
-	return simulateTx[outgoingTransferReturnMutation](ctx, c, OpSimulateOutgoingSepaCreditTransferReturn, "SimulateOutgoingSepaCreditTransferReturnSuccessPayload", in)
-}
+var SimulateOutgoingSepaCreditTransferReturn = txSimulation[OutgoingTransferReturnInput, outgoingTransferReturnMutation]()

@@ -15,6 +15,38 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
+// Operation names of the webhooks: the event log, the subscriptions, a
+// replay.
+const (
+	OpWebhookEventLogs          = "WebhookEventLogs"
+	OpWebhookEventLog           = "WebhookEventLog"
+	OpWebhookSubscriptions      = "WebhookSubscriptions"
+	OpWebhookSubscription       = "WebhookSubscription"
+	OpWebhookEventTypes         = "WebhookEventTypes"
+	OpAddWebhookSubscription    = "AddWebhookSubscription"
+	OpUpdateWebhookSubscription = "UpdateWebhookSubscription"
+	OpRemoveWebhookSubscription = "RemoveWebhookSubscription"
+	OpReplayWebhookEvent        = "ReplayWebhookEvent"
+)
+
+var (
+	webhookEventLogsOp = declareQuery[webhookEventLogsQuery](OpWebhookEventLogs, func() map[string]any {
+		return WebhookEventLogsParams{}.vars(platform.PageMax)
+	})
+	webhookEventLogOp      = declareQuery[webhookEventLogQuery](OpWebhookEventLog, idVars)
+	webhookSubscriptionsOp = declareQuery[webhookSubscriptionsQuery](OpWebhookSubscriptions, func() map[string]any {
+		return map[string]any{"first": platform.PageMax, "after": cursorVar("")}
+	})
+	webhookSubscriptionOp       = declareQuery[webhookSubscriptionQuery](OpWebhookSubscription, idVars)
+	webhookEventTypesOp         = declareQuery[webhookEventTypesQuery](OpWebhookEventTypes, nil)
+	addWebhookSubscriptionOp    = declareMutation[addWebhookSubscriptionMutation](OpAddWebhookSubscription, func() map[string]any { return WebhookSubscriptionInput{}.vars("") })
+	updateWebhookSubscriptionOp = declareMutation[updateWebhookSubscriptionMutation](OpUpdateWebhookSubscription, func() map[string]any {
+		return WebhookSubscriptionInput{}.vars("x")
+	})
+	removeWebhookSubscriptionOp = declareMutation[removeWebhookSubscriptionMutation](OpRemoveWebhookSubscription, input(webhookSubscriptionIDInput{}))
+	replayWebhookEventOp        = declareMutation[replayWebhookEventMutation](OpReplayWebhookEvent, input(replayWebhookEventInput{}))
+)
+
 // Secret is a webhook subscription's shared secret (sent by the platform in
 // the x-swan-secret header). It prints, logs and marshals as "[hidden]", so
 // that it reaches no log, error or screen by accident; Reveal returns it
@@ -459,7 +491,7 @@ func (c *Client) WebhookEventLogs(ctx context.Context, p WebhookEventLogsParams)
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return listPage(ctx, c, OpWebhookEventLogs, p.vars(c.first(p.First)),
+	return listPage(ctx, c, webhookEventLogsOp, p.vars(c.first(p.First)),
 		func(q *webhookEventLogsQuery) (*connectionQL[eventLogNode], bool) { return q.WebhookEventLogs, true },
 		(*eventLogNode).eventLog, nil)
 }
@@ -467,7 +499,7 @@ func (c *Client) WebhookEventLogs(ctx context.Context, p WebhookEventLogsParams)
 // WebhookEventLog fetches one delivery attempt; a missing one is
 // ErrNotFound.
 func (c *Client) WebhookEventLog(ctx context.Context, id string) (*WebhookEventLog, error) {
-	return one(ctx, c, OpWebhookEventLog, map[string]any{"id": graphql.ID(id)},
+	return one(ctx, c, webhookEventLogOp, map[string]any{"id": graphql.ID(id)},
 		func(q *webhookEventLogQuery) *eventLogNode { return q.WebhookEventLog },
 		(*eventLogNode).eventLog, c.notFound("webhook event log", id))
 }
@@ -476,7 +508,7 @@ func (c *Client) WebhookEventLog(ctx context.Context, id string) (*WebhookEventL
 // subscriptions, without their secrets.
 func (c *Client) WebhookSubscriptions(ctx context.Context, p WebhookSubscriptionsParams) (*Page[WebhookSubscription], error) {
 	vars := map[string]any{"first": c.first(p.First), "after": cursorVar(p.After)}
-	return listPage(ctx, c, OpWebhookSubscriptions, vars,
+	return listPage(ctx, c, webhookSubscriptionsOp, vars,
 		func(q *webhookSubscriptionsQuery) (*connectionQL[fragments.WebhookSubscriptionFields], bool) {
 			return &q.WebhookSubscriptions, true
 		},
@@ -486,14 +518,14 @@ func (c *Client) WebhookSubscriptions(ctx context.Context, p WebhookSubscription
 // WebhookSubscription fetches one subscription with its secret; a missing
 // one is ErrNotFound.
 func (c *Client) WebhookSubscription(ctx context.Context, id string) (*WebhookSubscription, error) {
-	return one(ctx, c, OpWebhookSubscription, map[string]any{"id": graphql.ID(id)},
+	return one(ctx, c, webhookSubscriptionOp, map[string]any{"id": graphql.ID(id)},
 		func(q *webhookSubscriptionQuery) *subscriptionSecretNode { return q.WebhookSubscription },
 		(*subscriptionSecretNode).subscription, c.notFound("webhook subscription", id))
 }
 
 // WebhookEventTypes lists the event types a subscription can name.
 func (c *Client) WebhookEventTypes(ctx context.Context) ([]string, error) {
-	q, err := query[webhookEventTypesQuery](ctx, c, OpWebhookEventTypes, nil)
+	q, err := webhookEventTypesOp.query(ctx, c, nil)
 	if q == nil {
 		return nil, err
 	}
@@ -514,7 +546,7 @@ func (c *Client) AddWebhookSubscription(ctx context.Context, in WebhookSubscript
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	m, err := mutate[addWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpAddWebhookSubscription, in.vars(""), in.Secret)
+	m, err := addWebhookSubscriptionOp.mutate(ctx, c, in.vars(""), in.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -530,7 +562,7 @@ func (c *Client) UpdateWebhookSubscription(ctx context.Context, id string, in We
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	m, err := mutate[updateWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpUpdateWebhookSubscription, in.vars(id), in.Secret)
+	m, err := updateWebhookSubscriptionOp.mutate(ctx, c, in.vars(id), in.Secret)
 	if err != nil {
 		return nil, err
 	}
@@ -551,7 +583,7 @@ func (c *Client) RemoveWebhookSubscription(ctx context.Context, id string) error
 		return paramError("input.webhookSubscriptionId", "", "is required", nil)
 	}
 	vars := map[string]any{"input": webhookSubscriptionIDInput{WebhookSubscriptionID: id}}
-	m, err := mutate[removeWebhookSubscriptionMutation](ctx, c, c.gqlURL, OpRemoveWebhookSubscription, vars, "")
+	m, err := removeWebhookSubscriptionOp.mutate(ctx, c, vars, "")
 	if err != nil {
 		return err
 	}
@@ -578,7 +610,7 @@ func (c *Client) ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID
 		return nil, paramError("input.webhookEventId", "", "is required", nil)
 	}
 	vars := map[string]any{"input": replayWebhookEventInput{WebhookEventID: eventID, SubscriptionID: subscriptionID}}
-	m, err := mutate[replayWebhookEventMutation](ctx, c, c.gqlURL, OpReplayWebhookEvent, vars, "")
+	m, err := replayWebhookEventOp.mutate(ctx, c, vars, "")
 	if err != nil {
 		return nil, err
 	}

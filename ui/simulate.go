@@ -12,28 +12,41 @@ import (
 )
 
 // Simulator is what the simulation menus need beyond API's incoming
-// transfer: the Testing API's simulations and the partner API's
-// initiateCreditTransfers. *api.Client satisfies it; an environment whose
-// API does not (a test's fake) is offered the incoming transfer only.
+// transfer: the environment's Testing API, through which every simulation
+// declared in the api package runs (api.Simulator: a menu runs a
+// declaration, so a new simulation needs no method here), and the partner
+// API's initiateCreditTransfers and payment. An *api.Client gives both
+// (its Testing API beside its own methods); a test's fake answers them
+// itself. An environment whose API gives neither is offered the incoming
+// transfer only.
 type Simulator interface {
-	SimulateOutgoingSepaDirectDebitReception(ctx context.Context, in api.DirectDebitReceptionInput) (string, error)
-	SimulateManualBankingFee(ctx context.Context, in api.ManualBankingFeeInput) (*api.ManualBankingFee, error)
+	api.Simulator
+	payments
+}
+
+// payments are the partner API's operations the menus send a transfer
+// with.
+type payments interface {
 	InitiateCreditTransfers(ctx context.Context, in api.InitiateCreditTransfersInput) (*api.Payment, error)
-	SimulateOutgoingCardAuthorization(ctx context.Context, in api.CardAuthorizationInput) (*api.CardAuthorization, error)
-	SimulateOutgoingCardDebit(ctx context.Context, in api.CardDebitInput) (string, error)
-	SimulateOutgoingCardAuthorizationRelease(ctx context.Context, in api.CardAuthorizationReleaseInput) (string, error)
-	SimulateOutgoingCardDebitReverse(ctx context.Context, in api.CardDebitReverseInput) (string, error)
-	SimulateIncomingSepaCreditTransferReturn(ctx context.Context, in api.IncomingTransferReturnInput) (string, error)
-	SimulateIncomingSepaCreditTransferAcceptedRecall(ctx context.Context, in api.IncomingTransferRecallInput) (string, error)
-	SimulateOutgoingSepaCreditTransferBooking(ctx context.Context, in api.OutgoingTransferBookingInput) (string, error)
-	SimulateOutgoingSepaCreditTransferRejection(ctx context.Context, in api.OutgoingTransferRejectionInput) (string, error)
-	SimulateOutgoingSepaCreditTransferReturn(ctx context.Context, in api.OutgoingTransferReturnInput) (string, error)
-	SimulateOutgoingSepaDirectDebitReject(ctx context.Context, in api.DirectDebitRejectInput) (string, error)
-	SimulateOutgoingSepaDirectDebitReturn(ctx context.Context, in api.DirectDebitReturnInput) (string, error)
-	SimulateOutgoingSepaDirectDebitCancel(ctx context.Context, in api.DirectDebitCancelInput) (string, error)
 	// Payment reads a payment again (partner API), to learn when the user
 	// answered its consent.
 	Payment(ctx context.Context, id string) (*api.Payment, error)
+}
+
+// testingClient is an API with a Testing API of its own (*api.Client).
+type testingClient interface {
+	payments
+	Testing() *api.Testing
+}
+
+// An *api.Client offers every simulation: were it to lose one of these
+// methods, the menus would silently offer the incoming transfer only.
+var _ testingClient = (*api.Client)(nil)
+
+// clientSimulator is a client's Testing API beside its payments.
+type clientSimulator struct {
+	api.Simulator
+	payments
 }
 
 // simulator is the environment's Simulator; nil on a read-only
@@ -43,8 +56,13 @@ func (e *envState) simulator() Simulator {
 	if e.ReadOnly {
 		return nil
 	}
-	s, _ := e.API.(Simulator)
-	return s
+	switch a := e.API.(type) {
+	case Simulator:
+		return a
+	case testingClient:
+		return clientSimulator{Simulator: a.Testing(), payments: a}
+	}
+	return nil
 }
 
 // simField is one input of a simulation's form.

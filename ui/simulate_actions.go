@@ -54,7 +54,7 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 		fields: []simField{{label: "Amount", def: "50.00", amount: true}, {label: "Creditor", def: "partnertui creditor"}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[0], Currency: cur}
-			id, err := sim.SimulateOutgoingSepaDirectDebitReception(ctx, api.DirectDebitReceptionInput{
+			id, err := api.SimulateOutgoingSepaDirectDebitReception.Run(ctx, sim, api.DirectDebitReceptionInput{
 				Amount: amt, Creditor: api.DirectDebitCreditor{IBAN: simulatedDebtorIBAN, Name: v[1], Identifier: simCreditorID},
 				DebtorIBAN: compact, ExecutionDate: now.UTC().Format(time.RFC3339),
 				MandateReference: fmt.Sprintf("PARTNERTUI-%d", now.UnixNano()), MandateSequence: "OneOff", MandateType: "Core",
@@ -67,7 +67,7 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 		fields: []simField{{label: "Fee type", def: "DocumentIssuance"}, {label: "Amount", def: "10.00", amount: true}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[1], Currency: cur}
-			fee, err := sim.SimulateManualBankingFee(ctx, api.ManualBankingFeeInput{
+			fee, err := api.SimulateManualBankingFee.Run(ctx, sim, api.ManualBankingFeeInput{
 				AccountID: acct.ID, Type: v[0], EffectiveDate: now.UTC().Format(time.RFC3339), DueAmount: &amt,
 			})
 			if err != nil {
@@ -148,7 +148,7 @@ func cardSims(sim Simulator, cardID string, follow *txFollow) []simAction {
 		fields: []simField{{label: "Amount", def: "25.00", amount: true}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[0], Currency: "EUR"}
-			a, err := sim.SimulateOutgoingCardAuthorization(ctx, api.CardAuthorizationInput{CardID: cardID, Amount: &amt})
+			a, err := api.SimulateOutgoingCardAuthorization.Run(ctx, sim, api.CardAuthorizationInput{CardID: cardID, Amount: &amt})
 			if err != nil {
 				return simOutcome{}, err
 			}
@@ -167,7 +167,7 @@ func cardDebitSim(sim Simulator, authID, amount string) simAction {
 		fields: []simField{{label: "Transaction", def: authID}, {label: "Amount", def: amount, amount: true}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[1], Currency: "EUR"}
-			id, err := sim.SimulateOutgoingCardDebit(ctx, api.CardDebitInput{TransactionID: v[0], Amount: &amt})
+			id, err := api.SimulateOutgoingCardDebit.Run(ctx, sim, api.CardDebitInput{TransactionID: v[0], Amount: &amt})
 			out := oneTx("Debited "+amountText(amt)+" from the card", id, "card debit")
 			out.txs = append(out.txs, simTx{id: v[0], noun: "card authorization"})
 			return out, err
@@ -180,7 +180,7 @@ func cardReleaseSim(sim Simulator, authID string) simAction {
 		name:   "release",
 		fields: []simField{{label: "Transaction", def: authID}, {label: "Reason", def: "ManuallyReleased"}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
-			id, err := sim.SimulateOutgoingCardAuthorizationRelease(ctx, api.CardAuthorizationReleaseInput{TransactionID: v[0], Reason: v[1]})
+			id, err := api.SimulateOutgoingCardAuthorizationRelease.Run(ctx, sim, api.CardAuthorizationReleaseInput{TransactionID: v[0], Reason: v[1]})
 			return oneTx("Released the authorization", id, "card authorization"), err
 		},
 	}
@@ -192,7 +192,7 @@ func cardReverseSim(sim Simulator, debitID, amount string) simAction {
 		fields: []simField{{label: "Transaction", def: debitID}, {label: "Amount", def: amount, amount: true}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[1], Currency: "EUR"}
-			id, err := sim.SimulateOutgoingCardDebitReverse(ctx, api.CardDebitReverseInput{TransactionID: v[0], Amount: &amt})
+			id, err := api.SimulateOutgoingCardDebitReverse.Run(ctx, sim, api.CardDebitReverseInput{TransactionID: v[0], Amount: &amt})
 			out := oneTx("Reversed "+amountText(amt)+" of the card debit", id, "card debit reversal")
 			out.txs = append(out.txs, simTx{id: v[0], noun: "card debit"})
 			return out, err
@@ -228,38 +228,38 @@ func txSims(sim Simulator, t *api.TransactionDetail) []simAction {
 	case isTx("Booked", "SepaCreditTransferIn", "SepaInstantCreditTransferIn")(t):
 		return []simAction{
 			reasonSim("return", "NotSpecifiedByBeneficiary", "Returned the transfer", "return", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-				return sim.SimulateIncomingSepaCreditTransferReturn(ctx, api.IncomingTransferReturnInput(in))
+				return api.SimulateIncomingSepaCreditTransferReturn.Run(ctx, sim, api.IncomingTransferReturnInput(in))
 			}),
 			reasonSim("recall", "TransactionDuplicated", "Recalled the transfer", "recall", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-				return sim.SimulateIncomingSepaCreditTransferAcceptedRecall(ctx, api.IncomingTransferRecallInput(in))
+				return api.SimulateIncomingSepaCreditTransferAcceptedRecall.Run(ctx, sim, api.IncomingTransferRecallInput(in))
 			}),
 		}
 	case isTx("Pending", "SepaCreditTransferOut", "SepaInstantCreditTransferOut")(t):
 		return []simAction{{
 			name: "book",
 			run: func(ctx context.Context, _ []string) (simOutcome, error) {
-				got, err := sim.SimulateOutgoingSepaCreditTransferBooking(ctx, api.OutgoingTransferBookingInput{TransactionID: id})
+				got, err := api.SimulateOutgoingSepaCreditTransferBooking.Run(ctx, sim, api.OutgoingTransferBookingInput{TransactionID: id})
 				return oneTx("Booked the transfer", orID(got, id), "outgoing transfer"), err
 			},
 		}, reasonSim("reject", "AccountClosed", "Rejected the transfer", "outgoing transfer", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-			return sim.SimulateOutgoingSepaCreditTransferRejection(ctx, api.OutgoingTransferRejectionInput(in))
+			return api.SimulateOutgoingSepaCreditTransferRejection.Run(ctx, sim, api.OutgoingTransferRejectionInput(in))
 		})}
 	case isTx("Booked", "SepaCreditTransferOut", "SepaInstantCreditTransferOut")(t):
 		return []simAction{reasonSim("return", "BeneficiaryAccountClosed", "Returned the transfer", "return", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-			return sim.SimulateOutgoingSepaCreditTransferReturn(ctx, api.OutgoingTransferReturnInput(in))
+			return api.SimulateOutgoingSepaCreditTransferReturn.Run(ctx, sim, api.OutgoingTransferReturnInput(in))
 		})}
 	case isTx("Upcoming", "SepaDirectDebitOut")(t):
 		return []simAction{
 			reasonSim("reject", "NotSpecifiedByPayer", "Rejected the direct debit", "direct debit", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-				return sim.SimulateOutgoingSepaDirectDebitReject(ctx, api.DirectDebitRejectInput(in))
+				return api.SimulateOutgoingSepaDirectDebitReject.Run(ctx, sim, api.DirectDebitRejectInput(in))
 			}),
 			reasonSim("cancel", "TransactionDuplicated", "Canceled the direct debit", "direct debit", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-				return sim.SimulateOutgoingSepaDirectDebitCancel(ctx, api.DirectDebitCancelInput(in))
+				return api.SimulateOutgoingSepaDirectDebitCancel.Run(ctx, sim, api.DirectDebitCancelInput(in))
 			}),
 		}
 	case isTx("Booked", "SepaDirectDebitOut")(t):
 		return []simAction{reasonSim("return", "RefundRequestedByDebtor", "Returned the direct debit", "return", id, func(ctx context.Context, in api.TransferReasonInput) (string, error) {
-			return sim.SimulateOutgoingSepaDirectDebitReturn(ctx, api.DirectDebitReturnInput(in))
+			return api.SimulateOutgoingSepaDirectDebitReturn.Run(ctx, sim, api.DirectDebitReturnInput(in))
 		})}
 	}
 	return nil

@@ -29,13 +29,6 @@ func (f *fakeSimulator) tx(op string) (string, error) {
 	return "sim-tx", nil
 }
 
-func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReception(context.Context, api.DirectDebitReceptionInput) (string, error) {
-	return f.tx("direct debit")
-}
-func (f *fakeSimulator) SimulateManualBankingFee(context.Context, api.ManualBankingFeeInput) (*api.ManualBankingFee, error) {
-	id, err := f.tx("fee")
-	return &api.ManualBankingFee{ID: id}, err
-}
 func (f *fakeSimulator) InitiateCreditTransfers(context.Context, api.InitiateCreditTransfersInput) (*api.Payment, error) {
 	id, err := f.tx("send")
 	if f.initiated != nil {
@@ -56,42 +49,38 @@ func (f *fakeSimulator) Payment(_ context.Context, id string) (*api.Payment, err
 	cp := *p
 	return &cp, nil
 }
-func (f *fakeSimulator) SimulateOutgoingCardAuthorization(context.Context, api.CardAuthorizationInput) (*api.CardAuthorization, error) {
-	id, err := f.tx("authorize")
-	return &api.CardAuthorization{TransactionID: id}, err
+
+// Simulate answers every simulation of the Testing API with the
+// transaction "sim-tx", recording the menu's name of it.
+func (f *fakeSimulator) Simulate(_ context.Context, s *api.Spec, _ any) (any, error) {
+	id, err := f.tx(menuName(s.Name))
+	switch s.Name {
+	case api.SimulateManualBankingFee.Name():
+		return &api.ManualBankingFee{ID: id}, err
+	case api.SimulateOutgoingCardAuthorization.Name():
+		return &api.CardAuthorization{TransactionID: id}, err
+	}
+	return id, err
 }
-func (f *fakeSimulator) SimulateOutgoingCardDebit(context.Context, api.CardDebitInput) (string, error) {
-	return f.tx("debit")
-}
-func (f *fakeSimulator) SimulateOutgoingCardAuthorizationRelease(context.Context, api.CardAuthorizationReleaseInput) (string, error) {
-	return f.tx("release")
-}
-func (f *fakeSimulator) SimulateOutgoingCardDebitReverse(context.Context, api.CardDebitReverseInput) (string, error) {
-	return f.tx("reverse")
-}
-func (f *fakeSimulator) SimulateIncomingSepaCreditTransferReturn(context.Context, api.IncomingTransferReturnInput) (string, error) {
-	return f.tx("return")
-}
-func (f *fakeSimulator) SimulateIncomingSepaCreditTransferAcceptedRecall(context.Context, api.IncomingTransferRecallInput) (string, error) {
-	return f.tx("recall")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferBooking(context.Context, api.OutgoingTransferBookingInput) (string, error) {
-	return f.tx("book")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferRejection(context.Context, api.OutgoingTransferRejectionInput) (string, error) {
-	return f.tx("reject")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaCreditTransferReturn(context.Context, api.OutgoingTransferReturnInput) (string, error) {
-	return f.tx("return")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReject(context.Context, api.DirectDebitRejectInput) (string, error) {
-	return f.tx("reject")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitReturn(context.Context, api.DirectDebitReturnInput) (string, error) {
-	return f.tx("return")
-}
-func (f *fakeSimulator) SimulateOutgoingSepaDirectDebitCancel(context.Context, api.DirectDebitCancelInput) (string, error) {
-	return f.tx("cancel")
+
+// menuName is how the menus name the simulation of an operation.
+func menuName(op string) string {
+	return map[string]string{
+		api.SimulateOutgoingSepaDirectDebitReception.Name():         "direct debit",
+		api.SimulateManualBankingFee.Name():                         "fee",
+		api.SimulateOutgoingCardAuthorization.Name():                "authorize",
+		api.SimulateOutgoingCardDebit.Name():                        "debit",
+		api.SimulateOutgoingCardAuthorizationRelease.Name():         "release",
+		api.SimulateOutgoingCardDebitReverse.Name():                 "reverse",
+		api.SimulateIncomingSepaCreditTransferReturn.Name():         "return",
+		api.SimulateIncomingSepaCreditTransferAcceptedRecall.Name(): "recall",
+		api.SimulateOutgoingSepaCreditTransferBooking.Name():        "book",
+		api.SimulateOutgoingSepaCreditTransferRejection.Name():      "reject",
+		api.SimulateOutgoingSepaCreditTransferReturn.Name():         "return",
+		api.SimulateOutgoingSepaDirectDebitReject.Name():            "reject",
+		api.SimulateOutgoingSepaDirectDebitReturn.Name():            "return",
+		api.SimulateOutgoingSepaDirectDebitCancel.Name():            "cancel",
+	}[op]
 }
 
 // withSimulator gives both environments' APIs the simulations (Live's

@@ -2,35 +2,14 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/config"
-	"github.com/partnertui/partnertui/internal/app"
-	"github.com/partnertui/partnertui/internal/gqlop"
-	"github.com/partnertui/partnertui/internal/shellcmd"
+	"github.com/partnertui/partnertui/internal/apicall"
+	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/schemacache"
 )
-
-// APIOptions are `partnertui api`'s.
-type APIOptions struct {
-	IO            IO
-	F             *Factory
-	Operation     string   // the argument: the text, @file or -
-	OperationName string   // --operation-name
-	Typed         []string // -F name=value
-	Raw           []string // -f name=value
-	Input         string   // --input vars.json
-	Testing       bool     // --testing
-	Paginate      bool
-	Slurp         bool
-	JQ            string
-	RefreshSchema bool
-	DryRun        bool
-}
 
 const apiLong = `Sends a GraphQL operation to the environment's partner API (or, with --testing, to the Sandbox
 Testing API) with your session's token, and prints the answer's JSON: indented on a terminal, compact
@@ -60,7 +39,7 @@ const apiExample = `  partnertui api 'query { user { id firstName } }'
 
 // NewCmdAPI sends a GraphQL operation written by hand.
 func NewCmdAPI(f *Factory) *cobra.Command {
-	opts := &APIOptions{IO: f.IO, F: f}
+	var opts apicall.Options
 	cmd := &cobra.Command{
 		Use:     "api OPERATION",
 		Short:   "Send a GraphQL operation (text, @file or - for stdin) and print the answer",
@@ -69,7 +48,7 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 		Args:    exactlyOne("api", "operation (its text, @file.graphql, or - for standard input)", "api --help"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Operation = args[0]
-			return sendAPI(cmd.Context(), opts)
+			return runAPI(cmd.Context(), f, opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -86,153 +65,28 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 	return f.withSession(cmd, true)
 }
 
-func sendAPI(ctx context.Context, opts *APIOptions) error {
-	if opts.Slurp && !opts.Paginate {
-		return usageErrorf("--slurp gathers the pages of --paginate: add --paginate")
-	}
-	text, err := readOperation(opts.Operation, opts.IO.In)
+// runAPI prepares the call (what needs no environment is checked first),
+// then sends it to the environment the flags select.
+func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
+	call, err := apicall.Prepare(opts, f.IO.In)
 	if err != nil {
 		return err
 	}
-	vars, err := readVariables(opts.Input, opts.Typed, opts.Raw)
+	e, err := f.selected()
 	if err != nil {
 		return err
 	}
-	var code *jqCode
-	if opts.JQ != "" {
-		if code, err = compileJQ(opts.JQ); err != nil {
-			return err
+	target := apicall.Env{Name: e.Name, ReadOnly: e.ReadOnly, API: e.API,
+		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }}
+	if !f.App().Demo() {
+		// Not under --demo: the emulator's port changes every run.
+		if dir, err := paths.CacheDir(); err == nil {
+			target.Schemas = schemacache.New(dir)
 		}
 	}
-	op, err := gqlop.Parse(text, opts.OperationName)
-	if err != nil {
-		return operationError(err, endpointSchema{})
+	err = call.Send(ctx, target, apicall.Output{Out: f.IO.Out, Err: f.IO.Err, Indent: f.IO.OutIsTerminal()})
+	if errors.Is(err, apicall.ErrAnswerErrors) {
+		return &exitError{code: ExitFailure} // the answer's errors are printed
 	}
-	var conn *gqlop.Connection
-	if opts.Paginate {
-		if conn, err = op.Connection(); err != nil {
-			return operationError(err, endpointSchema{})
-		}
-	}
-	e, err := opts.F.selected()
-	if err != nil {
-		return err
-	}
-	if op.Mutation() && e.ReadOnly {
-		return &api.ReadOnlyError{Env: string(e.Name)}
-	}
-	if e.Name == config.Sandbox {
-		if err := op.CheckLimits(gqlop.SandboxLimits()); err != nil {
-			return operationError(err, endpointSchema{})
-		}
-	}
-	if !opts.DryRun {
-		if err := opts.F.App().EnsureSignedIn(ctx, e); err != nil {
-			return err
-		}
-	}
-	es, err := schemaFor(ctx, opts.F.App(), e, opts.Testing, opts.RefreshSchema, opts.DryRun)
-	if err != nil {
-		return err
-	}
-	if err := checkAgainstSchema(op, es, vars); err != nil {
-		return err
-	}
-	if es.note != "" {
-		fmt.Fprintln(opts.IO.Err, "note:", es.note)
-	}
-	req := api.Request{Query: text, OperationName: opts.OperationName, Variables: vars, Testing: opts.Testing}
-	if len(vars) == 0 {
-		req.Variables = nil
-	}
-	if opts.DryRun {
-		return printCurl(opts.IO, e, req)
-	}
-	out := &apiOutput{ctx: ctx, out: opts.IO.Out, errw: opts.IO.Err, indent: opts.IO.OutIsTerminal(), jq: code, slurp: opts.Slurp}
-	if err := sendPages(ctx, e, req, conn, out); err != nil {
-		return err
-	}
-	if err := out.finish(); err != nil {
-		return err
-	}
-	if out.failed {
-		return &exitError{code: ExitFailure}
-	}
-	return nil
-}
-
-// checkAgainstSchema validates the operation and its variables against the
-// endpoint's schema, when there is one.
-func checkAgainstSchema(op *gqlop.Operation, es endpointSchema, vars map[string]any) error {
-	if es.schema == nil {
-		return nil
-	}
-	if err := op.Validate(es.schema); err != nil {
-		return operationError(err, es)
-	}
-	if err := op.ValidateVariables(es.schema, vars); err != nil {
-		return operationError(err, es)
-	}
-	return nil
-}
-
-// operationError is a refused operation, a usage error (exit 2) whose
-// problems, each with its line and column, say what to fix; a cached
-// schema's refusal adds the schema's date (it may be older than the
-// platform's).
-func operationError(err error, es endpointSchema) error {
-	if !errors.Is(err, gqlop.ErrInvalid) {
-		return err
-	}
-	if errors.Is(err, gqlop.ErrSchema) && es.cached {
-		err = fmt.Errorf("%w (schema read %s; --refresh-schema reads it again)", err, es.fetched.Local().Format("2006-01-02 15:04"))
-	}
-	return &UsageError{Err: err, Explained: true}
-}
-
-// printCurl writes the request as a curl command that reads the token from
-// $PARTNERTUI_TOKEN: never the token itself.
-func printCurl(s IO, e *app.Env, req api.Request) error {
-	url, err := e.API.Endpoint(req.Testing)
-	if err != nil {
-		return err
-	}
-	body, err := req.Body()
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(s.Out, shellcmd.Curl(url, body))
 	return err
-}
-
-// sendPages sends the request, then, with --paginate, the next page after
-// each answer whose connection has one, until the last page or an answer
-// with errors.
-func sendPages(ctx context.Context, e *app.Env, req api.Request, conn *gqlop.Connection, out *apiOutput) error {
-	for {
-		resp, err := e.API.Do(ctx, req)
-		if err != nil {
-			return err
-		}
-		var decoded map[string]any
-		if err := json.Unmarshal(resp.Body, &decoded); err != nil {
-			return fmt.Errorf("the answer is not JSON: %w", err)
-		}
-		if err := out.page(resp.Body, decoded); err != nil {
-			return err
-		}
-		if conn == nil || out.failed {
-			return nil
-		}
-		cursor, more, err := conn.Next(decoded["data"])
-		if err != nil || !more {
-			return err
-		}
-		vars := make(map[string]any, len(req.Variables)+1)
-		for k, v := range req.Variables {
-			vars[k] = v
-		}
-		vars[conn.Variable] = cursor
-		req.Variables = vars
-	}
 }

@@ -3,11 +3,8 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
@@ -212,17 +209,6 @@ func TestAPIUsageMistakes(t *testing.T) {
 	}
 }
 
-func TestTypedVariables(t *testing.T) {
-	vars, err := readVariables("", []string{"n=100", "f=1.5", "b=true", "z=null", "o={\"a\":[1]}", "s=abc"}, []string{"r=100"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(vars)
-	if want := `{"b":true,"f":1.5,"n":100,"o":{"a":[1]},"r":"100","s":"abc","z":null}`; string(b) != want {
-		t.Errorf("variables %s, want %s", b, want)
-	}
-}
-
 // TestVerboseShowsEveryRequestButNoToken: --verbose prints one line per
 // request on stderr, PARTNERTUI_DEBUG=api,body the operation with it, and
 // neither ever the token that `token` prints.
@@ -250,39 +236,6 @@ func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
 	}
 	if strings.Contains(errOut, tok) {
 		t.Error("the request lines hold the access token")
-	}
-}
-
-// TestCachedSchemaIsNeverReadThroughASymlink: a cached schema is read only
-// from a regular file of ours, for the endpoint it was read from.
-func TestCachedSchemaIsNeverReadThroughASymlink(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "schema.json")
-	c := cachedSchema{Endpoint: "https://api.example.test/graphql", Fetched: time.Now().UTC(), Introspection: json.RawMessage(`{}`)}
-	if err := writeCachedSchema(file, c); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := readCachedSchema(file, c.Endpoint); !ok {
-		t.Fatal("the cached schema was not read back")
-	}
-	if _, ok := readCachedSchema(file, "https://other.example.test/graphql"); ok {
-		t.Error("another endpoint's schema was used")
-	}
-	link := filepath.Join(dir, "link.json")
-	if err := os.Symlink(file, link); err != nil {
-		t.Skip(err)
-	}
-	if _, ok := readCachedSchema(link, c.Endpoint); ok {
-		t.Error("a schema was read through a symlink")
-	}
-	// Writing over the link replaces it, leaving its target alone.
-	before, _ := os.ReadFile(file)
-	if err := writeCachedSchema(link, cachedSchema{Endpoint: "x"}); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := os.ReadFile(file)
-	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() || string(before) != string(after) {
-		t.Errorf("writing through the link: %v, target changed %v", err, string(before) != string(after))
 	}
 }
 

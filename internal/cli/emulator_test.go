@@ -18,10 +18,12 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/apptest"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
+	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
 )
 
 // startEmulator runs the kit's emulator for one test and writes a
@@ -98,7 +100,7 @@ func TestListenLatency(t *testing.T) {
 	}
 	home := testenv.Isolate(t)
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
-	rec, url := newReceiver(t)
+	rec, url := webhooktest.NewReceiver(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
@@ -126,13 +128,13 @@ func TestListenLatency(t *testing.T) {
 	var lat []time.Duration
 	for range 20 {
 		// Transfers come at any moment of listen's polling cycle.
-		time.Sleep(rand.N(listenInterval))
+		time.Sleep(rand.N(listen.DefaultInterval))
 		start := time.Now()
 		if _, err := user.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "1.00", Currency: acc.Currency},
 			CreditorIBAN: acc.IBAN, CreditorName: "x", DebtorIBAN: "FR2730003000706315734174B93", DebtorName: "y"}); err != nil {
 			t.Fatal(err)
 		}
-		<-rec.got
+		<-rec.Got()
 		lat = append(lat, time.Since(start))
 	}
 	s := append([]time.Duration(nil), lat...)
@@ -144,7 +146,7 @@ func TestListenLatency(t *testing.T) {
 		}
 	}
 	t.Logf("simulated transfer → local POST under listen (interval %s): median %v, min %v, max %v over %d transfers",
-		listenInterval, s[len(s)/2], s[0], s[len(s)-1], len(s))
+		listen.DefaultInterval, s[len(s)/2], s[0], s[len(s)-1], len(s))
 }
 
 // TestAccountCommandsOnTheEmulator runs the commands that explore an

@@ -11,6 +11,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
 // Exit codes, as the README and --help document them.
@@ -21,36 +22,11 @@ const (
 	ExitSignIn  = 4 // a sign-in is needed first (as gh uses 4 for authentication)
 )
 
-// UsageError marks a mistake in how the command was called (exit 2).
-type UsageError struct {
-	Err error
-	// Suggest is the command or flag closest to what was typed
-	// ("partnertui accounts", "--first"); "" when none is close.
-	Suggest string
-	// Explained: the message itself says what to fix (a refused
-	// operation's problems), so the usage is not pointed at.
-	Explained bool
-}
+// UsageError marks a mistake in how the command was called (exit 2): the
+// engines return it too, for options that cannot work.
+type UsageError = usage.Error
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// Remedy is to read the usage, or to type what was probably meant.
-func (e *UsageError) Remedy() remedy.Remedy {
-	if e.Explained {
-		return remedy.Remedy{Kind: remedy.None}
-	}
-	return remedy.Remedy{Kind: remedy.ShowUsage, Command: e.Suggest}
-}
-
-// Remedy is to create a subscription (listen.go returns the error).
-func (e *NoSubscriptionError) Remedy() remedy.Remedy {
-	return remedy.Remedy{Kind: remedy.CreateSubscription, Env: e.Env}
-}
-
-func usageErrorf(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
-}
+func usageErrorf(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // exitError ends the command with code after it has reported the problem
 // itself (status prints its report, then exits non-zero).

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
@@ -67,7 +68,7 @@ func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 			return p, unknownEventType(t)
 		}
 	}
-	p.EventType = eventTypes(o.Types).server()
+	p.EventType = listen.ServerType(o.Types)
 	return p, nil
 }
 
@@ -79,22 +80,6 @@ func unknownEventType(t string) error {
 	}
 	return usageErrorf("--type %q is not a webhook event type: they are named Resource.Event, such as Transaction.Booked (press tab after --type for all of them)", t)
 }
-
-// eventTypes is a --type list. The event log filters on one type: with
-// several it is read unfiltered and its entries are filtered here.
-type eventTypes []string
-
-// server is the type to ask the log for: the only one, else none.
-func (t eventTypes) server() string {
-	if len(t) == 1 {
-		return t[0]
-	}
-	return ""
-}
-
-// keep reports whether an entry of type typ is wanted, once the log has
-// filtered on server.
-func (t eventTypes) keep(typ string) bool { return len(t) <= 1 || slices.Contains(t, typ) }
 
 func eventColumns() []column[api.WebhookEventLog] {
 	return []column[api.WebhookEventLog]{
@@ -133,7 +118,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {
 			return inner(ctx, func(items []api.WebhookEventLog, total int) error {
-				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !eventTypes(opts.Types).keep(l.EventType) })
+				kept := slices.DeleteFunc(items, func(l api.WebhookEventLog) bool { return !listen.Wanted(opts.Types, l.EventType) })
 				return each(kept, total)
 			})
 		}

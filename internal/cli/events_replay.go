@@ -3,13 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/app"
-	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/listen"
 )
 
 // eventReplayOptions are `partnertui events replay`'s.
@@ -73,17 +72,6 @@ func (o *eventReplayOptions) replay(ctx context.Context, e *app.Env, id string) 
 	return nil
 }
 
-// ReplayFailedError reports that the local endpoint did not take a
-// replayed event.
-type ReplayFailedError struct {
-	EventID string
-	Answer  string
-}
-
-func (e *ReplayFailedError) Error() string {
-	return fmt.Sprintf("event %s was not delivered: %s", e.EventID, e.Answer)
-}
-
 // forward POSTs the logged payload to --forward-to, once, as listen would.
 func (o *eventReplayOptions) forward(ctx context.Context, e *app.Env, id string) error {
 	page, err := e.ProjectAPI.WebhookEventLogs(ctx, api.WebhookEventLogsParams{First: 1, EventID: id})
@@ -97,19 +85,6 @@ func (o *eventReplayOptions) forward(ctx context.Context, e *app.Env, id string)
 	if o.subscription != "" {
 		ev.WebhookSubscription = &api.WebhookSubscription{ID: o.subscription}
 	}
-	l := newListener(&ListenOptions{IO: o.f.IO, F: o.f, ForwardTo: o.forwardTo, Timeout: forwardTimeout, Now: time.Now}, e.ProjectAPI, string(e.Name))
-	defer l.http.CloseIdleConnections()
-	secret, err := l.secret(ctx, ev)
-	if err != nil {
-		return err
-	}
-	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
-		return &ReplayFailedError{EventID: id, Answer: "the subscription's secret " + p + ", so it cannot be sent as it is stored"}
-	}
-	a := l.post(ctx, ev.RequestPayload, secret)
-	l.report(ev, a.String(), false)
-	if !a.ok() {
-		return &ReplayFailedError{EventID: id, Answer: a.String()}
-	}
-	return nil
+	return listen.ForwardOnce(ctx, listen.Options{ForwardTo: o.forwardTo}, listen.Env{Name: string(e.Name), API: e.ProjectAPI},
+		listen.Streams{Out: o.f.IO.Out, Err: o.f.IO.Err}, ev)
 }

@@ -18,12 +18,6 @@ type Factory struct {
 
 	app      *app.App
 	progress *progressLine
-	// onLogRead, when set, hears each completed read of the event log by
-	// listen, so a test waits on reads instead of sleeping.
-	onLogRead func()
-	// onListen, when set, adjusts listen's options before it starts, so a
-	// test sets tiny backoffs and timeouts instead of sleeping.
-	onListen func(*ListenOptions)
 }
 
 // progressLine is the command's one line of stderr for progress and waits.

@@ -69,13 +69,13 @@ func (r *gatedReceiver) distinct() int {
 // binaryListen is the real partnertui listen, in a process of its own.
 type binaryListen struct {
 	cmd      *exec.Cmd
-	out, err *lineBuffer
+	out, err *testkit.Buffer
 	copied   sync.WaitGroup
 }
 
 func startBinaryListen(t *testing.T, bin string, args ...string) *binaryListen {
 	t.Helper()
-	b := &binaryListen{cmd: exec.Command(bin, append([]string{"listen"}, args...)...), out: newLineBuffer(), err: newLineBuffer()}
+	b := &binaryListen{cmd: exec.Command(bin, append([]string{"listen"}, args...)...), out: testkit.NewBuffer(), err: testkit.NewBuffer()}
 	stdout, err := b.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func startBinaryListen(t *testing.T, bin string, args ...string) *binaryListen {
 			b.wait()
 		}
 	})
-	b.err.waitFor(t, "listen to be ready", func(s string) bool { return strings.Contains(s, "Ready:") })
+	b.err.WaitFor(t, "listen to be ready", func(s string) bool { return strings.Contains(s, "Ready:") })
 	return b
 }
 
@@ -119,7 +119,7 @@ func TestListenResumeAfterKill9(t *testing.T) {
 	bin := realBinary.Path(t)
 	platformSide := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer platformSide.Close()
-	sub := w.bookedOnly(t, platformSide.URL)
+	sub := w.BookedOnly(t, platformSide.URL)
 	rec, url := newGatedReceiver(t)
 	rec.holdAfter = 20
 	args := []string{"--config", w.cfg, "--subscription", sub.ID, "--resume", "--forward-to", url, "--interval", "50ms"}
@@ -135,7 +135,7 @@ func TestListenResumeAfterKill9(t *testing.T) {
 			if i == 30 {
 				<-rest
 			}
-			id, err := w.tryTransfer()
+			id, err := w.TryTransfer()
 			if err != nil {
 				t.Error(err)
 			}
@@ -144,7 +144,7 @@ func TestListenResumeAfterKill9(t *testing.T) {
 		}
 		burst <- ids
 	}()
-	run.out.waitFor(t, "20 deliveries", func(s string) bool { return strings.Count(s, "→ 200 OK") == 20 })
+	run.out.WaitFor(t, "20 deliveries", func(s string) bool { return strings.Count(s, "→ 200 OK") == 20 })
 	select {
 	case <-rec.held:
 	case <-time.After(30 * time.Second):
@@ -158,19 +158,19 @@ func TestListenResumeAfterKill9(t *testing.T) {
 	t.Logf("killed with %d of the burst's 50 transfers made, 20 events delivered and %d on the wire", emitted.Load(), len(rec.held)+1)
 	txs = append(txs, <-burst...)
 	for range 20 {
-		txs = append(txs, w.transfer(t))
+		txs = append(txs, w.Transfer(t))
 	}
 
 	rec.mu.Lock()
 	rec.holdAfter = 0
 	rec.mu.Unlock()
 	run = startBinaryListen(t, bin, args...)
-	run.out.waitFor(t, "the 50 missed events", func(s string) bool { return strings.Count(s, "→ 200 OK") >= 50 })
+	run.out.WaitFor(t, "the 50 missed events", func(s string) bool { return strings.Count(s, "→ 200 OK") >= 50 })
 	// One more, live: by the time it is delivered, a read that would
 	// forward anything twice has been made.
-	last := w.transfer(t)
+	last := w.Transfer(t)
 	txs = append(txs, last)
-	run.out.waitFor(t, "the live event", func(string) bool { return rec.distinct() == 71 })
+	run.out.WaitFor(t, "the live event", func(string) bool { return rec.distinct() == 71 })
 	if err := run.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestListenResumeAfterKill9(t *testing.T) {
 		t.Errorf("listen after Ctrl+C: %v; stderr:\n%s", err, run.err.String())
 	}
 
-	want := w.loggedBooked(t, txs...)
+	want := w.LoggedBooked(t, txs...)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	for id, n := range rec.answered {

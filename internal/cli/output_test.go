@@ -177,28 +177,3 @@ func TestMarks(t *testing.T) {
 		t.Errorf("cardOptions = %q, want %q", got, "· I ·")
 	}
 }
-
-// TestEventTypes: the log filters on a lone --type itself; with several,
-// it is asked for everything and the entries are filtered here.
-func TestEventTypes(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		types  eventTypes
-		server string
-		keep   map[string]bool
-	}{
-		{nil, "", map[string]bool{"Transaction.Booked": true}},
-		{eventTypes{"Transaction.Booked"}, "Transaction.Booked", map[string]bool{"Transaction.Booked": true}},
-		{eventTypes{"Transaction.Booked", "Account.Updated"}, "", map[string]bool{"Transaction.Booked": true, "Account.Updated": true, "User.Joined": false}},
-	}
-	for _, c := range cases {
-		if got := c.types.server(); got != c.server {
-			t.Errorf("%v: server() = %q, want %q", c.types, got, c.server)
-		}
-		for typ, want := range c.keep {
-			if got := c.types.keep(typ); got != want {
-				t.Errorf("%v: keep(%q) = %v, want %v", c.types, typ, got, want)
-			}
-		}
-	}
-}

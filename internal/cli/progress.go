@@ -60,6 +60,13 @@ func (p *progressLine) set(text string) {
 	p.drawLocked()
 }
 
+// Set replaces the progress text: what an engine waits for
+// (trigger.Progress).
+func (p *progressLine) Set(text string) { p.set(text) }
+
+// Clear removes the line (trigger.Progress).
+func (p *progressLine) Clear() { p.clear() }
+
 // wait says the command waits until until because of reason ("for the
 // request budget"). On a terminal the line counts down until waitDone.
 func (p *progressLine) wait(reason string, until time.Time) {

@@ -12,6 +12,9 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/schemacache"
 	"github.com/partnertui/partnertui/internal/schemafile"
 )
 
@@ -64,16 +67,31 @@ func (s *apiCacheSource) Latest(ctx context.Context, env string, testing bool) (
 	if err != nil {
 		return nil, err
 	}
-	es, err := schemaFor(ctx, s.f.app, e, testing, false, true)
-	if err != nil || es.schema == nil {
+	if s.f.app.Demo() {
+		return nil, nil // the demo's emulator listens on a new port each run: nothing of it is cached
+	}
+	url, err := e.API.Endpoint(testing)
+	if err != nil {
 		return nil, err
+	}
+	dir, err := paths.CacheDir()
+	if err != nil {
+		return nil, nil
+	}
+	entry, err := schemacache.New(dir).Load(url)
+	if err != nil {
+		return nil, nil // nothing usable is cached: the caller says so
 	}
 	what := "partner API"
 	if testing {
 		what = "Testing API"
 	}
-	label := fmt.Sprintf("the %s %s schema `partnertui api` cached on %s", config.EnvName(name), what, es.fetched.Format("2006-01-02"))
-	return schemafile.FromAST(label, es.schema, anyDeprecated(es.schema)), nil
+	label := fmt.Sprintf("the %s %s schema `partnertui api` cached on %s", config.EnvName(name), what, entry.Fetched.Format("2006-01-02"))
+	sch, err := gqlop.SchemaFromIntrospection(entry.Introspection)
+	if err != nil {
+		return nil, nil
+	}
+	return schemafile.FromAST(label, sch, anyDeprecated(sch)), nil
 }
 
 // anyDeprecated: the schema marks a field or an enum value deprecated, so

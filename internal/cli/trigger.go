@@ -12,45 +12,33 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/config"
-	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
+	"github.com/partnertui/partnertui/internal/trigger"
 )
 
-// TriggerOptions are `partnertui trigger`'s.
+// TriggerOptions are `partnertui trigger`'s flags: the engine's options,
+// and what the command line applies to the scenario.
 type TriggerOptions struct {
-	IO          IO
-	F           *Factory
-	List        bool
-	File        string
-	Account     string
-	Card        string
-	Transaction string
-	Amount      string
-	Set         []string
-	Expect      []string
-	Timeout     time.Duration
-	// Interval is the time between two reads of the event log while the
-	// run waits for its events (as listen's).
-	Interval time.Duration
-	JSON     bool
+	trigger.Options
+	IO     IO
+	List   bool
+	File   string
+	Amount string
+	Set    []string
+	Expect []string
 
 	expectSet bool // --expect was given, even empty
 }
 
-// Defaults of trigger.
-const (
-	triggerTimeout = time.Minute
-	// triggerLookBack is how far before the run the event log is read:
-	// what it held then is history, so the server's clock may be this far
-	// behind ours without an event of the run being missed.
-	triggerLookBack = 10 * time.Minute
-)
+// triggerTimeout is --timeout's default.
+const triggerTimeout = time.Minute
 
 // NewCmdTrigger runs a Sandbox scenario: simulations of the Testing API
 // chained, then a wait until the event log shows the webhooks they cause.
 func NewCmdTrigger(f *Factory) *cobra.Command {
-	opts := &TriggerOptions{IO: f.IO, F: f, Timeout: triggerTimeout, Interval: listenInterval}
+	opts := &TriggerOptions{IO: f.IO}
 	cmd := &cobra.Command{
 		Use:   "trigger [NAME | --file scenario.toml | --list]",
 		Short: "Run a Sandbox scenario (card payment, transfer, user…) and wait for its webhook events",
@@ -77,7 +65,7 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runTrigger(cmd.Context(), opts, sc)
+			return runTrigger(cmd.Context(), f, opts, sc)
 		},
 	}
 	fl := cmd.Flags()
@@ -91,7 +79,7 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 	fl.StringSliceVar(&opts.Expect, "expect", nil, "wait for these event `types` instead of the scenario's (comma-separated; a type twice for two events)")
 	fl.DurationVar(&opts.Timeout, "timeout", triggerTimeout, "how long to wait for the events (`duration`; 0 does not wait)")
 	fl.BoolVar(&opts.JSON, "json", false, "write the run (steps, ids, events arrived and missing) as one JSON object")
-	fl.DurationVar(&opts.Interval, "interval", listenInterval, "time between two reads of the event log (`duration`)")
+	fl.DurationVar(&opts.Interval, "interval", listen.DefaultInterval, "time between two reads of the event log (`duration`)")
 	_ = fl.MarkHidden("interval")
 	completeChoices(cmd, "expect", platform.WebhookEventTypes())
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -186,7 +174,7 @@ func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scen
 	if err := sc.Check(ops); err != nil {
 		return sc, nil, &UsageError{Err: err}
 	}
-	given := opts.given()
+	given := opts.Given()
 	expect := sc.Expected(given)
 	if opts.expectSet {
 		expect = opts.Expect
@@ -208,87 +196,29 @@ func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scen
 	return sc, expect, nil
 }
 
-// given are the objects the command line gives instead of steps.
-func (o *TriggerOptions) given() scenario.Objects {
-	if o.Transaction == "" {
-		return scenario.Objects{}
-	}
-	return scenario.Objects{scenario.Transaction: {"id": o.Transaction}}
-}
-
 // liveRefused is the usage error of trigger outside the Sandbox: Live has
 // no Testing API, and nothing may be simulated there.
 func liveRefused(env config.EnvName) error {
 	return usageErrorf("trigger runs the Testing API's simulations, which only the Sandbox has; %s has none: use --env sandbox", env)
 }
 
-// triggerRun is one run's state.
-type triggerRun struct {
-	opts    *TriggerOptions
-	env     *app.Env
-	sc      scenario.Scenario
-	expect  []string
-	objects scenario.Objects
-	results []scenario.Result
-	verdict scenario.Verdict
-}
-
-func runTrigger(ctx context.Context, opts *TriggerOptions, sc scenario.Scenario) error {
-	name, err := opts.F.envName()
+func runTrigger(ctx context.Context, f *Factory, opts *TriggerOptions, sc scenario.Scenario) error {
+	name, err := f.envName()
 	if err != nil {
 		return err
 	}
 	if name != config.Sandbox {
 		return liveRefused(name)
 	}
-	e, err := opts.F.Env(ctx)
+	e, err := f.Env(ctx)
 	if err != nil {
 		return err
 	}
-	ops := triggerOps(e.API, consentWaiter(opts, e.API))
-	sc, expect, err := prepare(opts, sc, ops)
+	tr := trigger.New(opts.Options, trigger.Env{Name: string(e.Name), API: e.API, ProjectAPI: e.ProjectAPI},
+		trigger.Output{Out: f.IO.Out, Err: f.IO.Err, Terminal: f.IO.ErrIsTerminal(), Progress: f.progressLine()})
+	sc, expect, err := prepare(opts, sc, tr.Ops())
 	if err != nil {
 		return err
 	}
-	r := &triggerRun{opts: opts, env: e, sc: sc, expect: expect}
-	if r.objects, err = r.resolve(ctx); err != nil {
-		return err
-	}
-	var before map[string]bool
-	start := time.Now()
-	if r.waits() {
-		if err := r.checkSubscriptions(ctx); err != nil {
-			return err
-		}
-		if before, err = r.history(ctx, start.Add(-triggerLookBack)); err != nil {
-			return err
-		}
-	}
-	r.results, err = scenario.Run(ctx, sc, ops, r.objects, r.printStep)
-	if err != nil {
-		r.report()
-		return err
-	}
-	if r.waits() {
-		if err := r.wait(ctx, start.Add(-triggerLookBack), before); err != nil {
-			return err
-		}
-	}
-	return r.report()
-}
-
-// waits reports whether the run waits for events.
-func (r *triggerRun) waits() bool { return r.opts.Timeout > 0 && len(r.expect) > 0 }
-
-// MissingEventsError reports that the event log lacks expected events
-// when the wait ends.
-type MissingEventsError struct {
-	Missing []string
-	Expect  int
-	Timeout time.Duration
-}
-
-func (e *MissingEventsError) Error() string {
-	return fmt.Sprintf("after %s the event log shows %d of the %d expected events, missing %s: wait longer with --timeout, or compare --expect with what the scenario causes (`partnertui trigger --list`)",
-		e.Timeout, e.Expect-len(e.Missing), e.Expect, strings.Join(e.Missing, ", "))
+	return tr.Run(ctx, sc, expect)
 }

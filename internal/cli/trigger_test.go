@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,19 +19,21 @@ import (
 	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
+	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
+	"github.com/partnertui/partnertui/internal/trigger"
 )
 
 // triggerEmulator starts an emulator whose first demo user is signed in
 // for the CLI, with a webhook subscription to every event type pointing at
 // a local receiver that records what it gets.
-func triggerEmulator(t *testing.T) (cfg string, rec *receiver) {
+func triggerEmulator(t *testing.T) (cfg string, rec *webhooktest.Receiver) {
 	t.Helper()
 	_, cfg, rec = triggerEmulatorOf(t)
 	return cfg, rec
 }
 
 // triggerEmulatorOf is triggerEmulator, with the emulator.
-func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *receiver) {
+func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *webhooktest.Receiver) {
 	t.Helper()
 	e, cfg = startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
 	dir, err := paths.StateDir()
@@ -40,7 +41,7 @@ func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *rece
 		t.Fatal(err)
 	}
 	signin.Session(t, e, e.Env(t, config.Sandbox), dir)
-	rec, url := newReceiver(t)
+	rec, url := webhooktest.NewReceiver(t)
 	project := projectClient(t, e)
 	types, err := project.WebhookEventTypes(context.Background())
 	if err != nil {
@@ -56,35 +57,17 @@ func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *rece
 
 // runTrigger runs trigger with --json on the emulator of cfg, reading the
 // event log every 20 ms.
-func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, triggerReport, string) {
+func runTriggerJSON(t *testing.T, cfg string, args ...string) (int, trigger.Report, string) {
 	t.Helper()
 	args = append([]string{"trigger", "--config", cfg, "--json", "--interval", "20ms"}, args...)
 	code, out, errOut := runCLI(t, args...)
-	var rep triggerReport
+	var rep trigger.Report
 	if out != "" {
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v: stdout is not one JSON object: %v\n%s", args, err, out)
 		}
 	}
 	return code, rep, errOut
-}
-
-// received are the eventIds rec got from the index from on.
-func (r *receiver) received(from int) []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var ids []string
-	for _, ev := range r.events[from:] {
-		ids = append(ids, fmt.Sprint(ev["eventId"]))
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-func (r *receiver) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.events)
 }
 
 // sortedOf is one field of each event, sorted.
@@ -131,9 +114,9 @@ func endorses(sc scenario.Scenario) bool {
 // runBuiltin runs the built-in scenario sc with its default expectations:
 // it exits 0, every expected event arrived, and the eventIds the local
 // receiver got during the run are exactly those trigger waited for.
-func runBuiltin(t *testing.T, cfg string, rec *receiver, sc scenario.Scenario) triggerReport {
+func runBuiltin(t *testing.T, cfg string, rec *webhooktest.Receiver, sc scenario.Scenario) trigger.Report {
 	t.Helper()
-	from := rec.count()
+	from := rec.Count()
 	code, rep, errOut := runTriggerJSON(t, cfg, sc.Name, "--timeout", "30s")
 	if code != ExitOK {
 		t.Errorf("%s: exit %d: %s", sc.Name, code, errOut)
@@ -144,7 +127,7 @@ func runBuiltin(t *testing.T, cfg string, rec *receiver, sc scenario.Scenario) t
 	if got := eventTypesOf(rep.Arrived); !slices.Equal(got, want) || len(rep.Missing) != 0 {
 		t.Errorf("%s: arrived %v, missing %v; want exactly %v", sc.Name, got, rep.Missing, want)
 	}
-	if got, sent := rec.received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
+	if got, sent := rec.Received(from), eventIDs(rep.Arrived); !slices.Equal(got, sent) {
 		t.Errorf("%s: the receiver got %v, trigger waited for %v", sc.Name, got, sent)
 	}
 	if len(rep.Steps) != len(sc.Steps) {
@@ -296,7 +279,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := triggerOps(nil, nil)
+	ops := trigger.Ops(nil, nil)
 	for _, sc := range all {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
@@ -307,26 +290,6 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		for _, e := range sc.Expected(nil) {
 			if !slices.Contains(platform.WebhookEventTypes(), e) {
 				t.Errorf("%s expects %s, not a webhook event type", sc.Name, e)
-			}
-		}
-	}
-}
-
-// TestStepArgumentsAreTheInputsSchemaNames: an operation's arguments are
-// its input's fields by their schema names, nested ones dotted and an
-// embedded input's fields its own; optional ones are not required.
-func TestStepArgumentsAreTheInputsSchemaNames(t *testing.T) {
-	ops := triggerOps(nil, nil)
-	want := map[string]map[string]bool{
-		"updateSandboxUser":                 {"id": true, "firstName": true, "nationalityCCA3": true, "birthCountryCCA3": false},
-		"simulateOutgoingCardAuthorization": {"cardId": true, "amount.value": false, "outcome": false},
-		"initiateCreditTransfers":           {"accountId": true, "creditTransfers.amount.value": true, "creditTransfers.sepaBeneficiary.iban": true},
-	}
-	for op, args := range want {
-		for name, required := range args {
-			i := slices.IndexFunc(ops[op].Args, func(a scenario.Arg) bool { return a.Name == name })
-			if i < 0 || ops[op].Args[i].Required != required {
-				t.Errorf("%s: argument %s missing or required=%v wrong: %+v", op, name, required, ops[op].Args)
 			}
 		}
 	}

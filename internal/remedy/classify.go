@@ -10,6 +10,7 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
 // Classify is what to do about err. project says the environment calls
@@ -20,10 +21,17 @@ import (
 // over what it interrupted, an ended session over the token request that
 // ended it.
 func Classify(err error, project bool) Remedy {
-	var advised Advised
+	var (
+		advised Advised
+		misuse  *usage.Error
+	)
 	switch {
 	case err == nil:
 		return Remedy{Kind: None}
+	case errors.As(err, &misuse) && misuse.Explained:
+		return Remedy{Kind: None} // its message says what to fix
+	case errors.As(err, &misuse):
+		return Remedy{Kind: ShowUsage, Command: misuse.Suggest}
 	case errors.As(err, &advised):
 		return advised.Remedy()
 	case errors.Is(err, context.Canceled):

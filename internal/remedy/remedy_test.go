@@ -13,6 +13,7 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
 // subscriptionMissing stands for a surface's own error, which names its
@@ -36,6 +37,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{"nothing", nil, false, Remedy{Kind: None}},
 		{"own remedy", fmt.Errorf("listen: %w", subscriptionMissing{}), false, Remedy{Kind: CreateSubscription, Env: "live"}},
+		{"usage", fmt.Errorf("listen: %w", &usage.Error{Err: errors.New("--forward-to"), Suggest: "--forward-to"}), false, Remedy{Kind: ShowUsage, Command: "--forward-to"}},
+		{"usage explained", &usage.Error{Err: errors.New("1:3: no field x"), Explained: true}, false, Remedy{Kind: None}},
 		{"interrupted", fmt.Errorf("sign-in to sandbox cancelled: %w", context.Canceled), false, Remedy{Kind: Interrupted}},
 		{"interrupted wins", &api.NetworkError{Env: "live", Host: "h", Err: context.Canceled}, false, Remedy{Kind: Interrupted}},
 		{"unknown", errors.New("boom"), false, Remedy{Kind: Unknown}},

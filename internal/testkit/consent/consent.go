@@ -17,7 +17,7 @@ import (
 // consent page, through c (a client with that user's token).
 func Manual(t testing.TB, c *api.Client, userID string) {
 	t.Helper()
-	if _, err := c.UpdateSandboxUser(context.Background(), api.UpdateSandboxUserInput{ID: userID, SandboxUserInput: api.SandboxUserInput{
+	if _, err := api.UpdateSandboxUser.Run(context.Background(), c.Testing(), api.UpdateSandboxUserInput{ID: userID, SandboxUserInput: api.SandboxUserInput{
 		FirstName: "Manual", LastName: "Consent", BirthDate: "1988-03-04", NationalityCCA3: "FRA", AutoConsent: false}}); err != nil {
 		t.Fatalf("making user %s consent by hand: %v", userID, err)
 	}

@@ -1,7 +1,8 @@
-package cli
+package trigger
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,19 +14,20 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/internal/scenario"
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
 // Bounds of the search for a suitable account (pages) or card (one page)
 // when none is given.
 const (
-	triggerPickPages = 5
-	triggerPickCards = 20
+	pickPages = 5
+	pickCards = 20
 )
 
 // resolve finds the objects the scenario's steps refer to: those the
 // command line names, else the first suitable ones, said on stderr.
-func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
-	objs := r.opts.given()
+func (r *run) resolve(ctx context.Context) (scenario.Objects, error) {
+	objs := r.opts.Given()
 	if id := r.opts.Transaction; id != "" {
 		// Transactions by id belong to the project.
 		tx, err := r.env.ProjectAPI.Transaction(ctx, id)
@@ -50,7 +52,7 @@ func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
 			case r.sc.Pick != nil:
 				objs[kind], err = r.transaction(ctx, *r.sc.Pick)
 			default:
-				err = usageErrorf("%s runs on an existing transaction: pass --transaction ID (`partnertui transactions` lists them)", r.sc.Name)
+				err = usage.Errorf("%s runs on an existing transaction: pass --transaction ID (`partnertui transactions` lists them)", r.sc.Name)
 			}
 		}
 		if err != nil {
@@ -62,13 +64,13 @@ func (r *triggerRun) resolve(ctx context.Context) (scenario.Objects, error) {
 
 // transaction is the project's latest transaction of the pick's type and
 // status.
-func (r *triggerRun) transaction(ctx context.Context, pick scenario.TransactionPick) (map[string]string, error) {
+func (r *run) transaction(ctx context.Context, pick scenario.TransactionPick) (map[string]string, error) {
 	page, err := r.env.ProjectAPI.TransactionList(ctx, api.TransactionsParams{First: 1, Status: []string{pick.Status}, Type: []string{pick.Type}})
 	if err != nil {
 		return nil, err
 	}
 	if len(page.Items) == 0 {
-		return nil, usageErrorf("the project has no %s %s transaction for %s: pass --transaction ID", pick.Status, pick.Type, r.sc.Name)
+		return nil, usage.Errorf("the project has no %s %s transaction for %s: pass --transaction ID", pick.Status, pick.Type, r.sc.Name)
 	}
 	tx := &page.Items[0]
 	obj := map[string]string{"id": tx.ID}
@@ -77,7 +79,7 @@ func (r *triggerRun) transaction(ctx context.Context, pick scenario.TransactionP
 		obj["accountId"] = tx.Account.ID
 		where = " of account " + tx.Account.ID
 	}
-	fmt.Fprintf(r.opts.IO.Err, "Using %s %s %s%s; --transaction ID picks another.\n", pick.Status, pick.Type, tx.ID, where)
+	fmt.Fprintf(r.out.Err, "Using %s %s %s%s; --transaction ID picks another.\n", pick.Status, pick.Type, tx.ID, where)
 	return obj, nil
 }
 
@@ -86,7 +88,7 @@ func accountObject(a *api.Account) map[string]string {
 }
 
 // account is --account's, else the first Opened account with an IBAN.
-func (r *triggerRun) account(ctx context.Context) (map[string]string, error) {
+func (r *run) account(ctx context.Context) (map[string]string, error) {
 	if r.opts.Account != "" {
 		a, err := r.env.API.Account(ctx, r.opts.Account)
 		if err != nil {
@@ -104,7 +106,7 @@ func (r *triggerRun) account(ctx context.Context) (map[string]string, error) {
 				return stop
 			}
 		}
-		if pages++; pages == triggerPickPages {
+		if pages++; pages == pickPages {
 			return stop
 		}
 		return nil
@@ -113,22 +115,22 @@ func (r *triggerRun) account(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	if found == nil {
-		return nil, usageErrorf("none of your first accounts is Opened with an IBAN: pass --account ID")
+		return nil, usage.Errorf("none of your first accounts is Opened with an IBAN: pass --account ID")
 	}
-	fmt.Fprintf(r.opts.IO.Err, "Using account %s (%s); --account ID picks another.\n", found.Name, found.ID)
+	fmt.Fprintf(r.out.Err, "Using account %s (%s); --account ID picks another.\n", found.Name, found.ID)
 	return accountObject(found), nil
 }
 
 // card is --card's, else the first Enabled card of an Opened account; a
 // card's object carries its account's id and currency.
-func (r *triggerRun) card(ctx context.Context) (map[string]string, error) {
+func (r *run) card(ctx context.Context) (map[string]string, error) {
 	if r.opts.Card != "" {
 		c, err := r.env.API.Card(ctx, r.opts.Card)
 		if err != nil {
 			return nil, err
 		}
 		if c.AccountMembership == nil {
-			return nil, usageErrorf("card %s has no account membership to pay from: pass another --card", c.ID)
+			return nil, usage.Errorf("card %s has no account membership to pay from: pass another --card", c.ID)
 		}
 		a, err := r.env.API.Account(ctx, c.AccountMembership.AccountID)
 		if err != nil {
@@ -136,7 +138,7 @@ func (r *triggerRun) card(ctx context.Context) (map[string]string, error) {
 		}
 		return map[string]string{"id": c.ID, "accountId": a.ID, "currency": a.Currency}, nil
 	}
-	cards, err := r.env.API.Cards(ctx, api.CardsParams{First: triggerPickCards, Statuses: []string{"Enabled"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	cards, err := r.env.API.Cards(ctx, api.CardsParams{First: pickCards, Statuses: []string{"Enabled"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +150,10 @@ func (r *triggerRun) card(ctx context.Context) (map[string]string, error) {
 		if err != nil || a.StatusInfo.Status != "Opened" {
 			continue
 		}
-		fmt.Fprintf(r.opts.IO.Err, "Using card %s (%s) of account %s; --card ID picks another.\n", c.CardMaskedNumber, c.ID, a.Name)
+		fmt.Fprintf(r.out.Err, "Using card %s (%s) of account %s; --card ID picks another.\n", c.CardMaskedNumber, c.ID, a.Name)
 		return map[string]string{"id": c.ID, "accountId": a.ID, "currency": a.Currency}, nil
 	}
-	return nil, usageErrorf("none of your first %d Enabled cards pays from an Opened account: pass --card ID", len(cards.Items))
+	return nil, usage.Errorf("none of your first %d Enabled cards pays from an Opened account: pass --card ID", len(cards.Items))
 }
 
 // NoSubscriptionForError reports expected event types that no enabled
@@ -173,7 +175,7 @@ func (e *NoSubscriptionForError) Remedy() remedy.Remedy { return remedy.Remedy{K
 
 // checkSubscriptions fails when an expected type has no enabled
 // subscription: waiting for it could only time out.
-func (r *triggerRun) checkSubscriptions(ctx context.Context) error {
+func (r *run) checkSubscriptions(ctx context.Context) error {
 	covered := map[string]bool{}
 	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookSubscriptions, api.WebhookSubscriptionsParams{First: platform.PageMax}),
 		func(p *api.Page[api.WebhookSubscription]) error {
@@ -196,13 +198,13 @@ func (r *triggerRun) checkSubscriptions(ctx context.Context) error {
 		}
 	}
 	if len(lacking) > 0 {
-		return &NoSubscriptionForError{Env: string(r.env.Name), Types: lacking}
+		return &NoSubscriptionForError{Env: r.env.Name, Types: lacking}
 	}
 	return nil
 }
 
 // read is every event the log shows since since, newest first.
-func (r *triggerRun) read(ctx context.Context, since time.Time) ([]api.WebhookEventLog, error) {
+func (r *run) read(ctx context.Context, since time.Time) ([]api.WebhookEventLog, error) {
 	var out []api.WebhookEventLog
 	p := api.WebhookEventLogsParams{First: platform.PageMax, StartDate: since}
 	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
@@ -214,7 +216,7 @@ func (r *triggerRun) read(ctx context.Context, since time.Time) ([]api.WebhookEv
 
 // history is the set of events the log held before the run: none of
 // them is the run's.
-func (r *triggerRun) history(ctx context.Context, since time.Time) (map[string]bool, error) {
+func (r *run) history(ctx context.Context, since time.Time) (map[string]bool, error) {
 	logs, err := r.read(ctx, since)
 	if err != nil {
 		return nil, err
@@ -229,15 +231,15 @@ func (r *triggerRun) history(ctx context.Context, since time.Time) (map[string]b
 // wait reads the log every interval until every expected event of the
 // run's resources is there, or the timeout; it says so on stderr first,
 // and on a terminal counts down.
-func (r *triggerRun) wait(ctx context.Context, since time.Time, before map[string]bool) error {
+func (r *run) wait(ctx context.Context, since time.Time, before map[string]bool) error {
 	resources := scenario.Resources(r.results, r.objects)
-	fmt.Fprintf(r.opts.IO.Err, "Waiting up to %s for %d events in the %s event log (%s), reading it every %s.\n",
+	fmt.Fprintf(r.out.Err, "Waiting up to %s for %d events in the %s event log (%s), reading it every %s.\n",
 		r.opts.Timeout, len(r.expect), r.env.Name, strings.Join(r.expect, ", "), r.opts.Interval)
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	deadline := time.Now().Add(r.opts.Timeout)
-	progress := r.opts.F.progressLine()
-	defer progress.clear()
+	progress := r.out.Progress
+	defer progress.Clear()
 	t := time.NewTicker(r.opts.Interval)
 	defer t.Stop()
 	shown := 0
@@ -257,9 +259,9 @@ func (r *triggerRun) wait(ctx context.Context, since time.Time, before map[strin
 				return nil
 			}
 		case ctx.Err() == nil:
-			fmt.Fprintf(r.opts.IO.Err, "could not read the event log: %s\n", remedy.Sentence(err))
+			fmt.Fprintf(r.out.Err, "could not read the event log: %s\n", remedy.Sentence(err))
 		}
-		progress.set(fmt.Sprintf("waiting for %s · %s left", strings.Join(r.verdict.Missing, ", "), roundWait(time.Until(deadline))))
+		progress.Set(fmt.Sprintf("waiting for %s · %s left", strings.Join(r.verdict.Missing, ", "), left(time.Until(deadline))))
 		select {
 		case <-ctx.Done():
 			if r.verdict.Missing == nil {
@@ -273,7 +275,7 @@ func (r *triggerRun) wait(ctx context.Context, since time.Time, before map[strin
 
 // printStep writes what one step did (not with --json, which writes the
 // whole run at the end).
-func (r *triggerRun) printStep(res scenario.Result) {
+func (r *run) printStep(res scenario.Result) {
 	if r.opts.JSON {
 		return
 	}
@@ -291,22 +293,22 @@ func (r *triggerRun) printStep(res scenario.Result) {
 	if res.Given {
 		outs = append(outs, "(given)")
 	}
-	fmt.Fprintf(r.opts.IO.Out, "%-10s %-46s %s\n", res.Step, res.Op, strings.Join(outs, " "))
+	fmt.Fprintf(r.out.Out, "%-10s %-46s %s\n", res.Step, res.Op, strings.Join(outs, " "))
 }
 
 // printEvents writes the events that arrived since the first shown.
-func (r *triggerRun) printEvents(shown int) int {
+func (r *run) printEvents(shown int) int {
 	if r.opts.JSON {
 		return shown
 	}
 	for _, e := range r.verdict.Arrived[shown:] {
-		fmt.Fprintf(r.opts.IO.Out, "%-10s %-46s %s %s\n", "event", e.Type, e.ResourceID, e.ID)
+		fmt.Fprintf(r.out.Out, "%-10s %-46s %s %s\n", "event", e.Type, e.ResourceID, e.ID)
 	}
 	return len(r.verdict.Arrived)
 }
 
-// triggerReport is trigger's --json.
-type triggerReport struct {
+// Report is a run as --json writes it.
+type Report struct {
 	Scenario string            `json:"scenario"`
 	Env      string            `json:"env"`
 	Objects  scenario.Objects  `json:"objects"`
@@ -318,9 +320,9 @@ type triggerReport struct {
 }
 
 // report ends the run: the JSON object with --json, and the verdict.
-func (r *triggerRun) report() error {
+func (r *run) report() error {
 	if r.opts.JSON {
-		rep := triggerReport{Scenario: r.sc.Name, Env: string(r.env.Name), Objects: r.objects, Steps: r.results,
+		rep := Report{Scenario: r.sc.Name, Env: r.env.Name, Objects: r.objects, Steps: r.results,
 			Expected: r.expect, Waited: r.waits(), Arrived: r.verdict.Arrived, Missing: r.verdict.Missing}
 		if rep.Steps == nil {
 			rep.Steps = []scenario.Result{}
@@ -328,8 +330,11 @@ func (r *triggerRun) report() error {
 		if rep.Arrived == nil {
 			rep.Arrived, rep.Missing = []scenario.Event{}, []string{}
 		}
-		if err := writeJSON(r.opts.IO.Out, rep); err != nil {
-			return err
+		enc := json.NewEncoder(r.out.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fmt.Errorf("could not write the JSON output: %w", err)
 		}
 	}
 	if !r.waits() || len(r.results) < len(r.sc.Steps) {
@@ -338,6 +343,6 @@ func (r *triggerRun) report() error {
 	if !r.verdict.Met() {
 		return &MissingEventsError{Missing: r.verdict.Missing, Expect: len(r.expect), Timeout: r.opts.Timeout}
 	}
-	fmt.Fprintf(r.opts.IO.Err, "All %d expected events arrived.\n", len(r.expect))
+	fmt.Fprintf(r.out.Err, "All %d expected events arrived.\n", len(r.expect))
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package apicall
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
 // maxOperationFile bounds what is read for an operation or variables file
@@ -31,7 +33,7 @@ func readOperation(arg string, stdin io.Reader) (string, error) {
 func readFileMax(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageErrorf("cannot read %s: %w", path, err)
+		return nil, usage.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
 	return readAllMax(f, path)
@@ -40,10 +42,10 @@ func readFileMax(path string) ([]byte, error) {
 func readAllMax(r io.Reader, what string) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxOperationFile+1))
 	if err != nil {
-		return nil, usageErrorf("cannot read %s: %w", what, err)
+		return nil, usage.Errorf("cannot read %s: %w", what, err)
 	}
 	if len(b) > maxOperationFile {
-		return nil, usageErrorf("%s is larger than %d MB: it is not a GraphQL operation or its variables", what, maxOperationFile>>20)
+		return nil, usage.Errorf("%s is larger than %d MB: it is not a GraphQL operation or its variables", what, maxOperationFile>>20)
 	}
 	return b, nil
 }
@@ -55,13 +57,13 @@ func readVariables(input string, typed, raw []string) (map[string]any, error) {
 	if input != "" {
 		b, err := readFileMax(input)
 		if input == "-" {
-			return nil, usageErrorf("--input takes a file; the operation is what - reads from standard input")
+			return nil, usage.Errorf("--input takes a file; the operation is what - reads from standard input")
 		}
 		if err != nil {
 			return nil, err
 		}
 		if err := decodeJSON(b, &vars); err != nil || vars == nil {
-			return nil, usageErrorf("--input %s is not one JSON object of variables: %v", input, err)
+			return nil, usage.Errorf("--input %s is not one JSON object of variables: %v", input, err)
 		}
 	}
 	for _, kv := range typed {
@@ -86,7 +88,7 @@ func readVariables(input string, typed, raw []string) (map[string]any, error) {
 func splitField(flag, kv string) (string, string, error) {
 	name, value, ok := strings.Cut(kv, "=")
 	if !ok || name == "" {
-		return "", "", usageErrorf("%s %q: write name=value", flag, kv)
+		return "", "", usage.Errorf("%s %q: write name=value", flag, kv)
 	}
 	return name, value, nil
 }
@@ -124,7 +126,7 @@ func typedValue(name, v string) (any, error) {
 	}
 	var x any
 	if err := decodeJSON(data, &x); err != nil {
-		return nil, usageErrorf("-F %s=%s is not JSON: %v", name, v, err)
+		return nil, usage.Errorf("-F %s=%s is not JSON: %v", name, v, err)
 	}
 	return x, nil
 }

@@ -1,4 +1,4 @@
-package cli
+package listen
 
 import (
 	"errors"
@@ -106,4 +106,29 @@ func BenchmarkPositionFinish(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(p.writes)/float64(b.N), "writes/op")
+}
+
+// TestEventTypes: the log filters on a lone type itself; with several, it
+// is asked for everything and the entries are filtered here.
+func TestEventTypes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		types  []string
+		server string
+		keep   map[string]bool
+	}{
+		{nil, "", map[string]bool{"Transaction.Booked": true}},
+		{[]string{"Transaction.Booked"}, "Transaction.Booked", map[string]bool{"Transaction.Booked": true}},
+		{[]string{"Transaction.Booked", "Account.Updated"}, "", map[string]bool{"Transaction.Booked": true, "Account.Updated": true, "User.Joined": false}},
+	}
+	for _, c := range cases {
+		if got := ServerType(c.types); got != c.server {
+			t.Errorf("%v: ServerType = %q, want %q", c.types, got, c.server)
+		}
+		for typ, want := range c.keep {
+			if got := Wanted(c.types, typ); got != want {
+				t.Errorf("%v: Wanted(%q) = %v, want %v", c.types, typ, got, want)
+			}
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package cli
+package apicall
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"github.com/itchyny/gojq"
 
 	"github.com/partnertui/partnertui/internal/safetext"
+	"github.com/partnertui/partnertui/internal/usage"
 )
 
-// apiOutput writes `partnertui api`'s answers: each page as it comes, or
-// every page in one array (--slurp); through a jq filter when one is given.
-type apiOutput struct {
+// output writes the answers: each page as it comes, or every page in one
+// array (--slurp); through a jq filter when one is given.
+type output struct {
 	ctx    context.Context
 	out    io.Writer
 	errw   io.Writer
@@ -28,20 +29,20 @@ type apiOutput struct {
 }
 
 // compileJQ compiles --jq's expression; a mistake is a usage error.
-func compileJQ(expr string) (*jqCode, error) {
+func compileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
-		return nil, usageErrorf("--jq %q: %v", expr, err)
+		return nil, usage.Errorf("--jq %q: %v", expr, err)
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
-		return nil, usageErrorf("--jq %q: %v", expr, err)
+		return nil, usage.Errorf("--jq %q: %v", expr, err)
 	}
 	return code, nil
 }
 
 // page takes one answer (its body, and the body decoded).
-func (o *apiOutput) page(body []byte, decoded map[string]any) error {
+func (o *output) page(body []byte, decoded map[string]any) error {
 	o.reportErrors(decoded)
 	switch {
 	case o.slurp && o.jq == nil:
@@ -57,7 +58,7 @@ func (o *apiOutput) page(body []byte, decoded map[string]any) error {
 }
 
 // finish writes what --slurp gathered.
-func (o *apiOutput) finish() error {
+func (o *output) finish() error {
 	if !o.slurp {
 		return nil
 	}
@@ -70,7 +71,7 @@ func (o *apiOutput) finish() error {
 	return o.writeRaw(append(append([]byte("["), bytes.Join(o.bodies, []byte(","))...), ']'))
 }
 
-func (o *apiOutput) writeRaw(body []byte) error {
+func (o *output) writeRaw(body []byte) error {
 	var b bytes.Buffer
 	var err error
 	if o.indent {
@@ -89,7 +90,7 @@ func (o *apiOutput) writeRaw(body []byte) error {
 // filter runs the jq filter on v and writes each result: a string as it
 // is (as jq -r and gh --jq do, made safe for a terminal), anything else as
 // JSON.
-func (o *apiOutput) filter(v any) error {
+func (o *output) filter(v any) error {
 	iter := o.jq.RunWithContext(o.ctx, v)
 	for {
 		r, ok := iter.Next()
@@ -122,7 +123,7 @@ func (o *apiOutput) filter(v any) error {
 }
 
 // reportErrors writes an answer's "errors" on stderr, one line each.
-func (o *apiOutput) reportErrors(decoded map[string]any) {
+func (o *output) reportErrors(decoded map[string]any) {
 	errs, _ := decoded["errors"].([]any)
 	for _, e := range errs {
 		m, _ := e.(map[string]any)
@@ -144,6 +145,3 @@ func (o *apiOutput) reportErrors(decoded map[string]any) {
 		o.failed = true
 	}
 }
-
-// jqCode is a compiled --jq filter.
-type jqCode = gojq.Code

@@ -1,4 +1,4 @@
-package cli
+package trigger
 
 import (
 	"context"
@@ -15,15 +15,16 @@ import (
 // does not consent automatically): it names the consent URL, with a QR
 // code on a terminal to finish on a phone, says how long it waits (the
 // run's --timeout), then reads the payment every --interval until it
-// leaves ConsentPending. Without a --timeout it does not wait.
-func consentWaiter(opts *TriggerOptions, c *api.Client) func(context.Context, *api.Payment) (*api.Payment, error) {
+// leaves ConsentPending. Without a timeout it does not wait.
+func (tr *Trigger) consentWaiter() func(context.Context, *api.Payment) (*api.Payment, error) {
+	opts, c := tr.opts, tr.env.API
 	return func(ctx context.Context, p *api.Payment) (*api.Payment, error) {
 		if opts.Timeout <= 0 {
 			return p, nil
 		}
-		w := opts.IO.Err
+		w := tr.out.Err
 		fmt.Fprintf(w, "Payment %s waits for the user's consent: open %s\n", p.ID, p.ConsentURL)
-		if opts.IO.ErrIsTerminal() {
+		if tr.out.Terminal {
 			// Most terminals are dark; HalfBlocks keeps the code dark on
 			// light for the phone's camera.
 			if qr, err := iban.HalfBlocks(p.ConsentURL, true); err == nil {
@@ -34,12 +35,12 @@ func consentWaiter(opts *TriggerOptions, c *api.Client) func(context.Context, *a
 		ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 		deadline := time.Now().Add(opts.Timeout)
-		progress := opts.F.progressLine()
-		defer progress.clear()
+		progress := tr.out.Progress
+		defer progress.Clear()
 		t := time.NewTicker(opts.Interval)
 		defer t.Stop()
 		for {
-			progress.set(fmt.Sprintf("waiting for the consent of payment %s · %s left", p.ID, roundWait(time.Until(deadline))))
+			progress.Set(fmt.Sprintf("waiting for the consent of payment %s · %s left", p.ID, left(time.Until(deadline))))
 			select {
 			case <-ctx.Done():
 				return p, &PaymentNotSentError{PaymentID: p.ID, Status: p.Status, ConsentURL: p.ConsentURL, Waited: opts.Timeout}

@@ -1,4 +1,4 @@
-package cli
+package listen
 
 import (
 	"crypto/sha256"
@@ -20,21 +20,21 @@ import (
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
-// listenSettle is how late an event may first show in the event log after
+// settle is how late an event may first show in the event log after
 // its eventDate and still be resumed: the platform logs a first attempt
 // once the endpoint answered, within its 10 s answer window; a minute
 // leaves room for its queue.
-const listenSettle = time.Minute
+const settle = time.Minute
 
 // positionVersion is the format of a saved position.
 const positionVersion = 1
 
-// position is how far `listen --resume` has forwarded: every event dated
+// position is how far a resumed listen has forwarded: every event dated
 // before mark is handled (delivered, given up, or history when listen
 // first ran), and done holds the handled events dated at or after it.
 // Deliveries run concurrently and finish in any order, so one date cannot
 // say it: mark stays at or before the oldest event still being delivered,
-// and a minute (listenSettle) behind the newest event the log has shown,
+// and a minute (settle) behind the newest event the log has shown,
 // since an event may be logged after others dated later. Dates are the
 // platform's, never the local clock.
 type position struct {
@@ -162,7 +162,7 @@ func (p *position) since() time.Time {
 	if p.mark.IsZero() {
 		return time.Time{} // the log was empty when listen first ran: all of it is new
 	}
-	return p.mark.Add(-listenSettle)
+	return p.mark.Add(-settle)
 }
 
 // read notes, at once, what one read of the log found: news are being
@@ -238,7 +238,7 @@ func (p *position) advance() {
 	if p.newest.IsZero() {
 		return
 	}
-	m := p.newest.Add(-listenSettle)
+	m := p.newest.Add(-settle)
 	for _, d := range p.inflight {
 		if d.Before(m) {
 			m = d

@@ -1,0 +1,62 @@
+package apicall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/schemacache"
+)
+
+// endpointSchema is what an operation is validated against.
+type endpointSchema struct {
+	schema  *ast.Schema // nil: only the syntax and the limits can be checked
+	fetched time.Time
+	cached  bool   // read from the cache, not just now: it may be out of date
+	note    string // why there is no schema, for stderr
+}
+
+// schemaFor is the schema of the endpoint the operation goes to: from the
+// cache, else read by introspection (once: it is then cached with its
+// date). Offline (--dry-run) nothing is sent, so only a cached schema is
+// used. A refused introspection leaves only the syntax and the limits to
+// check, and says so.
+func schemaFor(ctx context.Context, e Env, testing, refresh, offline bool) (endpointSchema, error) {
+	url, err := e.API.Endpoint(testing)
+	if err != nil {
+		return endpointSchema{}, err
+	}
+	if e.Schemas != nil && !refresh {
+		if c, err := e.Schemas.Load(url); err == nil {
+			if s, err := gqlop.SchemaFromIntrospection(c.Introspection); err == nil {
+				return endpointSchema{schema: s, fetched: c.Fetched, cached: true}, nil
+			}
+		}
+	}
+	if offline {
+		return endpointSchema{note: "no schema of " + url + " is cached yet, so only the syntax and the limits were checked"}, nil
+	}
+	resp, err := e.API.Do(ctx, api.Request{Query: gqlop.IntrospectionQuery, Testing: testing})
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, api.ErrUnauthorized) || errors.Is(err, api.ErrNetwork) {
+			return endpointSchema{}, err
+		}
+		return endpointSchema{note: fmt.Sprintf("the schema could not be read (%v), so only the syntax and the limits were checked", err)}, nil
+	}
+	s, err := gqlop.SchemaFromIntrospection(resp.Body)
+	if err != nil {
+		return endpointSchema{note: fmt.Sprintf("the server refused introspection (%v), so only the syntax and the limits were checked", err)}, nil
+	}
+	now := time.Now().UTC()
+	if e.Schemas != nil {
+		// A cache that cannot be written only costs the next command one
+		// more introspection.
+		_ = e.Schemas.Save(schemacache.Entry{Endpoint: url, Fetched: now, Introspection: resp.Body})
+	}
+	return endpointSchema{schema: s, fetched: now}, nil
+}
