@@ -17,7 +17,6 @@ require (
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/creack/pty v1.1.24
 	github.com/gofrs/flock v0.13.1
-	github.com/graph-gophers/graphql-go v1.11.0
 	github.com/hasura/go-graphql-client v0.16.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/muesli/mango v0.1.0

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 func TestQueryCostEstimate(t *testing.T) {
@@ -13,7 +14,7 @@ func TestQueryCostEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := graphql.ParseSchema(src, nil)
+	s, err := gqlparser.LoadSchema(&ast.Source{Input: src})
 	if err != nil {
 		t.Fatal(err)
 	}
