@@ -19,6 +19,7 @@ import (
 	"github.com/partnertui/partnertui/emulator/internal/bind"
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/exec"
+	"github.com/partnertui/partnertui/emulator/internal/gen"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
 )
 
@@ -55,30 +56,81 @@ type Partner struct {
 	Tokens      Introspector
 	Limited     bool // the Sandbox's operation limits
 	Events      *Events
+	// Supplied is the schema a user brought for the partner API; nil
+	// serves the model's own.
+	Supplied *Supplied
+}
+
+// Supplied is a schema a user brings for one API, served whole: the
+// fields the model answers as the schema says are the model's, the rest
+// generated for the seed, with the fixtures' objects set.
+type Supplied struct {
+	Schema *ast.Schema
+	Seed   int64
+	// Fixtures sets the fixtures' objects in an environment's new world;
+	// nil when there are none.
+	Fixtures func(*gen.World)
 }
 
 // NewPartnerEndpoint builds the partner GraphQL endpoint of an
-// environment; its schema loads on first use.
-func NewPartnerEndpoint(p Partner) http.Handler {
+// environment. The model's own schema loads on first use (many runs never
+// call Live); a supplied one at once, so a mismatch is reported at start.
+func NewPartnerEndpoint(p Partner) (http.Handler, error) {
 	e := &endpoint{env: p.Store.Env(), tokens: p.Tokens}
-	e.load = sync.OnceValues(func() (*loadedSchema, error) {
+	load := func() (*loadedSchema, error) {
 		root := &partnerRoot{&partnerResolver{store: p.Store, clientID: p.ClientID, redirectURI: p.RedirectURI, events: p.Events}, &webhookResolver{hub: p.Events.hub}}
-		return loadModel(partnerAPI, root, p.Limited)
-	})
-	return e
+		return load(PartnerAPI, root, p.Limited, p.Supplied, p.Events.generated(PartnerAPI))
+	}
+	if p.Supplied == nil {
+		e.load = sync.OnceValues(load)
+		return e, nil
+	}
+	ls, err := load()
+	if err != nil {
+		return nil, err
+	}
+	e.load = func() (*loadedSchema, error) { return ls, nil }
+	return e, nil
 }
 
-// NewTestingEndpoint builds the Sandbox Testing API endpoint.
-func NewTestingEndpoint(store *data.Store, tokens Introspector, ev *Events) (http.Handler, error) {
-	ls, err := loadModel(testingAPI, &adminRoot{&adminResolver{store: store}, ev}, true)
+// NewTestingEndpoint builds the Sandbox Testing API endpoint; sup is the
+// schema a user brought for it, nil for the model's own.
+func NewTestingEndpoint(store *data.Store, tokens Introspector, ev *Events, sup *Supplied) (http.Handler, error) {
+	ls, err := load(TestingAPI, &adminRoot{&adminResolver{store: store}, ev}, true, sup, ev.generated(TestingAPI))
 	if err != nil {
 		return nil, err
 	}
 	return &endpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens}, nil
 }
 
-// loadModel builds an endpoint that serves the model's own schema.
-func loadModel(api string, root any, limited bool) (*loadedSchema, error) {
+// load builds what an endpoint executes with: the model's schema, or the
+// supplied one with the model checked against it and a world for the
+// rest.
+func load(api string, root any, limited bool, sup *Supplied, mutated func(string, *gen.Mutation)) (*loadedSchema, error) {
+	model, err := ModelSchema(api)
+	if err != nil {
+		return nil, err
+	}
+	c := answer.Config{Model: &bind.Binder{}, Root: root}
+	served := model
+	if sup != nil {
+		served = sup.Schema
+		c.Modelled = answer.CheckModel(model, served)
+	}
+	c.Schema = exec.NewSchema(served)
+	if sup != nil {
+		c.World = gen.New(c.Schema, sup.Seed)
+		if sup.Fixtures != nil {
+			sup.Fixtures(c.World)
+		}
+		c.Mutated = mutated
+	}
+	return &loadedSchema{schema: c.Schema, limits: endpointLimits(served, limited), answer: answer.New(c), root: root}, nil
+}
+
+// ModelSchema is the schema the model answers for an API (PartnerAPI or
+// TestingAPI), parsed from the embedded files.
+func ModelSchema(api string) (*ast.Schema, error) {
 	src, err := sdl(api)
 	if err != nil {
 		return nil, err
@@ -87,8 +139,7 @@ func loadModel(api string, root any, limited bool) (*loadedSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse the %s schema: %w", api, err)
 	}
-	es := exec.NewSchema(s)
-	return &loadedSchema{schema: es, limits: endpointLimits(s, limited), answer: answer.New(es, &bind.Binder{}), root: root}, nil
+	return s, nil
 }
 
 // gqlRequest is the JSON body of a GraphQL-over-HTTP request.

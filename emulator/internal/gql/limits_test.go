@@ -10,7 +10,7 @@ import (
 
 func TestQueryCostEstimate(t *testing.T) {
 	t.Parallel()
-	src, err := sdl(partnerAPI)
+	src, err := sdl(PartnerAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
