@@ -389,3 +389,45 @@ fragment FullType on __Type {
 }
 fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason }
 fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`
+
+// TestModelMismatchIsGenerated: where a brought schema types a modelled
+// field differently, the mismatch is named at start and the field is
+// generated as the schema says, while the model answers the rest.
+func TestModelMismatchIsGenerated(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(referencePath(t, "partner-schema.graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	at := strings.Index(text, "\ntype Account {")
+	name := strings.Index(text[at:], "\n  name: String!")
+	if at < 0 || name < 0 {
+		t.Fatal("the reference has no Account.name: String!")
+	}
+	text = text[:at+name] + "\n  name: Int!" + text[at+name+len("\n  name: String!"):]
+	opts := Options{Accounts: 5, Schemas: []Source{{Path: "changed.graphql", Data: []byte(text)}}}
+	e := newTestEnv(t, opts)
+	s, err := loadServed(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.mismatches["partner"]; len(got) != 1 || !strings.Contains(got[0], "Account.name: the schema's type is Int!, the model's String!") {
+		t.Errorf("mismatches %q", got)
+	}
+	acc := e.sandbox.AllAccounts()[0]
+	var out struct {
+		Account struct {
+			ID   string
+			Name json.Number
+			BIC  string
+		}
+	}
+	e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { account(accountId: $id) { id name BIC } }`, map[string]any{"id": acc.ID}, &out)
+	if out.Account.ID != acc.ID || out.Account.BIC != acc.BIC {
+		t.Errorf("the model's fields: %+v, want %s %s", out.Account, acc.ID, acc.BIC)
+	}
+	if _, err := out.Account.Name.Int64(); err != nil {
+		t.Errorf("name is %q, want a generated Int", out.Account.Name)
+	}
+}

@@ -1,9 +1,12 @@
 package emulator
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -162,4 +165,90 @@ func (s *served) describe(info *Info) {
 			}
 		}
 	}
+}
+
+// CoverageReport is, for each API, how the root operations of the schema
+// in use are answered, per domain of the platform.
+type CoverageReport struct {
+	APIs []APICoverage `json:"apis"`
+}
+
+// APICoverage is one API's coverage.
+type APICoverage struct {
+	API        string        `json:"api"`    // "partner API", "Testing API"
+	Schema     string        `json:"schema"` // the file served, or "the model's own"
+	Rows       []CoverageRow `json:"domains"`
+	Total      CoverageRow   `json:"total"`
+	Mismatches []string      `json:"mismatches,omitempty"`
+}
+
+// CoverageRow is one domain's count of operations.
+type CoverageRow struct {
+	Domain    string `json:"domain"`
+	Modelled  int    `json:"modelled"`
+	Generated int    `json:"generated"`
+	Missing   int    `json:"missing"`
+}
+
+// Coverage reports how the emulator would answer the operations of the
+// schemas opts serves (Schemas, else the model's own), without starting.
+func Coverage(opts Options) (*CoverageReport, error) {
+	s, err := loadServed(opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &CoverageReport{}
+	for _, api := range []string{gql.PartnerAPI, gql.TestingAPI} {
+		model, err := gql.ModelSchema(api)
+		if err != nil {
+			return nil, err
+		}
+		c := APICoverage{API: apiName(api), Schema: "the model's own"}
+		var cov answer.Coverage
+		if s != nil && s.schemas[api] != nil {
+			c.Schema, c.Mismatches = s.paths[api], s.mismatches[api]
+			cov = answer.Covered(s.schemas[api], answer.CheckModel(model, s.schemas[api]))
+		} else {
+			cov = answer.Covered(model, nil)
+		}
+		for _, r := range cov.Rows {
+			c.Rows = append(c.Rows, CoverageRow{Domain: r.Domain, Modelled: r.Modelled, Generated: r.Generated, Missing: r.Missing})
+		}
+		c.Total = CoverageRow{Domain: "total", Modelled: cov.Total.Modelled, Generated: cov.Total.Generated, Missing: cov.Total.Missing}
+		rep.APIs = append(rep.APIs, c)
+	}
+	return rep, nil
+}
+
+// PrintCoverage writes a coverage report as a Markdown table per API (as
+// the README carries it), or as one JSON object when asJSON is set.
+func PrintCoverage(w io.Writer, rep *CoverageReport, asJSON bool) error {
+	if asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return fmt.Errorf("encode the coverage: %w", err)
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	var b strings.Builder
+	for i, api := range rep.APIs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s (%s): %d operations, %d modelled, %d generated, %d missing\n\n", api.API, api.Schema,
+			api.Total.Modelled+api.Total.Generated+api.Total.Missing, api.Total.Modelled, api.Total.Generated, api.Total.Missing)
+		fmt.Fprintf(&b, "| Domain | Modelled | Generated | Missing |\n|---|--:|--:|--:|\n")
+		for _, r := range append(api.Rows, api.Total) {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d |\n", r.Domain, r.Modelled, r.Generated, r.Missing)
+		}
+		if len(api.Mismatches) > 0 {
+			fmt.Fprintf(&b, "\nThe schema types %d of the model's fields differently; they are generated:\n", len(api.Mismatches))
+			for _, m := range api.Mismatches {
+				fmt.Fprintf(&b, "  %s\n", m)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -437,7 +437,17 @@ func (w *World) Query(field *ast.FieldDefinition, args map[string]any) (any, err
 			}
 		}
 	}
-	key, _ := json.Marshal(args) // map keys sorted: the same arguments, the same key
+	// The same arguments, the same answer (map keys marshal sorted); the
+	// paging arguments aside, so the pages of a list are of one list.
+	rest := make(map[string]any, len(args))
+	for k, v := range args {
+		switch k {
+		case "first", "after", "before", "last", "offset":
+		default:
+			rest[k] = v
+		}
+	}
+	key, _ := json.Marshal(rest)
 	root := mix(w.seed, hashString(w.rootName()+"("+string(key)+")"))
 	return w.Value(w.rootName(), "", root, field.Name, field.Type, args)
 }
