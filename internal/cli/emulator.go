@@ -35,7 +35,7 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away\n" +
 			"  partnertui emulator --schema partner.graphql --schema admin.graphql --fixtures fixtures.toml   # every operation, not only the modelled ones\n" +
 			"  partnertui emulator --schema partner.graphql --schema admin.graphql --coverage                 # what is modelled, generated, missing",
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
