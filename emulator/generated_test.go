@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -429,5 +430,68 @@ func TestModelMismatchIsGenerated(t *testing.T) {
 	}
 	if _, err := out.Account.Name.Int64(); err != nil {
 		t.Errorf("name is %q, want a generated Int", out.Account.Name)
+	}
+}
+
+// TestConcurrentMutationsAndReads: mutations the world answers and reads
+// of what they created run at once without losing one (the race detector
+// watches the store).
+func TestConcurrentMutationsAndReads(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, referenceOptions(t))
+	acc := e.sandbox.AllAccounts()[0].ID
+	q := `query($id: ID!) { account(accountId: $id) { standingOrders(first: 100) { totalCount edges { node { id label } } } } }`
+	var before struct {
+		Account struct{ StandingOrders struct{ TotalCount int } }
+	}
+	e.mustData(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc}, &before)
+	const workers, each = 4, 5
+	ids := make(chan string, workers*each)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				r := e.query(pathSandbox, tokSandboxProject, opSchedule, map[string]any{"input": map[string]any{
+					"accountId": acc, "period": "Weekly", "label": fmt.Sprintf("w%d-%d", w, i), "consentRedirectUrl": "https://partner.example/done"}})
+				var out struct {
+					S struct{ StandingOrder struct{ ID string } } `json:"scheduleStandingOrder"`
+				}
+				if err := json.Unmarshal(r.Data, &out); err != nil || len(r.Errors) > 0 {
+					t.Errorf("schedule: %v %+v", err, r.Errors)
+					return
+				}
+				ids <- out.S.StandingOrder.ID
+				e.query(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc})
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		if seen[id] {
+			t.Errorf("id %s given twice", id)
+		}
+		seen[id] = true
+	}
+	var after struct {
+		Account struct {
+			StandingOrders struct {
+				TotalCount int
+				Edges      []struct{ Node struct{ ID string } }
+			}
+		}
+	}
+	e.mustData(pathSandbox, tokSandboxProject, q, map[string]any{"id": acc}, &after)
+	if got := after.Account.StandingOrders.TotalCount; got != before.Account.StandingOrders.TotalCount+workers*each || len(seen) != workers*each {
+		t.Errorf("total %d, was %d, %d created", got, before.Account.StandingOrders.TotalCount, len(seen))
+	}
+	for _, ed := range after.Account.StandingOrders.Edges[:workers*each] {
+		if !seen[ed.Node.ID] {
+			t.Errorf("the list starts with %s, which no worker created", ed.Node.ID)
+		}
 	}
 }

@@ -181,17 +181,18 @@ func (a *Answerer) overlay(ctx context.Context, typ string, v any) any {
 func (a *Answerer) present(ctx context.Context, v any) any {
 	switch x := v.(type) {
 	case *gen.Object:
-		if !x.Lookup || x.Model != nil {
+		if !x.Lookup {
 			return x
 		}
 		if m := a.modelLookup(ctx, x); m != nil {
 			return overlaid{set: x, model: m}
 		}
 	case []any:
+		copied := false
 		for i, item := range x {
 			if o, ok := item.(*gen.Object); ok && o.Lookup {
-				if i == 0 { // copy before the first change: the list may be stored
-					x = append([]any(nil), x...)
+				if !copied { // the list may be stored: change a copy
+					x, copied = append([]any(nil), x...), true
 				}
 				x[i] = a.present(ctx, o)
 			}

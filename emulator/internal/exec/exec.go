@@ -331,7 +331,7 @@ func (e *executor) object(obj *ast.Definition, fields []*ast.Field, v any, path 
 // introspection.
 func (e *executor) resolve(obj *ast.Definition, pf *planField, v any, path *pathNode) (any, error) {
 	if pf.def == nil {
-		return nil, fmt.Errorf("Cannot query field %q on type %q", pf.fields[0].Name, obj.Name)
+		return nil, fmt.Errorf("cannot query field %q on type %q", pf.fields[0].Name, obj.Name)
 	}
 	if pf.argErr != nil {
 		return nil, pf.argErr
@@ -466,25 +466,25 @@ func (e *executor) leaf(b []byte, def *ast.Definition, v any) ([]byte, error) {
 	case "Int":
 		n, ok := asInt(v)
 		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			return b, fmt.Errorf("Int cannot represent %s", describe(v))
+			return b, fmt.Errorf("an Int cannot represent %s", describe(v))
 		}
 		return appendInt(b, n), nil
 	case "Float":
 		f, ok := asFloat(v)
 		if !ok || math.IsInf(f, 0) || math.IsNaN(f) {
-			return b, fmt.Errorf("Float cannot represent %s", describe(v))
+			return b, fmt.Errorf("a Float cannot represent %s", describe(v))
 		}
 		return appendFloat(b, f), nil
 	case "String":
 		s, ok := asString(v)
 		if !ok {
-			return b, fmt.Errorf("String cannot represent %s", describe(v))
+			return b, fmt.Errorf("a String cannot represent %s", describe(v))
 		}
 		return appendString(b, s), nil
 	case "Boolean":
 		x, ok := v.(bool)
 		if !ok {
-			return b, fmt.Errorf("Boolean cannot represent %s", describe(v))
+			return b, fmt.Errorf("a Boolean cannot represent %s", describe(v))
 		}
 		return strconv.AppendBool(b, x), nil
 	case "ID":
@@ -494,7 +494,7 @@ func (e *executor) leaf(b []byte, def *ast.Definition, v any) ([]byte, error) {
 		if n, ok := asInt(v); ok {
 			return appendString(b, strconv.FormatInt(n, 10)), nil
 		}
-		return b, fmt.Errorf("ID cannot represent %s", describe(v))
+		return b, fmt.Errorf("an ID cannot represent %s", describe(v))
 	}
 	// A custom scalar: strings, numbers and booleans as they are, anything
 	// else as encoding/json writes it.

@@ -270,7 +270,7 @@ func TestFieldErrors(t *testing.T) {
 	got := run(t, s, root, `{ badEnum bigInt hero(episode: EMPIRE) { name } s: search(text: "") { ... on Droid { id primaryFunction } } }`, "")
 	sameJSON(t, got, `{"errors":[
 	  {"message":"enum Episode cannot represent the value a string value","locations":[{"line":1,"column":3}],"path":["badEnum"]},
-	  {"message":"Int cannot represent a number value","locations":[{"line":1,"column":11}],"path":["bigInt"]},
+	  {"message":"an Int cannot represent a number value","locations":[{"line":1,"column":11}],"path":["bigInt"]},
 	  {"message":"the value's type \"Review\" is not one of the possible types of SearchResult","locations":[{"line":1,"column":49}],"path":["s",2]}
 	  ],"data":null}`)
 	got = run(t, s, root, `{ hero(episode: EMPIRE) { name } s: search(text: "") { ... on Droid { name } } }`, "")

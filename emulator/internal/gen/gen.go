@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -27,11 +26,9 @@ import (
 type Object struct {
 	Type string // its concrete object type
 	ID   string // its id, for a type with one
-	// Model is the model's value under a stored object that has the id of
-	// one the model knows: the fields not set are the model's.
-	Model any
 	// Lookup is set when the id came from outside (an argument, a
-	// fixture): the model may know it.
+	// fixture): the model may know the object, and answer the fields that
+	// were not set.
 	Lookup bool
 	h      uint64         // identity: what its generated fields derive from
 	set    map[string]any // fields set; guarded by the store's lock when stored
@@ -51,7 +48,6 @@ type World struct {
 	choose map[string]chooser    // abstract type → how its member is chosen
 	byID   map[string]*byIDQuery // object type → the root query that reads one by id
 	store  *Store
-	mu     sync.Mutex // guards lazily built indexes
 }
 
 // connShape is what makes a type a connection: edges with a node.
