@@ -210,8 +210,21 @@ func (b *opBuilder) fieldsOf(def *ast.Definition, depth int, alias string) []str
 // checkAnswer walks the data of an answer alongside the operation's
 // selection and the schema; it returns every way the data breaks the
 // schema.
-func checkAnswer(s *ast.Schema, doc *ast.QueryDocument, data any) []string {
+func checkAnswer(s *ast.Schema, doc *ast.QueryDocument, data any, vars map[string]any) []string {
 	var problems []string
+	// skipped evaluates @skip and @include as the executor must.
+	skipped := func(dirs ast.DirectiveList) bool {
+		for _, d := range dirs {
+			if d.Name != "skip" && d.Name != "include" {
+				continue
+			}
+			v, _ := d.Arguments.ForName("if").Value.Value(vars)
+			if b, _ := v.(bool); b == (d.Name == "skip") {
+				return true
+			}
+		}
+		return false
+	}
 	op := doc.Operations[0]
 	root := s.Query
 	if op.Operation == ast.Mutation {
@@ -254,22 +267,45 @@ func checkAnswer(s *ast.Schema, doc *ast.QueryDocument, data any) []string {
 				problems = append(problems, fmt.Sprintf("%s: %T for the object %s", path, v, def.Name))
 				return
 			}
-			concrete := def
-			if def.Kind != ast.Object {
-				tn, _ := obj["__typename"].(string)
-				concrete = s.Types[tn]
+			if def.Kind == ast.Object {
+				object(def, ss, obj, path)
+				return
+			}
+			if tn, ok := obj["__typename"].(string); ok {
+				concrete := s.Types[tn]
 				if concrete == nil || !slices.ContainsFunc(s.PossibleTypes[def.Name], func(d *ast.Definition) bool { return d.Name == tn }) {
 					problems = append(problems, fmt.Sprintf("%s: __typename %q is not a type of %s", path, tn, def.Name))
 					return
 				}
+				object(concrete, ss, obj, path)
+				return
 			}
-			object(concrete, ss, obj, path)
+			// No __typename selected: the value must be one of the
+			// members, whichever it is.
+			var first []string
+			for i, m := range s.PossibleTypes[def.Name] {
+				saved := problems
+				problems = nil
+				object(m, ss, obj, path)
+				found := problems
+				problems = saved
+				if len(found) == 0 {
+					return
+				}
+				if i == 0 {
+					first = found
+				}
+			}
+			problems = append(problems, first...)
 		}
 	}
 	object = func(def *ast.Definition, ss ast.SelectionSet, v map[string]any, path string) {
 		for _, sel := range ss {
 			switch x := sel.(type) {
 			case *ast.Field:
+				if skipped(x.Directives) {
+					continue
+				}
 				got, present := v[x.Alias]
 				if !present {
 					problems = append(problems, path+"."+x.Alias+": missing")
@@ -284,8 +320,16 @@ func checkAnswer(s *ast.Schema, doc *ast.QueryDocument, data any) []string {
 				f := def.Fields.ForName(x.Name)
 				value(f.Type, x.SelectionSet, got, path+"."+x.Alias)
 			case *ast.InlineFragment:
-				if x.TypeCondition == def.Name || slices.ContainsFunc(s.PossibleTypes[x.TypeCondition], func(d *ast.Definition) bool { return d.Name == def.Name }) {
+				if skipped(x.Directives) {
+					continue
+				}
+				if x.TypeCondition == "" || x.TypeCondition == def.Name || slices.ContainsFunc(s.PossibleTypes[x.TypeCondition], func(d *ast.Definition) bool { return d.Name == def.Name }) {
 					object(def, x.SelectionSet, v, path)
+				}
+			case *ast.FragmentSpread:
+				f := doc.Fragments.ForName(x.Name)
+				if f != nil && !skipped(x.Directives) && (f.TypeCondition == def.Name || slices.ContainsFunc(s.PossibleTypes[f.TypeCondition], func(d *ast.Definition) bool { return d.Name == def.Name })) {
+					object(def, f.SelectionSet, v, path)
 				}
 			}
 		}
@@ -449,7 +493,7 @@ func TestEveryOperationAnswers(t *testing.T) {
 		if err := dec.Decode(&data); err != nil {
 			t.Fatal(err)
 		}
-		if problems := checkAnswer(s, doc, data); len(problems) > 0 {
+		if problems := checkAnswer(s, doc, data, nil); len(problems) > 0 {
 			t.Errorf("%s %s: the answer breaks the schema:\n  %s", op.path, op.field.Name, strings.Join(problems[:min(len(problems), 10)], "\n  "))
 			continue
 		}
