@@ -28,7 +28,7 @@ import (
 type Options struct {
 	Listen     string        // [127.0.0.1:0]
 	Accounts   int           // accounts to generate [120], up to 100,000
-	Seed       int64         // data seed [1]
+	Seed       int64         // seed of the data and of what is generated for Schemas [1]
 	RateLimit  int           // requests per RateWindow per client IP per endpoint [2000]
 	RateWindow time.Duration // [5m]
 	TokenTTL   time.Duration // access-token lifetime [1h]

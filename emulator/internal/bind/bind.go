@@ -265,28 +265,8 @@ func pack(dst reflect.Value, v any) error {
 			dst.Set(reflect.ValueOf(v))
 		}
 		return nil
-	case reflect.String:
-		if s, ok := v.(string); ok {
-			dst.SetString(s)
-			return nil
-		}
-	case reflect.Bool:
-		if b, ok := v.(bool); ok {
-			dst.SetBool(b)
-			return nil
-		}
-	case reflect.Int32, reflect.Int, reflect.Int64:
-		if n, ok := v.(int32); ok {
-			dst.SetInt(int64(n))
-			return nil
-		}
-	case reflect.Float64:
-		switch n := v.(type) {
-		case float64:
-			dst.SetFloat(n)
-			return nil
-		case int32:
-			dst.SetFloat(float64(n))
+	case reflect.String, reflect.Bool, reflect.Int32, reflect.Int, reflect.Int64, reflect.Float64:
+		if packScalar(dst, v) {
 			return nil
 		}
 	case reflect.Slice:
@@ -311,4 +291,36 @@ func pack(dst reflect.Value, v any) error {
 		return nil
 	}
 	return fmt.Errorf("a %T cannot be read into the model's %s", v, dst.Type())
+}
+
+// packScalar sets a string, bool, integer or float from its coerced
+// value; false when the value is of another kind.
+func packScalar(dst reflect.Value, v any) bool {
+	switch x := v.(type) {
+	case string:
+		if dst.Kind() == reflect.String {
+			dst.SetString(x)
+			return true
+		}
+	case bool:
+		if dst.Kind() == reflect.Bool {
+			dst.SetBool(x)
+			return true
+		}
+	case int32:
+		switch dst.Kind() {
+		case reflect.Int32, reflect.Int, reflect.Int64:
+			dst.SetInt(int64(x))
+			return true
+		case reflect.Float64:
+			dst.SetFloat(float64(x))
+			return true
+		}
+	case float64:
+		if dst.Kind() == reflect.Float64 {
+			dst.SetFloat(x)
+			return true
+		}
+	}
+	return false
 }

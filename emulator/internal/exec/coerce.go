@@ -272,23 +272,7 @@ func (s *Schema) coerceLiteral(t *ast.Type, v *ast.Value, vars map[string]any, w
 	}
 	switch def.Kind {
 	case ast.InputObject:
-		if v.Kind != ast.ObjectValue {
-			return nil, inputErrorf("%s must be an object of type %s", where, def.Name)
-		}
-		given := make(map[string]any, len(v.Children))
-		lits := make(map[string]*ast.Value, len(v.Children))
-		for _, c := range v.Children {
-			// A variable with no value is an absent field.
-			if c.Value.Kind == ast.Variable {
-				if _, ok := vars[c.Value.Raw]; !ok {
-					continue
-				}
-			}
-			given[c.Name], lits[c.Name] = nil, c.Value
-		}
-		return s.coerceObject(def, where, given, func(f *ast.FieldDefinition, _ any) (any, error) {
-			return s.coerceLiteral(f.Type, lits[f.Name], vars, where+"."+f.Name)
-		})
+		return s.objectLiteral(def, v, vars, where)
 	case ast.Enum:
 		if v.Kind != ast.EnumValue || !s.IsEnumValue(def.Name, v.Raw) {
 			return nil, inputErrorf("%s must be one of the values of the enum %s", where, def.Name)
@@ -298,6 +282,27 @@ func (s *Schema) coerceLiteral(t *ast.Type, v *ast.Value, vars map[string]any, w
 		return coerceScalarLiteral(def.Name, v, vars, where)
 	}
 	return nil, inputErrorf("%s has type %s, which is not an input type", where, def.Name)
+}
+
+// objectLiteral coerces an input object written in the operation.
+func (s *Schema) objectLiteral(def *ast.Definition, v *ast.Value, vars map[string]any, where string) (any, error) {
+	if v.Kind != ast.ObjectValue {
+		return nil, inputErrorf("%s must be an object of type %s", where, def.Name)
+	}
+	given := make(map[string]any, len(v.Children))
+	lits := make(map[string]*ast.Value, len(v.Children))
+	for _, c := range v.Children {
+		// A variable with no value is an absent field.
+		if c.Value.Kind == ast.Variable {
+			if _, ok := vars[c.Value.Raw]; !ok {
+				continue
+			}
+		}
+		given[c.Name], lits[c.Name] = nil, c.Value
+	}
+	return s.coerceObject(def, where, given, func(f *ast.FieldDefinition, _ any) (any, error) {
+		return s.coerceLiteral(f.Type, lits[f.Name], vars, where+"."+f.Name)
+	})
 }
 
 func coerceScalarLiteral(name string, v *ast.Value, vars map[string]any, where string) (any, error) {

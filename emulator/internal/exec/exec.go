@@ -496,8 +496,12 @@ func (e *executor) leaf(b []byte, def *ast.Definition, v any) ([]byte, error) {
 		}
 		return b, fmt.Errorf("an ID cannot represent %s", describe(v))
 	}
-	// A custom scalar: strings, numbers and booleans as they are, anything
-	// else as encoding/json writes it.
+	return customLeaf(b, def, v)
+}
+
+// customLeaf appends a custom scalar's value: strings, numbers and
+// booleans as they are, anything else as encoding/json writes it.
+func customLeaf(b []byte, def *ast.Definition, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case string:
 		return appendString(b, x), nil

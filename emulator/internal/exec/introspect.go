@@ -140,59 +140,8 @@ func (e *executor) typeField(r typeRef, name string, include bool) (any, error) 
 			}
 		}
 		return nil, nil
-	case "fields":
-		if d.Kind != ast.Object && d.Kind != ast.Interface {
-			return nil, nil
-		}
-		out := make([]any, 0, len(d.Fields))
-		for _, f := range d.Fields {
-			if strings.HasPrefix(f.Name, "__") || (!include && deprecated(f.Directives)) {
-				continue
-			}
-			out = append(out, f)
-		}
-		return out, nil
-	case "interfaces":
-		if d.Kind != ast.Object && d.Kind != ast.Interface {
-			return nil, nil
-		}
-		out := make([]any, 0, len(d.Interfaces))
-		for _, n := range d.Interfaces {
-			out = append(out, e.named(n))
-		}
-		return out, nil
-	case "possibleTypes":
-		if d.Kind != ast.Interface && d.Kind != ast.Union {
-			return nil, nil
-		}
-		members := e.Schema.PossibleTypes(d.Name)
-		out := make([]any, len(members))
-		for i, m := range members {
-			out[i] = typeRef{def: m}
-		}
-		return out, nil
-	case "enumValues":
-		if d.Kind != ast.Enum {
-			return nil, nil
-		}
-		out := make([]any, 0, len(d.EnumValues))
-		for _, v := range d.EnumValues {
-			if include || !deprecated(v.Directives) {
-				out = append(out, v)
-			}
-		}
-		return out, nil
-	case "inputFields":
-		if d.Kind != ast.InputObject {
-			return nil, nil
-		}
-		out := make([]any, 0, len(d.Fields))
-		for _, f := range d.Fields {
-			if include || !deprecated(f.Directives) {
-				out = append(out, inputValue{name: f.Name, description: f.Description, typ: f.Type, def: f.DefaultValue, dirs: f.Directives})
-			}
-		}
-		return out, nil
+	case "fields", "interfaces", "possibleTypes", "enumValues", "inputFields":
+		return e.typeList(d, name, include), nil
 	case "ofType":
 		return nil, nil
 	case "isOneOf":
@@ -318,4 +267,65 @@ func optString(s string) any {
 		return nil
 	}
 	return s
+}
+
+// typeList answers the list fields of a named __Type: null where the
+// type's kind has no such list.
+func (e *executor) typeList(d *ast.Definition, name string, include bool) any {
+	switch name {
+	case "fields":
+		if d.Kind != ast.Object && d.Kind != ast.Interface {
+			return nil
+		}
+		out := make([]any, 0, len(d.Fields))
+		for _, f := range d.Fields {
+			if strings.HasPrefix(f.Name, "__") || (!include && deprecated(f.Directives)) {
+				continue
+			}
+			out = append(out, f)
+		}
+		return out
+	case "interfaces":
+		if d.Kind != ast.Object && d.Kind != ast.Interface {
+			return nil
+		}
+		out := make([]any, 0, len(d.Interfaces))
+		for _, n := range d.Interfaces {
+			out = append(out, e.named(n))
+		}
+		return out
+	case "possibleTypes":
+		if d.Kind != ast.Interface && d.Kind != ast.Union {
+			return nil
+		}
+		members := e.Schema.PossibleTypes(d.Name)
+		out := make([]any, len(members))
+		for i, m := range members {
+			out[i] = typeRef{def: m}
+		}
+		return out
+	case "enumValues":
+		if d.Kind != ast.Enum {
+			return nil
+		}
+		out := make([]any, 0, len(d.EnumValues))
+		for _, v := range d.EnumValues {
+			if include || !deprecated(v.Directives) {
+				out = append(out, v)
+			}
+		}
+		return out
+	case "inputFields":
+		if d.Kind != ast.InputObject {
+			return nil
+		}
+		out := make([]any, 0, len(d.Fields))
+		for _, f := range d.Fields {
+			if include || !deprecated(f.Directives) {
+				out = append(out, inputValue{name: f.Name, description: f.Description, typ: f.Type, def: f.DefaultValue, dirs: f.Directives})
+			}
+		}
+		return out
+	}
+	return nil
 }
