@@ -16,6 +16,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -23,7 +24,10 @@ import (
 type Options struct {
 	ConfigPath string // --config; "" means paths.ConfigFile()
 	Demo       bool   // --demo: the embedded emulator, nothing real read or written
-	Project    bool   // --project: API calls use a project token
+	// DemoSchemas are schemas --demo's emulator serves whole (contents or
+	// paths, one per API); none serves its modelled part.
+	DemoSchemas []emulator.Source
+	Project     bool // --project: API calls use a project token
 	// OnWait hears every wait of every API client the app builds (a spent
 	// request budget, a 429): the command line prints it; nil ignores it.
 	OnWait func(api.Wait)
@@ -90,7 +94,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
-		d, err := startDemo(ctx)
+		d, err := startDemo(ctx, opts.DemoSchemas)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +143,15 @@ func (a *App) Close() {
 
 // Demo reports whether the app runs on the embedded emulator.
 func (a *App) Demo() bool { return a.demo != nil }
+
+// DemoServes names the schema files --demo's emulator serves whole, by API
+// ("partner API", "Testing API"); empty when it serves its modelled part.
+func (a *App) DemoServes() map[string]string {
+	if a.demo == nil {
+		return nil
+	}
+	return a.demo.info.Schemas
+}
 
 // EnvName is the environment to use: flag when given, else the
 // configuration's default_env, else Sandbox.
