@@ -71,12 +71,34 @@ var (
 	ViewStatements = declareList(accountField, "statements",
 		"statements(first: $first, filters: $filters, orderBy: $orderBy)", (*statementNode).statement,
 		func(p *StatementsParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewVirtualIbans are the account's virtual IBANs
+	// (Account.virtualIbanEntries).
+	ViewVirtualIbans = declareList(accountField, "virtualIbans",
+		"virtualIbanEntries(first: $first, filters: $filters)", (*virtualIbanNode).virtualIban,
+		func(p *VirtualIbansParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewUpcoming are the account's transactions read a second time under
+	// another name, for the upcoming ones (filters.status Upcoming): what
+	// will leave the account, and when.
+	ViewUpcoming = declareList(accountField, "upcoming",
+		"transactions(first: $first, filters: $filters, orderBy: $orderBy)", (*txNode).transaction,
+		func(p *TransactionsParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewStandingOrders are the account's standing orders
+	// (Account.standingOrders).
+	ViewStandingOrders = declareList(accountField, "standingOrders",
+		"standingOrders(first: $first, filters: $filters, orderBy: $orderBy)", (*standingOrderNode).standingOrder,
+		func(p *StandingOrdersParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewBeneficiaries are the account's trusted beneficiaries
+	// (Account.trustedBeneficiaries).
+	ViewBeneficiaries = declareList(accountField, "beneficiaries",
+		"trustedBeneficiaries(first: $first, filters: $filters, orderBy: $orderBy)", (*beneficiaryNode).beneficiary,
+		func(p *BeneficiariesParams) (*string, *int) { return &p.AccountID, &p.First })
 )
 
 // accountLists is every list a view can carry: Operations() lists the
 // view with all of them, so the limits are checked for the whole.
 func accountLists() []anyAccountList {
-	return []anyAccountList{ViewTransactions, ViewMembers, ViewCards, ViewStatements}
+	return []anyAccountList{ViewTransactions, ViewMembers, ViewCards, ViewStatements,
+		ViewVirtualIbans, ViewUpcoming, ViewStandingOrders, ViewBeneficiaries}
 }
 
 // Name is the list's key in a view: each list has its own.

@@ -86,6 +86,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 	t.Run("simulations", func(t *testing.T) { simulationOperations(t, r.cov, r.user) })
 	t.Run("endorse", func(t *testing.T) { endorseOperations(t, r.cov) })
 	t.Run("incoming direct debit", func(t *testing.T) { incomingDirectDebitOperations(t, r.cov) })
+	t.Run("objects", func(t *testing.T) { objectOperations(t, r.cov) })
 
 	// An operation a failed step never reached is not news.
 	if missing := r.cov.missing(t); len(missing) > 0 && !t.Failed() {

@@ -175,6 +175,9 @@ func hostileServer(t *testing.T, seen *sync.Map) http.Handler {
 	for op, member := range simulationMembers() {
 		members[op] = member
 	}
+	for op, member := range objectMutationMembers() {
+		members[op] = member
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := decodeReq(t, r)
 		seen.Store(q.OperationName, true)
@@ -271,6 +274,7 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 		}
 	}
 	total += simulationsStripped(t, c, check)
+	total += objectsStripped(t, ctx, c, check)
 	ops, _ := Operations()
 	for _, o := range ops {
 		if _, ok := seen.Load(o.Name); !ok {
