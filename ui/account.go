@@ -234,7 +234,8 @@ func (s *accountScreen) view() string {
 }
 
 // tabBar names the tabs with the active one marked; on a terminal too
-// narrow for all of them, only the active one with its number.
+// narrow for all of them, those around the active one that fit, a … for
+// those left out, and the active one's number.
 func (s *accountScreen) tabBar() string {
 	st := s.c.styles
 	names := make([]string, len(s.tabs))
@@ -244,8 +245,7 @@ func (s *accountScreen) tabBar() string {
 		width += ansi.StringWidth(names[i]) + 1
 	}
 	if width > s.w {
-		i := s.active
-		return trunc(st.selected.Render(names[i])+st.dim.Render(" "+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(s.tabs))+" · "+s.keys.Next.Help().Key+" for the next"), s.w)
+		return s.tabWindow(names)
 	}
 	var b strings.Builder
 	for i, n := range names {
@@ -261,5 +261,54 @@ func (s *accountScreen) tabBar() string {
 	if hint := "  " + s.keys.Next.Help().Key + "/" + s.keys.Pick.Help().Key + " to change"; width+ansi.StringWidth(hint) <= s.w {
 		b.WriteString(st.dim.Render(hint))
 	}
+	return trunc(b.String(), s.w)
+}
+
+// tabWindow is the tab bar of tabs that do not all fit: the active one
+// and as many of its neighbours as fit, the next ones first.
+func (s *accountScreen) tabWindow(names []string) string {
+	st := s.c.styles
+	count := " " + strconv.Itoa(s.active+1) + "/" + strconv.Itoa(len(names))
+	cost := func(i, j int) int { // the tabs i..j-1, their separators and the marks
+		w := ansi.StringWidth(count)
+		for k := i; k < j; k++ {
+			w += ansi.StringWidth(names[k]) + 1
+		}
+		if i > 0 {
+			w += 2
+		}
+		if j < len(names) {
+			w += 2
+		}
+		return w
+	}
+	i, j := s.active, s.active+1
+	for grown := true; grown; {
+		grown = false
+		if j < len(names) && cost(i, j+1) <= s.w {
+			j, grown = j+1, true
+		}
+		if i > 0 && cost(i-1, j) <= s.w {
+			i, grown = i-1, true
+		}
+	}
+	var b strings.Builder
+	if i > 0 {
+		b.WriteString(st.dim.Render("…│"))
+	}
+	for k := i; k < j; k++ {
+		if k > i {
+			b.WriteString(st.dim.Render("│"))
+		}
+		if k == s.active {
+			b.WriteString(st.selected.Render(names[k]))
+		} else {
+			b.WriteString(names[k])
+		}
+	}
+	if j < len(names) {
+		b.WriteString(st.dim.Render("│…"))
+	}
+	b.WriteString(st.dim.Render(count))
 	return trunc(b.String(), s.w)
 }

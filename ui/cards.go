@@ -157,6 +157,8 @@ type cardScreen struct {
 	*itemScreen[api.Card]
 	keys cardKeys
 	sim  *simulating
+	// spend is the card's spending against its limits (cardspending.go).
+	spend loader[api.CardSpending]
 }
 
 func newCardScreenByID(c *common, env *envState, id string) *cardScreen {
@@ -193,7 +195,15 @@ func (s *cardScreen) simulations() []simAction {
 }
 
 func (s *cardScreen) capturing() bool { return s.sim.capturing() }
-func (s *cardScreen) busy() bool      { return s.item.busy() || s.sim.panel.busy() }
+func (s *cardScreen) busy() bool      { return s.item.busy() || s.sim.panel.busy() || s.spend.busy() }
+
+// init reads the card, unless the list gave it, and its spending.
+func (s *cardScreen) init() tea.Cmd { return tea.Batch(s.itemScreen.init(), s.loadSpending()) }
+
+func (s *cardScreen) loadSpending() tea.Cmd {
+	get, id := objects(s.env).CardSpending, s.id
+	return s.spend.load(s.c, s.ctx, s.env.Name, func(ctx context.Context) (*api.CardSpending, error) { return get(ctx, id) })
+}
 
 func (s *cardScreen) title() string {
 	if c := s.item.item; c != nil {
@@ -223,7 +233,7 @@ func (s *cardScreen) FullHelp() [][]key.Binding { return [][]key.Binding{s.Short
 
 func (s *cardScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
-	if s.item.apply(msg) {
+	if s.item.apply(msg) || s.spend.apply(msg) {
 		return nil
 	}
 	cmd, _ := s.sim.update(msg)
@@ -241,7 +251,7 @@ func (s *cardScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, s.keys.Account):
 		return openCmd(s.env.Name, resourceAccount, s.item.item.AccountMembership.AccountID), true
 	case key.Matches(msg, s.keys.Refresh):
-		return s.load(), true
+		return tea.Batch(s.load(), s.loadSpending()), true
 	}
 	return nil, false
 }
@@ -250,7 +260,27 @@ func (s *cardScreen) view() string {
 	if s.h <= 0 {
 		return ""
 	}
-	return s.sim.view(strings.Join(s.lines(s.title(), s.fields, s.keys.Refresh), "\n"), s.w, s.h)
+	lines := s.lines(s.title(), s.fields, s.keys.Refresh)
+	if s.item.item != nil {
+		lines = append(lines, s.spendingSection()...)
+	}
+	return s.sim.view(strings.Join(lines, "\n"), s.w, s.h)
+}
+
+// spendingSection is the card's spending against its limits, or what
+// keeps it away.
+func (s *cardScreen) spendingSection() []string {
+	st := s.c.styles
+	lines := []string{"", st.bold.Render("Spending")}
+	switch sp := s.spend.item; {
+	case sp != nil:
+		lines = append(lines, spendingLines(st, s.w, sp)...)
+	case s.spend.err != nil:
+		lines = append(lines, wrap(st.err.Render("✗ Could not read the card's spending. ")+explain(s.spend.err, where{retry: s.keys.Refresh, project: s.env.Project}), s.w))
+	case s.spend.busy():
+		lines = append(lines, s.c.spinFrame+" Reading the card's spending…")
+	}
+	return lines
 }
 
 func (s *cardScreen) fields(c *api.Card) []field {

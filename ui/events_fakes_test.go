@@ -25,6 +25,8 @@ type fakeProjectAPI struct {
 	txsOf   *fakeAPI
 	txCalls int
 	warms   int // WarmToken calls
+	// objCalls are the reads of the onboardings and capital deposits.
+	objCalls int
 }
 
 func newFakeProjectAPI(n int) *fakeProjectAPI {

@@ -437,6 +437,7 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 		viewPart(ctx, v, p, &answered, api.ViewMembers, f.accountMemberships),
 		viewPart(ctx, v, p, &answered, api.ViewCards, f.cardPage),
 		viewPart(ctx, v, p, &answered, api.ViewStatements, f.statementPage))
+	errs = append(errs, f.objectViewParts(ctx, v, p, &answered)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

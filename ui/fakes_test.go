@@ -39,6 +39,7 @@ type fakeAPI struct {
 	project  *api.ProjectInfo
 	txs      map[string][]api.TransactionDetail
 	fakeWhole
+	fakeObjects
 	simulated []api.IncomingTransfer
 	status    api.Status
 	updates   chan api.Status
@@ -81,7 +82,7 @@ func makeAccounts(n int) []api.Account {
 func (f *fakeAPI) requests() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.calls) + len(f.homes) + f.fakeWhole.calls() + len(f.simulated)
+	return len(f.calls) + len(f.homes) + f.fakeWhole.calls() + f.objCalls + len(f.simulated)
 }
 
 func (f *fakeAPI) Accounts(ctx context.Context, p api.AccountsParams) (*api.Page[api.Account], error) {

@@ -14,6 +14,9 @@ type ProjectAPI interface {
 	WebhookEventLogs(ctx context.Context, p api.WebhookEventLogsParams) (*api.Page[api.WebhookEventLog], error)
 	WebhookEventLog(ctx context.Context, id string) (*api.WebhookEventLog, error)
 	ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID string) (*api.WebhookReplay, error)
+	// projectObjectsAPI reads the onboardings and capital deposits
+	// (objects.go).
+	projectObjectsAPI
 	Status() api.Status
 }
 

@@ -120,24 +120,11 @@ func (w *consentWait) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// open starts the browser on address, which must be a web page: https,
-// or http on this machine (the emulator's), never a scheme the system
-// would hand to another program.
-func (w *consentWait) open(address string) tea.Cmd {
-	if !webPage(address) {
-		return func() tea.Msg {
-			return flashMsg{text: "The consent address is not a web page, so no browser opens it; c copies it.", bad: true}
-		}
-	}
-	ctx, openURL := w.ctx, w.c.openURL
-	return w.c.task(func() tea.Msg {
-		if err := openURL(ctx, address); err != nil {
-			return flashMsg{text: "The browser did not open (" + err.Error() + "); c copies the consent link.", bad: true}
-		}
-		return flashMsg{text: "The consent page is open in your browser"}
-	})
-}
+// open starts the browser on the consent page (openPage).
+func (w *consentWait) open(address string) tea.Cmd { return openPage(w.c, w.ctx, address, "consent") }
 
+// webPage reports whether address is a page a browser may be started on:
+// https, or http on this machine.
 func webPage(address string) bool {
 	u, err := url.Parse(address)
 	if err != nil || u.Host == "" || u.User != nil {

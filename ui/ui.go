@@ -71,6 +71,8 @@ type API interface {
 	Card(ctx context.Context, id string) (*api.Card, error)
 	Statements(ctx context.Context, p api.StatementsParams) (*api.Page[api.Statement], error)
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
+	// objectsAPI reads the account's other objects (objects.go).
+	objectsAPI
 	Status() api.Status
 	Updates() <-chan api.Status
 }

@@ -38,6 +38,29 @@ func views() []view {
 		// by ID.
 		{tab: listTab("Statements", api.ViewStatements, statementsParams, newStatementsList, tabPrivate)},
 		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents() }}},
+		// The platform has no query for one virtual IBAN either.
+		{tab: listTab("Virtual IBANs", api.ViewVirtualIbans, virtualIbansParams, newVibansList, 0)},
+		{kind: resourceStandingOrder, event: "StandingOrder",
+			one: &oneView{"standing-order", "one standing order", byID(newStandingOrderScreenByID)},
+			tab: upcomingTab()},
+		{kind: resourceBeneficiary,
+			one: &oneView{"beneficiary", "one trusted beneficiary", byID(newBeneficiaryScreenByID)},
+			tab: listTab("Beneficiaries", api.ViewBeneficiaries, beneficiariesParams, newBeneficiariesList, 0)},
+		{kind: resourceHolder, event: "AccountHolder",
+			list: across("holders", "every account holder", func(c *common, e *envState) screen { return newHoldersList(c, e) }),
+			one:  &oneView{"holder", "one account holder", byID(newHolderScreenByID)}},
+		{kind: resourceOnboarding, event: "Onboarding",
+			list: across("onboardings", "the project's onboardings", func(c *common, e *envState) screen { return newOnboardingsList(c, e) }),
+			one:  &oneView{"onboarding", "one onboarding", byID(newOnboardingScreenByID)}},
+		{kind: resourceCapitalDeposit, event: "CapitalDepositCaseEvent",
+			list: across("deposits", "the project's capital deposit cases", func(c *common, e *envState) screen { return newCapitalDepositsList(c, e) }),
+			one:  &oneView{"deposit", "one capital deposit case", byID(newCapitalDepositScreenByID)}},
+		{kind: resourceMerchantProfile, event: "MerchantProfile",
+			list: across("profiles", "every merchant profile", func(c *common, e *envState) screen { return newMerchantProfilesList(c, e) }),
+			one:  &oneView{"profile", "one merchant profile", byID(newMerchantProfileScreenByID)}},
+		// Payment links are listed under their merchant profile.
+		{kind: resourcePaymentLink, event: "MerchantPaymentLink",
+			one: &oneView{"link", "one payment link", byID(newPaymentLinkScreenByID)}},
 	}
 }
 
@@ -221,31 +244,39 @@ func listTab[P, T any, S pagedScreen[T]](title string, list api.AccountList[P, T
 		parts: func(id string) []api.AccountPart { return []api.AccountPart{list.Part(params(id))} },
 		open: func(a *accountScreen, id string) tabPane {
 			s := newScreen(a.c, a.env, id)
-			l := s.paged()
-			own := l.spec.fetch
-			l.spec.fetch = firstPage(a.opening, list, own)
-			if traits&tabPrivate != 0 {
-				empty := l.spec.empty
-				l.spec.empty = func() string { return a.hidden(l.spec.noun, empty) }
-			}
-			t := tabPane{screen: s, title: title, refreshShown: func() tea.Cmd {
-				if a.opening.behind(list.Name()) {
-					return l.list.Refresh()
-				}
-				return nil
-			}}
-			if traits&tabSimulated != 0 {
-				t.simulated = func(started bool) tea.Cmd {
-					if started {
-						return l.list.Refresh()
-					}
-					// The opening's page is from before the simulation.
-					l.spec.fetch = own
-					return nil
-				}
-			}
-			return t
+			refresh, simulated := tabList(a, list, s.paged(), traits)
+			return tabPane{screen: s, title: title, refreshShown: refresh, simulated: simulated}
 		}}
+}
+
+// tabList makes l, a list of account a's tab, take its first page from
+// a's opening, and returns what reads it again: when the opening has a
+// view newer than the one it shows (refresh), and after a simulation on
+// the account (simulated; nil unless tabSimulated).
+func tabList[P, T any](a *accountScreen, list api.AccountList[P, T], l *listScreen[T], traits tabTrait) (refresh func() tea.Cmd, simulated func(started bool) tea.Cmd) {
+	own := l.spec.fetch
+	l.spec.fetch = firstPage(a.opening, list, own)
+	if traits&tabPrivate != 0 {
+		empty := l.spec.empty
+		l.spec.empty = func() string { return a.hidden(l.spec.noun, empty) }
+	}
+	refresh = func() tea.Cmd {
+		if a.opening.behind(list.Name()) {
+			return l.list.Refresh()
+		}
+		return nil
+	}
+	if traits&tabSimulated != 0 {
+		simulated = func(started bool) tea.Cmd {
+			if started {
+				return l.list.Refresh()
+			}
+			// The opening's page is from before the simulation.
+			l.spec.fetch = own
+			return nil
+		}
+	}
+	return refresh, simulated
 }
 
 // tabPane is one tab of an account screen.
