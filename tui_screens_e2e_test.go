@@ -146,7 +146,7 @@ func firstHour(t *testing.T, w, h int) {
 	tm.keys("2")
 	tm.waitFor("transactions", "Counterparty", "row 1 of")
 	tm.keys("?")
-	tm.waitForWords("the Transactions help", "esc back", ": jump to…", "E events", "e switch sandbox/live", "? help", "q quit", "1-5 tab by number")
+	tm.waitForWords("the Transactions help", "esc back", ": jump to…", "E events", "e switch sandbox/live", "? help", "q quit", "1-8 tab by number")
 	// esc then 3 at once would read as alt+3: wait for the list.
 	tm.keys("Escape")
 	tm.waitFor("transactions", "Counterparty", "row 1 of")
