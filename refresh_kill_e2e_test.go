@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,25 +32,29 @@ import (
 
 // TestKillRealBinaryDuringRefresh drives the real binary against the
 // emulator through the refresh of an expired user session, and measures
-// the kill window: the time from the moment the token answer's last byte
-// is handed to the binary's connection (a TCP proxy in front of the
-// authorization server notes it) to the moment the rotated refresh token
-// is safe from a kill (the binary's PARTNERTUI_DEBUG=auth line "refresh
-// answered", written once the answer's last byte is in the journal). Both
-// clocks are the machine's wall clock.
+// the kill window. A TCP proxy in front of the authorization server notes
+// when the refresh request was handed to the server (which then rotates
+// the refresh token whatever the client does) and when the answer's last
+// byte was handed to the binary's connection; the binary says, with
+// PARTNERTUI_DEBUG=auth, when that last byte was in its journal ("refresh
+// answered": safe from a kill from then on). All are the machine's wall
+// clock.
 //
 // It first lets PARTNERTUI_KILL_MEASURE refreshes (default 5) run to their
-// end and reports the window's median and maximum, with the server's own
-// part before it (from the rotation to the last byte: the answer "on the
-// wire", which no client can shorten) and the time to the renamed file.
-// Then PARTNERTUI_KILL_RUNS processes (default 10) are killed with SIGKILL
-// at random points from the rotation to well after the journal, and a
-// fresh session on the same files says what each kill left. A kill after
-// the binary said "answered" never loses the session; none leaves a
-// corrupt file. PARTNERTUI_KILL_LOAD=N keeps N busy processes running
-// meanwhile (2: both cores of a 2-core machine busy).
+// end and reports, median and maximum: the process's part (last byte to
+// journal), the server's part (request to last byte, and rotation to last
+// byte), their sum (the time in which a kill loses the session) and, for
+// comparison, the time to the renamed token file. Then PARTNERTUI_KILL_RUNS
+// processes (default 10) are killed with SIGKILL at random points from the
+// rotation to well after the journal, and a fresh session on the same
+// files says what each kill left. A kill after the binary said "answered"
+// never loses the session; none leaves a corrupt file.
+// PARTNERTUI_KILL_START=N more are killed at a random point of the
+// command's first PARTNERTUI_KILL_START_SPAN (default 60ms), as a user
+// would, refresh or not. PARTNERTUI_KILL_LOAD=N keeps N busy processes
+// running meanwhile (2: both cores of a 2-core machine busy).
 //
-//	PARTNERTUI_KILL_MEASURE=200 PARTNERTUI_KILL_RUNS=200 PARTNERTUI_KILL_LOAD=2 \
+//	PARTNERTUI_KILL_MEASURE=100 PARTNERTUI_KILL_RUNS=100 PARTNERTUI_KILL_START=110 PARTNERTUI_KILL_LOAD=2 \
 //	  go test -run TestKillRealBinaryDuringRefresh -v .
 func TestKillRealBinaryDuringRefresh(t *testing.T) {
 	if testing.Short() {
@@ -77,7 +81,7 @@ func TestKillRealBinaryDuringRefresh(t *testing.T) {
 	r.signIn()
 	startBusy(t, load)
 
-	var window, wire, saved []time.Duration
+	var window, wire, server, whole, saved []time.Duration
 	for range measure {
 		ro := r.round(-1)
 		if ro.outcome != killOK || ro.answered.IsZero() {
@@ -85,10 +89,19 @@ func TestKillRealBinaryDuringRefresh(t *testing.T) {
 		}
 		window = append(window, ro.answered.Sub(ro.lastByte))
 		wire = append(wire, ro.lastByte.Sub(ro.rotation))
+		server = append(server, ro.lastByte.Sub(ro.request))
+		whole = append(whole, ro.answered.Sub(ro.request))
 		saved = append(saved, ro.saved.Sub(ro.lastByte))
 	}
-	t.Logf("%d refreshes, %d busy processes: from the last byte of the answer to the rotated refresh token in the journal (safe from a kill): median %v, max %v; from the server's rotation to that last byte (the answer on the wire): median %v, max %v; from the last byte to the renamed token file: median %v, max %v",
-		measure, load, median(window), slices.Max(window), median(wire), slices.Max(wire), median(saved), slices.Max(saved))
+	if measure > 0 {
+		t.Logf("%d refreshes, %d busy processes: from the last byte of the answer to the rotated refresh token in the journal (safe from a kill): median %v, max %v; "+
+			"the server's part, from the request with it to that last byte: median %v, max %v (of which from its rotation: median %v, max %v); "+
+			"so a kill loses the session from the request on for: median %v, max %v; the renamed token file came after the last byte: median %v, max %v",
+			measure, load, median(window), slices.Max(window), median(server), slices.Max(server), median(wire), slices.Max(wire),
+			median(whole), slices.Max(whole), median(saved), slices.Max(saved))
+	} else {
+		window, wire = []time.Duration{time.Millisecond}, []time.Duration{time.Millisecond}
+	}
 
 	// Kills from the rotation to three times the slowest journal (at
 	// least 2 ms), so they land on the wire, in the window and after it.
@@ -104,6 +117,29 @@ func TestKillRealBinaryDuringRefresh(t *testing.T) {
 	}
 	t.Logf("%d kills within %v of the rotation: kept %d (%d recovered from the journal), lost %d (%d of them killed after the last byte: %v), lost after \"answered\" %d, corrupt %d",
 		runs, span, counts[killOK], r.recovered, counts[killLost]+counts[killLostAfterAnswer], len(lostAfterByte), lostAfterByte, counts[killLostAfterAnswer], counts[killCorrupt])
+	if counts[killLostAfterAnswer] != 0 || counts[killCorrupt] != 0 {
+		t.Errorf("a kill after the answer was in the journal lost the session, or a kill left a corrupt file")
+	}
+
+	// As a user kills: at a random point of the command's first
+	// PARTNERTUI_KILL_START_SPAN (60 ms), refresh or not.
+	starts := envCount(t, "PARTNERTUI_KILL_START", 0)
+	startSpan := 60 * time.Millisecond
+	if v := os.Getenv("PARTNERTUI_KILL_START_SPAN"); v != "" {
+		if startSpan, err = time.ParseDuration(v); err != nil || startSpan <= 0 {
+			t.Fatalf("PARTNERTUI_KILL_START_SPAN=%q is not a positive duration", v)
+		}
+	}
+	clear(counts)
+	r.recovered = 0
+	for range starts {
+		ro := r.roundFrom(time.Duration(rand.Int64N(int64(startSpan))), true)
+		counts[ro.outcome]++
+	}
+	if starts > 0 {
+		t.Logf("%d kills within %v of the start of accounts: kept %d (%d recovered from the journal), lost %d, lost after \"answered\" %d, corrupt %d",
+			starts, startSpan, counts[killOK], r.recovered, counts[killLost]+counts[killLostAfterAnswer], counts[killLostAfterAnswer], counts[killCorrupt])
+	}
 	if counts[killLostAfterAnswer] != 0 || counts[killCorrupt] != 0 {
 		t.Errorf("a kill after the answer was in the journal lost the session, or a kill left a corrupt file")
 	}
@@ -133,6 +169,7 @@ type killRig struct {
 // roundResult is what one round saw, on the wall clock.
 type roundResult struct {
 	outcome  string
+	request  time.Time // the refresh request was with the server
 	rotation time.Time // the server rotated the refresh token
 	lastByte time.Time // the answer's last byte was handed to the binary's connection
 	answered time.Time // the binary: the answer's last byte in the journal
@@ -154,6 +191,13 @@ func (r *killRig) signIn() {
 // first) and, when kill >= 0, kills it kill after the server rotated the
 // refresh token. A fresh session on the same files then says what is left.
 func (r *killRig) round(kill time.Duration) roundResult {
+	return r.roundFrom(kill, false)
+}
+
+// roundFrom is round; with fromStart the kill comes kill after the
+// binary was started instead, wherever it then is (maybe before the
+// refresh), as a user's kill would.
+func (r *killRig) roundFrom(kill time.Duration, fromStart bool) roundResult {
 	t := r.t
 	storePath := signin.NewSession(t, r.env, r.stateDir).StorePath()
 	editStore(t, storePath, func(m map[string]any) {
@@ -169,6 +213,7 @@ func (r *killRig) round(kill time.Duration) roundResult {
 	if err != nil {
 		t.Fatal(err)
 	}
+	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -182,24 +227,33 @@ func (r *killRig) round(kill time.Duration) roundResult {
 		}
 	}()
 	var ro roundResult
-	select {
-	case ro.rotation = <-r.rotated:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatal("the binary sent no refresh within 30 s")
-	}
-	if kill >= 0 {
-		time.Sleep(time.Until(ro.rotation.Add(kill)))
+	if fromStart {
+		time.Sleep(time.Until(started.Add(kill)))
 		ro.killedAt = time.Now()
 		cmd.Process.Kill()
+	} else {
+		select {
+		case ro.rotation = <-r.rotated:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the binary sent no refresh within 30 s")
+		}
+		if kill >= 0 {
+			time.Sleep(time.Until(ro.rotation.Add(kill)))
+			ro.killedAt = time.Now()
+			cmd.Process.Kill()
+		}
 	}
 	<-read
 	werr := cmd.Wait()
-	select {
-	case ro.lastByte = <-r.px.last: // the token connection has ended
-	case <-time.After(30 * time.Second):
-		t.Fatal("the proxy saw no end of the token connection within 30 s")
+	if !fromStart {
+		select {
+		case ex := <-r.px.last: // the token connection has ended
+			ro.request, ro.lastByte = ex.request, ex.lastByte
+		case <-time.After(30 * time.Second):
+			t.Fatal("the proxy saw no end of the token connection within 30 s")
+		}
 	}
 	for _, l := range lines {
 		if at, ok := refreshStepAt(l, auth.RefreshAnswered); ok {
@@ -207,6 +261,17 @@ func (r *killRig) round(kill time.Duration) roundResult {
 		}
 		if at, ok := refreshStepAt(l, auth.RefreshSaved); ok {
 			ro.saved = at
+		}
+	}
+	if fromStart {
+		// Whatever the kill let through is no later round's.
+		select {
+		case <-r.rotated:
+		default:
+		}
+		select {
+		case <-r.px.last:
+		default:
 		}
 	}
 	if kill < 0 && werr != nil {
@@ -237,8 +302,12 @@ func (r *killRig) round(kill time.Duration) roundResult {
 		} else {
 			ro.outcome = killLost
 		}
-		t.Logf("lost: killed %v after the rotation, the last byte of the answer %v after it; the binary had said %q",
-			ro.killedAt.Sub(ro.rotation), sinceOrNever(ro.lastByte, ro.rotation), lines)
+		if fromStart {
+			t.Logf("lost: killed %v after the start; the binary had said %q", ro.killedAt.Sub(started), lines)
+		} else {
+			t.Logf("lost: killed %v after the rotation, the last byte of the answer %v after it; the binary had said %q",
+				ro.killedAt.Sub(ro.rotation), sinceOrNever(ro.lastByte, ro.rotation), lines)
+		}
 		r.signIn()
 	default:
 		t.Fatalf("the next run failed: %v", err)
@@ -302,7 +371,13 @@ func editStore(t *testing.T, path string, edit func(map[string]any)) {
 // real one), or zero when the answer was not passed on whole.
 type answerProxy struct {
 	url  string
-	last chan time.Time
+	last chan exchange
+}
+
+// exchange is what the proxy saw of one token request, on the wall clock.
+type exchange struct {
+	request  time.Time // its last byte was handed to the server (which then answers whatever the client does)
+	lastByte time.Time // the answer's last byte was handed to the client's connection; zero when never
 }
 
 func startAnswerProxy(t *testing.T, target string) *answerProxy {
@@ -311,7 +386,7 @@ func startAnswerProxy(t *testing.T, target string) *answerProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &answerProxy{url: "http://" + ln.Addr().String(), last: make(chan time.Time, 16)}
+	p := &answerProxy{url: "http://" + ln.Addr().String(), last: make(chan exchange, 16)}
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
 		ln.Close()
@@ -340,21 +415,44 @@ func (p *answerProxy) forward(c net.Conn, target string) {
 	br := bufio.NewReader(c)
 	head, _ := br.Peek(len(tokenPost))
 	token := string(head) == tokenPost
+	// When the request's last bytes so far were handed to the server (just
+	// before: the server may answer before this goroutine runs again).
+	var sentAt atomic.Int64
 	go func() {
-		io.Copy(s, br)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := br.Read(buf)
+			if n > 0 {
+				sentAt.Store(time.Now().UnixNano())
+				if _, werr := s.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
 		s.(*net.TCPConn).CloseWrite()
 	}()
-	var lastByte time.Time
+	var ex exchange
 	if token {
-		defer func() { p.last <- lastByte }()
+		defer func() {
+			select {
+			case p.last <- ex:
+			default: // nobody reads (kills from the start): forget it
+			}
+		}()
 	}
 	buf := make([]byte, 64<<10)
 	var answer []byte
 	want := -1 // the answer's length once its header is read
 	for {
 		n, err := s.Read(buf)
+		if n > 0 && ex.request.IsZero() {
+			ex.request = time.Unix(0, sentAt.Load())
+		}
 		if n > 0 {
-			if token && lastByte.IsZero() {
+			if token && ex.lastByte.IsZero() {
 				answer = append(answer, buf[:n]...)
 				if want < 0 {
 					want = answerLength(answer)
@@ -364,8 +462,8 @@ func (p *answerProxy) forward(c net.Conn, target string) {
 			if _, werr := c.Write(buf[:n]); werr != nil {
 				return
 			}
-			if token && lastByte.IsZero() && want > 0 && len(answer) >= want {
-				lastByte = before
+			if token && ex.lastByte.IsZero() && want > 0 && len(answer) >= want {
+				ex.lastByte = before
 			}
 		}
 		if err != nil {
