@@ -113,7 +113,9 @@ func (j *journal) client(base *http.Client, tokenURL string, answered func()) *h
 func (j *journal) tapTransport(rt http.RoundTripper, tokenURL string) (http.RoundTripper, bool) {
 	base, ok := rt.(*http.Transport)
 	u, err := url.Parse(tokenURL)
-	if !ok || err != nil || base.DialTLSContext != nil || base.DialTLS != nil || base.Dial != nil {
+	// A dialer of the caller's own for TLS would be replaced: leave it be.
+	// (The deprecated Dial and DialTLS are set by nobody here.)
+	if !ok || err != nil || base.DialTLSContext != nil {
 		return nil, false
 	}
 	if u.Scheme == "https" && base.Proxy != nil {
