@@ -34,6 +34,9 @@ type Options struct {
 	// OnRequest hears of every request of every API client the app builds,
 	// as the request log records it (--verbose prints it); nil ignores it.
 	OnRequest func(api.Entry)
+	// OnRefresh hears each step of each refresh of a user session
+	// (PARTNERTUI_DEBUG=auth prints them); nil ignores them.
+	OnRefresh func(auth.RefreshEvent)
 	// StateDir holds the token files, their locks and the request budget;
 	// "" means paths.StateDir(). Tests running in parallel give their own,
 	// as they cannot move XDG_STATE_HOME.
@@ -56,9 +59,10 @@ type App struct {
 	// and client: the app's Requests screen reads it.
 	Requests *api.RequestLog
 
-	project bool
-	onWait  func(api.Wait)
-	demo    *demo // nil unless --demo
+	project   bool
+	onWait    func(api.Wait)
+	onRefresh func(auth.RefreshEvent)
+	demo      *demo // nil unless --demo
 
 	mu   sync.Mutex
 	envs map[config.EnvName]*Env
@@ -91,7 +95,7 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{},
+	a := &App{project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
 		d, err := startDemo(ctx, opts.DemoSchemas)
@@ -174,7 +178,7 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 		return e, nil
 	}
 	ec := a.Config.Env(name)
-	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project})
+	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project, OnRefresh: a.onRefresh})
 	if err != nil {
 		if errors.Is(err, config.ErrNotConfigured) && a.ConfigFile != "" {
 			return nil, &NotConfiguredError{File: a.ConfigFile, Err: err}
