@@ -58,9 +58,14 @@ type camtParty struct {
 	Nm string `xml:"Pty>Nm,omitempty"`
 }
 
+// camtAcct is a CashAccount's Id: an IBAN, or another identification.
 type camtAcct struct {
-	IBAN  string `xml:"Id>IBAN,omitempty"`
-	Other string `xml:"Id>Othr>Id,omitempty"`
+	IBAN  string     `xml:"Id>IBAN,omitempty"`
+	Other *camtOther `xml:"Id>Othr,omitempty"`
+}
+
+type camtOther struct {
+	ID string `xml:"Id"`
 }
 
 type camtAgent struct {
@@ -85,6 +90,9 @@ type camtTxDtls struct {
 		CdtrAgt *camtAgent `xml:"CdtrAgt,omitempty"`
 	} `xml:"RltdAgts,omitempty"`
 	Ustrd string `xml:"RmtInf>Ustrd,omitempty"`
+	// AddtlTxInf holds the transaction's whole id: the references are
+	// cut to the message's 35 characters, an id may be longer.
+	AddtlTxInf string `xml:"AddtlTxInf,omitempty"`
 }
 
 type camtEntry struct {
@@ -138,6 +146,7 @@ func (c *camtWriter) raw(s string) error {
 
 func (c *camtWriter) head(acct Account, p Period, created time.Time, h *History) error {
 	msgID := "PTUI" + created.UTC().Format("20060102150405") + clip(acct.ID, 17)
+	stmtID := p.First.Format("20060102") + "-" + p.Last.Format("20060102") + "-" + clip(acct.ID, 17)
 	if err := c.raw(xml.Header + `<Document xmlns="` + Camt053Namespace + `">` + "\n<BkToCstmrStmt>\n<GrpHdr><MsgId>"); err != nil {
 		return err
 	}
@@ -147,10 +156,9 @@ func (c *camtWriter) head(acct Account, p Period, created time.Time, h *History)
 	if err := c.raw("</MsgId><CreDtTm>" + dtTm(created) + "</CreDtTm></GrpHdr>\n<Stmt>\n"); err != nil {
 		return err
 	}
-	stmtID := clip(acct.ID+"-"+p.First.Format("20060102")+"-"+p.Last.Format("20060102"), 35)
-	iban, other := acct.IBAN, ""
-	if iban == "" {
-		other = clip(acct.ID, 34)
+	id := camtAcct{IBAN: acct.IBAN}
+	if id.IBAN == "" {
+		id.Other = &camtOther{ID: clip(acct.ID, 34)}
 	}
 	// The statement's own elements are written one by one inside <Stmt>,
 	// so its head is encoded without its wrapper.
@@ -169,14 +177,13 @@ func (c *camtWriter) head(acct Account, p Period, created time.Time, h *History)
 			To      string   `xml:"ToDtTm"`
 		}{Fr: dtTm(p.Start()), To: dtTm(p.End().Add(-time.Millisecond))},
 		struct {
-			XMLName  xml.Name `xml:"Acct"`
-			IBAN     string   `xml:"Id>IBAN,omitempty"`
-			OtherID  string   `xml:"Id>Othr>Id,omitempty"`
-			Ccy      string   `xml:"Ccy"`
-			Nm       string   `xml:"Nm,omitempty"`
-			Ownr     string   `xml:"Ownr>Nm,omitempty"`
-			Servicer string   `xml:"Svcr>FinInstnId>BICFI,omitempty"`
-		}{IBAN: iban, OtherID: other, Ccy: acct.Currency, Nm: clip(acct.Name, 70), Ownr: clip(acct.Holder, 140), Servicer: acct.BIC},
+			XMLName xml.Name `xml:"Acct"`
+			camtAcct
+			Ccy      string `xml:"Ccy"`
+			Nm       string `xml:"Nm,omitempty"`
+			Ownr     string `xml:"Ownr>Nm,omitempty"`
+			Servicer string `xml:"Svcr>FinInstnId>BICFI,omitempty"`
+		}{camtAcct: id, Ccy: acct.Currency, Nm: clip(acct.Name, 70), Ownr: clip(acct.Holder, 140), Servicer: acct.BIC},
 		camtBal{Tp: "OPBD", Amt: camtAmt{Ccy: h.Currency, Value: Format(h.Opening.Abs(), h.Currency)}, Ind: indicator(h.Opening), Dt: p.First.Format(time.DateOnly)},
 		camtBal{Tp: "CLBD", Amt: camtAmt{Ccy: h.Currency, Value: Format(h.Closing.Abs(), h.Currency)}, Ind: indicator(h.Closing), Dt: p.Last.Format(time.DateOnly)},
 		summary(h),
@@ -219,6 +226,7 @@ func (c *camtWriter) entry(e *Entry) error {
 	d.Refs.EndToEndID = clip(e.Reference, 35)
 	d.Amt, d.Ind = amt, ce.Ind
 	d.Ustrd = clip(e.Label, 140)
+	d.AddtlTxInf = clip(e.ID, 500)
 	if e.Counterparty != "" || e.CounterpartyIBAN != "" {
 		d.RltdPties = &struct {
 			Dbtr     *camtParty `xml:"Dbtr,omitempty"`
@@ -274,7 +282,7 @@ type Camt053 struct {
 
 // Camt053Entry is one Ntry read back.
 type Camt053Entry struct {
-	ID, EndToEndID, BookingCode string
+	ID, EndToEndID, BookingCode string          // ID: the whole transaction id
 	Amount                      decimal.Decimal // signed
 	Currency, Status            string
 	BookingDate, ValueDate      time.Time
@@ -346,7 +354,7 @@ func ParseCamt053(r io.Reader) (*Camt053, error) {
 		return nil, fmt.Errorf("debit total: %w", err)
 	}
 	for i, n := range st.Ntry {
-		e := Camt053Entry{ID: n.AcctSvcrRef, EndToEndID: n.TxDtls.Refs.EndToEndID, BookingCode: n.BkTxCd, Currency: n.Amt.Ccy,
+		e := Camt053Entry{ID: n.TxDtls.AddtlTxInf, EndToEndID: n.TxDtls.Refs.EndToEndID, BookingCode: n.BkTxCd, Currency: n.Amt.Ccy,
 			Status: n.Sts, Label: n.TxDtls.Ustrd}
 		out.BookingCodeIssuer = n.BkTxIssr
 		if e.Amount, err = signed(n.Amt, n.Ind); err != nil {
