@@ -44,7 +44,7 @@ type Schema struct {
 	Endpoint Endpoint
 	// Deprecations: the source says which members are deprecated. SDL
 	// always does; an introspection answer only when it asked for
-	// isDeprecated (`partnertui api`'s cache does not).
+	// isDeprecated (internal/gqlop's query does).
 	Deprecations bool
 }
 
@@ -94,6 +94,19 @@ func FromIntrospection(name string, answer []byte) (*Schema, error) {
 		return nil, fmt.Errorf("%s is not JSON", name)
 	}
 	return Load(name, answer)
+}
+
+// SDL writes an introspection answer ({"data":{"__schema":…}},
+// {"__schema":…} or the __schema object itself) as SDL, the text Load
+// reads it back as, so that a schema read from an endpoint can be kept as
+// a file people and other tools read. deprecations reports whether the
+// answer says which members are deprecated.
+func SDL(answer []byte) (sdl string, deprecations bool, err error) {
+	trimmed := bytes.TrimLeft(answer, " \t\r\n\ufeff")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return "", false, errors.New("the introspection answer is not JSON")
+	}
+	return introspectionSDL(trimmed)
 }
 
 // FromAST wraps a schema already built (from an introspection answer
