@@ -109,12 +109,6 @@ func SDL(answer []byte) (sdl string, deprecations bool, err error) {
 	return introspectionSDL(trimmed)
 }
 
-// FromAST wraps a schema already built (from an introspection answer
-// without deprecations, as `partnertui api` caches one).
-func FromAST(name string, s *ast.Schema, deprecations bool) *Schema {
-	return &Schema{Name: name, AST: s, Endpoint: Detect(s), Deprecations: deprecations}
-}
-
 // Detect says which endpoint s is by the query only that endpoint serves.
 func Detect(s *ast.Schema) Endpoint {
 	if s == nil || s.Query == nil {
