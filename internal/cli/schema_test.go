@@ -327,3 +327,45 @@ func TestTheREADMEsCIRecipeRuns(t *testing.T) {
 		t.Errorf("schema diff did not report the field removed:\n%s", outs[2])
 	}
 }
+
+// TestSchemaPullAsksWithATokenWhenRefusedWithout: an endpoint that gives
+// its schema only with a token is asked again with the project's (no one
+// is signed in), and a note says so; with no secret to get one, the
+// error says the endpoint wants a token and what is missing.
+func TestSchemaPullAsksWithATokenWhenRefusedWithout(t *testing.T) {
+	home := testenv.Isolate(t)
+	e := testkit.StartEmulator(t, emulator.Options{Accounts: 1})
+	u, err := url.Parse(e.Info.APIURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	var withToken atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"a token is needed"}]}`))
+			return
+		}
+		withToken.Add(1)
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	cfg := filepath.Join(home, "guarded.toml")
+	e.WriteConfig(t, cfg, testkit.Config{APIURL: srv.URL})
+	code, out, errOut := runCLI(t, "schema", "pull", "--config", cfg)
+	if code != ExitOK || !strings.Contains(out, "Pulled the sandbox partner API schema") || withToken.Load() != 1 ||
+		errOut != "note: "+srv.URL+"/sandbox-partner/graphql refused introspection without a token (HTTP 401: a token is needed): it was read with your token.\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q, %d requests with a token", code, out, errOut, withToken.Load())
+	}
+
+	bare := filepath.Join(home, "bare.toml")
+	if err := os.WriteFile(bare, []byte("[sandbox]\napi_url = \""+srv.URL+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "schema", "pull", "--config", bare)
+	if code == ExitOK || !strings.Contains(errOut, srv.URL+"/sandbox-partner/graphql gives its schema only with a token") || !strings.Contains(errOut, "client_id") {
+		t.Errorf("no credentials: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -120,7 +120,7 @@ func introspect(ctx context.Context, c *api.Client, testing bool) (answer []byte
 		errors.Is(err, api.ErrForeignEndpoint), errors.Is(err, api.ErrNoTestingAPI):
 		return nil, "", err
 	default:
-		return nil, err.Error(), nil
+		return nil, refusal(err), nil
 	}
 	var body struct {
 		Data *struct {
@@ -140,4 +140,23 @@ func introspect(ctx context.Context, c *api.Client, testing bool) (answer []byte
 		return nil, fmt.Sprintf("HTTP %d without a schema", resp.Status), nil
 	}
 	return resp.Body, "", nil
+}
+
+// refusal says what the endpoint answered, in the words of its answer:
+// the client's own errors speak of the token it sent, and there was none.
+func refusal(err error) string {
+	var ue *api.UnauthorizedError
+	var ge *api.GraphQLError
+	var be *api.BadResponseError
+	switch {
+	case errors.As(err, &ue) && ue.Message != "":
+		return fmt.Sprintf("HTTP %d: %s", ue.Status, ue.Message)
+	case errors.As(err, &ue):
+		return fmt.Sprintf("HTTP %d", ue.Status)
+	case errors.As(err, &ge) && len(ge.Errors) > 0:
+		return fmt.Sprintf("HTTP %d: %s", ge.Status, ge.Errors[0].Message)
+	case errors.As(err, &be):
+		return fmt.Sprintf("HTTP %d: %s", be.Status, be.Reason)
+	}
+	return err.Error()
 }
