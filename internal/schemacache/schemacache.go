@@ -123,10 +123,12 @@ var ErrNotCached = errors.New("no schema of this endpoint is kept")
 
 // The header of a snapshot file: comments, so the file is plain SDL.
 const (
-	magic      = "# partnertui schema snapshot: `partnertui schema list` reads this header"
-	maxHeader  = 4 << 10
-	fileSuffix = ".graphql"
-	timeLayout = "20060102T150405.000000000Z"
+	magic     = "# partnertui schema snapshot: `partnertui schema list` reads this header"
+	maxHeader = 4 << 10
+	// maxEndpoint keeps a header within maxHeader.
+	maxEndpoint = 2 << 10
+	fileSuffix  = ".graphql"
+	timeLayout  = "20060102T150405.000000000Z"
 )
 
 // Save keeps p as a new snapshot of its endpoint and returns it. A pull
@@ -146,8 +148,8 @@ func (s *Store) Save(p Pull) (Snapshot, error) {
 
 // write keeps p, a schema of api, then prunes its endpoint's snapshots.
 func (s *Store) write(p Pull, api schemafile.Endpoint) (Snapshot, error) {
-	if p.Endpoint == "" {
-		return Snapshot{}, errors.New("schemacache: a pull without its endpoint")
+	if p.Endpoint == "" || len(p.Endpoint) > maxEndpoint {
+		return Snapshot{}, fmt.Errorf("schemacache: an endpoint of %d bytes (1 to %d)", len(p.Endpoint), maxEndpoint)
 	}
 	for _, v := range []string{p.Endpoint, p.Environment} {
 		if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {

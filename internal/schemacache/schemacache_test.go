@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/internal/schemafile"
+	"github.com/partnertui/partnertui/internal/testkit/reference"
 )
 
 const (
@@ -28,7 +29,7 @@ func partnerSDL(v string) []byte {
 
 var t0 = time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC)
 
-func save(t *testing.T, s *Store, endpoint, env string, at time.Time, sdl []byte) Snapshot {
+func save(t testing.TB, s *Store, endpoint, env string, at time.Time, sdl []byte) Snapshot {
 	t.Helper()
 	sn, err := s.Save(Pull{Endpoint: endpoint, Environment: env, Pulled: at, SDL: sdl})
 	if err != nil {
@@ -215,5 +216,23 @@ func TestAnEarlierCacheBecomesSnapshots(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(sn.Path); !strings.Contains(string(raw), "# partial: ") || !strings.Contains(string(raw), `old: String @deprecated(reason: "use projectInfo")`) {
 		t.Errorf("the snapshot reads\n%s", raw)
+	}
+}
+
+// BenchmarkLoadPartnerSnapshot: what `partnertui api` and `check` pay to
+// read the newest snapshot of the partner API (the header, the hash
+// checked, the SDL parsed).
+func BenchmarkLoadPartnerSnapshot(b *testing.B) {
+	s := New(b.TempDir())
+	save(b, s, sandboxURL, "sandbox", t0, reference.Read(b, reference.PartnerSchema))
+	b.ResetTimer()
+	for b.Loop() {
+		sn, err := s.Latest(sandboxURL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Load(sn); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
