@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -367,5 +368,29 @@ func TestSchemaPullAsksWithATokenWhenRefusedWithout(t *testing.T) {
 	code, _, errOut = runCLI(t, "schema", "pull", "--config", bare)
 	if code == ExitOK || !strings.Contains(errOut, srv.URL+"/sandbox-partner/graphql gives its schema only with a token") || !strings.Contains(errOut, "client_id") {
 		t.Errorf("no credentials: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestDemoServesItsModelWhenThePulledSchemasCannotBeServed: pulled
+// schemas the emulator refuses leave --demo on its model, with a warning
+// that says why, rather than no demo at all.
+func TestDemoServesItsModelWhenThePulledSchemasCannotBeServed(t *testing.T) {
+	t.Parallel()
+	store := schemacache.New(cacheDirOf(t))
+	at := time.Date(2026, 11, 25, 6, 0, 0, 0, time.UTC)
+	for i, sdl := range []string{
+		"type Query { projectInfo: String accounts: String }",
+		// The Testing API by its own query, but sharing more root fields
+		// with the partner API: the emulator takes it for a second one.
+		"type Query { sandboxUser: String projectInfo: String accounts: String }",
+	} {
+		if _, err := store.Save(schemacache.Pull{Endpoint: fmt.Sprintf("https://api.example.test/%d", i), Environment: "sandbox", Pulled: at, SDL: []byte(sdl)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCLI(t, "--demo", "accounts", "--json", "--first", "1")
+	if code != ExitOK || !strings.HasPrefix(out, "[") || !strings.HasPrefix(errOut, "warning: --demo cannot serve the schemas pulled, so it serves what it models: ") ||
+		!strings.Contains(errOut, "both the partner API") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
