@@ -64,8 +64,9 @@ type App struct {
 	onRefresh func(auth.RefreshEvent)
 	demo      *demo // nil unless --demo
 
-	mu   sync.Mutex
-	envs map[config.EnvName]*Env
+	mu     sync.Mutex
+	envs   map[config.EnvName]*Env
+	public map[config.EnvName]*api.Client // PublicAPI's
 }
 
 // Env is one environment, ready to use.
@@ -139,6 +140,9 @@ func (a *App) Close() {
 		if e.ProjectAPI != e.API {
 			e.ProjectAPI.Close()
 		}
+	}
+	for _, c := range a.public {
+		c.Close()
 	}
 	if a.demo != nil {
 		a.demo.close()
