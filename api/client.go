@@ -122,7 +122,7 @@ type Client struct {
 }
 
 // New builds a Client whose transport stack is observer → environment guard
-// → token → base transport.
+// → token → connection keeper (leave.go) → base transport.
 func New(opts Options) (*Client, error) {
 	if opts.Env == "" {
 		return nil, errors.New("api: Options.Env is empty; name the environment (sandbox or live)")
@@ -197,7 +197,7 @@ func New(opts Options) (*Client, error) {
 		Transport: &observer{c: c, next: &guardTransport{
 			env:     c.env,
 			allowed: allowed,
-			next:    &tokenTransport{src: opts.TokenSource, next: c.base},
+			next:    &tokenTransport{src: opts.TokenSource, next: &connKeeper{next: c.base}},
 		}},
 		// A GraphQL POST has no business being redirected, and following
 		// one would re-send the body somewhere else.
