@@ -136,14 +136,14 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 // loadAccount reads the account in full; with a user token the same
 // request brings the user's membership of it.
 func (d *overviewScreen) loadAccount() tea.Cmd {
-	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
+	a, id, project, o, bg := d.env.API, d.acct.ID, d.env.Project, d.opening, d.env.ctx
 	d.opening, d.fromView = nil, o != nil
 	if o != nil {
 		o.begin()
 	}
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
-			if detail, err := o.send(ctx, a); err == nil {
+			if detail, err := o.send(bg, ctx, a); err == nil {
 				return detail, nil
 			}
 		}
