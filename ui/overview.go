@@ -28,7 +28,8 @@ func newOverviewKeys() overviewKeys {
 		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
 		QR:      key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
 		Refresh: refreshKey(),
-		CloseQR: escKey("close QR code"),
+		// Q opens the QR code and, as esc, closes it: one key in the help.
+		CloseQR: key.NewBinding(key.WithKeys("esc", "Q"), key.WithHelp("esc/Q", "close QR code")),
 	}
 }
 
@@ -107,12 +108,7 @@ func (d *overviewScreen) known() bool { return d.detail.item != nil || d.acct.Na
 func (d *overviewScreen) syncKeys() {
 	k := &d.keys
 	k.Copy.SetEnabled(d.known() && !d.prompting())
-	k.QR.SetEnabled(d.known() && !d.prompting())
-	if d.showQR {
-		k.QR.SetHelp("Q", "close QR code")
-	} else {
-		k.QR.SetHelp("Q", "IBAN QR code")
-	}
+	k.QR.SetEnabled(d.known() && !d.prompting() && !d.showQR)
 	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
 	k.Refresh.SetEnabled(!d.prompting())
 	d.sim.syncKeys()

@@ -77,7 +77,9 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 		},
 	}, simAction{
 		name: "send a transfer",
-		fields: []simField{{label: "Amount", def: "10.00", amount: true}, {label: "To IBAN", def: iban.Format(simulatedDebtorIBAN)},
+		// initiateCreditTransfers needs a user's token: the user consents.
+		user: true,
+		fields: []simField{{label: "Amount", def: "10.00", amount: true}, {label: "To IBAN", def: iban.Format(simulatedDebtorIBAN), iban: true},
 			{label: "To name", def: "partnertui beneficiary"}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[0], Currency: cur}
