@@ -98,7 +98,7 @@ func (d *overviewScreen) simulations() []simAction {
 	if !d.known() || d.env.ReadOnly {
 		return nil
 	}
-	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now())
+	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now(), d.c.consentRedirectURL)
 }
 
 // known: the account was read, or came with the list's row (which always

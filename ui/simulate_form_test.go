@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -127,6 +128,31 @@ func TestGoldenSimulationForms(t *testing.T) {
 				sc.do(d)
 				golden.RequireEqual(t, asciiView(t, d))
 			})
+		}
+	}
+}
+
+// A transfer's consent sends the browser back to the page the UI was
+// given (Options.ConsentRedirect, a page of the process that loads);
+// without one, or when it cannot be served, the transfer is still sent.
+func TestTransferConsentReturnsToTheGivenPage(t *testing.T) {
+	t.Parallel()
+	const page = "http://127.0.0.1:43210/partnertui/consent-answered"
+	for _, tc := range []struct {
+		redirect func() (string, error)
+		want     string
+	}{
+		{func() (string, error) { return page, nil }, page},
+		{func() (string, error) { return "", errors.New("no port free") }, simRedirectURL},
+		{nil, simRedirectURL},
+	} {
+		d := newDriver(t, fixture{rows: 3, signedIn: true})
+		d.m.c.consentRedirect = tc.redirect
+		sim := withSimulator(d)
+		d.press("enter", "s", "up", "enter")
+		d.wantScreen("Sent 10.00 EUR")
+		if len(sim.sent) != 1 || sim.sent[0].ConsentRedirectURL != tc.want {
+			t.Errorf("the transfer returns to %+v, want %s", sim.sent, tc.want)
 		}
 	}
 }
