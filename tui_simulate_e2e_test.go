@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +104,11 @@ func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 
 	tm.keys("s", "Down")
 	tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
+	// The authorization prefilled, a space after its label (issue 32,
+	// item 22).
+	if !regexp.MustCompile(`Transaction: +\S`).MatchString(tm.capture()) {
+		t.Errorf("the debit's form runs its label into its value, or has none:\n%s", tm.capture())
+	}
 	tm.keys("Enter")
 	tm.waitFor("the payment, Booked", "card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Captured")
 	tm.keys("q")
