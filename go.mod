@@ -25,6 +25,7 @@ require (
 	github.com/muesli/roff v0.1.0
 	github.com/ory/fosite v0.49.0
 	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/shopspring/decimal v1.6.0
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9

@@ -93,6 +93,7 @@ var internalTops = []string{
 	"internal/opcheck",     // the partner's operations checked: internal/opfind, gqlop, schemafile
 	"internal/schemacache", // the schemas read by introspection: files of ours, through internal/paths
 	"internal/apicall",     // partnertui api: gqlop, the schema cache and the API client
+	"internal/schemapull",  // partnertui schema pull: introspection through the API client, kept by the schema cache
 	"internal/listen",      // partnertui listen: the event log through the API client, its position through internal/paths
 	"internal/trigger",     // partnertui trigger: internal/scenario's steps bound to the API client
 }

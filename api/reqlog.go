@@ -314,7 +314,9 @@ func noteErrors(ctx context.Context, body []byte) {
 		return
 	}
 	for _, e := range env.Errors {
-		cs.errs = append(cs.errs, e.Message)
+		// A verbatim answer's are not stripped yet; Strip leaves the
+		// others as they are.
+		cs.errs = append(cs.errs, safetext.Strip(e.Message))
 	}
 }
 

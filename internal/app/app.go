@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/landing"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -34,6 +35,9 @@ type Options struct {
 	// OnRequest hears of every request of every API client the app builds,
 	// as the request log records it (--verbose prints it); nil ignores it.
 	OnRequest func(api.Entry)
+	// OnRefresh hears each step of each refresh of a user session
+	// (PARTNERTUI_DEBUG=auth prints them); nil ignores them.
+	OnRefresh func(auth.RefreshEvent)
 	// StateDir holds the token files, their locks and the request budget;
 	// "" means paths.StateDir(). Tests running in parallel give their own,
 	// as they cannot move XDG_STATE_HOME.
@@ -56,12 +60,18 @@ type App struct {
 	// and client: the app's Requests screen reads it.
 	Requests *api.RequestLog
 
-	project bool
-	onWait  func(api.Wait)
-	demo    *demo // nil unless --demo
+	project   bool
+	onWait    func(api.Wait)
+	onRefresh func(auth.RefreshEvent)
+	demo      *demo // nil unless --demo
+	// landing is the page a consent sends the browser back to, started
+	// on first use (ConsentRedirect); nil until then.
+	landingMu sync.Mutex
+	landing   *landing.Page
 
-	mu   sync.Mutex
-	envs map[config.EnvName]*Env
+	mu     sync.Mutex
+	envs   map[config.EnvName]*Env
+	public map[config.EnvName]*api.Client // PublicAPI's
 }
 
 // Env is one environment, ready to use.
@@ -91,7 +101,7 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{},
+	a := &App{project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
 		d, err := startDemo(ctx, opts.DemoSchemas)
@@ -136,9 +146,35 @@ func (a *App) Close() {
 			e.ProjectAPI.Close()
 		}
 	}
+	for _, c := range a.public {
+		c.Close()
+	}
 	if a.demo != nil {
 		a.demo.close()
 	}
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing != nil {
+		_ = a.landing.Close()
+		a.landing = nil
+	}
+}
+
+// ConsentRedirect is the consentRedirectUrl of the payments this process
+// initiates: a page of its own on 127.0.0.1 (internal/landing) that a
+// browser loads once the user has answered the consent, saying to go back
+// to the terminal. It is started on first use and served until Close.
+func (a *App) ConsentRedirect() (string, error) {
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing == nil {
+		p, err := landing.Start()
+		if err != nil {
+			return "", fmt.Errorf("serving the page a consent returns to: %w", err)
+		}
+		a.landing = p
+	}
+	return a.landing.URL(), nil
 }
 
 // Demo reports whether the app runs on the embedded emulator.
@@ -174,7 +210,7 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 		return e, nil
 	}
 	ec := a.Config.Env(name)
-	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project})
+	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project, OnRefresh: a.onRefresh})
 	if err != nil {
 		if errors.Is(err, config.ErrNotConfigured) && a.ConfigFile != "" {
 			return nil, &NotConfiguredError{File: a.ConfigFile, Err: err}

@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/internal/apicall"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/schemacache"
 )
 
 const apiLong = `Sends a GraphQL operation to the environment's partner API (or, with --testing, to the Sandbox
@@ -17,10 +15,10 @@ when piped. An answer with "errors" prints them on stderr and exits 1 (its data,
 stdout).
 
 The operation is checked before it is sent, and nothing is sent when it fails (exit 2, with the field
-or limit at fault and its line and column): against the endpoint's schema (read by introspection once,
-then kept in the cache with its date; --refresh-schema reads it again) and, on Sandbox, against the
-documented operation limits (1,000 fields, depth 15, 5 top-level fields, fragments expanded). A
-mutation on Live is refused: Live is read-only.
+or limit at fault and its line and column): against the endpoint's newest schema pulled (partnertui
+schema pull; else read by introspection once and kept the same way; --refresh-schema reads it again)
+and, on Sandbox, against the documented operation limits (1,000 fields, depth 15, 5 top-level fields,
+fragments expanded). A mutation on Live is refused: Live is read-only.
 
 Variables: -F name=value is typed (numbers, true, false, null, JSON objects and lists, @file.json for
 an input object), -f name=value is a string, --input vars.json gives them all at once.
@@ -80,8 +78,8 @@ func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
 		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }}
 	if !f.App().Demo() {
 		// Not under --demo: the emulator's port changes every run.
-		if dir, err := paths.CacheDir(); err == nil {
-			target.Schemas = schemacache.New(dir)
+		if store, err := f.schemaStore(); err == nil {
+			target.Schemas = store
 		}
 	}
 	err = call.Send(ctx, target, apicall.Output{Out: f.IO.Out, Err: f.IO.Err, Indent: f.IO.OutIsTerminal()})

@@ -53,7 +53,12 @@ func isTerminal(w any) bool {
 
 // Run executes the command line args and returns the exit code.
 func Run(ctx context.Context, streams IO, args []string) int {
-	f := &Factory{IO: streams}
+	return run(ctx, &Factory{IO: streams}, args)
+}
+
+// run executes args with f, whose directories a test may have set.
+func run(ctx context.Context, f *Factory, args []string) int {
+	streams := f.IO
 	defer f.Close()
 	root := NewCmdRoot(f)
 	root.SetArgs(args)

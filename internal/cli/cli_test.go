@@ -25,7 +25,8 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	code = Run(ctx, IO{In: strings.NewReader(""), Out: &out, Err: &errb}, args)
+	// The test's own cache directory: never the developer's pulled schemas.
+	code = run(ctx, &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: &errb}, CacheDir: cacheDirOf(t)}, args)
 	return code, out.String(), errb.String()
 }
 

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
@@ -19,12 +21,14 @@ const (
 	formatTable listFormat = iota // aligned columns, for people
 	formatJSON                    // one JSON array, written as the pages arrive
 	formatJSONL                   // one JSON object per line, for pipelines
+	formatCSV                     // RFC 4180 CSV (a list that registerCSV gave the flag)
 )
 
 // listFlags are the flags every list command has: the output format and
 // --all.
 type listFlags struct {
 	JSON, JSONL bool
+	CSV         bool // only where registerCSV added --csv
 	All         bool
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
@@ -52,6 +56,11 @@ func (l *listFlags) registerOrdered(cmd *cobra.Command) {
 	fl.BoolVar(&l.Ordered, "ordered", false, "with --all --json/--jsonl, walk the list in its order, one page per request (the table always keeps it)")
 }
 
+// registerCSV adds --csv, for a list whose items are transactions.
+func (l *listFlags) registerCSV(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&l.CSV, "csv", false, "print RFC 4180 CSV, one header row: date, value date, counterparty, label, reference, signed amount, currency, status, balance after (booked), id")
+}
+
 // inParts reports whether the listing may walk the list in parts: every
 // item, for a program, in whatever order is fastest.
 func (l listFlags) inParts() bool {
@@ -73,9 +82,19 @@ func checkFirst(n int) error {
 }
 
 func (l listFlags) format() (listFormat, error) {
+	n := 0
+	for _, b := range []bool{l.JSON, l.JSONL, l.CSV} {
+		if b {
+			n++
+		}
+	}
 	switch {
+	case n > 1 && l.CSV:
+		return 0, usageErrorf("--csv, --json and --jsonl cannot be used together")
 	case l.JSON && l.JSONL:
 		return 0, usageErrorf("--json and --jsonl cannot be used together")
+	case l.CSV:
+		return formatCSV, nil
 	case l.JSON:
 		return formatJSON, nil
 	case l.JSONL:
@@ -109,11 +128,21 @@ func walkPages[P interface{ WithAfter(string) P }, T any](get func(context.Conte
 // listItems writes what walk yields as the flags ask, with progress on the
 // command's line of stderr: the end of every list command.
 func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], walk walkFunc[T]) error {
+	return listItemsCSV(ctx, streams, f, l, cols, nil, walk)
+}
+
+// csvRowFunc turns an item into a CSV export's row: the entry, its date
+// and its balance after ("" for none).
+type csvRowFunc[T any] func(*T) (e ledger.Entry, date time.Time, balance string, err error)
+
+// listItemsCSV is listItems for a list that --csv can write, row by row
+// with csvRow.
+func listItemsCSV[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], csvRow csvRowFunc[T], walk walkFunc[T]) error {
 	format, err := l.format()
 	if err != nil {
 		return err
 	}
-	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, screenful: screenful(streams)}
+	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, csvRow: csvRow, screenful: screenful(streams)}
 	return r.run(ctx, walk, f.progressLine())
 }
 
@@ -123,6 +152,7 @@ type listRun[T any] struct {
 	format    listFormat
 	noun      string // "accounts", for messages
 	cols      []column[T]
+	csvRow    csvRowFunc[T]
 	screenful int
 }
 
@@ -148,7 +178,12 @@ func (e *PartialListError) Unwrap() error { return e.Err }
 // terminal's stderr.
 func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progressLine) error {
 	bw := bufio.NewWriterSize(r.io.Out, 64<<10)
-	out := newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
+	var out itemWriter[T]
+	if r.format == formatCSV {
+		out = &csvItemWriter[T]{w: bw, row: r.csvRow}
+	} else {
+		out = newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
+	}
 	written, pages := 0, 0
 	err := walk(ctx, func(items []T, total int) error {
 		if err := out.write(items); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/partnertui/partnertui/internal/ledger"
 	"io"
 
 	"github.com/charmbracelet/x/ansi"
@@ -275,3 +276,45 @@ func writeAll(w io.Writer, b []byte) error {
 	}
 	return nil
 }
+
+// csvItemWriter writes items as a CSV export's rows (ledger.CSVWriter),
+// the header before the first page.
+type csvItemWriter[T any] struct {
+	w   io.Writer
+	row csvRowFunc[T]
+	cw  *ledger.CSVWriter
+}
+
+func (c *csvItemWriter[T]) start() error {
+	if c.cw != nil {
+		return nil
+	}
+	var err error
+	c.cw, err = ledger.NewCSVWriter(c.w)
+	return err
+}
+
+func (c *csvItemWriter[T]) write(items []T) error {
+	if err := c.start(); err != nil {
+		return err
+	}
+	for i := range items {
+		e, date, balance, err := c.row(&items[i])
+		if err != nil {
+			return err
+		}
+		if err := c.cw.Row(&e, date, balance); err != nil {
+			return err
+		}
+	}
+	return c.cw.Flush()
+}
+
+func (c *csvItemWriter[T]) close() error {
+	if err := c.start(); err != nil {
+		return err
+	}
+	return c.cw.Flush()
+}
+
+func (c *csvItemWriter[T]) partial() error { return nil }

@@ -29,6 +29,8 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		NewCmdAccount(f),
 		NewCmdTransactions(f),
 		NewCmdTransaction(f),
+		NewCmdBalanceHistory(f),
+		NewCmdExport(f),
 		NewCmdMembers(f),
 		NewCmdCards(f),
 		NewCmdStatements(f),

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/ledger"
 )
 
 // TransactionsOptions are `partnertui transactions`'s.
@@ -38,7 +40,8 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 			"went): --min 100 lists a credit of +150.00 and a debit of -125.60 alike.",
 		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
 			"  partnertui transactions --project --status Booked --status Pending --min 100 --all --jsonl\n" +
-			"  partnertui transactions --type SepaCreditTransferIn --search Acme",
+			"  partnertui transactions --type SepaCreditTransferIn --search Acme\n" +
+			"  partnertui transactions --account 3f2a… --status Booked --all --csv > booked.csv",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := opts.params(); err != nil {
@@ -50,6 +53,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	opts.Output.register(cmd, "transactions")
 	opts.Output.registerOrdered(cmd)
+	opts.Output.registerCSV(cmd)
 	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.TransactionStatuses()))
@@ -135,7 +139,22 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 		// lists of the user's accounts.
 		walk = mergedTransactions(e.API, p, opts.Output.All)
 	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, transactionColumns(), walk)
+	return listItemsCSV(ctx, opts.IO, opts.F, opts.Output, transactionColumns(), transactionCSVRow, walk)
+}
+
+// transactionCSVRow is a transaction as a CSV export's row: dated by its
+// booking when booked (else its execution), with the booked balance after
+// it as the platform reports it (booked ones only).
+func transactionCSVRow(t *api.TransactionDetail) (ledger.Entry, time.Time, string, error) {
+	e, err := api.BookedEntry(t)
+	if err != nil {
+		return e, time.Time{}, "", err
+	}
+	balance := ""
+	if e.HasBalanceAfter {
+		balance = ledger.Format(e.BalanceAfter, e.Currency)
+	}
+	return e, e.BookingDate, balance, nil
 }
 
 // mergedTransactions lists, for a user token, the transactions of every
