@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
@@ -93,12 +94,20 @@ func TestTmuxAccountObjects(t *testing.T) {
 	if added == nil {
 		t.Fatalf("the flash does not name the IBAN added:\n%s", tm.capture())
 	}
+	// The app's requests, up to its read of the list, before the test
+	// reads the list itself.
+	var ops []string
+	if !poll(time.Minute, func() bool {
+		ops = graphqlLines(t, reqLog)[before:]
+		return slices.Contains(ops, api.OpVirtualIbans)
+	}) {
+		t.Fatalf("the list was not read again after the add: %q", ops)
+	}
 	list, err := user.VirtualIbans(ctx, api.VirtualIbansParams{AccountID: accountID})
 	if err != nil || len(list.Items) == 0 || iban.Format(list.Items[0].IBAN) != added[1] {
 		t.Fatalf("the platform lists first %+v (%v), the app added %s", list.Items, err, added[1])
 	}
 	tm.waitFor("the list with the IBAN added first", fmt.Sprintf("row 1 of %d/%d", list.TotalCount, list.TotalCount))
-	ops := graphqlLines(t, reqLog)[before:]
 	if len(ops) > 4 || ops[0] != api.OpAddVirtualIbanEntry {
 		t.Fatalf("from n to the updated list: %q, want the mutation and at most 4 requests", ops)
 	}
@@ -118,11 +127,13 @@ func TestTmuxAccountObjects(t *testing.T) {
 	before = len(graphqlLines(t, reqLog))
 	tm.keys("y")
 	tm.waitFor("the IBAN canceled", "The virtual IBAN "+shown+" is Canceled")
-	if ops := graphqlLines(t, reqLog)[before:]; len(ops) > 4 || ops[0] != api.OpCancelVirtualIbanEntry {
+	if !poll(time.Minute, func() bool {
+		ops = graphqlLines(t, reqLog)[before:]
+		return slices.Contains(ops, api.OpVirtualIbans)
+	}) || len(ops) > 4 || ops[0] != api.OpCancelVirtualIbanEntry {
 		t.Fatalf("from y to the updated list: %q", ops)
-	} else {
-		t.Logf("from y to the updated list: %d requests %q", len(ops), ops)
 	}
+	t.Logf("from y to the updated list: %d requests %q", len(ops), ops)
 
 	// Cancel a standing order.
 	orders, err := user.StandingOrders(ctx, api.StandingOrdersParams{AccountID: accountID, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc})

@@ -73,6 +73,7 @@ func TestEmulatorVirtualIbanAddedAndCanceled(t *testing.T) {
 		t.Fatalf("adding sent %q, want the mutation and at most 4 requests", got)
 	}
 	e.wantScreen("Added the virtual IBAN")
+	t.Logf("from n to the updated list: %q", got)
 	want, err := e.client.VirtualIbans(context.Background(), api.VirtualIbansParams{AccountID: acct.ID, First: 1})
 	if err != nil {
 		t.Fatal(err)
