@@ -9,6 +9,7 @@
 package apicall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -139,7 +140,7 @@ func (c *Call) Send(ctx context.Context, e Env, o Output) error {
 		req.Variables = nil
 	}
 	if c.opts.DryRun {
-		return printCurl(o.Out, e.API, req)
+		return printCurl(o, e.API, req)
 	}
 	out := &output{ctx: ctx, out: o.Out, errw: o.Err, indent: o.Indent, jq: c.jq, slurp: c.opts.Slurp}
 	if err := sendPages(ctx, e.API, req, c.conn, out); err != nil {
@@ -184,17 +185,22 @@ func operationError(err error, es endpointSchema) error {
 }
 
 // printCurl writes the request as a curl command that reads the token from
-// $PARTNERTUI_TOKEN: never the token itself.
-func printCurl(w io.Writer, c *api.Client, req api.Request) error {
+// $PARTNERTUI_TOKEN: never the token itself, nor a secret the operation
+// carries (the request log's rule, api.Request.Redacted); when one was
+// replaced, a note on stderr says to put it back before running it.
+func printCurl(o Output, c *api.Client, req api.Request) error {
 	url, err := c.Endpoint(req.Testing)
 	if err != nil {
 		return err
 	}
-	body, err := req.Body()
+	body, err := req.Redacted().Body()
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, shellcmd.Curl(url, body))
+	if bytes.Contains(body, []byte(api.Redacted)) {
+		fmt.Fprintf(o.Err, "note: the operation carries a secret, printed as %s: put it back in the command before you run it\n", api.Redacted)
+	}
+	_, err = fmt.Fprintln(o.Out, shellcmd.Curl(url, body))
 	return err
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -249,5 +250,59 @@ func TestAPIChecksTheTestingAPIAgainstItsOwnSchema(t *testing.T) {
 	}
 	if n := count(emulatorOps(t, log), "Nope"); n != 0 {
 		t.Errorf("the refused mutation was sent %d times", n)
+	}
+}
+
+// TestPrintedCommandsHoldNoSecret: a secret an operation carries, in a
+// variable's input object or as a literal of its text, is in no printed
+// command: not in `--dry-run`'s curl command, not in the request lines of
+// --verbose with PARTNERTUI_DEBUG=api,body; and both print the variables
+// by the one rule (api.Request.Redacted), so they show the same.
+func TestPrintedCommandsHoldNoSecret(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
+	const secret = "s3cr3t-dry-run-0123456789"
+	const op = `mutation Add($i: AddWebhookSubscriptionInput!) { addWebhookSubscription(input: $i) { __typename } }`
+	input := `i={"label":"dry","endpoint":"https://example.com/hook","secret":"` + secret + `","eventTypes":["Account.Updated"],"status":"Enabled"}`
+
+	code, curl, errOut := runCLI(t, "api", "--config", cfg, "--dry-run", "-F", input, op)
+	if code != ExitOK || !strings.HasPrefix(curl, "curl ") {
+		t.Fatalf("--dry-run: exit %d, %q (%s)", code, curl, errOut)
+	}
+	if strings.Contains(curl+errOut, secret) || !strings.Contains(curl, `"secret":"[redacted]"`) {
+		t.Errorf("--dry-run printed the secret, or no [redacted] in its place:\n%s", curl)
+	}
+	if !strings.Contains(errOut, "put it back") {
+		t.Errorf("--dry-run's stderr %q does not say the secret was replaced", errOut)
+	}
+	literal := `mutation { addWebhookSubscription(input: {label: "dry", endpoint: "https://example.com/hook", secret: "` + secret + `", eventTypes: ["Account.Updated"], status: Enabled}) { __typename } }`
+	if code, out, errOut := runCLI(t, "api", "--config", cfg, "--dry-run", literal); code != ExitOK || strings.Contains(out, secret) || !strings.Contains(out, `secret: \"[redacted]\"`) {
+		t.Errorf("--dry-run of a literal secret: exit %d, %q (%s)", code, out, errOut)
+	}
+
+	t.Setenv(DebugEnv, "api,body")
+	code, _, errOut = runCLI(t, "api", "--config", cfg, "-F", input, op)
+	if code != ExitOK || strings.Contains(errOut, secret) {
+		t.Fatalf("--verbose: exit %d, and the secret must not be in:\n%s", code, errOut)
+	}
+	_, shown, ok := strings.Cut(errOut, "variables: ")
+	if !ok {
+		t.Fatalf("no variables in the request lines:\n%s", errOut)
+	}
+	shown, _, _ = strings.Cut(shown, "\n")
+	var fromVerbose, fromCurl map[string]any
+	if err := json.Unmarshal([]byte(shown), &fromVerbose); err != nil {
+		t.Fatalf("--verbose's variables %q: %v", shown, err)
+	}
+	body := curl[strings.Index(curl, "--data-binary '")+len("--data-binary '") : strings.LastIndex(curl, "'")]
+	var req struct {
+		Variables map[string]any `json:"variables"`
+	}
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatalf("--dry-run's body %q: %v", body, err)
+	}
+	fromCurl = req.Variables
+	if a, b := fmt.Sprint(fromVerbose), fmt.Sprint(fromCurl); a != b {
+		t.Errorf("--verbose shows the variables as %s, --dry-run as %s: one rule must print both", a, b)
 	}
 }
