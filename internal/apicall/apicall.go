@@ -21,6 +21,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/schemacache"
 	"github.com/partnertui/partnertui/internal/shellcmd"
 	"github.com/partnertui/partnertui/internal/usage"
@@ -133,7 +134,7 @@ func (c *Call) Send(ctx context.Context, e Env, o Output) error {
 		return err
 	}
 	if es.note != "" {
-		fmt.Fprintln(o.Err, "note:", es.note)
+		fmt.Fprintln(o.Err, "note:", safetext.Strip(es.note))
 	}
 	req := api.Request{Query: c.text, OperationName: c.opts.OperationName, Variables: c.vars, Testing: c.opts.Testing}
 	if len(c.vars) == 0 {

@@ -111,13 +111,19 @@ func (o *output) filter(v any) error {
 			}
 			continue
 		}
-		enc := json.NewEncoder(o.out)
+		// A filter makes strings of its own ("\u009b2J"): written as
+		// their escapes, they say the same and draw nothing.
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
 		if o.indent {
 			enc.SetIndent("", "  ")
 		}
 		if err := enc.Encode(r); err != nil {
 			return fmt.Errorf("could not write the --jq result: %w", err)
+		}
+		if _, err := o.out.Write(safetext.JSON(b.Bytes())); err != nil {
+			return err
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/safetext/safetexttest"
 	"github.com/partnertui/partnertui/internal/testenv"
 )
 
@@ -304,5 +305,38 @@ func TestPrintedCommandsHoldNoSecret(t *testing.T) {
 	fromCurl = req.Variables
 	if a, b := fmt.Sprint(fromVerbose), fmt.Sprint(fromCurl); a != b {
 		t.Errorf("--verbose shows the variables as %s, --dry-run as %s: one rule must print both", a, b)
+	}
+}
+
+// TestJQNeverWritesControlsToTheTerminal: the sanitiser's hostile payloads
+// given to --jq, as its output (a string, a string in an object), as
+// halt_error's message and as error(…)'s, reach neither stdout nor stderr
+// as they are: what the program writes passes internal/safetext, its own
+// error messages included.
+func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
+	const op = `query { projectInfo { id } }`
+	for _, p := range safetexttest.Payloads() {
+		lit, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", string(lit)+", {a: "+string(lit)+"}", op)
+		if code != ExitOK || strings.Count(out, "\n") != 2 {
+			t.Errorf("--jq %s: exit %d, stdout %q, stderr %q", lit, code, out, errOut)
+		}
+		safetexttest.AssertCleanLines(t, out)
+		var obj map[string]string
+		if _, second, _ := strings.Cut(strings.TrimSuffix(out, "\n"), "\n"); json.Unmarshal([]byte(second), &obj) != nil || obj["a"] != strings.ToValidUTF8(p, "\uFFFD") {
+			t.Errorf("--jq {a: %s} wrote %q: the JSON must keep the value, escaped", lit, second)
+		}
+		for _, filter := range []string{string(lit) + " | halt_error", "error(" + string(lit) + ")"} {
+			code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", filter, op)
+			if code == ExitOK || !strings.Contains(errOut, "Error:") {
+				t.Errorf("--jq %s: exit %d, stderr %q; want the error said", filter, code, errOut)
+			}
+			safetexttest.AssertCleanLines(t, out+errOut)
+		}
 	}
 }

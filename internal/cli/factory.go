@@ -8,6 +8,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Factory is what every command is given: the streams, the session flags
@@ -85,7 +86,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 		return err
 	}
 	for _, w := range a.Warnings {
-		fmt.Fprintln(f.IO.Err, "warning:", w)
+		fmt.Fprintln(f.IO.Err, "warning:", safetext.StripLines(w))
 	}
 	f.app = a
 	return nil

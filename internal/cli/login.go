@@ -12,6 +12,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // LoginOptions are `partnertui login`'s.
@@ -48,7 +49,7 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 	lo := auth.LoginOptions{
 		NoBrowser: opts.NoBrowser,
 		ShowURL:   func(p auth.SignInPrompt) { showSignIn(opts.IO, p) },
-		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", msg) },
+		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", safetext.StripLines(msg)) },
 	}
 	if e.DemoApprove != nil {
 		lo.Open, lo.FailOnOpenError = e.DemoApprove, true
@@ -58,7 +59,7 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 		return err
 	}
 	for _, w := range id.Warnings {
-		fmt.Fprintln(opts.IO.Err, "warning:", w)
+		fmt.Fprintln(opts.IO.Err, "warning:", safetext.StripLines(w))
 	}
 	fmt.Fprintf(opts.IO.Err, "Signed in to %s as %s (client %s).\n", name, signedInAs(ctx, e, id), e.Config.ClientID)
 	return nil

@@ -1,11 +1,14 @@
 package safetext
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"unicode"
+
+	"github.com/partnertui/partnertui/internal/safetext/safetexttest"
 )
 
 func TestStripHostileStrings(t *testing.T) {
@@ -39,22 +42,7 @@ func TestStripHostileStrings(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Strip(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-		AssertClean(t, got)
-	}
-}
-
-// AssertClean fails t when s still holds a control character, an escape or
-// a bidi override.
-func AssertClean(t testing.TB, s string) {
-	t.Helper()
-	for _, r := range s {
-		if r == 0x1b || r == 0x9b || r == 0x7f || (r < 0x20) || (r >= 0x80 && r <= 0x9f) ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-			t.Errorf("%q still contains control %U", s, r)
-		}
-		if !unicode.IsPrint(r) && r != ' ' && r != '\uFFFD' {
-			t.Errorf("%q contains non-printable %U", s, r)
-		}
+		safetexttest.AssertClean(t, got)
 	}
 }
 
@@ -261,4 +249,48 @@ func BenchmarkStripFields(b *testing.B) {
 			s.StripFields(page)
 		}
 	})
+}
+
+// TestEveryPayloadIsCleaned: the payloads every surface is tested with
+// come out of Strip clean, and of StripLines clean line by line.
+func TestEveryPayloadIsCleaned(t *testing.T) {
+	t.Parallel()
+	for _, p := range safetexttest.Payloads() {
+		safetexttest.AssertClean(t, Strip(p))
+		safetexttest.AssertCleanLines(t, StripLines(p+"\n"+p))
+		if n := strings.Count(StripLines(p+"\n"+p), "\n"); n != 1+2*strings.Count(p, "\n") {
+			t.Errorf("StripLines(%q) keeps %d line ends", p, n)
+		}
+	}
+	if got := StripLines("one\x1b[2J\ntwo\u202e"); got != "one\ntwo" {
+		t.Errorf("StripLines = %q, want the lines kept and each stripped", got)
+	}
+}
+
+// TestJSONEscapesWithoutChangingTheValue: JSON text with raw C1, DEL and
+// bidi controls in its strings is written with their escapes instead, and
+// decodes to the same value.
+func TestJSONEscapesWithoutChangingTheValue(t *testing.T) {
+	t.Parallel()
+	for _, p := range safetexttest.Payloads() {
+		b, err := json.Marshal(map[string]any{"k": p, "list": []string{p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		safe := JSON(b)
+		safetexttest.AssertClean(t, string(safe))
+		var before, after any
+		if err := json.Unmarshal(b, &before); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(safe, &after); err != nil {
+			t.Fatalf("JSON(%s) = %s is not JSON: %v", b, safe, err)
+		}
+		if !reflect.DeepEqual(before, after) {
+			t.Errorf("JSON(%s) = %s changed the value", b, safe)
+		}
+	}
+	if in := []byte(`{"a":"plain ünïcode"}`); &JSON(in)[0] != &in[0] {
+		t.Error("clean JSON is copied")
+	}
 }
