@@ -207,9 +207,12 @@ func ForwardOnce(ctx context.Context, opts Options, e Env, s Streams, ev api.Web
 	}
 	l := newListener(opts, e, s)
 	defer l.http.CloseIdleConnections()
-	secret, err := l.secret(ctx, ev)
-	if err != nil {
-		return err
+	secret := api.Secret(opts.Secret)
+	if secret == "" {
+		var err error
+		if secret, err = l.secret(ctx, ev); err != nil {
+			return err
+		}
 	}
 	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
 		return &NotDeliveredError{EventID: ev.EventID, Answer: "the subscription's secret " + p + ", so it cannot be sent as it is stored"}

@@ -45,7 +45,8 @@ type Options struct {
 	Since time.Time
 	// Resume keeps the position in the state directory and starts from it.
 	Resume bool
-	// Secret is Create's subscription's secret; "" generates one.
+	// Secret is Create's subscription's secret; "" generates one. For
+	// ForwardOnce, it is sent instead of the event's subscription's.
 	Secret string
 	// PrintJSON prints each event's payload as it is forwarded.
 	PrintJSON bool
