@@ -275,7 +275,7 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 	l.secrets[sub.ID] = secret
 	fmt.Fprintf(l.io.Err, "Created webhook subscription %s for this run; it is removed when listen stops.\n", sub.ID)
 	if l.opts.Secret == "" {
-		fmt.Fprintf(l.io.Err, "Its secret, sent in the x-swan-secret header for your handler to check, is %s (shown only now; --secret chooses it).\n", secret.Reveal())
+		fmt.Fprintf(l.io.Err, "Its secret, sent in the x-swan-secret header for your handler to check, is %s (shown only now; --secret-env or --secret-file chooses it).\n", secret.Reveal())
 	}
 	return sub, nil
 }
