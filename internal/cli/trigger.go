@@ -71,7 +71,7 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.List, "list", false, "list the built-in scenarios, what each does and the events it expects")
 	fl.StringVar(&opts.File, "file", "", "run the scenario of this TOML `file` instead of a built-in one")
-	fl.StringVar(&opts.Account, "account", "", "run on this account (`id`; default: your first Opened account with an IBAN)")
+	fl.StringVar(&opts.Account, "account", "", "run on this account (`id`; default: your first Opened account with an IBAN, in EUR for a SEPA scenario)")
 	fl.StringVar(&opts.Card, "card", "", "run on this card (`id`; default: your first Enabled card of an Opened account)")
 	fl.StringVar(&opts.Transaction, "transaction", "", "start from this existing transaction (`id`) instead of creating one")
 	fl.StringVar(&opts.Amount, "amount", "", "the scenario's `amount`, such as 42.00")
