@@ -10,6 +10,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/suggest"
 )
 
 // EventsOptions are `partnertui events`'s.
@@ -75,8 +76,8 @@ func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 // unknownEventType is the usage error of a --type the platform does not
 // know, naming the closest types it does.
 func unknownEventType(t string) error {
-	if near := closest(t, platform.WebhookEventTypes(), 3); len(near) > 0 {
-		return usageErrorf("--type %q is not a webhook event type: did you mean %s?", t, joinOr(near))
+	if near := suggest.Closest(t, platform.WebhookEventTypes(), 3); len(near) > 0 {
+		return usageErrorf("--type %q is not a webhook event type: did you mean %s?", t, suggest.JoinOr(near))
 	}
 	return usageErrorf("--type %q is not a webhook event type: they are named Resource.Event, such as Transaction.Booked (press tab after --type for all of them)", t)
 }

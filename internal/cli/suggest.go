@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -60,43 +57,4 @@ func suggestFlag(cmd *cobra.Command, err error) string {
 		return ""
 	}
 	return "--" + best
-}
-
-// closest returns up to n of known nearest to v (case aside), nearest
-// first: those a typing mistake away (an edit distance of at most a third
-// of v's length, and 3), else those v starts.
-func closest(v string, known []string, n int) []string {
-	lv := strings.ToLower(v)
-	limit := min(3, max(1, len(lv)/3))
-	type scored struct {
-		s string
-		d int
-	}
-	var near []scored
-	for _, k := range known {
-		if d := levenshtein.ComputeDistance(lv, strings.ToLower(k)); d <= limit {
-			near = append(near, scored{k, d})
-		}
-	}
-	if len(near) == 0 && lv != "" {
-		for _, k := range known {
-			if strings.HasPrefix(strings.ToLower(k), lv) {
-				near = append(near, scored{k, len(k)})
-			}
-		}
-	}
-	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
-	out := make([]string, 0, min(n, len(near)))
-	for _, s := range near[:min(n, len(near))] {
-		out = append(out, s.s)
-	}
-	return out
-}
-
-// joinOr writes "a", "a or b", "a, b or c".
-func joinOr(values []string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
-	}
-	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }

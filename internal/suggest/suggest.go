@@ -1,0 +1,67 @@
+// Package suggest finds, among the names a value may take, those a
+// mistyped one was meant to be: the did-you-mean of every usage error
+// that is not cobra's own (an enum value, an event type, a scenario's
+// name). A leaf.
+package suggest
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// Closest returns up to n of known nearest to v (case aside), nearest
+// first: those a typing mistake away (an edit distance of at most a third
+// of v's length, and 3), else those that start with v, else those that
+// hold it (CardOut: CardOutDebit, CardOutCredit…).
+func Closest(v string, known []string, n int) []string {
+	lv := strings.ToLower(v)
+	limit := min(3, max(1, len(lv)/3))
+	type scored struct {
+		s string
+		d int
+	}
+	var near []scored
+	for _, k := range known {
+		if d := levenshtein.ComputeDistance(lv, strings.ToLower(k)); d <= limit {
+			near = append(near, scored{k, d})
+		}
+	}
+	for _, match := range []func(k, v string) bool{strings.HasPrefix, strings.Contains} {
+		if len(near) > 0 || lv == "" {
+			break
+		}
+		for _, k := range known {
+			if match(strings.ToLower(k), lv) {
+				near = append(near, scored{k, len(k)})
+			}
+		}
+	}
+	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
+	out := make([]string, 0, min(n, len(near)))
+	for _, s := range near[:min(n, len(near))] {
+		out = append(out, s.s)
+	}
+	return out
+}
+
+// Fold returns the name of known that v is, case aside (booked for
+// Booked), and whether there is one: names that differ only by case are
+// never distinct values of the platform's.
+func Fold(v string, known []string) (string, bool) {
+	for _, k := range known {
+		if strings.EqualFold(k, v) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// JoinOr writes "a", "a or b", "a, b or c".
+func JoinOr(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}
