@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/safetext/safetexttest"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/testenv"
 )
 
@@ -317,7 +317,11 @@ func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
 	home := testenv.Isolate(t)
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
 	const op = `query { projectInfo { id } }`
-	for _, p := range safetexttest.Payloads() {
+	payloads := []string{"x\u001b]0;t\u0007\u009b2J\u202ey"} // the issue's
+	for _, s := range safetext.HostileSamples() {
+		payloads = append(payloads, s.In)
+	}
+	for _, p := range payloads {
 		lit, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -326,7 +330,7 @@ func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
 		if code != ExitOK || strings.Count(out, "\n") != 2 {
 			t.Errorf("--jq %s: exit %d, stdout %q, stderr %q", lit, code, out, errOut)
 		}
-		safetexttest.AssertCleanLines(t, out)
+		assertCleanLines(t, out)
 		var obj map[string]string
 		if _, second, _ := strings.Cut(strings.TrimSuffix(out, "\n"), "\n"); json.Unmarshal([]byte(second), &obj) != nil || obj["a"] != strings.ToValidUTF8(p, "\uFFFD") {
 			t.Errorf("--jq {a: %s} wrote %q: the JSON must keep the value, escaped", lit, second)
@@ -336,7 +340,17 @@ func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
 			if code == ExitOK || !strings.Contains(errOut, "Error:") {
 				t.Errorf("--jq %s: exit %d, stderr %q; want the error said", filter, code, errOut)
 			}
-			safetexttest.AssertCleanLines(t, out+errOut)
+			assertCleanLines(t, out+errOut)
+		}
+	}
+}
+
+// assertCleanLines fails t when a line of s holds what a terminal acts on.
+func assertCleanLines(t *testing.T, s string) {
+	t.Helper()
+	for line := range strings.SplitSeq(s, "\n") {
+		if r, dirty := safetext.Dirty(line); dirty {
+			t.Errorf("%q reaches the terminal with %U", line, r)
 		}
 	}
 }
