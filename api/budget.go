@@ -35,11 +35,18 @@ const (
 // time, in which case the new wait's start follows at once. Requests that
 // join a wait in progress add nothing: four requests held back together
 // make one start and one end.
+//
+// A wait that changes while requests are held (another process heard a
+// later 429, say) goes on without a gap: its new start keeps the Since of
+// the wait it continues, so that a surface can tell a wait whose end moved
+// (by a few milliseconds, when several processes were refused together)
+// from a new one.
 type Wait struct {
 	Reason WaitReason
 	Until  time.Time // when the waiting requests will be sent
-	// Since is when this client began the wait: Until-Since is how long
-	// it was to last, whenever OnWait hears of it.
+	// Since is when this client's requests began to wait, without a gap:
+	// Until-Since is how long they were to wait, whenever OnWait hears of
+	// it.
 	Since time.Time
 	Done  bool
 }
@@ -55,8 +62,13 @@ func (c *Client) enterWait(h budget.Hold, retry, joined bool) {
 		}
 	}
 	if c.wait.Reason != h.Reason || !c.wait.Until.Equal(h.Until) {
+		since := c.now()
+		if !c.wait.IsZero() {
+			// Requests are held already: the wait goes on, changed.
+			since = c.waitSince
+		}
 		c.noteWaitLocked(true)
-		c.wait, c.waitSince = h, c.now()
+		c.wait, c.waitSince = h, since
 		c.noteWaitLocked(false)
 	}
 	c.publishLocked()

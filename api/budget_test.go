@@ -509,8 +509,37 @@ func TestWaitThatChangesIsTwoWaits(t *testing.T) {
 	if !log.heard(want...) {
 		t.Errorf("OnWait heard %v, want %v", log.get(), want)
 	}
+	// The request waited without a gap: the second wait goes on from
+	// the first one's start, so a surface can say it as one.
+	for i, w := range log.get() {
+		if !w.Since.Equal(t0) {
+			t.Errorf("wait %d began at %v, want %v (the start of the request's wait)", i, w.Since, t0)
+		}
+	}
 	if s := clk.Sleeps(); len(s) != 2 || s[0] != time.Minute || s[1] != 30*time.Second {
 		t.Errorf("sleeps = %v, want [1m 30s]", s)
+	}
+}
+
+// TestWaitAfterAGapBeginsAgain: once every request has been sent, the next
+// wait is a new one, with its own start.
+func TestWaitAfterAGapBeginsAgain(t *testing.T) {
+	t.Parallel()
+	var log waitLog
+	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), func(o *Options) {
+		o.Budget, o.Window, o.OnWait = 1, time.Minute, log.add
+	})
+	for range 3 {
+		if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := log.get()
+	if len(w) != 4 || w[0].Done || !w[1].Done || w[2].Done || !w[3].Done {
+		t.Fatalf("OnWait heard %v, want two waits", w)
+	}
+	if !w[0].Since.Equal(w[1].Since) || !w[2].Since.After(w[0].Since) || !w[2].Since.Equal(clk.Now().Add(-time.Minute)) {
+		t.Errorf("the waits began at %v and %v, want the second at its own start, %v", w[0].Since, w[2].Since, clk.Now().Add(-time.Minute))
 	}
 }
 

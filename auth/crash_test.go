@@ -98,7 +98,7 @@ func (p *tokenProxy) client() *http.Client {
 const (
 	crashOK             = "ok"               // the next run carried on without a new sign-in
 	crashLostBeforeRead = "lost-before-read" // killed before the answer was read: nothing could have saved it
-	crashLostAfterRead  = "lost-after-read"  // killed in the microseconds between reading the answer and writing it
+	crashLostAfterRead  = "lost-after-read"  // killed after the answer was in the journal: a defect
 	crashReplay         = "replay"           // the new token was on disk, yet the next run spent the old one
 	crashCorrupt        = "corrupt"          // the store file no longer reads
 )
@@ -159,8 +159,8 @@ func TestEmulatorKillDuringRefresh(t *testing.T) {
 	}
 	t.Logf("%d kills within %v of the rotation (uninterrupted refreshes took %v): ok %d (%d of them recovered from the temporary file), lost-before-read %d, lost-after-read %d, replay %d, corrupt %d",
 		runs, window.Round(time.Microsecond), spans, counts[crashOK], c.recovered, counts[crashLostBeforeRead], counts[crashLostAfterRead], counts[crashReplay], counts[crashCorrupt])
-	if counts[crashReplay] != 0 || counts[crashCorrupt] != 0 {
-		t.Errorf("a kill left a corrupt file or made the next run replay a spent refresh token")
+	if counts[crashReplay] != 0 || counts[crashCorrupt] != 0 || counts[crashLostAfterRead] != 0 {
+		t.Errorf("a kill left a corrupt file, lost a session whose answer was in the journal, or made the next run replay a spent refresh token")
 	}
 }
 
@@ -233,7 +233,7 @@ func (c *crashRig) round(offset time.Duration) (span time.Duration, outcome stri
 		}
 	}
 	cmd.Wait()
-	marked := slices.Contains(lines, "response-read")
+	marked := slices.Contains(lines, "step "+string(RefreshAnswered))
 	if offset < 0 && span == 0 {
 		t.Fatalf("uninterrupted helper: %q", lines)
 	}
@@ -278,3 +278,64 @@ func (c *crashRig) round(offset time.Duration) (span time.Duration, outcome stri
 }
 
 func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// TestKillAtEachStepAfterTheAnswer: a helper process refreshes, stops at a
+// step of the refresh that follows the answer (auth.RefreshStep) and is
+// killed there with SIGKILL. Whatever the step, the next run carries on
+// with the rotated refresh token (recovered from the journal or the new
+// file, or simply read), never replays the spent one and leaves no
+// temporary file; the server saw exactly one refresh per kill.
+func TestKillAtEachStepAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	_, procBin := buildHelpers(t)
+	e, env, s := signedInEmulator(t, emulator.Options{}, nil)
+	dir := filepath.Dir(s.StorePath())
+	day := 24 * time.Hour
+	steps := []RefreshStep{RefreshAnswered, RefreshParsed, RefreshWritten, RefreshSaved, RefreshDone}
+	for i, step := range steps {
+		before := readStored(t, s)
+		refreshes := e.Log.Refreshes(t)
+		cmd := testproc(procBin, env, dir, "-ahead", (time.Duration(2*i+1) * day).String(), "-stop", string(step))
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := bufio.NewReader(stdout)
+		if line, _ := out.ReadString('\n'); strings.TrimSpace(line) != "ready" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("helper: %q", line)
+		}
+		stdin.Write([]byte("go\n"))
+		line, _ := out.ReadString('\n')
+		cmd.Process.Kill()
+		cmd.Wait()
+		if strings.TrimSpace(line) != "stopped "+string(step) {
+			t.Fatalf("step %s: the helper said %q", step, line)
+		}
+		if n := e.Log.Refreshes(t) - refreshes; n != 1 {
+			t.Fatalf("step %s: %d refreshes reached the server, want 1", step, n)
+		}
+		next := newTestSession(t, env, dir, clock.New(time.Now().Add(time.Duration(2*i+1)*day)))
+		if _, err := next.TokenSource().Token(); err != nil {
+			t.Fatalf("killed at %s: the next run: %v", step, err)
+		}
+		after := readStored(t, next)
+		if after.RefreshToken == before.RefreshToken || after.AccessToken == before.AccessToken {
+			t.Errorf("killed at %s: the next run kept the spent refresh token", step)
+		}
+		if n := e.Log.Refreshes(t) - refreshes; n != 1 {
+			t.Errorf("killed at %s: the next run refreshed again (%d refreshes), so it lost the rotated token or replayed the spent one", step, n)
+		}
+		if left := next.store.temps(); len(left) != 0 {
+			t.Errorf("killed at %s: temporary files left: %v", step, left)
+		}
+		// The session goes on: the recovered refresh token is the live one.
+		later := newTestSession(t, env, dir, clock.New(time.Now().Add(time.Duration(2*i+2)*day)))
+		if _, err := later.TokenSource().Token(); err != nil {
+			t.Fatalf("killed at %s: refreshing with the recovered token: %v", step, err)
+		}
+	}
+}

@@ -32,7 +32,7 @@ func killedRefresh(t *testing.T, s *Session) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, j.client(s.httpClient))
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, j.client(s.httpClient, cfg.Endpoint.TokenURL, nil))
 	if _, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: prev.RefreshToken, Expiry: time.Unix(1, 0)}).Token(); err != nil {
 		t.Fatal(err)
 	}

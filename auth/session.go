@@ -48,6 +48,44 @@ type SessionOptions struct {
 	Project bool
 	// LockTimeout bounds the wait for the cross-process lock; default 2 min.
 	LockTimeout time.Duration
+	// OnRefresh, when set, hears each step of each refresh of the user
+	// session, in order, as it is reached (PARTNERTUI_DEBUG=auth prints
+	// them). It runs between the steps, so it must return quickly; a
+	// test may stop there to kill the process at that step.
+	OnRefresh func(RefreshEvent)
+}
+
+// RefreshStep is a step of a refresh that spends the single-use refresh
+// token.
+type RefreshStep string
+
+// The steps of a refresh, in order.
+const (
+	// RefreshSending: the journal is open and the request leaves. From
+	// here until RefreshAnswered a kill can lose the session: the server
+	// may rotate the refresh token while its answer is on the wire.
+	RefreshSending RefreshStep = "sending"
+	// RefreshAnswered: the answer's last byte is in the journal. From
+	// here on a kill loses nothing: the next run recovers the new token.
+	RefreshAnswered RefreshStep = "answered"
+	// RefreshParsed: the answer is parsed into the new token.
+	RefreshParsed RefreshStep = "parsed"
+	// RefreshWritten: the new token file is written and synced, next to
+	// the old one.
+	RefreshWritten RefreshStep = "written"
+	// RefreshSaved: the new token file has replaced the old one.
+	RefreshSaved RefreshStep = "saved"
+	// RefreshDone: the journal is removed.
+	RefreshDone RefreshStep = "done"
+)
+
+// RefreshEvent is one step of a refresh and when it was reached, on the
+// real clock; for RefreshAnswered, when the answer's last byte reached the
+// journal.
+type RefreshEvent struct {
+	Env  string
+	Step RefreshStep
+	At   time.Time
 }
 
 // Session is one environment's sign-in state: its token store entry, its
@@ -61,6 +99,7 @@ type Session struct {
 	now         func() time.Time
 	project     bool
 	lockTimeout time.Duration
+	onRefresh   func(RefreshEvent)
 
 	secretMu sync.Mutex
 	secret   string
@@ -108,6 +147,7 @@ func NewSession(opts SessionOptions) (*Session, error) {
 		now:         opts.Now,
 		project:     opts.Project,
 		lockTimeout: opts.LockTimeout,
+		onRefresh:   opts.OnRefresh,
 	}
 	if s.httpClient == nil {
 		s.httpClient = defaultHTTPClient()
@@ -352,8 +392,11 @@ func (s *Session) refreshLocked() (*storedToken, error) {
 // refreshAndSave spends prev's single-use refresh token. The answer is
 // journaled as it is read, before x/oauth2 even parses it, so a process
 // killed at any point after reading it loses nothing: the next run
-// recovers the new token from the journal. A state directory that cannot
-// take the journal stops the refresh before the token is spent.
+// recovers the new token from the journal. Between the answer and the
+// journal there is nothing but the read itself (see journal); parsing,
+// saving in the store's format and cleaning up all come after. A state
+// directory that cannot take the journal stops the refresh before the
+// token is spent.
 func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 	ctx, cancel := s.tokenCallContext()
 	defer cancel()
@@ -367,7 +410,9 @@ func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx = context.WithValue(ctx, oauth2.HTTPClient, j.client(s.httpClient))
+	answered := func() { s.refreshStep(RefreshAnswered, j.writtenAt()) }
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, j.client(s.httpClient, cfg.Endpoint.TokenURL, answered))
+	s.refreshStep(RefreshSending, time.Time{})
 	// An already-expired token makes x/oauth2 refresh at once; the refresh
 	// happens exactly once and only here, under our locks.
 	tok, err := cfg.TokenSource(ctx, &oauth2.Token{RefreshToken: prev.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
@@ -376,16 +421,35 @@ func (s *Session) refreshAndSave(prev *storedToken) (*storedToken, error) {
 		return nil, s.tokenCallError("refresh_token", err)
 	}
 	next := prev.next(answerOf(tok), s.now())
-	if err := s.store.write(next); err != nil {
+	s.refreshStep(RefreshParsed, time.Time{})
+	tmp, err := s.store.writeTemp(next)
+	if err == nil {
+		s.refreshStep(RefreshWritten, time.Time{})
+		err = s.store.commit(tmp)
+	}
+	if err != nil {
 		// The old refresh token is spent. The journal stays for the next
 		// run to recover, and this process goes on with the new token.
 		j.f.Close()
 		s.userTok = next
 		return nil, fmt.Errorf("the %s token was refreshed but could not be saved, so other processes may have to sign in again: %w", platform.EnvTitle(s.envName), err)
 	}
+	s.refreshStep(RefreshSaved, time.Time{})
 	j.remove()
 	s.store.removeStaleTemps()
+	s.refreshStep(RefreshDone, time.Time{})
 	return next, nil
+}
+
+// refreshStep tells OnRefresh that step was reached at at (now when zero).
+func (s *Session) refreshStep(step RefreshStep, at time.Time) {
+	if s.onRefresh == nil {
+		return
+	}
+	if at.IsZero() {
+		at = time.Now()
+	}
+	s.onRefresh(RefreshEvent{Env: s.envName, Step: step, At: at})
 }
 
 // tokenCallError keeps what the server said about a failed token call, or

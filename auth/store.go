@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -235,17 +234,27 @@ func (s *store) stamp(tok *storedToken) {
 // write replaces the stored token atomically: readers see the old file or
 // the new one, never a partial write, even if the process dies half-way.
 func (s *store) write(tok *storedToken) error {
+	tmp, err := s.writeTemp(tok)
+	if err != nil {
+		return err
+	}
+	return s.commit(tmp)
+}
+
+// writeTemp writes tok to a new temporary file next to the store file,
+// synced to disk, and returns its name: what commit puts in place.
+func (s *store) writeTemp(tok *storedToken) (string, error) {
 	s.stamp(tok)
 	data, err := json.MarshalIndent(tok, "", "  ")
 	if err != nil {
-		return fmt.Errorf("cannot encode the session: %w", err)
+		return "", fmt.Errorf("cannot encode the session: %w", err)
 	}
 	if err := s.ensureDir(); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := s.createTemp()
 	if err != nil {
-		return err
+		return "", err
 	}
 	tmpName := tmp.Name()
 	fail := func(step string, err error) error {
@@ -254,16 +263,23 @@ func (s *store) write(tok *storedToken) error {
 		return fmt.Errorf("cannot save the session to %s (%s): %w", s.path, step, err)
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return fail("write", err)
+		return "", fail("write", err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fail("fsync", err)
+		return "", fail("fsync", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fail("close", err)
+		return "", fail("close", err)
 	}
+	return tmpName, nil
+}
+
+// commit renames the temporary file writeTemp made over the store file,
+// and makes the rename durable.
+func (s *store) commit(tmpName string) error {
 	if err := os.Rename(tmpName, s.path); err != nil {
-		return fail("rename", err)
+		os.Remove(tmpName)
+		return fmt.Errorf("cannot save the session to %s (rename): %w", s.path, err)
 	}
 	s.syncDir()
 	return nil
@@ -284,95 +300,6 @@ func (s *store) createTemp() (*os.File, error) {
 	return tmp, nil
 }
 
-// journal keeps a refresh's answer on disk from the moment it is read. It
-// is a temporary file that holds, before the request, the token the
-// answer will be merged into (one JSON line), and then the answer's bytes,
-// appended as the HTTP client reads them. A process killed at any point
-// after reading the answer thus leaves all of it on disk (in the page
-// cache, which a kill does not lose), and recoverTemps rebuilds the new
-// token from it. It is removed once the new token is saved.
-type journal struct {
-	f      *os.File
-	failed bool // a write failed: the journal is incomplete, stop writing
-}
-
-// openJournal starts a journal whose first line is base.
-func (s *store) openJournal(base *storedToken) (*journal, error) {
-	if err := s.ensureDir(); err != nil {
-		return nil, err
-	}
-	s.stamp(base)
-	line, err := json.Marshal(base)
-	if err != nil {
-		return nil, fmt.Errorf("cannot encode the session: %w", err)
-	}
-	f, err := s.createTemp()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("cannot write the temporary file %s: %w", f.Name(), err)
-	}
-	return &journal{f: f}, nil
-}
-
-// Write appends answer bytes; after a failure it drops the rest, since a
-// journal with a hole must not be recovered (it will not parse).
-func (j *journal) Write(p []byte) (int, error) {
-	if !j.failed {
-		if _, err := j.f.Write(p); err != nil {
-			j.failed = true
-		}
-	}
-	return len(p), nil
-}
-
-// remove ends the journal: its token is saved, or there was none.
-func (j *journal) remove() {
-	j.f.Close()
-	os.Remove(j.f.Name())
-}
-
-// client is base with every successful answer copied into the journal as
-// it is read.
-func (j *journal) client(base *http.Client) *http.Client {
-	c := *base
-	rt := c.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	c.Transport = teeTransport{base: rt, w: j}
-	return &c
-}
-
-type teeTransport struct {
-	base http.RoundTripper
-	w    io.Writer
-}
-
-func (t teeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusOK {
-		resp.Body = teeBody{ReadCloser: resp.Body, w: t.w}
-	}
-	return resp, err
-}
-
-type teeBody struct {
-	io.ReadCloser
-	w io.Writer
-}
-
-func (b teeBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if n > 0 {
-		b.w.Write(p[:n])
-	}
-	return n, err
-}
-
 // readTemp reads a temporary file: a complete token file a writer was
 // killed before renaming, or a journal whose answer is complete. nil when
 // it is neither, or not this store's.
@@ -390,6 +317,9 @@ func (s *store) readTemp(path string) *storedToken {
 	}
 	header, body, ok := bytes.Cut(data, []byte("\n"))
 	if !ok || json.Unmarshal(header, &tok) != nil || s.check(&tok, path) != nil {
+		return nil
+	}
+	if body, ok = answerBody(body); !ok {
 		return nil
 	}
 	var a tokenAnswer

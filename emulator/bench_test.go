@@ -2,6 +2,8 @@ package emulator
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/rsa"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -169,4 +171,98 @@ func BenchmarkWebhookDeliveryLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "µs-median")
 	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds()), "µs-p90")
+}
+
+// BenchmarkStartWithSchemas is the emulator's start-up without a schema
+// and with the public schemas brought (both environments' endpoints built
+// at start): the difference is the cost of loading them, parsing, checking
+// the model against them and indexing them for generation.
+func BenchmarkStartWithSchemas(b *testing.B) {
+	for name, opts := range map[string]Options{"model": {Accounts: 5}, "reference": referenceOptions(b)} {
+		b.Run(name, func(b *testing.B) {
+			key, err := rsa.GenerateKey(rand.Reader, 2048)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts.SigningKey = key
+			for b.Loop() {
+				srv, err := Start(b.Context(), opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := srv.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkGeneratedPage is a page of the size the platform's web app
+// shows, answered entirely by generation: 50 account holders with a dozen
+// fields each, their status, address and first accounts. It reports the
+// median of the iterations besides the mean.
+func BenchmarkGeneratedPage(b *testing.B) {
+	opts := referenceOptions(b)
+	opts.Accounts, opts.RateLimit, opts.RateWindow = 5, 1<<30, time.Second
+	h := referenceHandler(b, opts)
+	body, _ := json.Marshal(map[string]any{"query": `query Page($after: String) { accountHolders(first: 50, after: $after) {
+	  totalCount pageInfo { hasNextPage endCursor }
+	  edges { cursor node { id verificationStatus createdDate updatedDate
+	    info { __typename type name ... on AccountHolderCompanyInfo { registrationNumber vatNumber companyType } }
+	    statusInfo { __typename status }
+	    residencyAddress { addressLine1 city postalCode country }
+	    accounts(first: 3) { totalCount edges { node { id name IBAN BIC currency } } } } } } }`})
+	var lat []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		start := time.Now()
+		req := httptest.NewRequest(http.MethodPost, pathSandbox, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tokSandboxProject)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		lat = append(lat, time.Since(start))
+		if rec.Code != http.StatusOK || bytes.Contains(rec.Body.Bytes(), []byte(`"errors"`)) {
+			b.Fatalf("status %d: %.500s", rec.Code, rec.Body)
+		}
+		b.SetBytes(int64(rec.Body.Len()))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "µs-median")
+}
+
+// BenchmarkModelledPageWithSchemas is BenchmarkAccountsPage's page with
+// the public schemas brought: the model answers it through the checks of
+// what was set over its objects.
+func BenchmarkModelledPageWithSchemas(b *testing.B) {
+	opts := referenceOptions(b)
+	opts.Accounts, opts.RateLimit, opts.RateWindow = 1000, 1<<30, time.Second
+	h := referenceHandler(b, opts)
+	benchPage(b, h, `query Page { accounts(first: 100) { totalCount pageInfo { hasNextPage endCursor }
+	  edges { cursor node { id name IBAN BIC currency statusInfo { status } holder { info { name } } balances { available { value currency } } } } } }`, nil)
+}
+
+// referenceHandler is projectHandler's handler serving opts' schemas.
+func referenceHandler(tb testing.TB, opts Options) http.Handler {
+	tb.Helper()
+	opts, err := withDefaults(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	schemas, err := loadServed(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	envs, err := newEnvironments(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { closeAll(envs) })
+	tokens := fakeTokens{tokSandboxProject: {Env: "sandbox", Project: true}}
+	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts, schemas: schemas})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h
 }

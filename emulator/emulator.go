@@ -28,7 +28,7 @@ import (
 type Options struct {
 	Listen     string        // [127.0.0.1:0]
 	Accounts   int           // accounts to generate [120], up to 100,000
-	Seed       int64         // data seed [1]
+	Seed       int64         // seed of the data and of what is generated for Schemas [1]
 	RateLimit  int           // requests per RateWindow per client IP per endpoint [2000]
 	RateWindow time.Duration // [5m]
 	TokenTTL   time.Duration // access-token lifetime [1h]
@@ -78,6 +78,15 @@ type Options struct {
 	// refresh token and logged it, before the token response is written; a
 	// test can block in it to hold the response back.
 	OnRefreshRotated func()
+
+	// Schemas are schemas a user brings, at most one per API (the partner
+	// API and the Testing API, told apart by their root types): each is
+	// then served whole, in both environments, its operations the model
+	// does not answer generated for Seed. None: the model's own schemas.
+	Schemas []Source
+	// Fixtures sets objects of the brought schemas by type and id (TOML
+	// or JSON); it needs Schemas.
+	Fixtures *Source
 }
 
 // Defaults of Options.
@@ -120,6 +129,12 @@ type Info struct {
 	AuthURL      string             `json:"auth_url"`
 	Environments map[string]EnvInfo `json:"environments"` // "sandbox", "live"
 	DemoUsers    []DemoUser         `json:"demo_users"`
+	// Schemas are the schema files served instead of the model's own, by
+	// API ("partner API", "Testing API").
+	Schemas map[string]string `json:"schemas,omitempty"`
+	// Mismatches name the model's fields that a brought schema types
+	// differently: they are generated instead.
+	Mismatches []string `json:"mismatches,omitempty"`
 }
 
 // The data side is the authorization server's user directory.
@@ -241,11 +256,15 @@ type site struct {
 // build assembles the whole site for a base URL: each environment built
 // the same way, one authorization server for their clients, one handler.
 func build(opts Options, base string) (*site, error) {
+	schemas, err := loadServed(opts)
+	if err != nil {
+		return nil, err
+	}
 	envs, err := newEnvironments(opts)
 	if err != nil {
 		return nil, err
 	}
-	s, err := assemble(opts, base, envs)
+	s, err := assemble(opts, base, envs, schemas)
 	if err != nil {
 		closeAll(envs)
 		return nil, err
@@ -255,7 +274,7 @@ func build(opts Options, base string) (*site, error) {
 
 // assemble starts the authorization server of the environments' clients
 // and builds the handler and the start banner's Info.
-func assemble(opts Options, base string, envs []*environment) (*site, error) {
+func assemble(opts Options, base string, envs []*environment, schemas *served) (*site, error) {
 	oo := oauth.Options{
 		Issuer:           base,
 		TokenTTL:         opts.TokenTTL,
@@ -281,11 +300,12 @@ func assemble(opts Options, base string, envs []*environment) (*site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start the authorization server: %w", err)
 	}
-	h, err := newHandler(handlerConfig{envs: envs, tokens: authz, oauth: authz.Handler(), opts: opts})
+	h, err := newHandler(handlerConfig{envs: envs, tokens: authz, oauth: authz.Handler(), opts: opts, schemas: schemas})
 	if err != nil {
 		return nil, err
 	}
 	info := Info{APIURL: base, AuthURL: base, Environments: map[string]EnvInfo{}}
+	schemas.describe(&info)
 	for _, e := range envs {
 		info.Environments[e.name] = e.info(base)
 		for _, u := range e.store.DemoUsers() {
@@ -297,17 +317,18 @@ func assemble(opts Options, base string, envs []*environment) (*site, error) {
 
 // handlerConfig is everything newHandler wires together.
 type handlerConfig struct {
-	envs   []*environment
-	tokens gql.Introspector
-	oauth  http.Handler // nil: no authorization server (tests)
-	opts   Options
+	envs    []*environment
+	tokens  gql.Introspector
+	oauth   http.Handler // nil: no authorization server (tests)
+	opts    Options
+	schemas *served // nil: the model's own
 }
 
 // newHandler builds the one mux of every path, wrapped by the middleware.
 func newHandler(c handlerConfig) (http.Handler, error) {
 	mux := http.NewServeMux()
 	for _, e := range c.envs {
-		if err := e.mount(mux, c.tokens); err != nil {
+		if err := e.mount(mux, c.tokens, c.schemas); err != nil {
 			return nil, err
 		}
 	}
@@ -330,6 +351,13 @@ func (s *Server) Info() Info {
 		info.Environments[k] = v
 	}
 	info.DemoUsers = append([]DemoUser(nil), s.info.DemoUsers...)
+	info.Mismatches = append([]string(nil), s.info.Mismatches...)
+	if s.info.Schemas != nil {
+		info.Schemas = map[string]string{}
+		for k, v := range s.info.Schemas {
+			info.Schemas[k] = v
+		}
+	}
 	return info
 }
 
@@ -412,10 +440,31 @@ func PrintInfo(w io.Writer, info Info, asJSON bool) error {
 			fmt.Fprintf(&b, "    %-16s %s %s\n", u.Phone, u.FirstName, u.LastName)
 		}
 	}
+	printSchemas(&b, info)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write the emulator info: %w", err)
 	}
 	return nil
+}
+
+// printSchemas says which schemas are served, and which of the model's
+// fields they type differently.
+func printSchemas(b *strings.Builder, info Info) {
+	if len(info.Schemas) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nSchemas          served whole, generated where not modelled:\n")
+	for _, api := range []string{"partner API", "Testing API"} {
+		if p, ok := info.Schemas[api]; ok {
+			fmt.Fprintf(b, "  %-14s %s\n", api, p)
+		}
+	}
+	if len(info.Mismatches) > 0 {
+		fmt.Fprintf(b, "  The schema types %d of the model's fields differently; they are generated:\n", len(info.Mismatches))
+		for _, m := range info.Mismatches {
+			fmt.Fprintf(b, "    %s\n", m)
+		}
+	}
 }
 
 // ParseRateLimit parses the --rate-limit flag, "COUNT/WINDOW" such as

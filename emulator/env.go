@@ -40,6 +40,7 @@ func envSpecs() []envSpec {
 // client and its webhook events.
 type environment struct {
 	envSpec
+	seed   int64 // of its data and of what it generates
 	store  *data.Store
 	client oauth.Client
 	events *gql.Events
@@ -88,6 +89,7 @@ func newEnvironment(opts Options, spec envSpec) (*environment, error) {
 	}
 	return &environment{
 		envSpec: spec,
+		seed:    opts.Seed + spec.seedOffset,
 		store:   store,
 		client:  oauth.Client{ID: id, Secret: secret, Env: spec.name, RedirectURIs: []string{CallbackURI}, AuthMethod: opts.TokenAuthMethod},
 	}, nil
@@ -115,15 +117,20 @@ func (e *environment) testingPath() string {
 	return "/" + e.name + "-partner-admin/graphql"
 }
 
-// mount adds the environment's GraphQL endpoints to mux.
-func (e *environment) mount(mux *http.ServeMux, tokens gql.Introspector) error {
-	mux.Handle(e.graphqlPath(), gql.NewPartnerEndpoint(gql.Partner{
+// mount adds the environment's GraphQL endpoints to mux; schemas are the
+// ones a user brought, if any.
+func (e *environment) mount(mux *http.ServeMux, tokens gql.Introspector, schemas *served) error {
+	partner, err := gql.NewPartnerEndpoint(gql.Partner{
 		Store: e.store, ClientID: e.client.ID, RedirectURI: CallbackURI,
-		Tokens: tokens, Limited: e.sandbox, Events: e.events,
-	}))
+		Tokens: tokens, Limited: e.sandbox, Events: e.events, Supplied: schemas.supplied(gql.PartnerAPI, e.seed),
+	})
+	if err != nil {
+		return err
+	}
+	mux.Handle(e.graphqlPath(), partner)
 	mux.Handle(gql.ConsentPath(e.name), gql.NewConsentPage(e.events))
 	if p := e.testingPath(); p != "" {
-		h, err := gql.NewTestingEndpoint(e.store, tokens, e.events)
+		h, err := gql.NewTestingEndpoint(e.store, tokens, e.events, schemas.supplied(gql.TestingAPI, e.seed))
 		if err != nil {
 			return err
 		}

@@ -82,6 +82,10 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	schemas, err := loadServed(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	envs, err := newEnvironments(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +101,7 @@ func newTestEnv(t *testing.T, opts Options) *testEnv {
 		tokSandboxNobody:  {Env: "sandbox", ClientID: "SANDBOX_test", Subject: users[len(users)-1].ID},
 		tokLiveProject:    {Env: "live", ClientID: "LIVE_test", Project: true},
 	}
-	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts})
+	h, err := newHandler(handlerConfig{envs: envs, tokens: tokens, opts: opts, schemas: schemas})
 	if err != nil {
 		t.Fatal(err)
 	}

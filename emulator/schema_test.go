@@ -88,26 +88,12 @@ type introspected struct {
 	} `json:"__schema"`
 }
 
-// referenceSchema loads a public schema from the shared reference files:
-// $PARTNERTUI_REFERENCE when set (a worktree sits elsewhere), else
-// ../shared/reference beside the repository. When they are absent the test
-// skips, except in CI (CI set), where a skipped fidelity check would pass
-// unnoticed: there it fails.
-func referenceSchema(t *testing.T, name string) *ast.Schema {
+// referenceSchema loads a public schema from the shared reference files
+// (referencePath).
+func referenceSchema(t testing.TB, name string) *ast.Schema {
 	t.Helper()
-	dir := os.Getenv("PARTNERTUI_REFERENCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "reference")
-	}
-	path := filepath.Join(dir, name)
+	path := referencePath(t, name)
 	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		fail, msg := missingReference(os.Getenv("CI"), path)
-		if fail {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +102,28 @@ func referenceSchema(t *testing.T, name string) *ast.Schema {
 		t.Fatalf("load %s: %v", path, err)
 	}
 	return s
+}
+
+// referencePath is where a shared reference file is:
+// $PARTNERTUI_REFERENCE when set (a worktree sits elsewhere), else
+// ../shared/reference beside the repository. When it is absent the test
+// skips, except in CI (CI set), where a skipped fidelity check would pass
+// unnoticed: there it fails.
+func referencePath(t testing.TB, name string) string {
+	t.Helper()
+	dir := os.Getenv("PARTNERTUI_REFERENCE")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "reference")
+	}
+	path := filepath.Join(dir, name)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		fail, msg := missingReference(os.Getenv("CI"), path)
+		if fail {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return path
 }
 
 // missingReference decides what an absent reference file means: a failure

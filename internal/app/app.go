@@ -16,6 +16,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -23,13 +24,19 @@ import (
 type Options struct {
 	ConfigPath string // --config; "" means paths.ConfigFile()
 	Demo       bool   // --demo: the embedded emulator, nothing real read or written
-	Project    bool   // --project: API calls use a project token
+	// DemoSchemas are schemas --demo's emulator serves whole (contents or
+	// paths, one per API); none serves its modelled part.
+	DemoSchemas []emulator.Source
+	Project     bool // --project: API calls use a project token
 	// OnWait hears every wait of every API client the app builds (a spent
 	// request budget, a 429): the command line prints it; nil ignores it.
 	OnWait func(api.Wait)
 	// OnRequest hears of every request of every API client the app builds,
 	// as the request log records it (--verbose prints it); nil ignores it.
 	OnRequest func(api.Entry)
+	// OnRefresh hears each step of each refresh of a user session
+	// (PARTNERTUI_DEBUG=auth prints them); nil ignores them.
+	OnRefresh func(auth.RefreshEvent)
 	// StateDir holds the token files, their locks and the request budget;
 	// "" means paths.StateDir(). Tests running in parallel give their own,
 	// as they cannot move XDG_STATE_HOME.
@@ -52,9 +59,10 @@ type App struct {
 	// and client: the app's Requests screen reads it.
 	Requests *api.RequestLog
 
-	project bool
-	onWait  func(api.Wait)
-	demo    *demo // nil unless --demo
+	project   bool
+	onWait    func(api.Wait)
+	onRefresh func(auth.RefreshEvent)
+	demo      *demo // nil unless --demo
 
 	mu   sync.Mutex
 	envs map[config.EnvName]*Env
@@ -87,10 +95,10 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, envs: map[config.EnvName]*Env{},
+	a := &App{project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
-		d, err := startDemo(ctx)
+		d, err := startDemo(ctx, opts.DemoSchemas)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +148,15 @@ func (a *App) Close() {
 // Demo reports whether the app runs on the embedded emulator.
 func (a *App) Demo() bool { return a.demo != nil }
 
+// DemoServes names the schema files --demo's emulator serves whole, by API
+// ("partner API", "Testing API"); empty when it serves its modelled part.
+func (a *App) DemoServes() map[string]string {
+	if a.demo == nil {
+		return nil
+	}
+	return a.demo.info.Schemas
+}
+
 // EnvName is the environment to use: flag when given, else the
 // configuration's default_env, else Sandbox.
 func (a *App) EnvName(flag string) (config.EnvName, error) {
@@ -161,7 +178,7 @@ func (a *App) Env(name config.EnvName) (*Env, error) {
 		return e, nil
 	}
 	ec := a.Config.Env(name)
-	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project})
+	s, err := auth.NewSession(auth.SessionOptions{Env: ec, StateDir: a.StateDir, Project: a.project, OnRefresh: a.onRefresh})
 	if err != nil {
 		if errors.Is(err, config.ErrNotConfigured) && a.ConfigFile != "" {
 			return nil, &NotConfiguredError{File: a.ConfigFile, Err: err}

@@ -9,6 +9,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
 )
 
@@ -108,5 +109,28 @@ func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
 	}
 	if h, _, _ := snap(config.Sandbox).Load(); h != nil {
 		t.Error("the snapshot is still there after logout")
+	}
+}
+
+// TestDemoServesASchema: --demo's emulator serves a schema it is given
+// whole, and says which; without one it serves its modelled part.
+func TestDemoServesASchema(t *testing.T) {
+	testenv.Isolate(t)
+	schema := []byte("type Query { projectInfo: ProjectInfo! accounts: Int }\ntype ProjectInfo { id: ID! name: String! }\n")
+	a, err := New(context.Background(), Options{Demo: true, DemoSchemas: []emulator.Source{{Path: "pulled/partner.graphql", Data: schema}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	if got := a.DemoServes(); got["partner API"] != "pulled/partner.graphql" || len(got) != 1 {
+		t.Errorf("DemoServes = %v", got)
+	}
+	plain, err := New(context.Background(), Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(plain.Close)
+	if got := plain.DemoServes(); len(got) != 0 {
+		t.Errorf("without a schema, DemoServes = %v", got)
 	}
 }

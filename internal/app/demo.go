@@ -24,11 +24,12 @@ type demo struct {
 
 // startDemo starts the emulator on a random loopback port, with tokens in a
 // temporary directory that close removes: a demo writes nothing that
-// outlives it (the log file excepted, see LogPath).
-func startDemo(ctx context.Context) (*demo, error) {
+// outlives it (the log file excepted, see LogPath). schemas, if any, are
+// served whole.
+func startDemo(ctx context.Context, schemas []emulator.Source) (*demo, error) {
 	// A simulated transfer stays Pending for a moment, so the demo shows
 	// both of its states and their webhook events.
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true})
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}

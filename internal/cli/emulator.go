@@ -19,6 +19,9 @@ type EmulatorOptions struct {
 	RateLimit  string // "2000/5m"
 	RequestLog string // file
 	JSON       bool
+	Schemas    []string // --schema files, one per API
+	Fixtures   string   // --fixtures file
+	Coverage   bool     // print the coverage and exit
 }
 
 // NewCmdEmulator runs the local platform emulator.
@@ -29,12 +32,23 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 		Short: "Run a local emulation of the platform (OAuth server + GraphQL) until interrupted",
 		Long: "Serves /oauth2/*, /sandbox-partner/graphql, /sandbox-partner-admin/graphql and\n" +
 			"/live-partner/graphql on one loopback listener, with demo clients and users.",
-		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away",
-		Args:    noArgs,
+		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away\n" +
+			"  partnertui emulator --schema partner.graphql --schema admin.graphql --fixtures fixtures.toml   # every operation, not only the modelled ones\n" +
+			"  partnertui emulator --schema partner.graphql --schema admin.graphql --coverage                 # what is modelled, generated, missing",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
 				return &UsageError{Err: err}
+			}
+			for _, p := range opts.Schemas {
+				opts.Emulator.Schemas = append(opts.Emulator.Schemas, emulator.Source{Path: p})
+			}
+			if opts.Fixtures != "" {
+				opts.Emulator.Fixtures = &emulator.Source{Path: opts.Fixtures}
+			}
+			if opts.Coverage {
+				return printEmulatorCoverage(opts)
 			}
 			return runEmulator(cmd.Context(), opts)
 		},
@@ -42,7 +56,7 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Emulator.Listen, "listen", emulator.DefaultListen, "`address` to listen on (port 0 picks a free one)")
 	fl.IntVar(&opts.Emulator.Accounts, "accounts", emulator.DefaultAccounts, "`N` accounts to generate (up to 100000)")
-	fl.Int64Var(&opts.Emulator.Seed, "seed", emulator.DefaultSeed, "`seed` of the generated data")
+	fl.Int64Var(&opts.Emulator.Seed, "seed", emulator.DefaultSeed, "`seed` of the generated data and of the answers generated for --schema")
 	fl.StringVar(&opts.RateLimit, "rate-limit", "2000/5m", "`requests/window` per client IP per endpoint")
 	fl.DurationVar(&opts.Emulator.TokenTTL, "token-ttl", time.Hour, "access-token `lifetime`")
 	fl.DurationVar(&opts.Emulator.CodeTTL, "code-ttl", 10*time.Minute, "authorization-code `lifetime`")
@@ -55,7 +69,22 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 	fl.BoolVar(&opts.Emulator.OmitRetryAfter, "omit-retry-after", false, "answer 429 without a Retry-After header")
 	fl.DurationVar(&opts.Emulator.Latency, "latency", 0, "answer as if the platform were `D` of round trip away: every answer waits D, a new connection's first one 2×D")
 	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
+	fl.StringArrayVar(&opts.Schemas, "schema", nil, "serve the whole schema in `file` (SDL or introspection JSON), generating what is not modelled; once for the partner API, once for the Testing API")
+	fl.StringVar(&opts.Fixtures, "fixtures", "", "set objects of the --schema schemas by type and id from `file` (TOML or JSON)")
+	fl.BoolVar(&opts.Coverage, "coverage", false, "print, per domain, the operations modelled, generated and missing, and exit")
 	return cmd
+}
+
+// printEmulatorCoverage prints the coverage of the schemas in use.
+func printEmulatorCoverage(opts *EmulatorOptions) error {
+	rep, err := emulator.Coverage(opts.Emulator)
+	if errors.Is(err, emulator.ErrInvalidOptions) {
+		return &UsageError{Err: err, Explained: true}
+	}
+	if err != nil {
+		return err
+	}
+	return emulator.PrintCoverage(opts.IO.Out, rep, opts.JSON)
 }
 
 func runEmulator(ctx context.Context, opts *EmulatorOptions) error {
@@ -68,6 +97,9 @@ func runEmulator(ctx context.Context, opts *EmulatorOptions) error {
 		opts.Emulator.RequestLog = f
 	}
 	srv, err := emulator.Start(ctx, opts.Emulator)
+	if errors.Is(err, emulator.ErrBadInput) {
+		return &UsageError{Err: err, Explained: true}
+	}
 	if errors.Is(err, emulator.ErrInvalidOptions) {
 		return &UsageError{Err: err}
 	}

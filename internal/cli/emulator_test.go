@@ -258,3 +258,49 @@ func TestStatusExitCodes(t *testing.T) {
 		t.Errorf("unreachable API: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestEmulatorSchemaFlags: --coverage counts a brought schema's
+// operations by how they are answered (a field the model types otherwise
+// is named and generated); a file that is no schema, or fixtures naming an
+// unknown type, is a usage error that says the file and line.
+func TestEmulatorSchemaFlags(t *testing.T) {
+	testenv.Isolate(t)
+	dir := t.TempDir()
+	schema := filepath.Join(dir, "partner.graphql")
+	if err := os.WriteFile(schema, []byte("type Query { projectInfo: ProjectInfo! accounts: Int }\ntype ProjectInfo { id: ID! name: String! }\ntype Mutation { closeAccount(accountId: ID!): Boolean }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "emulator", "--schema", schema, "--coverage")
+	for _, want := range []string{"partner API (" + schema + "): 3 operations, 1 modelled, 2 generated, 0 missing", "| accounts | 0 | 2 | 0 |", "Query.accounts: the schema's type is Int", "Testing API (the model's own)"} {
+		if code != ExitOK || !strings.Contains(out, want) {
+			t.Errorf("--coverage: exit %d, stdout lacks %q:\n%s\nstderr: %s", code, want, out, errOut)
+		}
+	}
+	code, out, _ = runCLI(t, "emulator", "--schema", schema, "--coverage", "--json")
+	var rep emulator.CoverageReport
+	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || len(rep.APIs) != 2 || rep.APIs[0].Total.Generated != 2 {
+		t.Errorf("--coverage --json: exit %d, %v: %s", code, err, out)
+	}
+	notSchema := filepath.Join(dir, "notes.txt")
+	fixtures := filepath.Join(dir, "fixtures.toml")
+	if err := os.WriteFile(notSchema, []byte("remember the milk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fixtures, []byte("\n[Nope.x]\nname = \"y\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--schema", notSchema}, notSchema + ":1:1: Unexpected Name"},
+		{[]string{"--schema", schema, "--fixtures", fixtures}, fixtures + ":2: unknown type Nope"},
+		{[]string{"--fixtures", fixtures}, "give the schemas too"},
+		{[]string{"--schema", filepath.Join(dir, "absent.graphql")}, "absent.graphql"},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"emulator", "--listen", "127.0.0.1:0"}, c.args...)...)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, out, errOut, ExitUsage, c.want)
+		}
+	}
+}

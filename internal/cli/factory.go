@@ -100,6 +100,7 @@ func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
 		opts.OnWait = f.progressLine().onWait
 	}
 	opts.OnRequest = f.requestHook(cmd)
+	opts.OnRefresh = f.refreshHook(cmd)
 	return opts
 }
 

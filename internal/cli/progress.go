@@ -28,6 +28,10 @@ type progressLine struct {
 	mu    sync.Mutex
 	text  string               // the progress part
 	waits map[waitKey]heldWait // the waits in progress, of every API client of the command
+	// said are the waits said off a terminal, by when they began (Unix
+	// ns), with the end each was said to have: a wait whose end moves by
+	// less than a second is not said again.
+	said  map[int64]heldWait
 	shown bool
 	stop  chan struct{}
 }
@@ -70,21 +74,30 @@ func (p *progressLine) Clear() { p.clear() }
 // wait says the command waits until until because of reason ("for the
 // request budget"). On a terminal the line counts down until waitDone.
 func (p *progressLine) wait(reason string, until time.Time) {
-	p.startWait(waitKey{}, reason, until)
+	if p == nil {
+		return
+	}
+	p.startWait(waitKey{}, reason, p.now(), until)
 }
 
 // waitDone ends the countdown of wait.
 func (p *progressLine) waitDone() { p.endWait(waitKey{}) }
 
-// startWait says that the wait k began: one line on stderr, or on a
-// terminal a countdown that lasts until endWait(k).
-func (p *progressLine) startWait(k waitKey, why string, until time.Time) {
+// startWait says that the wait k, begun at since, lasts until until: one
+// line on stderr, or on a terminal a countdown that lasts until endWait(k).
+// Off a terminal a wait is said once: when it goes on changed (same start),
+// it is said again only if it now ends a second or more later, or for
+// another reason.
+func (p *progressLine) startWait(k waitKey, why string, since, until time.Time) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty {
+		if p.saidLocked(since, why, until) {
+			return
+		}
 		fmt.Fprintf(p.io.Err, "waiting %s, until %s, %s\n", roundWait(until.Sub(p.now())), localClock(until), why)
 		return
 	}
@@ -97,6 +110,31 @@ func (p *progressLine) startWait(k waitKey, why string, until time.Time) {
 		p.stop = make(chan struct{})
 		go p.countdown(p.stop)
 	}
+}
+
+// saidForgetAfter: a said wait is forgotten this long after its end (a
+// long-running command would otherwise keep every wait it ever said).
+const saidForgetAfter = time.Minute
+
+// saidLocked reports whether the wait begun at since was said already with
+// the same reason and an end less than a second before until, and records
+// it as said otherwise.
+func (p *progressLine) saidLocked(since time.Time, why string, until time.Time) bool {
+	now := p.now()
+	for k, h := range p.said {
+		if now.Sub(h.until) > saidForgetAfter {
+			delete(p.said, k)
+		}
+	}
+	key := since.UnixNano()
+	if h, ok := p.said[key]; ok && h.why == why && until.Sub(h.until) < time.Second {
+		return true
+	}
+	if p.said == nil {
+		p.said = map[int64]heldWait{}
+	}
+	p.said[key] = heldWait{why: why, until: until}
+	return false
 }
 
 // endWait ends wait k; the line goes on counting down the others.
@@ -208,7 +246,7 @@ func (p *progressLine) onWait(w api.Wait) {
 	if w.Reason == api.WaitBudget && w.Until.Sub(w.Since) < minWaitShown {
 		return
 	}
-	p.startWait(k, waitReason(w.Reason), w.Until)
+	p.startWait(k, waitReason(w.Reason), w.Since, w.Until)
 }
 
 // waitReason says why the command waits, for people.

@@ -100,6 +100,45 @@ func TestEveryWaitIsSaid(t *testing.T) {
 	}
 }
 
+// TestAWaitThatGoesOnIsSaidOnce: off a terminal, a wait whose end moves
+// by less than a second while requests are held (several processes were
+// answered 429 together, each recording its own Retry-After) is one wait,
+// said once; one that moves a second or more, or changes reason, is said
+// again; a wait after a gap is a new one.
+func TestAWaitThatGoesOnIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	now := time.Date(2026, 1, 1, 10, 0, 0, 0, time.Local)
+	p := &progressLine{io: IO{Err: &errb}, now: func() time.Time { return now }, tick: time.Hour}
+	t0, until := now, now.Add(20*time.Second)
+	say := func(w api.Wait) {
+		p.onWait(w)
+		w.Done = true
+		p.onWait(w)
+	}
+	say(api.Wait{Reason: api.WaitRetryAfter, Since: t0, Until: until})
+	now = until
+	say(api.Wait{Reason: api.WaitRetryAfter, Since: t0, Until: until.Add(4 * time.Millisecond)})
+	say(api.Wait{Reason: api.WaitRetryAfter, Since: t0, Until: until.Add(900 * time.Millisecond)})
+	if got := strings.Count(errb.String(), "\n"); got != 1 || !strings.HasPrefix(errb.String(), "waiting 20s, until 10:00:20 ") {
+		t.Fatalf("a wait moved by less than a second, said as:\n%s", errb.String())
+	}
+	say(api.Wait{Reason: api.WaitRetryAfter, Since: t0, Until: until.Add(5 * time.Second)})
+	say(api.Wait{Reason: api.WaitBudget, Since: t0, Until: until.Add(6 * time.Second)})
+	now = until.Add(7 * time.Second)
+	say(api.Wait{Reason: api.WaitRetryAfter, Since: now, Until: now.Add(10 * time.Millisecond)})
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	want := []string{"waiting 20s, until 10:00:20 ", "waiting 5s, until 10:00:25 ", "waiting 6s, until 10:00:26 ", "waiting 1s, until 10:00:27 "}
+	if len(lines) != len(want) {
+		t.Fatalf("stderr:\n%s\nwant %d lines", errb.String(), len(want))
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, want[i]) {
+			t.Errorf("line %d = %q, want it to begin %q", i, l, want[i])
+		}
+	}
+}
+
 // TestTwoClientsWaitsShareTheLine: on a terminal, the end of one API
 // client's wait leaves the other's countdown on the line.
 func TestTwoClientsWaitsShareTheLine(t *testing.T) {

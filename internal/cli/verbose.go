@@ -5,20 +5,25 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // DebugEnv turns the request lines on without --verbose: "api" for one
-// line per request, "api,body" for the operation text with it.
+// line per request, "api,body" for the operation text with it; "auth"
+// adds one line per step of a refresh of the user session.
 const DebugEnv = "PARTNERTUI_DEBUG"
 
 // requestLines is what --verbose and PARTNERTUI_DEBUG ask for.
 type requestLines struct {
 	on, body bool
+	auth     bool // the steps of each refresh
 }
 
 func debugSetting(verbose bool, getenv func(string) string) requestLines {
@@ -29,6 +34,8 @@ func debugSetting(verbose bool, getenv func(string) string) requestLines {
 			r.on = true
 		case "body":
 			r.body = true
+		case "auth":
+			r.auth = true
 		}
 	}
 	r.on = r.on || verbose
@@ -128,4 +135,31 @@ func (f *Factory) requestHook(cmd *cobra.Command) func(api.Entry) {
 		return nil
 	}
 	return f.onRequest(debugSetting(f.Session.Verbose, os.Getenv))
+}
+
+// refreshHook is the OnRefresh of the command being run: with
+// PARTNERTUI_DEBUG=auth, one line per step of each refresh on stderr, when
+// it was reached (to the nanosecond, UTC, so that a harness can set it
+// against the moment the answer left the server) and how long after the
+// request left:
+//
+//	auth sandbox refresh answered 2026-01-02T10:00:01.123456789Z +48.2ms
+//
+// "answered" is the moment the answer's last byte was in the journal: a
+// kill from then on loses nothing. Never a token.
+func (f *Factory) refreshHook(cmd *cobra.Command) func(auth.RefreshEvent) {
+	if !cmd.HasParent() || !debugSetting(false, os.Getenv).auth {
+		return nil
+	}
+	var mu sync.Mutex
+	sent := map[string]time.Time{}
+	return func(ev auth.RefreshEvent) {
+		mu.Lock()
+		if ev.Step == auth.RefreshSending {
+			sent[ev.Env] = ev.At
+		}
+		since := ev.At.Sub(sent[ev.Env])
+		mu.Unlock()
+		f.progressLine().println(fmt.Sprintf("auth %s refresh %s %s +%s", ev.Env, ev.Step, ev.At.UTC().Format(time.RFC3339Nano), since.Round(time.Microsecond)))
+	}
 }

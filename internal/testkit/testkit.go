@@ -97,6 +97,9 @@ type Config struct {
 	Secret string
 	// APIURL is written instead of the emulator's (an unreachable one).
 	APIURL string
+	// AuthURL is written instead of the emulator's (a proxy in front of
+	// it).
+	AuthURL string
 }
 
 // WriteConfig writes a configuration file (mode 0600) at path for the
@@ -117,7 +120,11 @@ func (e *Emulator) WriteConfig(t testing.TB, path string, c Config) {
 		if c.APIURL != "" {
 			apiURL = c.APIURL
 		}
-		fmt.Fprintf(&b, "[%s]\napi_url = %q\nauth_url = %q\nclient_id = %q\n", name, apiURL, env.AuthURL, env.ClientID)
+		authURL := env.AuthURL
+		if c.AuthURL != "" {
+			authURL = c.AuthURL
+		}
+		fmt.Fprintf(&b, "[%s]\napi_url = %q\nauth_url = %q\nclient_id = %q\n", name, apiURL, authURL, env.ClientID)
 		switch {
 		case c.SecretEnv != "":
 			fmt.Fprintf(&b, "client_secret_env = %q\n", c.SecretEnv)

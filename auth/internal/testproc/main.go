@@ -7,9 +7,11 @@
 // With -ahead its clock runs that far ahead, so the stored token looks
 // expired and the call refreshes. With -via every connection goes to that
 // address (a proxy in front of the authorization server) whatever the URL
-// says. With -mark it prints "response-read" the moment a token-endpoint
-// answer has been read to its end, before auth does anything with it: the
-// crash test tells a kill before the answer was read from one after.
+// says. With -mark it prints "step NAME" as the refresh reaches each of its
+// steps (auth.RefreshStep: "step answered" once the answer's last byte is
+// in the journal), one write to the stdout pipe each, which outlives a
+// SIGKILL. With -stop NAME it prints "stopped NAME" at that step and waits
+// there for ever: the test kills it at that very step.
 package main
 
 import (
@@ -19,12 +21,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/auth"
@@ -39,7 +38,8 @@ func main() {
 	clientID := flag.String("client", "", "client id")
 	ahead := flag.Duration("ahead", 0, "run the clock this far ahead")
 	via := flag.String("via", "", "connect to this address instead of the URL's host")
-	mark := flag.Bool("mark", false, "print response-read when a token answer has been read")
+	mark := flag.Bool("mark", false, "print each step of a refresh as it is reached")
+	stop := flag.String("stop", "", "stop at this step of a refresh until killed")
 	flag.Parse()
 	name, err := config.ParseEnv(*env)
 	if err != nil {
@@ -54,8 +54,29 @@ func main() {
 	if *ahead != 0 {
 		opts.Now = func() time.Time { return time.Now().Add(*ahead) }
 	}
-	if *via != "" || *mark {
-		opts.HTTPClient = &http.Client{Transport: &transport{via: *via, mark: *mark}, Timeout: time.Minute}
+	if *via != "" {
+		// An *http.Transport, as the app's own client is: auth journals
+		// the answer from its connection.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Proxy = nil
+		d := &net.Dialer{Timeout: 10 * time.Second}
+		tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, *via)
+		}
+		opts.HTTPClient = &http.Client{Transport: tr, Timeout: time.Minute}
+	}
+	if *mark || *stop != "" {
+		opts.OnRefresh = func(ev auth.RefreshEvent) {
+			if *mark {
+				os.Stdout.WriteString("step " + string(ev.Step) + "\n")
+			}
+			if string(ev.Step) == *stop {
+				os.Stdout.WriteString("stopped " + string(ev.Step) + "\n")
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
+		}
 	}
 	s, err := auth.NewSession(opts)
 	if err != nil {
@@ -71,58 +92,4 @@ func main() {
 	}
 	sum := sha256.Sum256([]byte(tok.AccessToken))
 	fmt.Println("ok", hex.EncodeToString(sum[:8]))
-}
-
-// transport redirects connections (-via) and marks token answers read to
-// their end (-mark).
-type transport struct {
-	via  string
-	mark bool
-	once sync.Once
-	base *http.Transport
-}
-
-func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	t.once.Do(func() {
-		t.base = http.DefaultTransport.(*http.Transport).Clone()
-		if t.via != "" {
-			d := &net.Dialer{Timeout: 10 * time.Second}
-			t.base.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-				return d.DialContext(ctx, network, t.via)
-			}
-		}
-	})
-	resp, err := t.base.RoundTrip(req)
-	if err == nil && t.mark && strings.HasSuffix(req.URL.Path, "/oauth2/token") {
-		resp.Body = &markEOF{ReadCloser: resp.Body}
-	}
-	return resp, err
-}
-
-// markEOF prints "response-read" (one write to the stdout pipe, which
-// outlives a SIGKILL) when the body has been read to its end. Its last
-// bytes and the end come in separate calls, so every byte has been handed
-// to the reader (and whatever it does with them done) before the mark.
-type markEOF struct {
-	io.ReadCloser
-	atEOF, marked bool
-}
-
-func (m *markEOF) Read(p []byte) (int, error) {
-	if m.atEOF {
-		if !m.marked {
-			m.marked = true
-			os.Stdout.WriteString("response-read\n")
-		}
-		return 0, io.EOF
-	}
-	n, err := m.ReadCloser.Read(p)
-	if err == io.EOF {
-		m.atEOF = true
-		if n > 0 {
-			return n, nil
-		}
-		return m.Read(p)
-	}
-	return n, err
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -32,7 +30,7 @@ func (a *accountR) canViewAccount() bool {
 	return a.canView
 }
 
-func (a *accountR) ID() graphql.ID                              { return graphql.ID(a.a.ID) }
+func (a *accountR) ID() ID                                      { return ID(a.a.ID) }
 func (a *accountR) Number() scalar                              { return scalar(a.a.Number) }
 func (a *accountR) Name() string                                { return a.a.Name }
 func (a *accountR) Holder() *holderR                            { return &holderR{r: a.r, a: a.a} }
@@ -173,7 +171,7 @@ type holderR struct {
 	a *data.Account
 }
 
-func (h *holderR) ID() graphql.ID             { return graphql.ID(h.a.HolderID) }
+func (h *holderR) ID() ID                     { return ID(h.a.HolderID) }
 func (h *holderR) VerificationStatus() string { return h.a.VerificationStatus }
 func (h *holderR) Info() *holderInfoR         { return &holderInfoR{r: h.r, a: h.a} }
 func (h *holderR) CreatedDate() scalar        { return dateTime(h.a.CreatedAt) }
@@ -259,7 +257,7 @@ func (r *partnerResolver) Accounts(ctx context.Context, args accountsArgs) (*acc
 	return r.request(ctx).accounts(page), nil
 }
 
-func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID graphql.ID }) *accountR {
+func (r *partnerResolver) Account(ctx context.Context, args struct{ AccountID ID }) *accountR {
 	a, ok := r.store.Account(viewerOf(ctx), string(args.AccountID))
 	if !ok {
 		return nil

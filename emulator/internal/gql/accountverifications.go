@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
 
 type updateVerificationArgs struct {
 	Input struct {
-		AccountVerificationID graphql.ID
+		AccountVerificationID ID
 		NewStatus             string
 	}
 }

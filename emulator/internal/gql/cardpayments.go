@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -120,7 +118,7 @@ type cardDebitArgs struct {
 	Input struct {
 		Amount         *amountInput
 		OriginalAmount *amountInput
-		TransactionID  graphql.ID
+		TransactionID  ID
 	}
 }
 
@@ -173,7 +171,7 @@ func (r *adminResolver) SimulateOutgoingCardDebitWithoutAuthorization(ctx contex
 
 type cardReleaseArgs struct {
 	Input struct {
-		TransactionID graphql.ID
+		TransactionID ID
 		Reason        string
 	}
 }
@@ -225,7 +223,7 @@ func (r *adminResolver) SimulateOutgoingCardCredit(ctx context.Context, args car
 }
 
 func (r *adminResolver) SimulateReleaseReservedBalance(ctx context.Context, args struct {
-	Input struct{ TransactionID graphql.ID }
+	Input struct{ TransactionID ID }
 }) (*payloadR, error) {
 	id := string(args.Input.TransactionID)
 	t, err := r.store.ReleaseCardAuthorization(callerFrom(ctx).viewer, id, "ManuallyReleased")
@@ -276,7 +274,7 @@ func (r *adminRoot) SimulateOutgoingCardCredit(ctx context.Context, args cardCre
 	return r.emitted(r.adminResolver.SimulateOutgoingCardCredit(ctx, args))
 }
 func (r *adminRoot) SimulateReleaseReservedBalance(ctx context.Context, args struct {
-	Input struct{ TransactionID graphql.ID }
+	Input struct{ TransactionID ID }
 }) (*payloadR, error) {
 	return r.emitted(r.adminResolver.SimulateReleaseReservedBalance(ctx, args))
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -57,7 +55,7 @@ type cardR struct {
 	c data.Card
 }
 
-func (c *cardR) ID() graphql.ID                    { return graphql.ID(c.c.ID) }
+func (c *cardR) ID() ID                            { return ID(c.c.ID) }
 func (c *cardR) Type() string                      { return c.c.Type }
 func (c *cardR) CreatedAt() scalar                 { return dateTime(c.c.CreatedAt) }
 func (c *cardR) UpdatedAt() scalar                 { return dateTime(c.c.UpdatedAt) }
@@ -133,7 +131,7 @@ func (s *cardStatusR) ToCardCanceledStatusInfo() (*cardStatusR, bool) {
 	return s, s.c.Status == data.CardCanceled
 }
 
-func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID graphql.ID }) *cardR {
+func (r *partnerResolver) Card(ctx context.Context, args struct{ CardID ID }) *cardR {
 	c, ok := r.store.Card(viewerOf(ctx), string(args.CardID))
 	if !ok {
 		return nil

@@ -1,8 +1,6 @@
 package gql
 
 import (
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -14,7 +12,7 @@ type consentR struct {
 	c data.Consent
 }
 
-func (c *consentR) ID() graphql.ID      { return graphql.ID(c.c.ID) }
+func (c *consentR) ID() ID              { return ID(c.c.ID) }
 func (c *consentR) RequireSCA() bool    { return true }
 func (c *consentR) Status() string      { return c.c.Status }
 func (c *consentR) CreatedAt() scalar   { return dateTime(c.c.CreatedAt) }

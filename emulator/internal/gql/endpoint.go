@@ -12,9 +12,14 @@ import (
 	"strings"
 	"sync"
 
-	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/partnertui/partnertui/emulator/internal/answer"
+	"github.com/partnertui/partnertui/emulator/internal/bind"
 	"github.com/partnertui/partnertui/emulator/internal/data"
+	"github.com/partnertui/partnertui/emulator/internal/exec"
+	"github.com/partnertui/partnertui/emulator/internal/gen"
 	"github.com/partnertui/partnertui/emulator/internal/oauth"
 )
 
@@ -24,23 +29,23 @@ type Introspector interface {
 	Introspect(ctx context.Context, token string) (oauth.TokenInfo, error)
 }
 
-// endpoint serves one GraphQL path. It is its own handler, not
-// relay.Handler, because the platform answers bad requests with HTTP 4xx
-// while relay always answers 200.
+// endpoint serves one GraphQL path. It is its own handler because the
+// platform answers bad requests with HTTP 4xx and GraphQL-shaped errors.
 type endpoint struct {
 	env string // realm whose tokens are accepted
-	// load parses the schema on first use, with the limits that read its
-	// paging arguments: binding the resolvers takes tens of milliseconds
-	// per endpoint, and many runs never call Live.
+	// load builds the schema and its answerer on first use: many runs
+	// never call Live.
 	load   func() (*loadedSchema, error)
 	tokens Introspector
 }
 
-// loadedSchema is an endpoint's parsed schema and the limits checked
-// before it runs an operation.
+// loadedSchema is what an endpoint executes with: its schema, the limits
+// checked before an operation runs, and the answerer of its fields.
 type loadedSchema struct {
-	schema *graphql.Schema
+	schema *exec.Schema
 	limits *Limits
+	answer exec.Resolver
+	root   any
 }
 
 // Partner is what a partner API endpoint serves.
@@ -51,53 +56,90 @@ type Partner struct {
 	Tokens      Introspector
 	Limited     bool // the Sandbox's operation limits
 	Events      *Events
+	// Supplied is the schema a user brought for the partner API; nil
+	// serves the model's own.
+	Supplied *Supplied
+}
+
+// Supplied is a schema a user brings for one API, served whole: the
+// fields the model answers as the schema says are the model's, the rest
+// generated for the seed, with the fixtures' objects set.
+type Supplied struct {
+	Schema *ast.Schema
+	Seed   int64
+	// Fixtures sets the fixtures' objects in an environment's new world;
+	// nil when there are none.
+	Fixtures func(*gen.World)
 }
 
 // NewPartnerEndpoint builds the partner GraphQL endpoint of an
-// environment; its schema loads on first use.
-func NewPartnerEndpoint(p Partner) http.Handler {
+// environment. The model's own schema loads on first use (many runs never
+// call Live); a supplied one at once, so a mismatch is reported at start.
+func NewPartnerEndpoint(p Partner) (http.Handler, error) {
 	e := &endpoint{env: p.Store.Env(), tokens: p.Tokens}
-	limited := p.Limited
-	e.load = sync.OnceValues(func() (*loadedSchema, error) {
+	load := func() (*loadedSchema, error) {
 		root := &partnerRoot{&partnerResolver{store: p.Store, clientID: p.ClientID, redirectURI: p.RedirectURI, events: p.Events}, &webhookResolver{hub: p.Events.hub}}
-		src, err := sdl(partnerAPI)
-		if err != nil {
-			return nil, err
-		}
-		s, err := graphql.ParseSchema(src, root, schemaOptions(limited)...)
-		if err != nil {
-			return nil, fmt.Errorf("parse the partner schema: %w", err)
-		}
-		return &loadedSchema{schema: s, limits: endpointLimits(s, limited)}, nil
-	})
-	return e
-}
-
-// NewTestingEndpoint builds the Sandbox Testing API endpoint.
-func NewTestingEndpoint(store *data.Store, tokens Introspector, ev *Events) (http.Handler, error) {
-	src, err := sdl(testingAPI)
+		return load(PartnerAPI, root, p.Limited, p.Supplied, p.Events.generated(PartnerAPI))
+	}
+	if p.Supplied == nil {
+		e.load = sync.OnceValues(load)
+		return e, nil
+	}
+	ls, err := load()
 	if err != nil {
 		return nil, err
 	}
-	s, err := graphql.ParseSchema(src, &adminRoot{&adminResolver{store: store}, ev}, schemaOptions(true)...)
+	e.load = func() (*loadedSchema, error) { return ls, nil }
+	return e, nil
+}
+
+// NewTestingEndpoint builds the Sandbox Testing API endpoint; sup is the
+// schema a user brought for it, nil for the model's own.
+func NewTestingEndpoint(store *data.Store, tokens Introspector, ev *Events, sup *Supplied) (http.Handler, error) {
+	ls, err := load(TestingAPI, &adminRoot{&adminResolver{store: store}, ev}, true, sup, ev.generated(TestingAPI))
 	if err != nil {
-		return nil, fmt.Errorf("parse the testing schema: %w", err)
+		return nil, err
 	}
-	ls := &loadedSchema{schema: s, limits: endpointLimits(s, true)}
 	return &endpoint{env: store.Env(), load: func() (*loadedSchema, error) { return ls, nil }, tokens: tokens}, nil
 }
 
-// schemaOptions keeps graph-gophers' own limits as a second line behind the
-// gqlparser check; Live gets generous bounds that only stop abuse.
-func schemaOptions(limited bool) []graphql.SchemaOpt {
-	// No resolver asks which child fields were selected: not recording
-	// them saves a tenth of a page's time.
-	if limited {
-		// graph-gophers also counts fragment spreads as selections, so its
-		// bound is looser than the 1,000 fields gqlparser enforces first.
-		return []graphql.SchemaOpt{graphql.MaxDepth(15), graphql.MaxSelections(4000), graphql.DisableFieldSelections()}
+// load builds what an endpoint executes with: the model's schema, or the
+// supplied one with the model checked against it and a world for the
+// rest.
+func load(api string, root any, limited bool, sup *Supplied, mutated func(string, *gen.Mutation)) (*loadedSchema, error) {
+	model, err := ModelSchema(api)
+	if err != nil {
+		return nil, err
 	}
-	return []graphql.SchemaOpt{graphql.MaxDepth(64), graphql.MaxSelections(100_000), graphql.DisableFieldSelections()}
+	c := answer.Config{Model: &bind.Binder{}, Root: root}
+	served := model
+	if sup != nil {
+		served = sup.Schema
+		c.Modelled = answer.CheckModel(model, served)
+	}
+	c.Schema = exec.NewSchema(served)
+	if sup != nil {
+		c.World = gen.New(c.Schema, sup.Seed)
+		if sup.Fixtures != nil {
+			sup.Fixtures(c.World)
+		}
+		c.Mutated = mutated
+	}
+	return &loadedSchema{schema: c.Schema, limits: endpointLimits(served, limited), answer: answer.New(c), root: root}, nil
+}
+
+// ModelSchema is the schema the model answers for an API (PartnerAPI or
+// TestingAPI), parsed from the embedded files.
+func ModelSchema(api string) (*ast.Schema, error) {
+	src, err := sdl(api)
+	if err != nil {
+		return nil, err
+	}
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: api, Input: src})
+	if err != nil {
+		return nil, fmt.Errorf("parse the %s schema: %w", api, err)
+	}
+	return s, nil
 }
 
 // gqlRequest is the JSON body of a GraphQL-over-HTTP request.
@@ -127,112 +169,166 @@ func WriteError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, map[string]any{"errors": []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}}})
 }
 
+// refusal is a request the endpoint answers with an HTTP error before
+// running anything.
+type refusal struct {
+	status    int
+	code, msg string
+	header    [2]string // a header to set first, if any
+}
+
+func refuse(status int, code, msg string) *refusal {
+	return &refusal{status: status, code: code, msg: msg}
+}
+
+func (r *refusal) write(w http.ResponseWriter) {
+	if r.header[0] != "" {
+		w.Header().Set(r.header[0], r.header[1])
+	}
+	WriteError(w, r.status, r.code, r.msg)
+}
+
+// operation is a request read, parsed and admitted: what run executes.
+type operation struct {
+	req  gqlRequest
+	vars map[string]any // as sent, numbers as json.Number
+	doc  *ast.QueryDocument
+	op   *ast.OperationDefinition
+}
+
 func (e *endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		WriteError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GraphQL operations are sent with POST: retry as a POST with a JSON body")
+	o, ref := readRequest(r)
+	if ref != nil {
+		ref.write(w)
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		WriteError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "the request body must be JSON: set Content-Type: application/json")
+	ctx, ref := e.admit(r, o)
+	if ref != nil {
+		ref.write(w)
 		return
+	}
+	status, resp := e.run(ctx, o)
+	if r, ok := resp.(*exec.Response); ok {
+		writeResponse(w, status, r)
+		return
+	}
+	writeJSON(w, status, resp)
+}
+
+// writeResponse writes an execution's answer as it is: exec writes valid
+// JSON, which encoding/json would only scan again.
+func writeResponse(w http.ResponseWriter, status int, r *exec.Response) {
+	b, err := r.MarshalJSON()
+	if err != nil {
+		WriteError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the answer could not be written, a bug in the emulator: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// readRequest reads a GraphQL-over-HTTP request: a POST of one JSON
+// object with a query and, optionally, an object of variables.
+func readRequest(r *http.Request) (*operation, *refusal) {
+	if r.Method != http.MethodPost {
+		ref := refuse(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GraphQL operations are sent with POST: retry as a POST with a JSON body")
+		ref.header = [2]string{"Allow", http.MethodPost}
+		return nil, ref
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, refuse(http.StatusUnsupportedMediaType, "BAD_REQUEST", "the request body must be JSON: set Content-Type: application/json")
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			WriteError(w, http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller operation", tooBig.Limit))
-			return
+			return nil, refuse(http.StatusRequestEntityTooLarge, "BAD_REQUEST", fmt.Sprintf("the request body is larger than %d bytes: send a smaller operation", tooBig.Limit))
 		}
-		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body could not be read: retry the request")
-		return
+		return nil, refuse(http.StatusBadRequest, "BAD_REQUEST", "the request body could not be read: retry the request")
 	}
-	var req gqlRequest
+	o := &operation{}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	if err := dec.Decode(&req); err != nil {
-		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", describeJSONError(err))
-		return
+	if err := dec.Decode(&o.req); err != nil {
+		return nil, refuse(http.StatusBadRequest, "BAD_REQUEST", describeJSONError(err))
 	}
 	if dec.More() {
-		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body has data after its JSON object: send exactly one object")
-		return
+		return nil, refuse(http.StatusBadRequest, "BAD_REQUEST", "the request body has data after its JSON object: send exactly one object")
 	}
-	if req.Query == nil || strings.TrimSpace(*req.Query) == "" {
-		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", "the request has no query: put the operation text in the \"query\" member")
-		return
+	if o.req.Query == nil || strings.TrimSpace(*o.req.Query) == "" {
+		return nil, refuse(http.StatusBadRequest, "BAD_REQUEST", "the request has no query: put the operation text in the \"query\" member")
 	}
-	vars, err := decodeVariables(req.Variables)
-	if err != nil {
-		WriteError(w, http.StatusBadRequest, "BAD_REQUEST", err.Error())
-		return
+	if o.vars, err = decodeVariables(o.req.Variables); err != nil {
+		return nil, refuse(http.StatusBadRequest, "BAD_REQUEST", err.Error())
 	}
+	return o, nil
+}
+
+// admit records the operation in the request log, parses it and
+// authenticates its caller: the platform serves its schema without a
+// token, everything else needs one of this endpoint's environment.
+func (e *endpoint) admit(r *http.Request, o *operation) (context.Context, *refusal) {
 	ctx := r.Context()
 	oplog := operationLogFrom(ctx)
 	if oplog != nil {
-		oplog.set(*req.Query, req.OperationName, req.Variables)
+		oplog.set(*o.req.Query, o.req.OperationName, o.req.Variables)
 	}
-
-	doc, op, err := parseOperation(*req.Query, req.OperationName)
-	if err != nil {
-		WriteError(w, http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
-		return
+	var err error
+	if o.doc, o.op, err = parseOperation(*o.req.Query, o.req.OperationName); err != nil {
+		return nil, refuse(http.StatusBadRequest, "GRAPHQL_PARSE_FAILED", err.Error())
 	}
 	if oplog != nil && oplog.Name == "" {
-		oplog.Name = op.Name
+		oplog.Name = o.op.Name
 	}
 	token, hasToken := bearer(r)
-	// The platform serves its schema without a token; everything else
-	// needs one of this endpoint's environment.
-	if hasToken || !onlyIntrospection(op) {
-		c, msg := e.authenticate(ctx, token, hasToken)
-		if msg != "" {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-			WriteError(w, http.StatusUnauthorized, "UNAUTHENTICATED", msg)
-			return
-		}
-		c.base = "http://" + r.Host
-		if r.TLS != nil {
-			c.base = "https://" + r.Host
-		}
-		ctx = withCaller(ctx, c)
+	if !hasToken && onlyIntrospection(o.op) {
+		return ctx, nil
 	}
-	ls, err := e.load()
-	if err != nil {
-		WriteError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
-		return
+	c, msg := e.authenticate(ctx, token, hasToken)
+	if msg != "" {
+		ref := refuse(http.StatusUnauthorized, "UNAUTHENTICATED", msg)
+		ref.header = [2]string{"WWW-Authenticate", `Bearer error="invalid_token"`}
+		return nil, ref
 	}
-	if msg, ok := ls.limits.check(analyze(doc, op, ls.limits, vars)); !ok {
-		WriteError(w, http.StatusBadRequest, "QUERY_TOO_COMPLEX", msg)
-		return
+	c.base = "http://" + r.Host
+	if r.TLS != nil {
+		c.base = "https://" + r.Host
 	}
-
-	resp := ls.schema.Exec(ctx, *req.Query, req.OperationName, vars)
-	status := http.StatusOK
-	if len(resp.Errors) > 0 && requestError(resp) {
-		status = http.StatusBadRequest
-		for _, qe := range resp.Errors {
-			if errors.Is(qe.Err, graphql.ErrTooManySelections) || qe.Rule == "MaxDepthExceeded" {
-				if qe.Extensions == nil {
-					qe.Extensions = map[string]any{}
-				}
-				qe.Extensions["code"] = "QUERY_TOO_COMPLEX"
-			}
-		}
-	}
-	writeJSON(w, status, resp)
+	return withCaller(ctx, c), nil
 }
 
-// requestError reports whether the errors come from the request itself
-// (parse, validation, variable coercion, limits) rather than from a
-// resolver: such errors carry no path, and the answer is a 400.
-func requestError(resp *graphql.Response) bool {
-	for _, qe := range resp.Errors {
-		if qe.ResolverError != nil || len(qe.Path) > 0 {
-			return false
-		}
+// run checks the operation against the endpoint's limits and schema and
+// executes it: a request the schema refuses is a 400 with its errors, one
+// that ran is a 200 whatever its fields' errors.
+func (e *endpoint) run(ctx context.Context, o *operation) (int, any) {
+	ls, err := e.load()
+	if err != nil {
+		return http.StatusInternalServerError, errorBody("INTERNAL_SERVER_ERROR", "the emulator's schema does not load, a bug in the emulator: "+err.Error())
 	}
-	return true
+	// The limits come first: validating a fragment bomb costs what its
+	// expansion does.
+	if msg, ok := ls.limits.check(analyze(o.doc, o.op, ls.limits, o.vars)); !ok {
+		return http.StatusBadRequest, errorBody("QUERY_TOO_COMPLEX", msg)
+	}
+	if errs := ls.schema.Validate(o.doc); len(errs) > 0 {
+		return http.StatusBadRequest, &exec.Response{Errors: errs}
+	}
+	vars, errs := ls.schema.CoerceVariables(o.op, o.vars)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			e.Extensions = map[string]any{"code": "BAD_USER_INPUT"}
+		}
+		return http.StatusBadRequest, &exec.Response{Errors: errs}
+	}
+	return http.StatusOK, exec.Execute(ctx, exec.Params{
+		Schema: ls.schema, Doc: o.doc, Operation: o.op, Variables: vars, Root: ls.root, Resolver: ls.answer,
+	})
+}
+
+func errorBody(code, msg string) any {
+	return map[string]any{"errors": []gqlError{{Message: msg, Extensions: map[string]any{"code": code}}}}
 }
 
 // authenticate returns the caller or the 401 message.
@@ -272,7 +368,9 @@ func decodeVariables(raw json.RawMessage) (map[string]any, error) {
 		return nil, nil
 	}
 	var vars map[string]any
-	if err := json.Unmarshal(raw, &vars); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&vars); err != nil {
 		return nil, errors.New("the variables member must be a JSON object: send {\"name\": value, …} or omit it")
 	}
 	return vars, nil

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
 type manualFeeArgs struct {
 	Input struct {
-		AccountID     graphql.ID
+		AccountID     ID
 		Type          string
 		EffectiveDate scalar
 		DueAmount     *amountInput
@@ -50,7 +48,7 @@ type feeR struct {
 	amount *amountR
 }
 
-func (f *feeR) ID() graphql.ID          { return graphql.ID(f.id) }
+func (f *feeR) ID() ID                  { return ID(f.id) }
 func (f *feeR) DebitedAmount() *amountR { return f.amount }
 
 func (p *payloadR) ToSimulateManualBankingFeeSuccessPayload() (*feeR, bool) {

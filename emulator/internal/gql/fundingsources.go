@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strings"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -16,7 +14,7 @@ import (
 type addFundingSourceArgs struct {
 	Input struct {
 		Scheme             string
-		AccountID          graphql.ID
+		AccountID          ID
 		Iban               scalar
 		ConsentRedirectURL string
 		Name               *string
@@ -65,7 +63,7 @@ func invalidField(field, code, message string) *fundingPayloadR {
 }
 
 // FundingSource is a funding source of an account the caller sees.
-func (r *partnerResolver) FundingSource(ctx context.Context, args struct{ ID graphql.ID }) *fundingSourceR {
+func (r *partnerResolver) FundingSource(ctx context.Context, args struct{ ID ID }) *fundingSourceR {
 	src, ok := r.store.FundingSourceOf(viewerOf(ctx), string(args.ID))
 	if !ok {
 		return nil
@@ -145,7 +143,7 @@ type fundingSourceR struct {
 	f     data.FundingSource
 }
 
-func (s *fundingSourceR) ID() graphql.ID    { return graphql.ID(s.f.ID) }
+func (s *fundingSourceR) ID() ID            { return ID(s.f.ID) }
 func (s *fundingSourceR) Name() *string     { return optString(s.f.Name) }
 func (s *fundingSourceR) Iban() scalar      { return scalar(s.f.IBAN) }
 func (s *fundingSourceR) CreatedAt() scalar { return dateTime(s.f.CreatedAt) }
@@ -190,7 +188,7 @@ func (s *fundingStatusR) ToRejectedFundingSourceStatusInfo() (*fundingStatusR, b
 // to debit the source's IBAN: recurrent, in the source's scheme.
 type mandateR struct{ f data.FundingSource }
 
-func (m *mandateR) ID() graphql.ID    { return graphql.ID(m.f.MandateID) }
+func (m *mandateR) ID() ID            { return ID(m.f.MandateID) }
 func (m *mandateR) Reference() string { return m.f.MandateReference }
 func (m *mandateR) Scheme() string    { return m.f.Scheme }
 func (m *mandateR) Sequence() string  { return "Recurrent" }
@@ -214,7 +212,7 @@ func (m *mandateR) ToPaymentMandateEnabledStatusInfo() (*mandateR, bool) {
 // verificationR is a DirectDebitAccountVerification, in both schemas.
 type verificationR struct{ v data.AccountVerification }
 
-func (v *verificationR) ID() graphql.ID                          { return graphql.ID(v.v.ID) }
+func (v *verificationR) ID() ID                                  { return ID(v.v.ID) }
 func (v *verificationR) Iban() scalar                            { return scalar(v.v.IBAN) }
 func (v *verificationR) CreatedAt() scalar                       { return dateTime(v.v.CreatedAt) }
 func (v *verificationR) UpdatedAt() scalar                       { return dateTime(v.v.UpdatedAt) }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -91,7 +89,7 @@ type identPayloadR struct {
 }
 
 func (p *identPayloadR) Message() string                         { return p.message }
-func (p *identPayloadR) ID() graphql.ID                          { return graphql.ID(p.ident) }
+func (p *identPayloadR) ID() ID                                  { return ID(p.ident) }
 func (p *identPayloadR) SandboxIdentification() *identificationR { return &identificationR{p.id.ID} }
 func (p *identPayloadR) as(kind string) (*identPayloadR, bool)   { return p, p.kind == kind }
 func (p *identPayloadR) ToCreateSandboxIdentificationSuccessPayload() (*identPayloadR, bool) {

@@ -1,12 +1,11 @@
 package gql
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
-	graphql "github.com/graph-gophers/graphql-go"
-	"github.com/graph-gophers/graphql-go/introspection"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
@@ -46,15 +45,14 @@ func sandboxLimits() Limits {
 	return Limits{Name: "Sandbox", MaxFields: 1000, MaxDepth: 15, MaxTopLevel: 5, MaxNodes: MaxQueryNodes}
 }
 
-// liveLimits only stop abuse: the platform documents no Live limits. The
-// field and depth bounds match graph-gophers' second line in schemaOptions.
+// liveLimits only stop abuse: the platform documents no Live limits.
 func liveLimits() Limits {
 	return Limits{Name: "Live", MaxFields: 100_000, MaxDepth: 64, MaxNodes: MaxQueryNodes}
 }
 
 // endpointLimits returns an endpoint's limits with the schema's paging
 // fields indexed for the cost estimate.
-func endpointLimits(s *graphql.Schema, sandbox bool) *Limits {
+func endpointLimits(s *ast.Schema, sandbox bool) *Limits {
 	l := liveLimits()
 	if sandbox {
 		l = sandboxLimits()
@@ -65,41 +63,26 @@ func endpointLimits(s *graphql.Schema, sandbox bool) *Limits {
 
 // pagingFields indexes every object and interface field by its result type
 // and the default of its `first` argument.
-func pagingFields(s *graphql.Schema) map[string]map[string]pageField {
-	all := &struct{ IncludeDeprecated bool }{IncludeDeprecated: true}
+func pagingFields(s *ast.Schema) map[string]map[string]pageField {
 	out := map[string]map[string]pageField{}
-	for _, t := range s.Inspect().Types() {
-		fields := t.Fields(all)
-		if fields == nil || t.Name() == nil {
+	for name, t := range s.Types {
+		if t.Kind != ast.Object && t.Kind != ast.Interface {
 			continue
 		}
-		m := make(map[string]pageField, len(*fields))
-		for _, f := range *fields {
-			pf := pageField{typ: namedType(f.Type())}
-			for _, a := range f.Args(all) {
-				if a.Name() != "first" {
-					continue
-				}
+		m := make(map[string]pageField, len(t.Fields))
+		for _, f := range t.Fields {
+			pf := pageField{typ: f.Type.Name()}
+			if a := f.Arguments.ForName("first"); a != nil {
 				pf.hasFirst = true
-				if d := a.DefaultValue(); d != nil {
-					pf.first, _ = strconv.ParseInt(*d, 10, 64)
+				if a.DefaultValue != nil && a.DefaultValue.Kind == ast.IntValue {
+					pf.first, _ = strconv.ParseInt(a.DefaultValue.Raw, 10, 64)
 				}
 			}
-			m[f.Name()] = pf
+			m[f.Name] = pf
 		}
-		out[*t.Name()] = m
+		out[name] = m
 	}
 	return out
-}
-
-func namedType(t *introspection.Type) string {
-	for t != nil && t.Name() == nil {
-		t = t.OfType()
-	}
-	if t == nil {
-		return ""
-	}
-	return *t.Name()
 }
 
 // opStats is what analyze measured. Fields and Depth stop growing once a
@@ -232,14 +215,27 @@ func pageSize(f *ast.Field, pf pageField, op *ast.OperationDefinition, vars map[
 			n, _ = strconv.ParseInt(v.Raw, 10, 64)
 		case ast.Variable:
 			n = maxPage
-			if x, ok := vars[v.Raw].(float64); ok {
-				n = int64(x)
+			if x, ok := jsonInt(vars[v.Raw]); ok {
+				n = x
 			} else if d := op.VariableDefinitions.ForName(v.Raw); d != nil && d.DefaultValue != nil && d.DefaultValue.Kind == ast.IntValue {
 				n, _ = strconv.ParseInt(d.DefaultValue.Raw, 10, 64)
 			}
 		}
 	}
 	return min(max(n, 0), maxPage)
+}
+
+// jsonInt reads a variable's JSON number, decoded with or without
+// UseNumber.
+func jsonInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	case float64:
+		return int64(x), true
+	}
+	return 0, false
 }
 
 // check returns the message of the first limit the operation exceeds.

@@ -4,16 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 func TestQueryCostEstimate(t *testing.T) {
 	t.Parallel()
-	src, err := sdl(partnerAPI)
+	src, err := sdl(PartnerAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := graphql.ParseSchema(src, nil)
+	s, err := gqlparser.LoadSchema(&ast.Source{Input: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -23,7 +21,7 @@ type membershipFilterArgs struct {
 	FirstName                  *string
 	LastName                   *string
 	Search                     *string
-	AccountID                  *graphql.ID
+	AccountID                  *ID
 	UserID                     *string
 }
 
@@ -66,7 +64,7 @@ type membershipR struct {
 }
 
 func (m *membershipR) acc() *data.Account                    { return m.r.store.AccountOfIndex(m.m.AccountIndex) }
-func (m *membershipR) ID() graphql.ID                        { return graphql.ID(m.m.ID) }
+func (m *membershipR) ID() ID                                { return ID(m.m.ID) }
 func (m *membershipR) Email() string                         { return m.m.Email }
 func (m *membershipR) LegalRepresentative() bool             { return m.m.LegalRepresentative }
 func (m *membershipR) CanViewAccount() bool                  { return m.m.CanViewAccount }
@@ -75,7 +73,7 @@ func (m *membershipR) CanInitiatePayments() bool             { return m.m.CanIni
 func (m *membershipR) CanManageAccountMembership() bool      { return m.m.CanManageAccountMembership }
 func (m *membershipR) CanManageCards() bool                  { return m.m.CanManageCards }
 func (m *membershipR) StatusInfo() *memberStatusR            { return &memberStatusR{r: m.r, m: m.m} }
-func (m *membershipR) AccountID() graphql.ID                 { return graphql.ID(m.acc().ID) }
+func (m *membershipR) AccountID() ID                         { return ID(m.acc().ID) }
 func (m *membershipR) Account() *accountR                    { return m.r.account(m.acc()) }
 func (m *membershipR) CreatedAt() scalar                     { return dateTime(m.m.CreatedAt) }
 func (m *membershipR) UpdatedAt() scalar                     { return dateTime(m.m.UpdatedAt) }
@@ -192,7 +190,7 @@ func (l *spendingLimitR) Type() string     { return l.typ }
 func (l *spendingLimitR) Period() string   { return l.period }
 func (l *spendingLimitR) Amount() *amountR { return l.amount }
 
-func (r *partnerResolver) AccountMembership(ctx context.Context, args struct{ ID graphql.ID }) *membershipR {
+func (r *partnerResolver) AccountMembership(ctx context.Context, args struct{ ID ID }) *membershipR {
 	m, ok := r.store.Membership(viewerOf(ctx), string(args.ID))
 	if !ok {
 		return nil

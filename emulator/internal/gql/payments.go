@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strings"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -29,7 +27,7 @@ type creditTransferInput struct {
 		Name          string
 		Save          bool
 	}
-	TrustedBeneficiaryID *graphql.ID
+	TrustedBeneficiaryID *ID
 }
 
 type sepaBeneficiaryInput struct {
@@ -41,7 +39,7 @@ type sepaBeneficiaryInput struct {
 
 type initiateCreditTransfersArgs struct {
 	Input struct {
-		AccountID          *graphql.ID
+		AccountID          *ID
 		AccountNumber      *scalar
 		ConsentRedirectURL string
 		CreditTransfers    []creditTransferInput
@@ -119,7 +117,7 @@ func (r *partnerResolver) InitiateCreditTransfers(ctx context.Context, args init
 	return &paymentPayloadR{kind: "Success", payment: &paymentR{r: r.request(ctx), p: p}}, nil
 }
 
-func (r *partnerResolver) Payment(ctx context.Context, args struct{ ID graphql.ID }) (*paymentR, error) {
+func (r *partnerResolver) Payment(ctx context.Context, args struct{ ID ID }) (*paymentR, error) {
 	p, err := r.store.Payment(string(args.ID))
 	if err != nil {
 		return nil, fmt.Errorf("no payment has the id %q: pass the id initiateCreditTransfers answered", string(args.ID))
@@ -170,7 +168,7 @@ type paymentR struct {
 	p data.Payment
 }
 
-func (p *paymentR) ID() graphql.ID        { return graphql.ID(p.p.ID) }
+func (p *paymentR) ID() ID                { return ID(p.p.ID) }
 func (p *paymentR) CreatedAt() scalar     { return dateTime(p.p.CreatedAt) }
 func (p *paymentR) UpdatedAt() scalar     { return dateTime(p.p.UpdatedAt) }
 func (p *paymentR) StatusInfo() *paymentR { return p }

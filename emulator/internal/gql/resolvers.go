@@ -14,16 +14,9 @@ import (
 const maxPage = 100
 
 // scalar carries every custom string scalar (IBAN, DateTime, AmountValue…)
-// in and out of graph-gophers, which needs a Go type per scalar otherwise.
+// in and out of the model's methods (internal/bind reads arguments into
+// it through UnmarshalGraphQL).
 type scalar string
-
-func (scalar) ImplementsGraphQLType(name string) bool {
-	switch name {
-	case "AccountNumber", "AmountValue", "BIC", "CCA3", "Currency", "Date", "DateTime", "IBAN", "PhoneNumber", "SepaCreditorIdentifier", "SepaReference", "URL":
-		return true
-	}
-	return false
-}
 
 func (s *scalar) UnmarshalGraphQL(input any) error {
 	v, ok := input.(string)
@@ -115,9 +108,7 @@ type partnerResolver struct {
 }
 
 // request is what the resolvers of one request share: the environment's
-// root and the caller. Field methods read the caller here rather than
-// take a context, because graph-gophers runs every method that takes one
-// in a goroutine of its own.
+// root and the caller, so field methods need no context of their own.
 type request struct {
 	*partnerResolver
 	viewer data.Viewer
@@ -246,3 +237,7 @@ func maskIBAN(iban string) string {
 	}
 	return iban[:4] + strings.Repeat("*", len(iban)-8) + iban[len(iban)-4:]
 }
+
+// ID is the schema's ID scalar, a string the model writes and reads as
+// the schema's other strings.
+type ID string

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -28,7 +26,7 @@ func (r *adminResolver) SandboxUser(ctx context.Context) (*sandboxUserR, error) 
 	return newSandboxUser(u, true), nil
 }
 
-func (r *adminResolver) SandboxUserByID(ctx context.Context, args struct{ ID graphql.ID }) (*sandboxUserR, error) {
+func (r *adminResolver) SandboxUserByID(ctx context.Context, args struct{ ID ID }) (*sandboxUserR, error) {
 	id, err := r.signedIn(ctx)
 	if err != nil {
 		return nil, err
@@ -153,7 +151,7 @@ func (in sandboxUserInput) newUser() (data.NewUser, *payloadR, error) {
 
 type updateSandboxUserArgs struct {
 	Input struct {
-		ID graphql.ID
+		ID ID
 		sandboxUserInput
 	}
 }

@@ -53,6 +53,6 @@ func sdl(api string) (string, error) {
 
 // The two APIs, as folders of schema/.
 const (
-	partnerAPI = "partner"
-	testingAPI = "testing"
+	PartnerAPI = "partner"
+	TestingAPI = "testing"
 )

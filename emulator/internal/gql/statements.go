@@ -1,8 +1,6 @@
 package gql
 
 import (
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -23,7 +21,7 @@ type statementR struct {
 }
 
 func (s *statementR) amount(c int64) *amountR  { return amount(c, s.s.Currency) }
-func (s *statementR) ID() graphql.ID           { return graphql.ID(s.s.ID) }
+func (s *statementR) ID() ID                   { return ID(s.s.ID) }
 func (s *statementR) Account() *accountR       { return s.acc }
 func (s *statementR) OpeningBalance() *amountR { return s.amount(s.s.OpeningBalance) }
 func (s *statementR) ClosingBalance() *amountR { return s.amount(s.s.ClosingBalance) }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -49,7 +47,7 @@ func (p *payloadR) Message() string            { return p.message }
 func (p *payloadR) Identifier() scalar         { return scalar(p.ident) }
 func (p *payloadR) UserID() string             { return p.ident }
 func (p *payloadR) SandboxUser() *sandboxUserR { return p.user }
-func (p *payloadR) TransactionID() graphql.ID  { return graphql.ID(p.txID) }
+func (p *payloadR) TransactionID() ID          { return ID(p.txID) }
 func (p *payloadR) ID() string                 { return p.ident }
 func (p *payloadR) RejectedReason() string     { return p.reason }
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -81,7 +79,7 @@ type txR struct {
 
 func (t *txR) acc() *data.Account              { return t.r.store.AccountOfIndex(t.t.AccountIndex) }
 func (t *txR) amount(c int64) *amountR         { return amount(c, t.t.Currency) }
-func (t *txR) ID() graphql.ID                  { return graphql.ID(t.t.ID) }
+func (t *txR) ID() ID                          { return ID(t.t.ID) }
 func (t *txR) Reference() string               { return t.t.Reference }
 func (t *txR) PaymentMethodIdentifier() string { return t.t.PaymentMethodIdentifier }
 func (t *txR) Side() string                    { return t.t.Side }
@@ -99,7 +97,7 @@ func (t *txR) Account() *accountR              { return t.r.account(t.acc()) }
 func (t *txR) ExternalReference() *string      { return optString(t.t.ExternalReference) }
 func (t *txR) ExecutionDate() scalar           { return dateTime(t.t.ExecutionDate) }
 func (t *txR) OriginTransactionID() *string    { return nil }
-func (t *txR) ProjectID() graphql.ID           { return graphql.ID(t.r.store.Project().ID) }
+func (t *txR) ProjectID() ID                   { return ID(t.r.store.Project().ID) }
 func (t *txR) IsCancelable() bool              { return t.t.IsCancelable() }
 func (t *txR) FeesType() string                { return t.t.FeesType }
 func (t *txR) TerminalID() *string             { return optString(t.t.TerminalID) }
@@ -324,7 +322,7 @@ func (d *cardDetailsR) ToCardOutDetails() (*cardDetailsR, bool) { return d, true
 // txStatusR serves every TransactionStatusInfo type.
 type txStatusR struct{ t *data.Transaction }
 
-func (s *txStatusR) ID() graphql.ID           { return graphql.ID(s.t.ID) }
+func (s *txStatusR) ID() ID                   { return ID(s.t.ID) }
 func (s *txStatusR) Status() string           { return s.t.Status }
 func (s *txStatusR) BookingDate() scalar      { return dateTime(s.t.UpdatedAt) }
 func (s *txStatusR) ValueDate() scalar        { return dateTime(s.t.ExecutionDate) }
@@ -334,8 +332,8 @@ func (s *txStatusR) HasFallback() bool        { return s.t.HasFallback }
 func (s *txStatusR) CanceledDate() *scalar    { return optDateTime(s.t.StatusDate) }
 func (s *txStatusR) ReleaseDate() scalar      { return dateTime(s.t.StatusDate) }
 func (s *txStatusR) DeferredEndDate() *scalar { return optDateTime(s.t.StatusDate) }
-func (s *txStatusR) RepaymentCycleID() graphql.ID {
-	return graphql.ID(s.t.RepaymentCycle)
+func (s *txStatusR) RepaymentCycleID() ID {
+	return ID(s.t.RepaymentCycle)
 }
 func (s *txStatusR) SettlementTransactionID() string { return s.t.SettlementID }
 func (s *txStatusR) SettledAt() scalar               { return scalar(s.t.StatusDate.Format("2006-01-02")) }
@@ -388,7 +386,7 @@ func (b *balanceAfterR) SequenceNumber() *int32 {
 // user tokens (and project tokens impersonating a user) can't call them.
 var errProjectTokenOnly = errors.New("user tokens can't call transactions queries: use a project access token (client credentials grant), or read account(accountId) { transactions } with this token")
 
-func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID graphql.ID }) (*txR, error) {
+func (r *partnerResolver) Transaction(ctx context.Context, args struct{ ID ID }) (*txR, error) {
 	if !viewerOf(ctx).Project {
 		return nil, errProjectTokenOnly
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -105,13 +103,13 @@ func (r *adminRoot) SimulateIncomingSepaCreditTransferReception(ctx context.Cont
 type reasonArgs struct {
 	Input struct {
 		ReasonCode    string
-		TransactionID graphql.ID
+		TransactionID ID
 	}
 }
 
 // txArgs is the input of a step on a transaction.
 type txArgs struct {
-	Input struct{ TransactionID graphql.ID }
+	Input struct{ TransactionID ID }
 }
 
 // undone runs a step that books a new transaction giving back another's

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -40,7 +38,7 @@ type projectR struct {
 	clientID string
 }
 
-func (p *projectR) ID() graphql.ID                    { return graphql.ID(p.p.ID) }
+func (p *projectR) ID() ID                            { return ID(p.p.ID) }
 func (p *projectR) Name() string                      { return p.p.Name }
 func (p *projectR) Type() string                      { return p.p.Type }
 func (p *projectR) LogoUri() *string                  { return nil }
@@ -48,7 +46,7 @@ func (p *projectR) AccentColor() *string              { return optString(p.p.Acc
 func (p *projectR) OAuthClientID() *string            { return optString(p.clientID) }
 func (p *projectR) Status() string                    { return p.p.Status }
 func (p *projectR) AllowsDesktopAuthentication() bool { return p.p.AllowsDesktopAuth }
-func (p *projectR) ProjectSettingsID() graphql.ID     { return graphql.ID(p.p.SettingsID) }
+func (p *projectR) ProjectSettingsID() ID             { return ID(p.p.SettingsID) }
 
 // userR is a User.
 type userR struct {
@@ -56,7 +54,7 @@ type userR struct {
 	u data.User
 }
 
-func (u *userR) ID() graphql.ID                        { return graphql.ID(u.u.ID) }
+func (u *userR) ID() ID                                { return ID(u.u.ID) }
 func (u *userR) FirstName() *string                    { return optString(u.u.FirstName) }
 func (u *userR) LastName() *string                     { return optString(u.u.LastName) }
 func (u *userR) FullName() *string                     { return optString(u.u.FullName()) }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	graphql "github.com/graph-gophers/graphql-go"
-
 	"github.com/partnertui/partnertui/emulator/internal/data"
 	"github.com/partnertui/partnertui/emulator/internal/webhooks"
 )
@@ -36,7 +34,7 @@ func projectOnly(ctx context.Context) error {
 
 func (r *webhookResolver) WebhookEventTypes() []string { return webhooks.EventTypes() }
 
-func (r *webhookResolver) WebhookSubscription(ctx context.Context, args struct{ ID graphql.ID }) (*webhookSubR, error) {
+func (r *webhookResolver) WebhookSubscription(ctx context.Context, args struct{ ID ID }) (*webhookSubR, error) {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
 	}
@@ -66,7 +64,7 @@ func (r *webhookResolver) WebhookSubscriptions(ctx context.Context, args struct 
 		func(s *webhooks.Subscription) *webhookSubR { return &webhookSubR{s: *s, hub: r.hub} }), nil
 }
 
-func (r *webhookResolver) WebhookEventLog(ctx context.Context, args struct{ ID graphql.ID }) (*webhookLogR, error) {
+func (r *webhookResolver) WebhookEventLog(ctx context.Context, args struct{ ID ID }) (*webhookLogR, error) {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
 	}
@@ -85,13 +83,13 @@ type nestedLogFiltersInput struct {
 	StartDate  *scalar
 	EndDate    *scalar
 	EventType  *string
-	EventID    *graphql.ID
-	ResourceID *graphql.ID
+	EventID    *ID
+	ResourceID *ID
 }
 
 type logFiltersInput struct {
 	nestedLogFiltersInput
-	WebhookSubscriptionID *graphql.ID
+	WebhookSubscriptionID *ID
 }
 
 func (f *nestedLogFiltersInput) filter() (webhooks.LogFilter, error) {
@@ -155,7 +153,7 @@ type subscriptionInput struct {
 	Label      string
 	Endpoint   string
 	Secret     *string
-	EventTypes []graphql.ID
+	EventTypes []ID
 	Status     string
 }
 
@@ -180,7 +178,7 @@ func (r *webhookResolver) AddWebhookSubscription(ctx context.Context, args struc
 
 func (r *webhookResolver) UpdateWebhookSubscription(ctx context.Context, args struct {
 	Input struct {
-		ID graphql.ID
+		ID ID
 		subscriptionInput
 	}
 }) (*webhookPayloadR, error) {
@@ -195,7 +193,7 @@ func (r *webhookResolver) UpdateWebhookSubscription(ctx context.Context, args st
 }
 
 func (r *webhookResolver) RemoveWebhookSubscription(ctx context.Context, args struct {
-	Input struct{ WebhookSubscriptionID graphql.ID }
+	Input struct{ WebhookSubscriptionID ID }
 }) (*webhookPayloadR, error) {
 	if err := projectOnly(ctx); err != nil {
 		return nil, err
@@ -210,8 +208,8 @@ func (r *webhookResolver) RemoveWebhookSubscription(ctx context.Context, args st
 // the answer window), since the payload reports the endpoint's status.
 func (r *webhookResolver) ReplayWebhookEvent(ctx context.Context, args struct {
 	Input struct {
-		WebhookEventID graphql.ID
-		SubscriptionID *graphql.ID
+		WebhookEventID ID
+		SubscriptionID *ID
 	}
 }) (*webhookPayloadR, error) {
 	if err := projectOnly(ctx); err != nil {
@@ -269,7 +267,7 @@ func (p *webhookPayloadR) Message() string                       { return p.mess
 func (p *webhookPayloadR) Code() string                          { return "INVALID_INPUT" }
 func (p *webhookPayloadR) WebhookSubscription() *webhookSubR     { return p.sub }
 func (p *webhookPayloadR) SubscriptionRemovedSuccessfully() bool { return true }
-func (p *webhookPayloadR) WebhookEventLogEntryID() graphql.ID    { return graphql.ID(p.log.ID) }
+func (p *webhookPayloadR) WebhookEventLogEntryID() ID            { return ID(p.log.ID) }
 func (p *webhookPayloadR) EndpointStatus() *int32                { return optInt(p.log.StatusCode) }
 
 func (p *webhookPayloadR) Fields() []*fieldErrorR {
@@ -337,7 +335,7 @@ type webhookSubR struct {
 	hub *webhooks.Hub
 }
 
-func (s *webhookSubR) ID() graphql.ID       { return graphql.ID(s.s.ID) }
+func (s *webhookSubR) ID() ID               { return ID(s.s.ID) }
 func (s *webhookSubR) Label() string        { return s.s.Label }
 func (s *webhookSubR) Endpoint() string     { return s.s.Endpoint }
 func (s *webhookSubR) Secret() *string      { return optString(s.s.Secret) }
@@ -392,12 +390,12 @@ type webhookLogR struct {
 	hub *webhooks.Hub
 }
 
-func (l *webhookLogR) ID() graphql.ID           { return graphql.ID(l.l.ID) }
+func (l *webhookLogR) ID() ID                   { return ID(l.l.ID) }
 func (l *webhookLogR) CreatedAt() scalar        { return dateTime(l.l.CreatedAt) }
-func (l *webhookLogR) EventID() graphql.ID      { return graphql.ID(l.l.EventID) }
+func (l *webhookLogR) EventID() ID              { return ID(l.l.EventID) }
 func (l *webhookLogR) EventDate() scalar        { return dateTime(l.l.EventDate) }
 func (l *webhookLogR) EventType() string        { return l.l.EventType }
-func (l *webhookLogR) ResourceID() graphql.ID   { return graphql.ID(l.l.ResourceID) }
+func (l *webhookLogR) ResourceID() ID           { return ID(l.l.ResourceID) }
 func (l *webhookLogR) Duration() int32          { return int32(l.l.Duration.Milliseconds()) }
 func (l *webhookLogR) RequestPayload() string   { return l.l.RequestPayload }
 func (l *webhookLogR) ResponsePayload() *string { return l.l.ResponsePayload }

@@ -68,12 +68,13 @@ const (
 func EventTypes() []string {
 	return []string{
 		"Account.Created", "Account.Updated", "Account.Closing", "Account.Closed",
-		"AccountStatement.Generated",
+		"AccountStatement.Generated", "AccountStatement.Voided",
 		"AccountHolder.Created", "AccountHolder.Updated",
 		"AccountInvoice.Generated", "AccountInvoice.Updated",
 		"AccountMembership.Bound", "AccountMembership.Created", "AccountMembership.Disabled",
 		"AccountMembership.Resumed", "AccountMembership.Suspended", "AccountMembership.Updated",
-		"CapitalDepositCaseEvent.Created", "CapitalDepositCaseEvent.Updated",
+		"AccountSetting.Updated",
+		"CapitalDepositCaseEvent.Canceled", "CapitalDepositCaseEvent.Created", "CapitalDepositCaseEvent.Updated",
 		"CapitalDepositDocument.Created", "CapitalDepositDocument.Updated",
 		"Card.Created", "Card.Updated",
 		"Consent.Canceled", "Consent.Created", "Consent.Expired", "Consent.Granted", "Consent.Refused", "Consent.Started",
@@ -90,9 +91,10 @@ func EventTypes() []string {
 		"ReceivedDirectDebitMandate.Created", "ReceivedDirectDebitMandate.Updated",
 		"Shareholder.Created", "Shareholder.Updated",
 		"StandingOrder.Canceled", "StandingOrder.Scheduled",
-		"SupportingDocumentCollection.Created", "SupportingDocumentCollection.Updated",
+		"SupportingDocument.Updated", "SupportingDocumentCollection.Created", "SupportingDocumentCollection.Updated",
 		"Transaction.Booked", "Transaction.Canceled", "Transaction.Deleted", "Transaction.Enriched",
 		"Transaction.Pending", "Transaction.Rejected", "Transaction.Released", "Transaction.Upcoming",
+		"TransactionRollingReserve.Released", "TransactionRollingReserve.Updated",
 		"TransactionStatement.Generated",
 		"User.Deactivated", "User.Joined", "User.Updated",
 	}
