@@ -17,7 +17,7 @@ func TestEventsTypeIsChecked(t *testing.T) {
 	testenv.Isolate(t)
 	for _, c := range []struct{ typ, want string }{
 		{"Transaction.Booke", "did you mean Transaction.Booked?"},
-		{"transaction.booked", "did you mean Transaction.Booked?"},
+		{"transaction.bookd", "did you mean Transaction.Booked?"},
 		{"Acount.Updated", "did you mean Account.Updated"},
 		{"Transaction", "Transaction.Booked"},
 		{"Nonsense", "Resource.Event, such as Transaction.Booked"},

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -66,10 +64,10 @@ func NewCmdListen(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&opts.ForwardTo, "forward-to", "", "POST each event to this `url` (http or https)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only events of this webhook subscription (`id`)")
-	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate)")
+	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate; any case)")
 	fl.BoolVar(&opts.Create, "create", false, "create a subscription for this run, removed when listen stops")
 	opts.Secrets.register(cmd, "with --create, the subscription's secret, sent in x-swan-secret (default: generated and printed)")
-	fl.StringVar(&opts.Since, "since", "", "first forward what the log holds since then: a `duration` back (2h, 3d) or a time (RFC 3339, YYYY-MM-DD)")
+	fl.StringVar(&opts.Since, "since", "", timeFlagUsage("first forward what the log holds since", false))
 	fl.BoolVar(&opts.Resume, "resume", false, "keep the position in the state directory, and start from it: the events missed while stopped are forwarded")
 	fl.BoolVar(&opts.PrintJSON, "print-json", false, "print each event's payload as it is forwarded")
 	fl.DurationVar(&opts.Interval, "interval", listen.DefaultInterval, "time between two reads of the event log (`duration`)")
@@ -97,6 +95,9 @@ func (o *ListenOptions) engineOptions(now time.Time) (listen.Options, error) {
 		return lo, usageErrorf("--since forwards what the log holds for the subscription followed, and --create's is new, with nothing logged yet: " +
 			"use --subscription ID (partnertui subscriptions lists them), or follow them all")
 	}
+	if err := foldEventTypes("--type", lo.Types); err != nil {
+		return lo, err
+	}
 	if flag, ok := o.Secrets.given(); ok && !o.Create {
 		return lo, usageErrorf("%s sets the secret of the subscription --create makes: add --create, or leave %s out to use the secret --subscription's subscription has", flag, flag)
 	}
@@ -116,29 +117,9 @@ func (o *ListenOptions) readSecret() error {
 	return err
 }
 
-// parseSince reads --since: a duration back from now (Go's, or whole days
-// such as 3d), or a date or time.
+// parseSince reads --since as every command does (parseTime).
 func parseSince(v string, now time.Time) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	d, err := time.ParseDuration(v)
-	if n, cut := strings.CutSuffix(v, "d"); cut && err != nil {
-		var days int
-		if _, serr := fmt.Sscanf(n, "%d", &days); serr == nil && fmt.Sprint(days) == n {
-			d, err = time.Duration(days)*24*time.Hour, nil
-		}
-	}
-	if err == nil {
-		if d <= 0 {
-			return time.Time{}, usageErrorf("--since %q is no time back from now: write a positive duration such as 2h", v)
-		}
-		return now.Add(-d), nil
-	}
-	if t, err := parseDate("--since", v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, usageErrorf("--since %q is neither a duration such as 2h, 30m or 3d nor a time such as 2026-11-22 or 2026-11-22T10:00:00Z", v)
+	return parseTime("--since", v, now, false)
 }
 
 func checkForwardURL(raw string) error {

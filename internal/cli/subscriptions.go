@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // SubscriptionsOptions are `partnertui subscriptions`'s.
@@ -16,6 +15,7 @@ type SubscriptionsOptions struct {
 	IO     IO
 	F      *Factory
 	Output listFlags
+	First  int
 }
 
 // NewCmdSubscriptions lists the project's webhook subscriptions; its
@@ -30,6 +30,9 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 		Example: "  partnertui subscriptions\n  partnertui subscriptions --json\n  partnertui subscriptions remove 1c3f…",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
@@ -37,6 +40,7 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 		},
 	}
 	opts.Output.register(cmd, "webhook subscriptions")
+	registerFirst(cmd, &opts.First, "webhook subscriptions")
 	cmd.AddCommand(newCmdSubscriptionRemove(f))
 	return f.withSession(cmd, true)
 }
@@ -56,7 +60,7 @@ func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.WebhookSubscriptionsParams{First: platform.PageMax}
+	p := api.WebhookSubscriptionsParams{First: opts.First}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), walkPages(e.ProjectAPI.WebhookSubscriptions, p, opts.Output.All))
 }
 

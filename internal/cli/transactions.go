@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,8 @@ type TransactionsOptions struct {
 	Until     string
 	Min, Max  string
 	Search    string
+
+	now time.Time // when --since and --until durations count back from
 }
 
 // NewCmdTransactions lists transactions, filtered.
@@ -33,7 +36,8 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 			"user token every account's merged into one list by execution date (a hundred accounts read\n" +
 			"per request with their first rows; past 10,000 accounts, one account after another), or the\n" +
 			"one given by --account.\n" +
-			"Dates filter on the execution date. --min and --max include their bounds and compare the\n" +
+			"Dates filter on the execution date: --since and --until take a duration back (2h, 3d), a date\n" +
+			"or a time, and --until D includes the day D, as the app's To does. --min and --max include their bounds and compare the\n" +
 			"amount without its sign (the platform's amounts have none; the side says which way the money\n" +
 			"went): --min 100 lists a credit of +150.00 and a debit of -125.60 alike.",
 		Example: "  partnertui transactions --account 3f2a… --since 2026-11-01\n" +
@@ -52,10 +56,10 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.TransactionStatuses()))
-	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
-	fl.StringVar(&opts.Since, "since", "", "executed on or after this `date` (YYYY-MM-DD or RFC 3339)")
-	fl.StringVar(&opts.Until, "until", "", "executed before this `date` (YYYY-MM-DD or RFC 3339)")
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.TransactionStatuses()))
+	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
+	fl.StringVar(&opts.Since, "since", "", timeFlagUsage("executed at or after", false))
+	fl.StringVar(&opts.Until, "until", "", timeFlagUsage("executed up to", true))
 	fl.StringVar(&opts.Min, "min", "", "amount at least this `amount` (e.g. 100.00), credit or debit")
 	fl.StringVar(&opts.Max, "max", "", "amount at most this `amount`, credit or debit")
 	fl.StringVar(&opts.Search, "search", "", "server-side search in label, reference and counterparty (`text`)")
@@ -75,17 +79,20 @@ func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}
-	if err := checkChoices("--status", o.Status, api.TransactionStatuses()); err != nil {
+	if err := foldChoices("--status", "transaction status", o.Status, api.TransactionStatuses()); err != nil {
 		return p, err
 	}
-	if err := checkChoices("--type", o.Type, api.TransactionTypes()); err != nil {
+	if err := foldChoices("--type", "transaction type", o.Type, api.TransactionTypes()); err != nil {
 		return p, err
+	}
+	if o.now.IsZero() {
+		o.now = time.Now()
 	}
 	var err error
-	if p.IsAfterExecutionDate, err = parseDate("--since", o.Since); err != nil {
+	if p.IsAfterExecutionDate, err = parseTime("--since", o.Since, o.now, false); err != nil {
 		return p, err
 	}
-	if p.IsBeforeExecutionDate, err = parseDate("--until", o.Until); err != nil {
+	if p.IsBeforeExecutionDate, err = parseTime("--until", o.Until, o.now, true); err != nil {
 		return p, err
 	}
 	if !p.IsAfterExecutionDate.IsZero() && !p.IsBeforeExecutionDate.IsZero() && !p.IsAfterExecutionDate.Before(p.IsBeforeExecutionDate) {

@@ -133,3 +133,50 @@ func TestMinAmountIgnoresTheSide(t *testing.T) {
 		t.Errorf("the help does not say what the sign of --min means:\n%s", help)
 	}
 }
+
+// TestUntilIncludesItsDay: --since D --until D lists exactly the
+// transactions executed on the day D, as the app's From and To do: the
+// platform's isBeforeExecutionDate excludes its bound, so --until D sends
+// the next midnight.
+func TestUntilIncludesItsDay(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
+	dates := func(args ...string) []string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append([]string{"transactions", "--config", cfg, "--all", "--ordered", "--jsonl"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var got []string
+		for line := range strings.Lines(out) {
+			var tx struct {
+				ExecutionDate string `json:"executionDate"`
+			}
+			if err := json.Unmarshal([]byte(line), &tx); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			got = append(got, tx.ExecutionDate)
+		}
+		return got
+	}
+	all := dates()
+	if len(all) < 20 {
+		t.Fatalf("only %d transactions", len(all))
+	}
+	day := all[len(all)/2][:len("2026-11-22")]
+	want := 0
+	for _, d := range all {
+		if strings.HasPrefix(d, day) {
+			want++
+		}
+	}
+	got := dates("--since", day, "--until", day)
+	if len(got) != want || want == 0 {
+		t.Errorf("--since %s --until %s listed %d transactions, want the %d executed that day", day, day, len(got), want)
+	}
+	for _, d := range got {
+		if !strings.HasPrefix(d, day) {
+			t.Errorf("--since %s --until %s listed one executed %s", day, day, d)
+		}
+	}
+}

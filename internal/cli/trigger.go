@@ -183,10 +183,8 @@ func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scen
 	if opts.expectSet {
 		expect = opts.Expect
 	}
-	for _, t := range expect {
-		if !slices.Contains(platform.WebhookEventTypes(), t) {
-			return sc, nil, unknownEventType(t)
-		}
+	if err := foldEventTypes("--expect", expect); err != nil {
+		return sc, nil, err
 	}
 	needs := sc.Needs(given)
 	for kind, id := range map[string]string{scenario.Account: opts.Account, scenario.Card: opts.Card} {
