@@ -107,8 +107,11 @@ func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
 	return p, nil
 }
 
-func transactionColumns() []column[api.TransactionDetail] {
-	return []column[api.TransactionDetail]{
+// transactionColumns are the transactions table's; across (a list of
+// several accounts' transactions) adds the ACCOUNT each is of, as the
+// app's list does.
+func transactionColumns(across bool) []column[api.TransactionDetail] {
+	cols := []column[api.TransactionDetail]{
 		{title: "DATE", cell: func(t *api.TransactionDetail) string { return day(t.ExecutionDate) }},
 		{title: "AMOUNT", right: true, cell: func(t *api.TransactionDetail) string {
 			return signedAmount(t.Side, t.Amount.Value, t.Amount.Currency)
@@ -119,6 +122,17 @@ func transactionColumns() []column[api.TransactionDetail] {
 		{title: "LABEL", max: 32, cell: func(t *api.TransactionDetail) string { return t.Label }},
 		{title: "ID", cell: func(t *api.TransactionDetail) string { return t.ID }},
 	}
+	if !across {
+		return cols
+	}
+	account := column[api.TransactionDetail]{title: "ACCOUNT", max: 24, cell: func(t *api.TransactionDetail) string {
+		if a := t.Account; a != nil {
+			return a.Name
+		}
+		return ""
+	}}
+	// Before the ID, which stays last: what a script cuts off a row.
+	return append(cols[:len(cols)-1:len(cols)-1], account, cols[len(cols)-1])
 }
 
 func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
@@ -142,7 +156,7 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 		// lists of the user's accounts.
 		walk = mergedTransactions(e.API, p, opts.Output.All)
 	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, transactionColumns(), walk)
+	return listItems(ctx, opts.IO, opts.F, opts.Output, transactionColumns(p.AccountID == ""), walk)
 }
 
 // mergedTransactions lists, for a user token, the transactions of every
