@@ -176,6 +176,11 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 	if err := out.close(); err != nil {
 		return err
 	}
+	if written == 0 {
+		// A table with no row writes nothing: a bare header reads as a
+		// broken listing. Said on stderr, for people; exit 0.
+		fmt.Fprintf(r.io.Err, "No %s found.\n", r.noun)
+	}
 	return bw.Flush()
 }
 

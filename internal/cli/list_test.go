@@ -304,3 +304,24 @@ func TestEnumFlagsFoldCaseAndSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyResultSaysSo: a list with nothing to show exits 0 and says so
+// on stderr; its table is not even a header, its --json an empty array.
+func TestEmptyResultSaysSo(t *testing.T) {
+	home := testenv.Isolate(t)
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
+	for format, want := range map[string]string{"": "", "--json": "[]\n", "--jsonl": ""} {
+		args := []string{"accounts", "--config", cfg, "--search", "no account is named this"}
+		if format != "" {
+			args = append(args, format)
+		}
+		code, out, errOut := runCLI(t, args...)
+		if code != ExitOK || out != want || errOut != "No accounts found.\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0, %q and the empty result said", args, code, out, errOut, want)
+		}
+	}
+	code, out, errOut := runCLI(t, "events", "--config", cfg, "--type", "User.Joined", "--resource", "nothing")
+	if code != ExitOK || out != "" || errOut != "No event log entries found.\n" {
+		t.Errorf("events: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

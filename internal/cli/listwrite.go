@@ -196,6 +196,9 @@ func (t *tableWriter[T]) write(items []T) error {
 }
 
 func (t *tableWriter[T]) close() error {
+	if t.widths == nil && len(t.pending) == 0 {
+		return nil // no row: no header either
+	}
 	if t.widths == nil {
 		t.flushPending()
 	}
