@@ -60,9 +60,13 @@ func Run(ctx context.Context, streams IO, args []string) int {
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
-	err := root.ExecuteContext(ctx)
+	ran, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(streams, f.describe(err), err)
+		path := ""
+		if ran != nil {
+			path = ran.CommandPath()
+		}
+		printError(streams, f.describeIn(err, path), err)
 	}
 	return exitCode(err)
 }

@@ -4,6 +4,8 @@ import (
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/partnertui/partnertui/internal/suggest"
 )
 
 // maxSuggestDistance is how many edits away a command or flag may be and
@@ -33,9 +35,10 @@ func suggestCommand(cmd *cobra.Command, args []string) string {
 }
 
 // suggestFlag is the flag of cmd closest to the unknown long flag err
-// reports ("--first" for "--frist"), or "" when none is close enough.
-// Hidden flags are never suggested; neither is anything for a mistyped
-// shorthand, whose one letter is as close to most flags as to any.
+// reports ("--first" for "--frist"), or "" when none is a typing mistake
+// away (suggest.Typo: --csv is not --env). Hidden flags are never
+// suggested; neither is anything for a mistyped shorthand, whose one
+// letter is as close to most flags as to any.
 func suggestFlag(cmd *cobra.Command, err error) string {
 	// pflag hands its parse error to cobra's FlagErrorFunc unwrapped.
 	unknown, ok := err.(*pflag.NotExistError)
@@ -45,11 +48,10 @@ func suggestFlag(cmd *cobra.Command, err error) string {
 	typed := unknown.GetSpecifiedName()
 	best, bestD := "", maxSuggestDistance+1
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
+		if f.Hidden || !suggest.Typo(typed, f.Name) {
 			return
 		}
-		// A distance as long as the word itself shares nothing with it.
-		if d := levenshtein.ComputeDistance(typed, f.Name); d < bestD && d < len(typed) {
+		if d := suggest.Distance(typed, f.Name); d < bestD {
 			best, bestD = f.Name, d
 		}
 	})

@@ -65,3 +65,40 @@ func JoinOr(values []string) string {
 	}
 	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
+
+// Distance is the number of edits between a and b, case aside: a letter
+// added, removed or changed, or two neighbours swapped (frist is one edit
+// from first, as a person counts it).
+func Distance(a, b string) int {
+	x, y := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
+	// d[i][j]: the distance between x[:i] and y[:j].
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
+}
+
+// Typo reports whether typed is a typing mistake of name: at most one
+// edit (Distance) per three letters typed, and at least one. --csv is not
+// --env: two of its three letters are wrong.
+func Typo(typed, name string) bool {
+	d := Distance(typed, name)
+	return d > 0 && d <= max(1, len([]rune(typed))/3)
+}
