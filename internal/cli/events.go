@@ -107,7 +107,7 @@ func unknownEventType(flag, t string) error {
 
 func eventColumns() []column[api.WebhookEventLog] {
 	return []column[api.WebhookEventLog]{
-		{title: "DATE", cell: func(l *api.WebhookEventLog) string { return stamp(l.EventDate) }},
+		{title: "DATE", cell: func(l *api.WebhookEventLog) string { return stampSeconds(l.EventDate) }},
 		{title: "TYPE", max: 30, cell: func(l *api.WebhookEventLog) string { return l.EventType }},
 		{title: "RESOURCE", cell: func(l *api.WebhookEventLog) string { return l.ResourceID }},
 		{title: "STATUS", right: true, cell: func(l *api.WebhookEventLog) string { return intOrDash(l.StatusCode) }},

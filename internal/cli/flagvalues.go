@@ -147,6 +147,15 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
+// stampSeconds writes a time in UTC to the second: the event log, where
+// a minute holds many entries.
+func stampSeconds(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
 // localTime writes t in the local time zone to the second, with the
 // zone's name: a time without one is ambiguous on a server in UTC.
 func localTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05 MST") }

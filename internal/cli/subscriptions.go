@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // SubscriptionsOptions are `partnertui subscriptions`'s.
@@ -51,8 +53,30 @@ func subscriptionColumns() []column[api.WebhookSubscription] {
 		{title: "STATUS", cell: func(s *api.WebhookSubscription) string { return s.StatusInfo.Status }},
 		{title: "LABEL", cell: func(s *api.WebhookSubscription) string { return s.Label }},
 		{title: "ENDPOINT", cell: func(s *api.WebhookSubscription) string { return s.Endpoint }},
-		{title: "EVENT TYPES", cell: func(s *api.WebhookSubscription) string { return strings.Join(s.EventTypes, ",") }},
+		{title: "EVENT TYPES", cell: func(s *api.WebhookSubscription) string { return eventTypesText(s.EventTypes) }},
 	}
+}
+
+// listedTypes is how many event types a subscription's row names; more
+// are counted (--json lists them all).
+const listedTypes = 3
+
+// eventTypesText is a subscription's event types for its row: "all 70"
+// when it has every type the platform knows, a count when they are many,
+// else the types.
+func eventTypesText(types []string) string {
+	known := platform.WebhookEventTypes()
+	all := len(types) >= len(known)
+	for _, k := range known {
+		all = all && slices.Contains(types, k)
+	}
+	switch {
+	case all:
+		return fmt.Sprintf("all %d", len(known))
+	case len(types) > listedTypes:
+		return fmt.Sprintf("%d types", len(types))
+	}
+	return strings.Join(types, ", ")
 }
 
 func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {

@@ -201,6 +201,12 @@ type listener struct {
 	resumed bool      // pos was saved by an earlier run
 
 	out sync.Mutex // one event's line is never cut by another's
+	// The first line of each event handed over comes out in the order the
+	// events were handed over (oldest first), whichever delivery ends
+	// first: held holds those waiting for an earlier one's; printed is the
+	// last ticket out. Both under out.
+	held    map[int]string
+	printed int
 }
 
 func newListener(opts Options, e Env, s Streams) *listener {
@@ -210,7 +216,7 @@ func newListener(opts Options, e Env, s Streams) *listener {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.MaxIdleConnsPerHost = inFlight
-	return &listener{opts: opts, env: e, io: s, api: e.API, subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{},
+	return &listener{opts: opts, env: e, io: s, api: e.API, subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{}, held: map[int]string{},
 		http: &http.Client{Transport: tr, Timeout: opts.Timeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
