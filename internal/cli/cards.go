@@ -42,7 +42,7 @@ func NewCmdCards(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	opts.Output.register(cmd, "cards")
+	registerList[api.Card](&opts.Output, cmd, "cards")
 	registerFirst(cmd, &opts.First, "cards")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CardStatuses()))

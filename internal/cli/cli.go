@@ -56,7 +56,7 @@ func Run(ctx context.Context, streams IO, args []string) int {
 	f := &Factory{IO: streams}
 	defer f.Close()
 	root := NewCmdRoot(f)
-	root.SetArgs(args)
+	root.SetArgs(jsonFieldArgs(root, args))
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)

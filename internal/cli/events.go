@@ -49,7 +49,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	opts.Output.register(cmd, "event log entries")
+	registerList[api.WebhookEventLog](&opts.Output, cmd, "event log entries")
 	registerFirst(cmd, &opts.First, "event log entries")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate; any case), e.g. Transaction.Booked")
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")

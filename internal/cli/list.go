@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -24,7 +25,8 @@ const (
 // listFlags are the flags every list command has: the output format and
 // --all.
 type listFlags struct {
-	JSON, JSONL bool
+	jsonFlags   // --json [fields], --jq
+	JSONL       bool
 	All         bool
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
@@ -33,12 +35,13 @@ type listFlags struct {
 	noun    string // what the list holds ("accounts"), for help and messages
 }
 
-// register adds --json, --jsonl and --all for a list of noun.
-func (l *listFlags) register(cmd *cobra.Command, noun string) {
+// registerList adds --json (with its fields), --jq, --jsonl and --all to
+// cmd, a list of noun whose items are Ts.
+func registerList[T any](l *listFlags, cmd *cobra.Command, noun string) {
 	l.noun = noun
+	l.jsonFlags.register(cmd, reflect.TypeFor[T](), "print one JSON array of "+noun+" on stdout")
 	fl := cmd.Flags()
-	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
-	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines; --jq filters each)")
 	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
 }
 
@@ -74,12 +77,12 @@ func checkFirst(n int) error {
 
 func (l listFlags) format() (listFormat, error) {
 	switch {
-	case l.JSON && l.JSONL:
-		return 0, usageErrorf("--json and --jsonl cannot be used together")
-	case l.JSON:
-		return formatJSON, nil
+	case l.JSON.on && l.JSON.fields == nil && l.JSONL:
+		return 0, usageErrorf("--json and --jsonl cannot be used together (--jsonl --json field,field writes those fields a line each)")
 	case l.JSONL:
 		return formatJSONL, nil
+	case l.on(): // --json, or --jq alone: the list as one array
+		return formatJSON, nil
 	}
 	return formatTable, nil
 }
@@ -113,7 +116,11 @@ func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, 
 	if err != nil {
 		return err
 	}
-	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, screenful: screenful(streams)}
+	o, err := l.output()
+	if err != nil {
+		return err
+	}
+	r := &listRun[T]{io: streams, format: format, json: o, noun: l.noun, cols: cols, screenful: screenful(streams)}
 	return r.run(ctx, walk, f.progressLine())
 }
 
@@ -121,6 +128,7 @@ func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, 
 type listRun[T any] struct {
 	io        IO
 	format    listFormat
+	json      jsonOutput // --json's fields, --jq's filter
 	noun      string // "accounts", for messages
 	cols      []column[T]
 	screenful int
@@ -148,7 +156,7 @@ func (e *PartialListError) Unwrap() error { return e.Err }
 // terminal's stderr.
 func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progressLine) error {
 	bw := bufio.NewWriterSize(r.io.Out, 64<<10)
-	out := newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
+	out := newItemWriterJSON(ctx, bw, r.format, r.json, r.cols, r.screenful, r.io.OutIsTerminal())
 	written, pages := 0, 0
 	err := walk(ctx, func(items []T, total int) error {
 		if err := out.write(items); err != nil {

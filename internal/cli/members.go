@@ -40,7 +40,7 @@ func NewCmdMembers(f *Factory) *cobra.Command {
 			return runMembers(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "memberships")
+	registerList[api.AccountMembership](&opts.Output, cmd, "memberships")
 	registerFirst(cmd, &opts.First, "memberships")
 	return f.withSession(cmd, true)
 }

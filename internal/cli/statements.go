@@ -37,7 +37,7 @@ func NewCmdStatements(f *Factory) *cobra.Command {
 			return runStatements(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "statements")
+	registerList[api.Statement](&opts.Output, cmd, "statements")
 	registerFirst(cmd, &opts.First, "statements")
 	return f.withSession(cmd, true)
 }

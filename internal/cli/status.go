@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,7 +16,7 @@ import (
 type StatusOptions struct {
 	IO   IO
 	F    *Factory
-	JSON bool
+	JSON jsonFlags
 	// Timeout bounds the check against the platform.
 	Timeout time.Duration
 }
@@ -39,7 +40,7 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
+	opts.JSON.register(cmd, reflect.TypeFor[statusReport](), "print one JSON object on stdout")
 	return f.withSession(cmd, true)
 }
 
@@ -96,15 +97,11 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if check != nil {
 		rep.Problem = opts.F.describe(check)
 	}
-	if opts.JSON {
-		if err := writeJSON(opts.IO.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		printStatus(opts.IO.Out, rep)
+	if err := opts.F.writeItem(ctx, opts.JSON, rep, func(w io.Writer) error { printStatus(w, rep); return nil }); err != nil {
+		return err
 	}
 	if check != nil {
-		if !opts.JSON {
+		if !opts.JSON.on() {
 			fmt.Fprintln(opts.IO.Err, rep.Problem)
 		}
 		return &exitError{code: exitCode(check)}

@@ -41,7 +41,7 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 			return runSubscriptions(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "webhook subscriptions")
+	registerList[api.WebhookSubscription](&opts.Output, cmd, "webhook subscriptions")
 	registerFirst(cmd, &opts.First, "webhook subscriptions")
 	cmd.AddCommand(newCmdSubscriptionRemove(f))
 	return f.withSession(cmd, true)

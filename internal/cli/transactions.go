@@ -52,7 +52,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	opts.Output.register(cmd, "transactions")
+	registerList[api.TransactionDetail](&opts.Output, cmd, "transactions")
 	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")

@@ -7,14 +7,12 @@ package suggest
 import (
 	"slices"
 	"strings"
-
-	"github.com/agnivade/levenshtein"
 )
 
 // Closest returns up to n of known nearest to v (case aside), nearest
-// first: those a typing mistake away (an edit distance of at most a third
-// of v's length, and 3), else those that start with v, else those that
-// hold it (CardOut: CardOutDebit, CardOutCredit…).
+// first: those a typing mistake away (Distance at most a third of v's
+// length, and 3), else those that start with v, else those that hold it
+// (CardOut: CardOutDebit, CardOutCredit…).
 func Closest(v string, known []string, n int) []string {
 	lv := strings.ToLower(v)
 	limit := min(3, max(1, len(lv)/3))
@@ -24,7 +22,7 @@ func Closest(v string, known []string, n int) []string {
 	}
 	var near []scored
 	for _, k := range known {
-		if d := levenshtein.ComputeDistance(lv, strings.ToLower(k)); d <= limit {
+		if d := Distance(lv, k); d <= limit {
 			near = append(near, scored{k, d})
 		}
 	}
