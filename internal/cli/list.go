@@ -25,9 +25,9 @@ const (
 // listFlags are the flags every list command has: the output format and
 // --all.
 type listFlags struct {
-	jsonFlags   // --json [fields], --jq
-	JSONL       bool
-	All         bool
+	jsonFlags // --json [fields], --jq
+	JSONL     bool
+	All       bool
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
 	// items as the pages arrive.
@@ -129,7 +129,7 @@ type listRun[T any] struct {
 	io        IO
 	format    listFormat
 	json      jsonOutput // --json's fields, --jq's filter
-	noun      string // "accounts", for messages
+	noun      string     // "accounts", for messages
 	cols      []column[T]
 	screenful int
 }
