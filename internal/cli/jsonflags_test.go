@@ -118,7 +118,7 @@ func TestJSONFieldsAndJQOnEveryCommand(t *testing.T) {
 func TestEveryListAndItemCommandTakesJSONFieldsAndJQ(t *testing.T) {
 	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
 	root := NewCmdRoot(f)
-	for _, name := range []string{"accounts", "account", "transactions", "transaction", "cards", "events", "members", "statements", "subscriptions", "status"} {
+	for _, name := range []string{"accounts", "account", "transactions", "transaction", "cards", "card", "events", "members", "member", "statements", "statement", "subscriptions", "status"} {
 		cmd, _, err := root.Find([]string{name})
 		if err != nil {
 			t.Fatal(err)
