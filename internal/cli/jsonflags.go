@@ -129,6 +129,30 @@ func (o jsonOutput) encode(v any) ([]byte, error) {
 	if o.fields == nil {
 		return whole, nil
 	}
+	if bytes.HasPrefix(whole, []byte("[")) {
+		// Several items (status of every environment): each its fields.
+		var items []json.RawMessage
+		if err := json.Unmarshal(whole, &items); err != nil {
+			return nil, fmt.Errorf("could not select the JSON fields: %w", err)
+		}
+		out := []byte("[")
+		for i, item := range items {
+			one, err := o.project(item)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, one...)
+		}
+		return append(out, ']'), nil
+	}
+	return o.project(whole)
+}
+
+// project is the JSON object whole with only the fields asked for.
+func (o jsonOutput) project(whole []byte) ([]byte, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(whole, &m); err != nil {
 		return nil, fmt.Errorf("could not select the JSON fields: %w", err)

@@ -88,8 +88,8 @@ func TestJSONFieldsAndJQOnEveryCommand(t *testing.T) {
 	if got := strings.TrimSpace(run("account", ids[0], "--jq", ".id")); got != ids[0] {
 		t.Errorf("account --jq .id: %q", got)
 	}
-	if got := strings.TrimSpace(run("status", "--jq", ".token")); got != "project" {
-		t.Errorf("status --jq .token: %q", got)
+	if got := strings.TrimSpace(run("status", "--jq", ".[0].token")); got != "project" {
+		t.Errorf("status --jq .[0].token: %q", got)
 	}
 	txID := strings.TrimSpace(run("transactions", "--first", "1", "--jq", ".[0].id"))
 	if got := strings.TrimSpace(run("transaction", txID, "--jq", ".id")); got != txID {
