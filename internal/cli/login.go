@@ -37,7 +37,7 @@ func NewCmdLogin(f *Factory) *cobra.Command {
 			"with no answer, nothing changes).",
 		Example: "  partnertui login\n  partnertui login --env live\n  partnertui login --no-browser   # over SSH: open the URL on your own machine\n" +
 			"  partnertui login --force        # sign in again, as someone else",
-		Args:    noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogin(cmd.Context(), opts)
 		},
