@@ -29,8 +29,8 @@ type FirstRunOptions struct {
 	WriteTemplate func() error
 	// Exists: the file is there (a template not filled in yet), but no
 	// environment in it has its credentials; nothing is offered to write.
-	Exists bool
-	NoColor       bool
+	Exists  bool
+	NoColor bool
 }
 
 // FirstRunChoice is what the user chose on the first-run screen.
