@@ -11,6 +11,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/usage"
 )
 
@@ -192,5 +193,7 @@ func printError(streams IO, msg string, err error) {
 	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
 		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
 	}
-	fmt.Fprintln(streams.Err, label, msg)
+	// The sentence is clean already (remedy.Sentence); the advice may name
+	// a path from the environment: the whole line passes the sanitiser.
+	fmt.Fprintln(streams.Err, label, safetext.StripLines(msg))
 }

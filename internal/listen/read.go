@@ -9,6 +9,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // run reads the log every interval until ctx ends and hands each new event
@@ -29,7 +30,7 @@ func (l *listener) run(ctx context.Context) error {
 			return err
 		}
 	}
-	fmt.Fprintf(l.io.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env.Name, l.opts.ForwardTo)
+	fmt.Fprintf(l.io.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env.Name, safetext.Strip(l.opts.ForwardTo))
 	d := &deliveries{l: l, slots: make(chan struct{}, inFlight), room: make(chan struct{}, pending)}
 	defer d.stop()
 	for _, ev := range backlog {
