@@ -169,9 +169,10 @@ func (c *Client) record(cs *callState, err error) {
 		OperationName string         `json:"operationName"`
 	}
 	_ = json.Unmarshal(cs.body, &body)
+	shown := Request{Query: body.Query, OperationName: body.OperationName, Variables: body.Variables}.Redacted()
 	e := Entry{
 		Seq: cs.seq, Time: cs.started, Env: c.env, Project: c.project, URL: cs.url, Testing: cs.url == c.testingURL && cs.url != "",
-		OperationName: body.OperationName, Query: redactQuery(body.Query), Variables: redactVars(body.Variables),
+		OperationName: body.OperationName, Query: shown.Query, Variables: shown.Variables,
 		Status: cs.status, Duration: cs.duration, Size: cs.size, Used: cs.used, Limit: cs.limit,
 		Waited: cs.waited, WaitReason: cs.waitReason, Errors: cs.errs,
 	}
@@ -191,6 +192,19 @@ func (c *Client) record(cs *callState, err error) {
 		e.Err = err.Error()
 	}
 	c.log.add(e)
+}
+
+// Redacted is the request as every printed form of it shows it (the
+// request log, --verbose, the commands `--dry-run` prints and `L`
+// copies): each secret it carries replaced by Redacted — a variable or
+// input field named like a secret, a token or a password, at any depth,
+// and a string literal given to such an argument in the text — and every
+// other string of its variables made safe for a terminal. It is the one
+// rule of what a printed request holds.
+func (r Request) Redacted() Request {
+	r.Query = redactQuery(r.Query)
+	r.Variables = redactVars(r.Variables)
+	return r
 }
 
 // secretish reports whether name is one whose value is never kept: a

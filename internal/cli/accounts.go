@@ -40,7 +40,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			return runAccounts(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "accounts")
+	registerList[api.Account](&opts.Output, cmd, "accounts")
 	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "accounts")
 	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact (`text`)")

@@ -11,6 +11,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/usage"
 )
 
@@ -60,9 +61,22 @@ func needsSignIn(err error) bool {
 // layers carry, then the one thing to do, worded for the command line.
 func (f *Factory) describe(err error) string { return describe(err, f.usesProjectToken()) }
 
-func describe(err error, project bool) string {
+// describeIn is describe for an error of the command at path.
+func (f *Factory) describeIn(err error, path string) string {
+	return describeIn(err, f.usesProjectToken(), path)
+}
+
+func describe(err error, project bool) string { return describeIn(err, project, "") }
+
+// describeIn is describe for an error of the command at path ("partnertui
+// transactions"): a usage mistake points at that command's own help.
+func describeIn(err error, project bool, path string) string {
 	facts := remedy.Sentence(err)
-	if cmd, _ := command(remedy.Classify(err, project)); cmd != "" {
+	r := remedy.Classify(err, project)
+	if r.Kind == remedy.ShowUsage && r.Command == "" && path != "" {
+		return facts + " Run `" + path + " --help` for usage."
+	}
+	if cmd, _ := command(r); cmd != "" {
 		return facts + " " + cmd
 	}
 	return facts
@@ -179,5 +193,7 @@ func printError(streams IO, msg string, err error) {
 	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
 		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
 	}
-	fmt.Fprintln(streams.Err, label, msg)
+	// The sentence is clean already (remedy.Sentence); the advice may name
+	// a path from the environment: the whole line passes the sanitiser.
+	fmt.Fprintln(streams.Err, label, safetext.StripLines(msg))
 }

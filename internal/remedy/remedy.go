@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Kind is what the user can do about an error.
@@ -174,7 +176,10 @@ type Advised interface {
 // stop. It keeps the lower case of Go errors; a surface that starts a line
 // with it capitalises it (Capitalized).
 func Sentence(err error) string {
-	s := strings.TrimSpace(err.Error())
+	// Every surface shows the error through here: it is made safe for the
+	// terminal here, once, whatever it quotes (a server's text, a jq
+	// program's halt_error, a line of the user's own file).
+	s := strings.TrimSpace(safetext.StripLines(err.Error()))
 	if s == "" {
 		return "something went wrong."
 	}
