@@ -134,6 +134,10 @@ type Store struct {
 	entityWindow time.Duration
 	idSalt       uint64
 	permQ        uint64
+	// numberOffset shifts the last seven digits of account numbers; the
+	// numbers of virtual IBANs continue the same bijection past the
+	// accounts, so no two IBANs of the store are equal.
+	numberOffset uint64
 
 	// The transaction timeline (schedule.go).
 	roundActive []int32
@@ -172,6 +176,7 @@ type Store struct {
 	byConsent map[string]string   // payment id by consent id
 	idents    map[string]*Identification
 	funding   funding // funding sources and their account verifications
+	vibans    vibans  // virtual IBANs added and changed at run time
 	newUsers  int     // users added at run time, for deterministic ids
 	created   int     // users added by CreateUser
 }
@@ -271,6 +276,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 	pcg := rand.NewPCG(uint64(s.seed)^envSalt, 0)
 	r := rand.New(pcg)
 	numberOffset := r.Uint64() % 10_000_000
+	s.numberOffset = numberOffset
 	for i := range n {
 		pcg.Seed(uint64(s.seed)^envSalt, uint64(i)+1)
 		a := &s.accounts[i]

@@ -84,6 +84,7 @@ const (
 	kindTransaction
 	kindRepaymentCycle
 	kindConsent
+	kindVirtualIBAN
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -110,6 +111,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= 16
 	case kindConsent:
 		n <<= consentPosBits
+	case kindVirtualIBAN:
+		n <<= vibanPosBits
 	case kindTransaction:
 		n = uint64(rounds) << positionBits
 	}
