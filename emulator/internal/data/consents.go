@@ -16,9 +16,10 @@ const (
 
 // Consent purposes (ConsentPurpose) of what waits for a consent.
 const (
-	PurposeAddAccountMembership = "AddAccountMembership"
-	PurposeAddCard              = "AddCard"
-	PurposeInitPayment          = "InitPayment"
+	PurposeAddAccountMembership  = "AddAccountMembership"
+	PurposeAddCard               = "AddCard"
+	PurposeInitPayment           = "InitPayment"
+	PurposeScheduleStandingOrder = "ScheduleStandingOrder"
 )
 
 // Consent is what a ConsentPending membership or card waits for: the user
@@ -62,9 +63,15 @@ func (s *Store) CardConsent(c Card) Consent {
 // consent builds the pending consent at a position of account a, asked
 // for when what waits for it was created.
 func (s *Store) consent(a *Account, local uint64, purpose string, created time.Time) Consent {
+	return s.consentWith(s.entityID(kindConsent, uint64(a.idx)<<consentPosBits|local), a, local, purpose, created)
+}
+
+// consentWith builds a pending consent of account a with this id; local
+// seeds its draws.
+func (s *Store) consentWith(id string, a *Account, local uint64, purpose string, created time.Time) Consent {
 	h := newHrand(a.txSeed, local, 0x636f6e73)
 	c := Consent{
-		ID:        s.entityID(kindConsent, uint64(a.idx)<<consentPosBits|local),
+		ID:        id,
 		Purpose:   purpose,
 		Status:    ConsentCreated,
 		UserID:    s.LegalRepresentative(a).UserID,

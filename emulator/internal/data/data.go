@@ -177,6 +177,7 @@ type Store struct {
 	idents    map[string]*Identification
 	funding   funding // funding sources and their account verifications
 	vibans    vibans  // virtual IBANs added and changed at run time
+	orders    orders  // standing orders scheduled and changed at run time
 	newUsers  int     // users added at run time, for deterministic ids
 	created   int     // users added by CreateUser
 }

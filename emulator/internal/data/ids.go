@@ -85,6 +85,9 @@ const (
 	kindRepaymentCycle
 	kindConsent
 	kindVirtualIBAN
+	kindStandingOrder
+	kindOrderPayment
+	kindOrderConsent
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -113,6 +116,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= consentPosBits
 	case kindVirtualIBAN:
 		n <<= vibanPosBits
+	case kindStandingOrder, kindOrderPayment, kindOrderConsent:
+		n <<= orderPosBits
 	case kindTransaction:
 		n = uint64(rounds) << positionBits
 	}

@@ -131,12 +131,19 @@ func (s *Store) VirtualIBANs(a *Account, q VirtualIBANQuery) (Page[VirtualIBAN],
 			list = append(list, v)
 		}
 	}
-	return pageByCursor(list, q.First, q.After, q.Before, "virtualIbanEntry", func(v VirtualIBAN) string { return v.ID })
+	return pageByCursor(list, q.First, q.After, q.Before, 0, "virtualIbanEntry", func(v VirtualIBAN) string { return v.ID })
+}
+
+// PageList pages a short list filtered and ordered in full: first items
+// after the cursor (of kind, naming an item by id), offset more skipped.
+func PageList[T any](list []T, first int, after string, offset int, kind string, id func(T) string) (Page[T], error) {
+	return pageByCursor(list, first, after, "", offset, kind, id)
 }
 
 // pageByCursor pages a short list filtered and ordered in full, between
-// two cursors naming its items by id.
-func pageByCursor[T any](list []T, first int, after, before, kind string, id func(T) string) (Page[T], error) {
+// two cursors naming its items by id, offset items after the first
+// skipped.
+func pageByCursor[T any](list []T, first int, after, before string, offset int, kind string, id func(T) string) (Page[T], error) {
 	find := func(c string) (int, error) {
 		want, ok := decodeCursor(c, kind)
 		if !ok {
@@ -163,6 +170,7 @@ func pageByCursor[T any](list []T, first int, after, before, kind string, id fun
 		}
 		end = i
 	}
+	start = min(start+max(offset, 0), len(list))
 	if end < start {
 		end = start
 	}
