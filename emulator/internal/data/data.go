@@ -178,8 +178,11 @@ type Store struct {
 	funding   funding // funding sources and their account verifications
 	vibans    vibans  // virtual IBANs added and changed at run time
 	orders    orders  // standing orders scheduled and changed at run time
-	newUsers  int     // users added at run time, for deterministic ids
-	created   int     // users added by CreateUser
+	benefs    beneficiaries
+	// payeeTokens are the verifications of payee by token.
+	payeeTokens map[string]*PayeeToken
+	newUsers    int // users added at run time, for deterministic ids
+	created     int // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to

@@ -88,6 +88,8 @@ const (
 	kindStandingOrder
 	kindOrderPayment
 	kindOrderConsent
+	kindBeneficiary
+	kindBeneficiaryConsent
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -118,6 +120,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= vibanPosBits
 	case kindStandingOrder, kindOrderPayment, kindOrderConsent:
 		n <<= orderPosBits
+	case kindBeneficiary, kindBeneficiaryConsent:
+		n <<= beneficiaryPosBits
 	case kindTransaction:
 		n = uint64(rounds) << positionBits
 	}

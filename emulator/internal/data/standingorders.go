@@ -333,13 +333,7 @@ func (s *Store) ScheduleStandingOrder(v Viewer, in NewStandingOrder) (OrderChang
 	if in.Currency != a.Currency {
 		return OrderChange{}, fmt.Errorf("the account holds %s, not %s: %w", a.Currency, in.Currency, ErrForbidden)
 	}
-	who := s.LegalRepresentative(a).UserID
-	auto := false
-	if !v.Project {
-		who = s.Effective(v.UserID)
-		u, _ := s.User(who)
-		auto = u.AutoConsent
-	}
+	who, auto := s.consenter(v, a)
 	now := s.now().UTC().Truncate(time.Millisecond)
 	first := in.First.UTC()
 	if first.IsZero() {

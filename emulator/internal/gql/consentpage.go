@@ -75,8 +75,8 @@ type consentPageView struct {
 	Transfers                   []consentLine
 }
 
-// consentView describes what waits for a consent: a payment or a
-// standing order.
+// consentView describes what waits for a consent: a payment, a standing
+// order or a trusted beneficiary.
 func (e *Events) consentView(id string) (consentPageView, bool) {
 	if p, err := e.store.PaymentOfConsent(id); err == nil {
 		v := consentPageView{ConsentID: id, AccountID: p.AccountID, Title: "Confirm the payment"}
@@ -93,6 +93,10 @@ func (e *Events) consentView(id string) (consentPageView, bool) {
 		}
 		v.Transfers = []consentLine{{amount, o.Currency, o.Beneficiary, o.IBAN}}
 		return v, true
+	}
+	if b, ok := e.store.BeneficiaryOfConsent(id); ok {
+		return consentPageView{ConsentID: id, AccountID: e.store.AccountOfIndex(b.AccountIndex).ID, Title: "Trust a new beneficiary",
+			Transfers: []consentLine{{"future transfers", "", b.Name, b.IBAN}}}, true
 	}
 	return consentPageView{}, false
 }
@@ -131,6 +135,18 @@ func (e *Events) consentAnswered(id, decision string) (string, error) {
 			e.hub.Emit(eventOrderCanceled, c.Order.ID)
 		}
 		return c.Order.RedirectURL, nil
+	}
+	if _, ok := e.store.BeneficiaryOfConsent(id); ok {
+		b, err := e.store.AnswerBeneficiaryConsent(id, accept)
+		if err != nil {
+			return "", err
+		}
+		if accept {
+			e.hub.Emit(webhooks.ConsentGranted, id)
+		} else {
+			e.hub.Emit(webhooks.ConsentRefused, id)
+		}
+		return b.RedirectURL, nil
 	}
 	if !accept {
 		p, err := e.store.RefuseConsent(id)
