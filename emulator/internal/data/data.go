@@ -149,6 +149,7 @@ type Store struct {
 	membershipTotal int
 	cardTotal       int
 	upcoming        func() []upcomingTx // scheduled transfers, by execution date
+	holderIdx       holderIndex         // holder ids to accounts, on first use
 
 	demo     []*User       // demo users, whose bit in demoMask is their index
 	demoM    []*membership // their memberships; immutable after New
@@ -181,8 +182,9 @@ type Store struct {
 	benefs    beneficiaries
 	// payeeTokens are the verifications of payee by token.
 	payeeTokens map[string]*PayeeToken
-	newUsers    int // users added at run time, for deterministic ids
-	created     int // users added by CreateUser
+	holders     holderChanges // holders' verifications the Testing API set
+	newUsers    int           // users added at run time, for deterministic ids
+	created     int           // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to

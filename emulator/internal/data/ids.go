@@ -90,6 +90,7 @@ const (
 	kindOrderConsent
 	kindBeneficiary
 	kindBeneficiaryConsent
+	kindRequirement
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -120,6 +121,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= vibanPosBits
 	case kindStandingOrder, kindOrderPayment, kindOrderConsent:
 		n <<= orderPosBits
+	case kindRequirement:
+		n <<= 2
 	case kindBeneficiary, kindBeneficiaryConsent:
 		n <<= beneficiaryPosBits
 	case kindTransaction:
