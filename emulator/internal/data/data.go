@@ -150,6 +150,7 @@ type Store struct {
 	cardTotal       int
 	upcoming        func() []upcomingTx // scheduled transfers, by execution date
 	holderIdx       holderIndex         // holder ids to accounts, on first use
+	onbIdx          onboardingIndex     // every onboarding, on first use
 
 	demo     []*User       // demo users, whose bit in demoMask is their index
 	demoM    []*membership // their memberships; immutable after New

@@ -91,6 +91,7 @@ const (
 	kindBeneficiary
 	kindBeneficiaryConsent
 	kindRequirement
+	kindOnboarding
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -123,6 +124,8 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= orderPosBits
 	case kindRequirement:
 		n <<= 2
+	case kindOnboarding:
+		n += uint64(onboardingsInProgress(len(s.accounts)))
 	case kindBeneficiary, kindBeneficiaryConsent:
 		n <<= beneficiaryPosBits
 	case kindTransaction:
