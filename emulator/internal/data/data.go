@@ -151,6 +151,7 @@ type Store struct {
 	upcoming        func() []upcomingTx // scheduled transfers, by execution date
 	holderIdx       holderIndex         // holder ids to accounts, on first use
 	onbIdx          onboardingIndex     // every onboarding, on first use
+	companies       func() []int32      // Opened company accounts, on first use
 
 	demo     []*User       // demo users, whose bit in demoMask is their index
 	demoM    []*membership // their memberships; immutable after New
@@ -184,8 +185,9 @@ type Store struct {
 	// payeeTokens are the verifications of payee by token.
 	payeeTokens map[string]*PayeeToken
 	holders     holderChanges // holders' verifications the Testing API set
-	newUsers    int           // users added at run time, for deterministic ids
-	created     int           // users added by CreateUser
+	deposits    capitalDeposits
+	newUsers    int // users added at run time, for deterministic ids
+	created     int // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
@@ -249,6 +251,7 @@ func New(cfg Config) (*Store, error) {
 	s.generateAccounts(cfg.Accounts, envSalt)
 	s.buildTimeline()
 	s.upcoming = sync.OnceValue(s.scheduledTransfers)
+	s.companies = sync.OnceValue(s.openCompanies)
 	s.generateUsers(envSalt)
 	s.countEntities()
 	return s, nil

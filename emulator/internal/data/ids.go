@@ -92,6 +92,9 @@ const (
 	kindBeneficiaryConsent
 	kindRequirement
 	kindOnboarding
+	kindDeposit
+	kindDepositDocument
+	kindShareholder
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -124,6 +127,10 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= orderPosBits
 	case kindRequirement:
 		n <<= 2
+	case kindDeposit:
+		n = uint64(depositCount(len(s.accounts)))
+	case kindDepositDocument, kindShareholder:
+		n = uint64(depositCount(len(s.accounts))) << depositPosBits
 	case kindOnboarding:
 		n += uint64(onboardingsInProgress(len(s.accounts)))
 	case kindBeneficiary, kindBeneficiaryConsent:
