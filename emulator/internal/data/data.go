@@ -152,6 +152,7 @@ type Store struct {
 	holderIdx       holderIndex         // holder ids to accounts, on first use
 	onbIdx          onboardingIndex     // every onboarding, on first use
 	companies       func() []int32      // Opened company accounts, on first use
+	profIdx         profileIndex        // accounts with a merchant profile, on first use
 
 	demo     []*User       // demo users, whose bit in demoMask is their index
 	demoM    []*membership // their memberships; immutable after New
@@ -186,6 +187,7 @@ type Store struct {
 	payeeTokens map[string]*PayeeToken
 	holders     holderChanges // holders' verifications the Testing API set
 	deposits    capitalDeposits
+	merch       merchantChanges
 	newUsers    int // users added at run time, for deterministic ids
 	created     int // users added by CreateUser
 }

@@ -95,6 +95,9 @@ const (
 	kindDeposit
 	kindDepositDocument
 	kindShareholder
+	kindMerchantProfile
+	kindPaymentMethod
+	kindPaymentLink
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -127,6 +130,10 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= orderPosBits
 	case kindRequirement:
 		n <<= 2
+	case kindPaymentMethod:
+		n <<= 2
+	case kindPaymentLink:
+		n <<= 6
 	case kindDeposit:
 		n = uint64(depositCount(len(s.accounts)))
 	case kindDepositDocument, kindShareholder:

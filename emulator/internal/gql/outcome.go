@@ -16,7 +16,13 @@ type outcomeR struct {
 	message string
 	ident   string
 	fields  []*validationFieldErrorR
-	object  any // the success member's object: *vibanR, *standingOrderR…
+	// methodIDs are the payment methods a MerchantPaymentMethodNotActive
+	// rejection names.
+	methodIDs []string
+	// current and expected are a MerchantProfileWrongStatus rejection's
+	// statuses.
+	current, expected string
+	object            any // the success member's object: *vibanR, *orderR…
 }
 
 // success is a success member carrying obj.
