@@ -186,3 +186,19 @@ func (r *partnerResolver) AccountHolderOnboardings(ctx context.Context, args onb
 func (h *holderR) AccountHolderOnboarding() *onboardingR {
 	return &onboardingR{r: h.r, o: h.r.store.AccountOnboarding(h.a)}
 }
+
+// PublicCompanyInfoRegistryData is what the company registry holds of a
+// company, by its registration number: the emulator's company accounts'
+// holders are its registry.
+func (r *partnerResolver) PublicCompanyInfoRegistryData(args struct {
+	Input struct {
+		RegistrationNumber      string
+		ResidencyAddressCountry string
+	}
+}) *companyR {
+	a, ok := r.store.CompanyByRegistration(args.Input.RegistrationNumber, args.Input.ResidencyAddressCountry)
+	if !ok {
+		return nil
+	}
+	return &companyR{o: r.store.AccountOnboarding(a)}
+}
