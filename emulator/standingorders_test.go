@@ -144,9 +144,14 @@ func TestStandingOrdersRead(t *testing.T) {
 				if tx.StatusInfo.Status != "Upcoming" || tx.PaymentID != p.Node.ID || tx.Type != "SepaCreditTransferOut" || tx.Amount.Value != o.Amount.Value || tx.Counterparty != o.SepaBeneficiary.Name || o.NextExecutionDate == nil || !strings.HasPrefix(tx.ExecutionDate, *o.NextExecutionDate) {
 					t.Errorf("order %+v executes as %+v", o, tx)
 				}
-				var byID struct{ Transaction struct{ ID string } }
-				e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { transaction(id: $id) { id } }`, map[string]any{"id": tx.ID}, &byID)
-				if byID.Transaction.ID != tx.ID {
+				var byID struct {
+					Transaction struct {
+						ID      string
+						Payment struct{ ID string }
+					}
+				}
+				e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { transaction(id: $id) { id payment { id } } }`, map[string]any{"id": tx.ID}, &byID)
+				if byID.Transaction.ID != tx.ID || byID.Transaction.Payment.ID != p.Node.ID {
 					t.Errorf("the execution %s is not a transaction of the platform: %+v", tx.ID, byID)
 				}
 				var pay struct {

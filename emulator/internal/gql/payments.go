@@ -233,3 +233,16 @@ func (p *paymentR) Transactions(args transactionsArgs) (*txConnR, error) {
 	}
 	return p.r.txConn(page), nil
 }
+
+// Payment is the payment that sent a transfer, if one did.
+func (t *txR) Payment() *paymentR {
+	id := t.r.store.PaymentIDOf(t.t)
+	if id == "" {
+		return nil
+	}
+	p, err := t.r.store.Payment(id)
+	if err != nil {
+		return nil
+	}
+	return &paymentR{r: t.r, p: p}
+}
