@@ -108,77 +108,8 @@ func (s *Store) seededOrders(a *Account) []StandingOrder {
 	if a.PaymentLevel != "Unlimited" {
 		return nil
 	}
-	var out []StandingOrder
-	legal := s.LegalRepresentative(a)
-	// One for each transfer an Opened account scheduled for later: the
-	// order's next execution. The generated status decides, before any
-	// change.
-	for k := int(a.sched.count) - 1; k >= 0 && len(out) < maxSeededOrders/2 && a.Status == "Opened"; k-- {
-		slot := slotOf(a.sched.round(k), s.position(a.idx, a.sched.round(k)))
-		if epoch.Sub(s.slotTime(slot)) > upcomingWindow {
-			break
-		}
-		var d Transaction
-		s.describeInto(&d, a, k, slot)
-		if d.Status != StatusUpcoming || d.Type != "SepaCreditTransferOut" {
-			continue
-		}
-		t := s.transactionAt(a, k)
-		o := StandingOrder{AccountIndex: a.idx, Label: t.Counterparty, Reference: t.Reference, Amount: t.Amount, Currency: a.Currency,
-			Period: "Monthly", Mode: "Regular", FirstExecution: t.ExecutionDate, NextExecution: t.ExecutionDate,
-			Beneficiary: t.Counterparty, IBAN: t.CounterpartyIBAN, Status: OrderEnabled, CreatedAt: t.CreatedAt, UpdatedAt: t.CreatedAt,
-			CreatedBy: legal.UserID, seed: true}
-		o.Executions = []Execution{{TransactionID: t.ID, CreatedAt: t.CreatedAt}}
-		out = append(out, o)
-	}
-	slices.Reverse(out) // oldest first
-	h := newHrand(a.txSeed, 0x736f7264)
-	n := h.index(45, 35, 20)
-	if a.Status != "Opened" && a.Status != "Suspended" {
-		n = h.index(50, 50)
-	}
-	tmpl := orderTemplates[a.HolderType]
-	for range n {
-		t := tmpl[h.intn(len(tmpl))]
-		o := StandingOrder{AccountIndex: a.idx, Label: t.label, Amount: h.between(t.lo, t.hi) / 100 * 100, Currency: a.Currency,
-			Period: t.period, Mode: "Regular", Beneficiary: t.beneficiary, CreatedBy: legal.UserID, seed: true}
-		cp := h.intn(len(counterpartyIBANs))
-		o.IBAN = counterpartyIBANs[cp]
-		if o.Beneficiary == "" {
-			o.Beneficiary = a.HolderName // to the holder's own account elsewhere
-		}
-		o.Reference = fmt.Sprintf("SO%011d", h.next()%1e11)
-		switch h.index(70, 20, 10) {
-		case 0: // scheduled lately, starts after the history ends
-			o.Status = OrderEnabled
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 14)) * day)
-			o.FirstExecution = epoch.Truncate(day).Add(time.Duration(h.between(21, 45))*day + 8*time.Hour)
-			o.NextExecution = o.FirstExecution
-		case 1: // canceled before it started
-			o.Status = OrderCanceled
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(40, 400)) * day)
-			o.FirstExecution = o.CreatedAt.Truncate(day).Add(time.Duration(h.between(20, 35))*day + 8*time.Hour)
-			o.CanceledAt = o.CreatedAt.Add(time.Duration(h.between(1, 19)) * day)
-		default: // waiting for the consent of who scheduled it
-			o.Status = OrderConsentPending
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 6)) * day)
-			o.FirstExecution = epoch.Truncate(day).Add(time.Duration(h.between(21, 45))*day + 8*time.Hour)
-		}
-		o.CreatedAt = o.CreatedAt.Add(time.Duration(h.between(0, 86_399)) * time.Second).Truncate(time.Millisecond)
-		if o.CreatedAt.Before(a.CreatedAt) {
-			// An account younger than the order's story: it starts with it.
-			o.CreatedAt = a.CreatedAt
-		}
-		o.UpdatedAt = o.CreatedAt
-		if o.Status == OrderCanceled {
-			o.UpdatedAt = laterOf(o.CanceledAt, o.CreatedAt)
-			o.CanceledAt = o.UpdatedAt
-		}
-		if h.intn(3) == 0 {
-			o.LastExecution = o.FirstExecution.AddDate(1, 0, 0)
-		}
-		out = append(out, o)
-	}
+	legal := s.LegalRepresentative(a).UserID
+	out := append(s.linkedOrders(a, legal), s.unstartedOrders(a, legal)...)
 	slices.SortStableFunc(out, func(x, y StandingOrder) int { return x.CreatedAt.Compare(y.CreatedAt) })
 	for i := range out {
 		o := &out[i]
@@ -197,6 +128,83 @@ func (s *Store) seededOrders(a *Account) []StandingOrder {
 		for j := range o.Executions {
 			o.Executions[j].PaymentID = s.entityID(kindOrderPayment, uint64(a.idx)<<orderPosBits|uint64(i))
 		}
+	}
+	return out
+}
+
+// linkedOrders are the orders of an Opened account's transfers scheduled
+// for later, oldest first: each transfer is its order's next execution.
+// The generated status decides, before any change.
+func (s *Store) linkedOrders(a *Account, legal string) []StandingOrder {
+	var out []StandingOrder
+	for k := int(a.sched.count) - 1; k >= 0 && len(out) < maxSeededOrders/2 && a.Status == "Opened"; k-- {
+		slot := slotOf(a.sched.round(k), s.position(a.idx, a.sched.round(k)))
+		if epoch.Sub(s.slotTime(slot)) > upcomingWindow {
+			break
+		}
+		var d Transaction
+		s.describeInto(&d, a, k, slot)
+		if d.Status != StatusUpcoming || d.Type != "SepaCreditTransferOut" {
+			continue
+		}
+		t := s.transactionAt(a, k)
+		out = append(out, StandingOrder{AccountIndex: a.idx, Label: t.Counterparty, Reference: t.Reference, Amount: t.Amount, Currency: a.Currency,
+			Period: "Monthly", Mode: "Regular", FirstExecution: t.ExecutionDate, NextExecution: t.ExecutionDate,
+			Beneficiary: t.Counterparty, IBAN: t.CounterpartyIBAN, Status: OrderEnabled, CreatedAt: t.CreatedAt, UpdatedAt: t.CreatedAt,
+			CreatedBy: legal, Executions: []Execution{{TransactionID: t.ID, CreatedAt: t.CreatedAt}}, seed: true})
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// unstartedOrders are the seed's orders without an execution: scheduled
+// lately to start after the history ends, waiting for their consent, or
+// canceled before they started.
+func (s *Store) unstartedOrders(a *Account, legal string) []StandingOrder {
+	h := newHrand(a.txSeed, 0x736f7264)
+	n := h.index(45, 35, 20)
+	if a.Status != "Opened" && a.Status != "Suspended" {
+		n = h.index(50, 50)
+	}
+	tmpl := orderTemplates[a.HolderType]
+	out := make([]StandingOrder, 0, n)
+	for range n {
+		t := tmpl[h.intn(len(tmpl))]
+		o := StandingOrder{AccountIndex: a.idx, Label: t.label, Amount: h.between(t.lo, t.hi) / 100 * 100, Currency: a.Currency,
+			Period: t.period, Mode: "Regular", Beneficiary: t.beneficiary, CreatedBy: legal, seed: true}
+		o.IBAN = counterpartyIBANs[h.intn(len(counterpartyIBANs))]
+		if o.Beneficiary == "" {
+			o.Beneficiary = a.HolderName // to the holder's own account elsewhere
+		}
+		o.Reference = fmt.Sprintf("SO%011d", h.next()%1e11)
+		ahead := func() time.Time { return epoch.Truncate(day).Add(time.Duration(h.between(21, 45))*day + 8*time.Hour) }
+		switch h.index(70, 20, 10) {
+		case 0:
+			o.Status = OrderEnabled
+			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 14)) * day)
+			o.FirstExecution = ahead()
+			o.NextExecution = o.FirstExecution
+		case 1:
+			o.Status = OrderCanceled
+			o.CreatedAt = epoch.Add(-time.Duration(h.between(40, 400)) * day)
+			o.FirstExecution = o.CreatedAt.Truncate(day).Add(time.Duration(h.between(20, 35))*day + 8*time.Hour)
+			o.CanceledAt = o.CreatedAt.Add(time.Duration(h.between(1, 19)) * day)
+		default:
+			o.Status = OrderConsentPending
+			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 6)) * day)
+			o.FirstExecution = ahead()
+		}
+		// An account younger than the order's story starts with it.
+		o.CreatedAt = laterOf(o.CreatedAt.Add(time.Duration(h.between(0, 86_399))*time.Second).Truncate(time.Millisecond), a.CreatedAt)
+		o.UpdatedAt = o.CreatedAt
+		if o.Status == OrderCanceled {
+			o.UpdatedAt = laterOf(o.CanceledAt, o.CreatedAt)
+			o.CanceledAt = o.UpdatedAt
+		}
+		if h.intn(3) == 0 {
+			o.LastExecution = o.FirstExecution.AddDate(1, 0, 0)
+		}
+		out = append(out, o)
 	}
 	return out
 }
