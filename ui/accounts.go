@@ -404,7 +404,7 @@ func (s *accountsScreen) view() string {
 			err = s.list.Err()
 		}
 		if err != nil {
-			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
+			return fit(wrap(st.err.Render("✗ Could not load the accounts. ")+s.c.explain(err, s.where()), s.w), s.w, s.h)
 		}
 		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}

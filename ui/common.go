@@ -47,6 +47,9 @@ type common struct {
 	opens   bool
 	// views is the table of views (views.go), made once.
 	views []view
+	// logged: the app has the request log (L), where an error of a
+	// request is read whole.
+	logged bool
 }
 
 // nextID hands out request ids. They increase across screens and

@@ -23,7 +23,7 @@ func (m *Model) requestSwitch() tea.Cmd {
 	other := m.env.Name.Other()
 	if m.envs[other] == nil {
 		err := &config.NotConfiguredError{Env: other, Keys: "client_id and the client secret"}
-		return m.setFlash(explain(err, where{}), true)
+		return m.setFlash(m.c.explain(err, where{}), true)
 	}
 	if other == config.Live {
 		m.confirm = true

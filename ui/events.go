@@ -334,13 +334,13 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 			cmd := s.list.Refresh()
 			if msg.id == s.replayID {
 				s.replayBusy = false
-				return tea.Batch(cmd, replayFlash(msg, s.where()))
+				return tea.Batch(cmd, replayFlash(s.c, msg, s.where()))
 			}
 			return cmd
 		}
 		if msg.id == s.replayID {
 			s.replayBusy = false
-			return replayFlash(msg, s.where())
+			return replayFlash(s.c, msg, s.where())
 		}
 	case tea.PasteMsg:
 		if s.editing != fieldNone {

@@ -70,7 +70,7 @@ func (s *itemScreen[T]) lines(heading string, fields func(*T) []field, retry key
 	st := s.c.styles
 	lines := []string{st.title.Render(heading)}
 	if err := s.item.err; err != nil {
-		lines = append(lines, wrap(st.err.Render("✗ Could not load the "+s.noun+". ")+explain(err, where{retry: retry, project: s.env.Project, retype: s.retype}), s.w))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the "+s.noun+". ")+s.c.explain(err, where{retry: retry, project: s.env.Project, retype: s.retype}), s.w))
 	}
 	switch {
 	case s.item.item != nil:

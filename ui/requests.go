@@ -347,6 +347,12 @@ func (s *requestScreen) content() string {
 			line(label(l), st.warn.Render(msg))
 		}
 	}
+	if e.Answer != "" {
+		// The error says what came in one sentence; this is its text.
+		line()
+		line(st.bold.Render("Answer"), st.dim.Render(" (its start: not the API's JSON)"))
+		line(e.Answer)
+	}
 	line()
 	line(st.bold.Render("Operation"))
 	line(prettyOperation(e.Query))

@@ -67,6 +67,9 @@ type Model struct {
 	signingOut bool
 	// noHeader: the top screen takes the header's line (headerTaker).
 	noHeader bool
+	// hintRows are the lines the hint line takes: one, or a failure's
+	// whole sentence.
+	hintRows int
 	confirm  bool
 	loginTO  time.Duration
 	w, h     int
@@ -106,7 +109,7 @@ func New(opts Options) *Model {
 	}
 	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick,
 		getenv: getenv, headless: auth.Headless(getenv),
-		openURL: opts.OpenURL, opens: auth.CanOpen(getenv)}
+		openURL: opts.OpenURL, opens: auth.CanOpen(getenv), logged: opts.Requests != nil}
 	if c.openURL == nil {
 		c.openURL = auth.OpenBrowser
 	}

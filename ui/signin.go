@@ -410,7 +410,7 @@ func (s *signinScreen) view() string {
 	}
 	line(st.title.Render(TextSignIn + " to " + envTitle(s.env.Name)))
 	if s.reason != nil {
-		line(wrap.Render(st.warn.Render("⚠ " + explain(s.reason, at))))
+		line(wrap.Render(st.warn.Render("⚠ " + s.c.explain(s.reason, at))))
 	}
 	line()
 	line(st.dim.Render("Environment  "), envTitle(s.env.Name))
@@ -439,7 +439,7 @@ func (s *signinScreen) view() string {
 		if s.checkFailed {
 			what = "✗ Signed in, but asking the API who signed in failed. "
 		}
-		line(wrap.Render(st.err.Render(what) + explain(s.err, at)))
+		line(wrap.Render(st.err.Render(what) + s.c.explain(s.err, at)))
 	}
 	return fit(strings.TrimSuffix(b.String(), "\n"), w, s.h)
 }
