@@ -155,6 +155,10 @@ func userOwner(u *api.User) *owner {
 // reports its background colour so that both light and dark themes work.
 type styles struct {
 	header, title, dim, bold, err, warn, ok, accent lipgloss.Style
+	// hint is a field's placeholder and suggestion: text the user did not
+	// type, never to be read as a value (italic, and faint without
+	// colour, where dim alone would look typed).
+	hint lipgloss.Style
 	sandboxBadge, liveBadge                         lipgloss.Style
 	selected, cell, colHeader                       lipgloss.Style
 	footer, countdown                               lipgloss.Style
@@ -186,6 +190,7 @@ func newStyles(isDark, noColor bool) styles {
 		liveBadge:    lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
 	}
 	if noColor {
+		s.hint = lipgloss.NewStyle().Faint(true).Italic(true)
 		s.dimP = termline.New(s.dim)
 		return s
 	}
@@ -207,6 +212,7 @@ func newStyles(isDark, noColor bool) styles {
 	// Live is white on red whatever the background: it must never be missed.
 	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
 		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
+	s.hint = s.dim.Italic(true)
 	s.dimP = termline.New(s.dim)
 	return s
 }
@@ -239,8 +245,9 @@ func (c *common) inputStyles() textinput.Styles {
 	plain := lipgloss.NewStyle()
 	s.Focused.Prompt, s.Focused.Text, s.Blurred.Prompt = plain, plain, plain
 	s.Cursor.Color = lipgloss.NoColor{}
-	s.Focused.Placeholder, s.Blurred.Placeholder = c.styles.dim, c.styles.dim
-	s.Focused.Suggestion, s.Blurred.Suggestion = c.styles.dim, c.styles.dim
+	// What the user did not type never looks typed.
+	s.Focused.Placeholder, s.Blurred.Placeholder = c.styles.hint, c.styles.hint
+	s.Focused.Suggestion, s.Blurred.Suggestion = c.styles.hint, c.styles.hint
 	if c.noColor {
 		s.Blurred.Text = plain
 	}

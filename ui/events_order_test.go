@@ -76,3 +76,47 @@ func TestEventsAgeIsTheAttempts(t *testing.T) {
 	d.wantScreen("Date         2026-11-22 09:59:30 UTC")
 	d.wantScreen("Logged       2026-11-22 09:59:58 UTC")
 }
+
+// A placeholder or a completion is never taken for a value (issue 32,
+// item 17): both are drawn in the hint style, unlike typed text; the type
+// prompt's placeholder reads as a hint; enter applies the completion the
+// field shows, and an event type that does not exist is said, not
+// filtered on.
+func TestEventsTypePromptNeverMistakesAHintForAValue(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
+	d.press("E", "t")
+	s := d.events()
+	hint := d.m.c.styles.hint.Render("x")
+	open := hint[:strings.Index(hint, "x")]
+	if open == "" {
+		t.Fatal("the hint style draws nothing of its own")
+	}
+	if view := s.input.View(); !strings.Contains(view, open+"n event type, such as Transaction.Booked (tab completes)") {
+		t.Fatalf("the empty field's placeholder is not a hint: %q", view)
+	}
+	d.press("T", "r", "a", "n", "s")
+	if view := s.input.View(); !strings.Contains(view, "Trans") || !strings.Contains(view, open+"ction.Booked") {
+		t.Fatalf("the completion is not drawn as a hint: %q", view)
+	}
+	calls := len(d.sbxP.calls)
+	d.press("enter")
+	if s.query.eventType != "Transaction.Booked" || len(d.sbxP.calls) != calls+1 || d.sbxP.calls[calls].EventType != "Transaction.Booked" {
+		t.Fatalf("enter on the shown completion filtered %q", s.query.eventType)
+	}
+	d.wantScreen("type Transaction.Booked")
+
+	d.press("t")
+	for range "Transaction.Booked" {
+		d.press("backspace")
+	}
+	for _, r := range "Nope" {
+		d.press(string(r))
+	}
+	calls = len(d.sbxP.calls)
+	d.press("enter")
+	if len(d.sbxP.calls) != calls || s.editing != fieldType || s.query.eventType != "Transaction.Booked" {
+		t.Fatalf("an unknown type was filtered on: %d requests, editing %v, type %q", len(d.sbxP.calls)-calls, s.editing, s.query.eventType)
+	}
+	d.wantScreen("✗ “Nope” is not an event type: tab completes one, esc leaves the filter as it was.")
+}
