@@ -371,6 +371,10 @@ type fixture struct {
 	project    bool // both environments use a project token
 	noEvents   bool // no project-token client: no event log, no transaction by id
 	headless   bool // an SSH session: no browser opens
+	// noDisplay: a desktop-less machine (no DISPLAY), not over SSH.
+	noDisplay bool
+	// browser is $BROWSER; "" for none.
+	browser string
 	// prefetch: the first screen's request is sent before the program
 	// starts (Prefetch).
 	prefetch bool
@@ -416,8 +420,10 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 		switch {
 		case fx.headless && k == "SSH_CONNECTION":
 			return "203.0.113.9 50000 198.51.100.7 22"
-		case !fx.headless && k == "DISPLAY":
+		case !fx.headless && !fx.noDisplay && k == "DISPLAY":
 			return ":0"
+		case k == "BROWSER":
+			return fx.browser
 		}
 		return ""
 	}
