@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/shellcmd"
 	"github.com/partnertui/partnertui/ui/internal/termline"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
@@ -50,6 +51,9 @@ type common struct {
 	// logged: the app has the request log (L), where an error of a
 	// request is read whole.
 	logged bool
+	// demo is Options.Demo: where a copied request runs; nil when the
+	// user's own setup does.
+	demo *shellcmd.Place
 }
 
 // nextID hands out request ids. They increase across screens and
@@ -158,11 +162,11 @@ type styles struct {
 	// hint is a field's placeholder and suggestion: text the user did not
 	// type, never to be read as a value (italic, and faint without
 	// colour, where dim alone would look typed).
-	hint lipgloss.Style
-	sandboxBadge, liveBadge                         lipgloss.Style
-	selected, cell, colHeader                       lipgloss.Style
-	footer, countdown                               lipgloss.Style
-	spinner                                         lipgloss.Style
+	hint                      lipgloss.Style
+	sandboxBadge, liveBadge   lipgloss.Style
+	selected, cell, colHeader lipgloss.Style
+	footer, countdown         lipgloss.Style
+	spinner                   lipgloss.Style
 	// dimP is dim reduced to escapes, for lines redrawn on every key.
 	dimP termline.Paint
 }

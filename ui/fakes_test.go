@@ -329,6 +329,8 @@ type driver struct {
 	quit   bool
 	// requests is the request log setup may give the UI (L); nil: none.
 	requests RequestLog
+	// demo is Options.Demo, when a setup gives one.
+	demo *DemoPlace
 	sbx      *fakeAPI
 	live     *fakeAPI
 	sbxS     *fakeSession
@@ -439,7 +441,7 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
-		Envs: envs, Start: config.Sandbox, FirstScreen: first, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
+		Envs: envs, Start: config.Sandbox, FirstScreen: first, NoColor: !fx.color, Getenv: getenv, Requests: d.requests, Demo: d.demo,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		OpenURL:   func(_ context.Context, u string) error { d.opened = append(d.opened, u); return nil },

@@ -15,6 +15,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/shellcmd"
 )
 
 // screen is one page of the navigation stack. A screen owns its size (set
@@ -118,6 +119,9 @@ func New(opts Options) *Model {
 	}
 	c.styles = newStyles(c.isDark, c.noColor)
 	c.views = views()
+	if d := opts.Demo; d != nil {
+		c.demo = &shellcmd.Place{Config: d.ConfigFile, StateHome: d.StateHome}
+	}
 	m := &Model{
 		c: c, keys: newGlobalKeys(), envs: map[config.EnvName]*envState{}, root: root, cancel: cancel,
 		loginTO: opts.LoginTimeout, w: 80, h: 24, marks: requestMarks{log: opts.Requests},
