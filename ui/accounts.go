@@ -125,6 +125,13 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 	return s
 }
 
+// setQuery makes q the list's query before it is first read (the order
+// and search the list had when the user left its environment).
+func (s *accountsScreen) setQuery(q accountsQuery) {
+	s.query = q
+	s.spec.fetch = q.fetch(s.env.API)
+}
+
 // init asks for the home (first page and owner) unless it is here already.
 func (s *accountsScreen) init() tea.Cmd {
 	if s.list.Ready() || s.homeID != 0 {

@@ -105,8 +105,10 @@ type envState struct {
 	owner         *owner
 	expiry        time.Time
 	// places are the screens left open when the user switched to the
-	// other environment, opened again on the way back.
-	places []place
+	// other environment, opened again on the way back; homeQuery the
+	// account list's order and search then.
+	places    []place
+	homeQuery *accountsQuery
 	// views are the accounts seen last, shown at once when opened again;
 	// events the Events view's first pages, by query.
 	views  viewCache

@@ -26,6 +26,9 @@ type where struct {
 	// asked for by an ID the user typed: a missing one is then most
 	// likely mistyped, not deleted.
 	retype key.Binding
+	// typing: the error is shown where the ID is being typed (the :
+	// palette), to be corrected there.
+	typing bool
 }
 
 // explain is err for the screen: what happened, then what to do.
@@ -96,6 +99,9 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 	case remedy.WaitForProcess:
 		return then("Wait for the other partnertui process to finish or end it"), true
 	case remedy.CheckID:
+		if at.typing {
+			return "Check the ID, correct it here and press " + at.retry.Help().Key + ".", true
+		}
 		if len(at.retype.Keys()) > 0 {
 			return "Check the ID, then press " + at.retype.Help().Key + " to type it again.", true
 		}

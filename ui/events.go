@@ -173,8 +173,9 @@ func isEventsScreen(s screen) bool {
 func (d *overviewScreen) eventScope() (id, name string) { return d.acct.ID, d.acct.Name }
 
 // openEvents pushes the Events view, filtered to the account on screen
-// when there is one.
-func (m *Model) openEvents() tea.Cmd {
+// when there is one; a jump (the : palette) puts it in place of the trail
+// above the account list rather than on top of it.
+func (m *Model) openEvents(jump bool) tea.Cmd {
 	if m.env.ProjectAPI == nil {
 		return nil
 	}
@@ -184,6 +185,9 @@ func (m *Model) openEvents() tea.Cmd {
 		if q.scope == "" {
 			q.scope = q.resource
 		}
+	}
+	if jump {
+		m.popTo(1)
 	}
 	return push(m.env.Name, newEventsScreen(m.c, m.env, q))
 }
@@ -242,6 +246,10 @@ func (s *eventsScreen) title() string {
 	}
 	return TextEvents
 }
+
+// reopen is the view again with its filters, after a trip to the other
+// environment.
+func (s *eventsScreen) reopen(c *common, env *envState) screen { return newEventsScreen(c, env, s.query) }
 
 func (s *eventsScreen) setCovered(c bool) { s.covered = c }
 func (s *eventsScreen) capturing() bool   { return s.editing != fieldNone || s.confirming != nil }

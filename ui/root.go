@@ -249,10 +249,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.open(msg)
 	case jumpMsg:
 		if msg.env != m.env.Name {
+			if msg.s != nil {
+				msg.s.close()
+			}
 			return nil
 		}
-		m.closeTop()
-		return msg.target.open(m, msg.arg)
+		return m.jump(msg)
 	case closeMsg:
 		if m.top() == msg.s {
 			m.closeTop()
@@ -453,7 +455,7 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Env):
 		return m.requestSwitch(), true
 	case key.Matches(msg, k.Events):
-		return m.openEvents(), true
+		return m.openEvents(false), true
 	case key.Matches(msg, k.Requests):
 		return m.openRequests(), true
 	case key.Matches(msg, k.Back) && len(m.stack) > 1:

@@ -414,10 +414,14 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
 	sameIDs(t, "every card", walkList(e.driver, topAs[*cardsScreen](e.driver).list), cards, cardID)
 
-	// Resources by id, and back to the list with :accounts.
+	// Resources by id, each in place of the trail above the account
+	// list, and back to the list with :accounts.
 	acct := members[0].Account
 	jump(e.driver, "account "+acct.ID)
-	e.wantScreen("Accounts › All cards › " + acct.Name)
+	e.wantScreen("Accounts › " + acct.Name)
+	if len(e.m.stack) != 2 {
+		t.Fatalf(":account left %d screens", len(e.m.stack))
+	}
 	jump(e.driver, "member "+members[0].ID)
 	e.wantScreen(members[0].Email)
 	jump(e.driver, "card "+cards[0].ID)
