@@ -249,7 +249,9 @@ func (s *eventsScreen) title() string {
 
 // reopen is the view again with its filters, after a trip to the other
 // environment.
-func (s *eventsScreen) reopen(c *common, env *envState) screen { return newEventsScreen(c, env, s.query) }
+func (s *eventsScreen) reopen(c *common, env *envState) screen {
+	return newEventsScreen(c, env, s.query)
+}
 
 func (s *eventsScreen) setCovered(c bool) { s.covered = c }
 func (s *eventsScreen) capturing() bool   { return s.editing != fieldNone || s.confirming != nil }

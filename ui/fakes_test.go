@@ -99,12 +99,13 @@ func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.Page[api
 		return nil, err
 	}
 	rows := f.accounts
-	filtered := p.MainIBAN != "" || p.Search != ""
+	filtered := p.MainIBAN != "" || p.Search != "" || p.IBANPart != ""
 	if filtered {
 		rows = nil
 		for _, a := range f.accounts {
 			switch {
 			case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
+			case p.IBANPart != "" && !iban.HasPart(a.IBAN, p.IBANPart):
 			case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
 			default:
 				rows = append(rows, a)
@@ -330,13 +331,13 @@ type driver struct {
 	// requests is the request log setup may give the UI (L); nil: none.
 	requests RequestLog
 	// demo is Options.Demo, when a setup gives one.
-	demo *DemoPlace
-	sbx      *fakeAPI
-	live     *fakeAPI
-	sbxS     *fakeSession
-	liveS    *fakeSession
-	sbxP     *fakeProjectAPI // the environments' event logs
-	liveP    *fakeProjectAPI
+	demo  *DemoPlace
+	sbx   *fakeAPI
+	live  *fakeAPI
+	sbxS  *fakeSession
+	liveS *fakeSession
+	sbxP  *fakeProjectAPI // the environments' event logs
+	liveP *fakeProjectAPI
 	// sbxSnap, when a setup sets it, is the Sandbox's launch snapshot.
 	sbxSnap *fakeSnapshot
 }
