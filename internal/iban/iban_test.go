@@ -153,12 +153,12 @@ func TestWholeAndPart(t *testing.T) {
 		{"fr76", false, "FR76"},
 		{"9315 521", false, "9315521"},
 		{"9315521", false, "9315521"},
-		{"521", false, ""},          // too few digits to mean anything
-		{"FR", false, ""},           // a country alone
-		{"FR7x 1741", false, ""},    // no check digits
-		{"Dupont", false, ""},       // a name
-		{"Main account", false, ""}, // a name
-		{"ZZ76 1741", false, ""},    // no such country
+		{"521", false, ""},                            // too few digits to mean anything
+		{"FR", false, ""},                             // a country alone
+		{"FR7x 1741", false, ""},                      // no check digits
+		{"Dupont", false, ""},                         // a name
+		{"Main account", false, ""},                   // a name
+		{"ZZ76 1741", false, ""},                      // no such country
 		{"DE89 3704 0044 0532 0130 00 99", false, ""}, // longer than a German IBAN
 	}
 	for _, c := range cases {
