@@ -80,7 +80,7 @@ func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
 			t.Fatalf("the footer was pushed off:\n%s", tm.capture())
 		}
 		tm.keys("L")
-		tm.waitFor("requests", "newest first")
+		tm.waitFor("requests", "requests kept, newest first")
 		tm.keys("Enter")
 		tm.waitForWords("the request's answer", "Answer (its start: not the API's JSON)", "<title>Hotel Wi-Fi</title>")
 		portal.Store(false)
@@ -196,24 +196,27 @@ func TestTmuxDemoCopiesRun(t *testing.T) {
 	if err := os.Symlink(bin, filepath.Join(dir, "partnertui")); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"c", "C"} {
-		tm.keys(k)
-		tm.waitFor("copied", "Copied as")
-		copied, err := tm.cmd("show-buffer").Output()
-		if err != nil {
-			t.Fatalf("%s: nothing copied: %v", k, err)
+	for _, k := range []struct{ key, flash, starts string }{
+		{"c", "Copied as a partnertui api command against this demo", "XDG_STATE_HOME="},
+		{"C", "Copied as curl, after the line that sets this demo's token", "# Valid only while this partnertui --demo runs"},
+	} {
+		tm.keys(k.key)
+		tm.waitFor("copied", k.flash)
+		var copied []byte
+		if !poll(10*time.Second, func() bool {
+			copied, _ = tm.cmd("show-buffer").Output()
+			return strings.HasPrefix(string(copied), k.starts)
+		}) {
+			t.Fatalf("%s copied %q, want it to start %q", k.key, copied, k.starts)
 		}
-		if k == "C" && !strings.HasPrefix(string(copied), "# Valid only while this partnertui --demo runs") {
-			t.Errorf("the curl does not say it is valid only while the demo runs:\n%s", copied)
-		}
-		if _, err := exec.LookPath("curl"); err != nil && k == "C" {
+		if _, err := exec.LookPath("curl"); err != nil && k.key == "C" {
 			continue
 		}
 		sh := exec.Command("bash", "-c", string(copied))
 		sh.Env = append(tm.env, "PATH="+dir+":"+os.Getenv("PATH"))
 		out, err := sh.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), `"data"`) || !strings.Contains(string(out), `"accounts"`) {
-			t.Fatalf("%s: the copied command did not answer the demo's data: %v\n%s\n%s", k, err, copied, out)
+			t.Fatalf("%s: the copied command did not answer the demo's data: %v\n%s\n%s", k.key, err, copied, out)
 		}
 	}
 	tm.keys("q")
