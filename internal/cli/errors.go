@@ -108,6 +108,8 @@ func command(r remedy.Remedy) (text string, ok bool) {
 		return "Check your network, and " + r.URLKey + " in the configuration.", true
 	case remedy.CheckURL:
 		return "Check api_url in the configuration.", true
+	case remedy.CheckPortal:
+		return "Open any web page in a browser to sign in to the network (a captive portal), or check api_url in the configuration; then run the command again.", true
 	case remedy.WriteConfig:
 		return "Run `partnertui config init` to write a commented template, or try `partnertui --demo`, which needs no credentials.", true
 	case remedy.FixConfigKey:

@@ -100,6 +100,9 @@ func runTUI(ctx context.Context, opts *TUIOptions, cmd *cobra.Command) error {
 	}
 	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests,
 		ConsentRedirect: a.ConsentRedirect}
+	if cfg, home := a.DemoPlace(); cfg != "" {
+		uopts.Demo = &ui.DemoPlace{ConfigFile: cfg, StateHome: home}
+	}
 	// The first screen's environment first: its request goes before the
 	// other environment is built and before the UI starts.
 	for _, name := range []config.EnvName{start, start.Other()} {

@@ -97,6 +97,11 @@ func requestLine(e api.Entry) string {
 	if e.Err != "" {
 		b.WriteString(" failed: " + e.Err)
 	}
+	if e.Answer != "" {
+		// What came instead of the API's JSON: the error names it in a
+		// sentence, here is its start.
+		b.WriteString("\n  answer: " + e.Answer)
+	}
 	return b.String()
 }
 

@@ -68,6 +68,11 @@ const (
 	// CheckURL means something that is not Env's API answered, or a request
 	// aimed elsewhere was refused; check the URLs under Env's table.
 	CheckURL
+	// CheckPortal means a web page answered at Env's API address with a
+	// success status: a network's sign-in page (captive portal) or a
+	// proxy stands between this machine and the platform; sign in to the
+	// network, else check the URLs under Env's table.
+	CheckPortal
 
 	// CheckClient means the project token of Env was refused; check the
 	// client's id and secret.
@@ -153,6 +158,10 @@ type Remedy struct {
 	// closest command or flag; "" when none is close. For
 	// RemoveSubscription, the command that removes it.
 	Command string
+	// Logged: the error is how a request to the API went (its answer, or
+	// why none came), which the request log keeps whole: the app's L and
+	// --verbose show it, the body of an answer that was not JSON included.
+	Logged bool
 }
 
 // Table is the config table of the remedy's environment: "sandbox" when
