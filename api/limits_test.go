@@ -46,8 +46,8 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 87 {
-		t.Errorf("Operations() lists %d operations, want 87", len(ops))
+	if len(ops) != 88 {
+		t.Errorf("Operations() lists %d operations, want 88", len(ops))
 	}
 	seen := map[string]bool{}
 	for _, op := range ops {

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // BeneficiariesOptions are `partnertui beneficiaries`'s.
@@ -17,6 +16,7 @@ type BeneficiariesOptions struct {
 	AccountID string
 	Status    []string
 	Type      []string
+	First     int
 }
 
 // NewCmdBeneficiaries lists an account's trusted beneficiaries.
@@ -35,20 +35,24 @@ func NewCmdBeneficiaries(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.BeneficiaryStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
 				return err
 			}
-			if err := checkChoices("--type", opts.Type, api.BeneficiaryTypes()); err != nil {
+			if err := foldChoices("--status", "beneficiary status", opts.Status, api.BeneficiaryStatuses()); err != nil {
+				return err
+			}
+			if err := foldChoices("--type", "beneficiary type", opts.Type, api.BeneficiaryTypes()); err != nil {
 				return err
 			}
 			return runBeneficiaries(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "beneficiaries")
+	registerList[api.Beneficiary](&opts.Output, cmd, "beneficiaries")
+	registerFirst(cmd, &opts.First, "beneficiaries")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose trusted beneficiaries to list (`id`; required)")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.BeneficiaryStatuses()))
-	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate): "+joinComma(api.BeneficiaryTypes()))
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.BeneficiaryStatuses()))
+	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case): "+joinComma(api.BeneficiaryTypes()))
 	completeChoices(cmd, "status", api.BeneficiaryStatuses())
 	completeChoices(cmd, "type", api.BeneficiaryTypes())
 	return f.withSession(cmd, true)
@@ -79,7 +83,7 @@ func runBeneficiaries(ctx context.Context, opts *BeneficiariesOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.BeneficiariesParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status, Types: opts.Type,
+	p := api.BeneficiariesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: "label", Direction: api.DirectionAsc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, beneficiaryColumns(), walkPages(e.API.Beneficiaries, p, opts.Output.All))
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // CapitalDepositsOptions are `partnertui capital-deposits`'s.
@@ -17,6 +16,7 @@ type CapitalDepositsOptions struct {
 	Output listFlags
 	Status []string
 	Search string
+	First  int
 }
 
 // NewCmdCapitalDeposits lists the project's capital deposit cases.
@@ -34,15 +34,19 @@ func NewCmdCapitalDeposits(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.CapitalDepositStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "capital deposit case status", opts.Status, api.CapitalDepositStatuses()); err != nil {
 				return err
 			}
 			return runCapitalDeposits(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "capital deposit cases")
+	registerList[api.CapitalDeposit](&opts.Output, cmd, "capital deposit cases")
+	registerFirst(cmd, &opts.First, "capital deposit cases")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.CapitalDepositStatuses()))
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CapitalDepositStatuses()))
 	fl.StringVar(&opts.Search, "search", "", "search the cases (`text`)")
 	completeChoices(cmd, "status", api.CapitalDepositStatuses())
 	return f.withSession(cmd, true)
@@ -81,7 +85,7 @@ func runCapitalDeposits(ctx context.Context, opts *CapitalDepositsOptions) error
 		return err
 	}
 	// The platform lists capital deposit cases to a project token only.
-	p := api.CapitalDepositsParams{First: platform.PageMax, Statuses: opts.Status, Search: opts.Search,
+	p := api.CapitalDepositsParams{First: opts.First, Statuses: opts.Status, Search: opts.Search,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, capitalDepositColumns(), walkPages(e.ProjectAPI.CapitalDeposits, p, opts.Output.All))
 }

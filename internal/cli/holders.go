@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // HoldersOptions are `partnertui account-holders`'s.
@@ -19,6 +18,7 @@ type HoldersOptions struct {
 	Verification []string
 	Status       []string
 	Search       string
+	First        int
 }
 
 // NewCmdHolders lists account holders.
@@ -37,22 +37,26 @@ func NewCmdHolders(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
 			for _, c := range []struct {
-				flag           string
+				flag, what     string
 				values, choice []string
-			}{{"--type", opts.Type, api.HolderTypes()}, {"--verification", opts.Verification, api.VerificationStatuses()}, {"--status", opts.Status, api.HolderStatuses()}} {
-				if err := checkChoices(c.flag, c.values, c.choice); err != nil {
+			}{{"--type", "account holder type", opts.Type, api.HolderTypes()}, {"--verification", "verification status", opts.Verification, api.VerificationStatuses()}, {"--status", "account holder status", opts.Status, api.HolderStatuses()}} {
+				if err := foldChoices(c.flag, c.what, c.values, c.choice); err != nil {
 					return err
 				}
 			}
 			return runHolders(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "account holders")
+	registerList[api.AccountHolder](&opts.Output, cmd, "account holders")
+	registerFirst(cmd, &opts.First, "account holders")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`): "+joinComma(api.HolderTypes()))
-	fl.StringSliceVar(&opts.Verification, "verification", nil, "only these verification statuses (`status`, repeat or comma-separate): "+joinComma(api.VerificationStatuses()))
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.HolderStatuses()))
+	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case): "+joinComma(api.HolderTypes()))
+	fl.StringSliceVar(&opts.Verification, "verification", nil, "only these verification statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VerificationStatuses()))
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.HolderStatuses()))
 	fl.StringVar(&opts.Search, "search", "", "search the holders (`text`)")
 	completeChoices(cmd, "type", api.HolderTypes())
 	completeChoices(cmd, "verification", api.VerificationStatuses())
@@ -91,7 +95,7 @@ func runHolders(ctx context.Context, opts *HoldersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.AccountHoldersParams{First: platform.PageMax, Types: opts.Type, VerificationStatuses: opts.Verification,
+	p := api.AccountHoldersParams{First: opts.First, Types: opts.Type, VerificationStatuses: opts.Verification,
 		Statuses: opts.Status, Search: opts.Search, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, holderColumns(), walkPages(e.API.AccountHolders, p, opts.Output.All))
 }

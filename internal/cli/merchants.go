@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // MerchantProfilesOptions are `partnertui merchant-profiles`'s.
@@ -17,6 +16,7 @@ type MerchantProfilesOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
+	First     int
 }
 
 // NewCmdMerchantProfiles lists merchant profiles.
@@ -33,15 +33,19 @@ func NewCmdMerchantProfiles(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.MerchantProfileStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "merchant profile status", opts.Status, api.MerchantProfileStatuses()); err != nil {
 				return err
 			}
 			return runMerchantProfiles(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "merchant profiles")
+	registerList[api.MerchantProfile](&opts.Output, cmd, "merchant profiles")
+	registerFirst(cmd, &opts.First, "merchant profiles")
 	accountFlag(f, cmd, &opts.AccountID, "only this account's merchant profiles (`id`)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.MerchantProfileStatuses()))
+	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.MerchantProfileStatuses()))
 	completeChoices(cmd, "status", api.MerchantProfileStatuses())
 	return f.withSession(cmd, true)
 }
@@ -71,7 +75,7 @@ func runMerchantProfiles(ctx context.Context, opts *MerchantProfilesOptions) err
 	if err != nil {
 		return err
 	}
-	p := api.MerchantProfilesParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status,
+	p := api.MerchantProfilesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, merchantProfileColumns(), walkPages(e.API.MerchantProfiles, p, opts.Output.All))
 }
@@ -83,6 +87,7 @@ type PaymentLinksOptions struct {
 	Output    listFlags
 	ProfileID string
 	Status    []string
+	First     int
 }
 
 // NewCmdPaymentLinks lists a merchant profile's payment links.
@@ -100,13 +105,17 @@ func NewCmdPaymentLinks(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.PaymentLinkStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "payment link status", opts.Status, api.PaymentLinkStatuses()); err != nil {
 				return err
 			}
 			return runPaymentLinks(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "payment links")
+	registerList[api.PaymentLink](&opts.Output, cmd, "payment links")
+	registerFirst(cmd, &opts.First, "payment links")
 	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.PaymentLinkStatuses()))
 	completeChoices(cmd, "status", api.PaymentLinkStatuses())
 	return f.withSession(cmd, true)
@@ -129,7 +138,7 @@ func runPaymentLinks(ctx context.Context, opts *PaymentLinksOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.PaymentLinksParams{First: platform.PageMax, MerchantProfileID: opts.ProfileID, Statuses: opts.Status,
+	p := api.PaymentLinksParams{First: opts.First, MerchantProfileID: opts.ProfileID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, paymentLinkColumns(), walkPages(e.API.PaymentLinks, p, opts.Output.All))
 }

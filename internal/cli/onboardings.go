@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // OnboardingsOptions are `partnertui onboardings`'s.
@@ -17,6 +16,7 @@ type OnboardingsOptions struct {
 	Output listFlags
 	Status []string
 	Type   []string
+	First  int
 }
 
 // NewCmdOnboardings lists the project's account holder onboardings.
@@ -34,16 +34,20 @@ func NewCmdOnboardings(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.OnboardingStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
 				return err
 			}
-			if err := checkChoices("--type", opts.Type, api.HolderTypes()); err != nil {
+			if err := foldChoices("--status", "onboarding status", opts.Status, api.OnboardingStatuses()); err != nil {
+				return err
+			}
+			if err := foldChoices("--type", "onboarding type", opts.Type, api.HolderTypes()); err != nil {
 				return err
 			}
 			return runOnboardings(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "onboardings")
+	registerList[api.Onboarding](&opts.Output, cmd, "onboardings")
+	registerFirst(cmd, &opts.First, "onboardings")
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.OnboardingStatuses()))
 	fl.StringSliceVar(&opts.Type, "type", nil, "only onboardings of these holders (`type`): "+joinComma(api.HolderTypes()))
@@ -95,7 +99,7 @@ func runOnboardings(ctx context.Context, opts *OnboardingsOptions) error {
 		return err
 	}
 	// The platform lists onboardings to a project token only.
-	p := api.OnboardingsParams{First: platform.PageMax, Statuses: opts.Status, Types: opts.Type,
+	p := api.OnboardingsParams{First: opts.First, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, onboardingColumns(), walkPages(e.ProjectAPI.Onboardings, p, opts.Output.All))
 }

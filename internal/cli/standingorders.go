@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // StandingOrdersOptions are `partnertui standing-orders`'s.
@@ -16,6 +15,7 @@ type StandingOrdersOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
+	First     int
 }
 
 // NewCmdStandingOrders lists an account's standing orders.
@@ -37,15 +37,19 @@ func NewCmdStandingOrders(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.StandingOrderStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "standing order status", opts.Status, api.StandingOrderStatuses()); err != nil {
 				return err
 			}
 			return runStandingOrders(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "standing orders")
+	registerList[api.StandingOrder](&opts.Output, cmd, "standing orders")
+	registerFirst(cmd, &opts.First, "standing orders")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose standing orders to list (`id`; required)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.StandingOrderStatuses()))
+	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.StandingOrderStatuses()))
 	completeChoices(cmd, "status", api.StandingOrderStatuses())
 	return f.withSession(cmd, true)
 }
@@ -79,7 +83,7 @@ func runStandingOrders(ctx context.Context, opts *StandingOrdersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StandingOrdersParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status,
+	p := api.StandingOrdersParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, standingOrderColumns(), walkPages(e.API.StandingOrders, p, opts.Output.All))
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // VirtualIbansOptions are `partnertui virtual-ibans`'s.
@@ -16,6 +15,7 @@ type VirtualIbansOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
+	First     int
 }
 
 // NewCmdVirtualIbans lists an account's virtual IBANs.
@@ -35,15 +35,19 @@ func NewCmdVirtualIbans(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.VirtualIbanStatuses()); err != nil {
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "virtual IBAN status", opts.Status, api.VirtualIbanStatuses()); err != nil {
 				return err
 			}
 			return runVirtualIbans(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "virtual IBANs")
+	registerList[api.VirtualIban](&opts.Output, cmd, "virtual IBANs")
+	registerFirst(cmd, &opts.First, "virtual IBANs")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose virtual IBANs to list (`id`; required)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.VirtualIbanStatuses()))
+	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VirtualIbanStatuses()))
 	completeChoices(cmd, "status", api.VirtualIbanStatuses())
 	return f.withSession(cmd, true)
 }
@@ -85,6 +89,6 @@ func runVirtualIbans(ctx context.Context, opts *VirtualIbansOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.VirtualIbansParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status}
+	p := api.VirtualIbansParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, virtualIbanColumns(), walkPages(e.API.VirtualIbans, p, opts.Output.All))
 }
