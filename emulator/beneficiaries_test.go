@@ -17,7 +17,12 @@ import (
 const benefFields = `__typename id name label type createdAt updatedAt
   statusInfo { __typename status ... on TrustedBeneficiaryConsentPendingStatusInfo { consent { id purpose consentUrl } } ... on TrustedBeneficiaryEnabledStatusInfo { enabledAt } }
   ... on TrustedSepaBeneficiary { iban }
-  transactions(first: 20) { totalCount edges { node { id counterparty type ... on SEPACreditTransferTransaction { beneficiary { __typename ... on TrustedSepaBeneficiary { id } } } } } }`
+  transactions(first: 20) { totalCount edges { node { id counterparty type createdAt ... on SEPACreditTransferTransaction { beneficiary { __typename ... on TrustedSepaBeneficiary { id } }
+    beneficiaryVerificationResult { __typename status ... on VerifyBeneficiaryCloseMatch { nameSuggestion } } } } } }`
+
+// anyBenefFields are benefFields read through the TrustedBeneficiary
+// interface, an international one's too.
+const anyBenefFields = benefFields + ` ... on TrustedInternationalBeneficiary { currency route details { key value } }`
 
 type benef struct {
 	Typename   string `json:"__typename"`
@@ -35,14 +40,27 @@ type benef struct {
 		Edges      []struct {
 			Node struct {
 				ID, Counterparty, Type string
+				CreatedAt              time.Time
 				Beneficiary            *struct {
 					Typename string `json:"__typename"`
 					ID       string
 				}
+				BeneficiaryVerificationResult *payeeResult
 			}
 		}
 	}
 }
+
+// payeeResult is a VerifyBeneficiaryResult.
+type payeeResult struct {
+	Typename       string `json:"__typename"`
+	Status         string
+	NameSuggestion string
+}
+
+// vopStart is when verification of payee became mandatory in the
+// eurozone: the SEPA transfers sent since carry their result.
+var vopStart = time.Date(2025, time.October, 9, 0, 0, 0, 0, time.UTC)
 
 func (e *testEnv) beneficiaries(token, accountID string, filters map[string]any) []benef {
 	e.t.Helper()
@@ -55,7 +73,7 @@ func (e *testEnv) beneficiaries(token, accountID string, filters map[string]any)
 		}
 	}
 	e.mustData(pathSandbox, token, `query($id: ID!, $f: TrustedBeneficiaryFiltersInput) { account(accountId: $id) {
-	  trustedBeneficiaries(first: 100, filters: $f) { totalCount edges { node { `+benefFields+` } } } } }`, map[string]any{"id": accountID, "f": filters}, &out)
+	  trustedBeneficiaries(first: 100, filters: $f) { totalCount edges { node { `+anyBenefFields+` } } } } }`, map[string]any{"id": accountID, "f": filters}, &out)
 	var list []benef
 	for _, ed := range out.Account.TrustedBeneficiaries.Edges {
 		list = append(list, ed.Node)
@@ -69,7 +87,7 @@ func (e *testEnv) beneficiaries(token, accountID string, filters map[string]any)
 func TestBeneficiariesRead(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 30})
-	withTransfers, pending := 0, 0
+	withTransfers, pending, verified, older := 0, 0, 0, 0
 	for _, a := range e.sandbox.AllAccounts()[:15] {
 		// Every outgoing SEPA transfer of the account went to one of its
 		// beneficiaries.
@@ -112,10 +130,24 @@ func TestBeneficiariesRead(t *testing.T) {
 				if n.Counterparty != b.Name || !sent[n.ID] || n.Beneficiary == nil || n.Beneficiary.ID != b.ID {
 					t.Errorf("transfer %+v listed under %s (%s)", n, b.ID, b.Name)
 				}
+				// Sent since verification of payee became mandatory, a
+				// transfer carries it: the Sandbox's matches any name but
+				// the documented ones.
+				switch v := n.BeneficiaryVerificationResult; {
+				case n.CreatedAt.Before(vopStart):
+					older++
+					if v != nil {
+						t.Errorf("transfer %s of %s, before verification of payee, carries %+v", n.ID, n.CreatedAt, v)
+					}
+				case v == nil || v.Typename != "VerifyBeneficiaryMatch" || v.Status != "Match":
+					t.Errorf("transfer %s to %s of %s carries %+v, want a Match", n.ID, n.Counterparty, n.CreatedAt, v)
+				default:
+					verified++
+				}
 				listed[n.ID] = true
 			}
 			var byID struct{ TrustedBeneficiary benef }
-			e.mustData(pathSandbox, tokSandboxProject, `query($id: String!) { trustedBeneficiary(id: $id) { `+benefFields+` } }`, map[string]any{"id": b.ID}, &byID)
+			e.mustData(pathSandbox, tokSandboxProject, `query($id: String!) { trustedBeneficiary(id: $id) { `+anyBenefFields+` } }`, map[string]any{"id": b.ID}, &byID)
 			if byID.TrustedBeneficiary.ID != b.ID || byID.TrustedBeneficiary.Transactions.TotalCount != b.Transactions.TotalCount {
 				t.Errorf("trustedBeneficiary(%s) = %+v", b.ID, byID.TrustedBeneficiary)
 			}
@@ -128,6 +160,29 @@ func TestBeneficiariesRead(t *testing.T) {
 	}
 	if withTransfers == 0 || pending == 0 {
 		t.Errorf("%d enabled beneficiaries, %d pending: the seed should have both", withTransfers, pending)
+	}
+	if verified == 0 || older == 0 {
+		t.Errorf("%d transfers verified, %d older: the seed should have both", verified, older)
+	}
+}
+
+// The emulator makes no international transfers, so an account has no
+// international beneficiary: a query naming the type validates, the type
+// filter finds the SEPA ones and no international one.
+func TestBeneficiaryTypeFilter(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 10})
+	for _, a := range e.sandbox.AllAccounts()[:5] {
+		all := e.beneficiaries(tokSandboxProject, a.ID, nil)
+		if sepa := e.beneficiaries(tokSandboxProject, a.ID, map[string]any{"type": []string{"Sepa"}}); len(sepa) != len(all) {
+			t.Errorf("%s: %d SEPA beneficiaries of %d", a.ID, len(sepa), len(all))
+		}
+		if intl := e.beneficiaries(tokSandboxProject, a.ID, map[string]any{"type": []string{"International", "Internal"}}); len(intl) != 0 {
+			t.Errorf("%s: international or internal beneficiaries %+v", a.ID, intl)
+		}
+		if eur := e.beneficiaries(tokSandboxProject, a.ID, map[string]any{"currency": a.Currency}); len(eur) != len(all) {
+			t.Errorf("%s: %d beneficiaries in %s of %d", a.ID, len(eur), a.Currency, len(all))
+		}
 	}
 }
 
@@ -177,7 +232,10 @@ func TestBeneficiaryAddAndPay(t *testing.T) {
 	}
 	got := e.beneficiaries(tokSandboxUser0, acc.ID, nil)[0]
 	if got.Transactions.TotalCount != 1 || got.Transactions.Edges[0].Node.Counterparty != "Atelier Moreau" {
-		t.Errorf("transfers of the new beneficiary: %+v", got.Transactions)
+		t.Fatalf("transfers of the new beneficiary: %+v", got.Transactions)
+	}
+	if v := got.Transactions.Edges[0].Node.BeneficiaryVerificationResult; v == nil || v.Status != out.I.BeneficiaryVerificationResults[0].Status {
+		t.Errorf("the transfer carries the verification %+v, the payment answered %+v", v, out.I.BeneficiaryVerificationResults)
 	}
 	tx := got.Transactions.Edges[0].Node.ID
 	e.expectEvents(ev("Transaction.Pending", tx))

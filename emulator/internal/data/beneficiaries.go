@@ -19,11 +19,19 @@ const (
 // PurposeAddBeneficiary is the consent purpose of a trusted beneficiary.
 const PurposeAddBeneficiary = "AddBeneficiary"
 
-// Beneficiary is a trusted SEPA beneficiary of an account: someone its
-// members send transfers to without typing the IBAN again. The seed's are
-// the account's history's: one for each creditor (name and IBAN) its
-// outgoing SEPA transfers went to, saved with the first of them, so the
-// transfers sent to each are the history's transfers to that creditor.
+// Beneficiary types (BeneficiaryType).
+const (
+	BeneficiarySepa          = "Sepa"
+	BeneficiaryInternational = "International"
+)
+
+// Beneficiary is a trusted beneficiary of an account: someone its members
+// send transfers to without typing the IBAN again. The seed's are the
+// account's history's: one for each creditor (name and IBAN) its outgoing
+// SEPA transfers went to, saved with the first of them, so the transfers
+// sent to each are the history's transfers to that creditor. The emulator
+// makes no international transfers, so none is international; one would
+// carry a Route.
 type Beneficiary struct {
 	ID           string
 	AccountIndex int32
@@ -31,13 +39,31 @@ type Beneficiary struct {
 	Label        string
 	IBAN         string
 	Address      Address // empty: none given
-	Status       string
-	Consent      Consent // what a ConsentPending one waits for
-	EnabledAt    time.Time
-	CanceledAt   time.Time
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	RedirectURL  string
+	// Currency, Route and Details are an international beneficiary's
+	// (Route empty for a SEPA one): its currency, the route the platform
+	// transfers by, and what that route needs, key by key.
+	Currency    string
+	Route       string
+	Details     []Detail
+	Status      string
+	Consent     Consent // what a ConsentPending one waits for
+	EnabledAt   time.Time
+	CanceledAt  time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	RedirectURL string
+}
+
+// Detail is one of an international beneficiary's currency-specific
+// details (InternationalCreditTransferDetails).
+type Detail struct{ Key, Value string }
+
+// Type is the beneficiary's BeneficiaryType.
+func (b *Beneficiary) Type() string {
+	if b.Route != "" {
+		return BeneficiaryInternational
+	}
+	return BeneficiarySepa
 }
 
 // beneficiaryPosBits sizes a seeded beneficiary's position: the account,
@@ -123,8 +149,9 @@ type BeneficiaryQuery struct {
 	After    string
 	Offset   int
 	Statuses []string // empty: any
+	Types    []string // BeneficiaryType; empty: any
 	Label    string   // a part of the label, any case; empty: any
-	Currency string   // the account's currency, for SEPA ones; empty: any
+	Currency string   // the beneficiary's (a SEPA one's is the account's); empty: any
 	OrderBy  string   // createdAt (default) | label | updatedAt
 	Asc      bool
 }
@@ -137,8 +164,12 @@ func (s *Store) Beneficiaries(a *Account, q BeneficiaryQuery) (Page[Beneficiary]
 	var list []Beneficiary
 	label := strings.ToLower(q.Label)
 	for _, b := range s.accountBeneficiaries(a) {
-		if (len(q.Statuses) == 0 || slices.Contains(q.Statuses, b.Status)) && strings.Contains(strings.ToLower(b.Label), label) &&
-			(q.Currency == "" || q.Currency == a.Currency) {
+		currency := b.Currency
+		if b.Route == "" {
+			currency = a.Currency
+		}
+		if (len(q.Statuses) == 0 || slices.Contains(q.Statuses, b.Status)) && (len(q.Types) == 0 || slices.Contains(q.Types, b.Type())) &&
+			strings.Contains(strings.ToLower(b.Label), label) && (q.Currency == "" || q.Currency == currency) {
 			list = append(list, b)
 		}
 	}
@@ -319,6 +350,9 @@ func (s *Store) TransferTo(v Viewer, accountID, beneficiaryID string) (name, iba
 	if b.Status != BeneficiaryEnabled {
 		return "", "", fmt.Errorf("the trusted beneficiary is %s, and only an Enabled one is paid: %w", b.Status, ErrForbidden)
 	}
+	if b.Route != "" {
+		return "", "", fmt.Errorf("the trusted beneficiary is international, and a SEPA credit transfer pays a SEPA one: %w", ErrForbidden)
+	}
 	return b.Name, b.IBAN, nil
 }
 
@@ -360,6 +394,23 @@ func (s *Store) VerifyPayee(name, iban string) (string, string) {
 		return PayeeCloseMatch, holder
 	}
 	return PayeeNoMatch, ""
+}
+
+// payeeVerificationStart is when verification of payee became mandatory
+// for the eurozone's payment service providers (the Instant Payments
+// Regulation): every SEPA credit transfer sent since was verified first.
+var payeeVerificationStart = time.Date(2025, time.October, 9, 0, 0, 0, 0, time.UTC)
+
+// TransferPayee is the verification of payee an outgoing SEPA credit
+// transfer carries: its creditor's, as VerifyPayee answered before it was
+// sent, for one made since verification became mandatory; ok is false for
+// an older one and for any other transaction.
+func (s *Store) TransferPayee(t Transaction) (status, suggestion string, ok bool) {
+	if !sentTo(&t, t.Counterparty, t.CounterpartyIBAN) || t.CounterpartyIBAN == "" || t.CreatedAt.Before(payeeVerificationStart) {
+		return "", "", false
+	}
+	status, suggestion = s.VerifyPayee(t.Counterparty, t.CounterpartyIBAN)
+	return status, suggestion, true
 }
 
 // PayeeToken is a verification of payee, valid 24 hours for one payment:

@@ -13,25 +13,52 @@ import (
 // The platform's webhook list has no event for trusted beneficiaries
 // (swan-io/docs, webhooks.mdx): adding one emits only its consent's.
 
-// beneficiaryR is a TrustedSepaBeneficiary, and its status info.
+// beneficiaryR is a TrustedSepaBeneficiary or a
+// TrustedInternationalBeneficiary (its Route says which), and its status
+// info. The emulator makes no international transfers, so it has no
+// international beneficiary either; the type is served so that a query
+// naming it validates, as the platform's apps' and clients' do.
 type beneficiaryR struct {
 	r *request
 	b data.Beneficiary
 }
 
-func (b *beneficiaryR) ID() ID                                          { return ID(b.b.ID) }
-func (b *beneficiaryR) CreatedAt() scalar                               { return dateTime(b.b.CreatedAt) }
-func (b *beneficiaryR) UpdatedAt() scalar                               { return dateTime(b.b.UpdatedAt) }
-func (b *beneficiaryR) Name() string                                    { return b.b.Name }
-func (b *beneficiaryR) Label() string                                   { return b.b.Label }
-func (b *beneficiaryR) Type() string                                    { return "Sepa" }
-func (b *beneficiaryR) Iban() scalar                                    { return scalar(b.b.IBAN) }
-func (b *beneficiaryR) StatusInfo() *beneficiaryR                       { return b }
-func (b *beneficiaryR) Status() string                                  { return b.b.Status }
-func (b *beneficiaryR) Consent() *consentR                              { return &consentR{r: b.r, c: b.b.Consent} }
-func (b *beneficiaryR) EnabledAt() scalar                               { return dateTime(b.b.EnabledAt) }
-func (b *beneficiaryR) CanceledAt() scalar                              { return dateTime(b.b.CanceledAt) }
-func (b *beneficiaryR) ToTrustedSepaBeneficiary() (*beneficiaryR, bool) { return b, true }
+func (b *beneficiaryR) ID() ID                    { return ID(b.b.ID) }
+func (b *beneficiaryR) CreatedAt() scalar         { return dateTime(b.b.CreatedAt) }
+func (b *beneficiaryR) UpdatedAt() scalar         { return dateTime(b.b.UpdatedAt) }
+func (b *beneficiaryR) Name() string              { return b.b.Name }
+func (b *beneficiaryR) Label() string             { return b.b.Label }
+func (b *beneficiaryR) Type() string              { return b.b.Type() }
+func (b *beneficiaryR) Iban() scalar              { return scalar(b.b.IBAN) }
+func (b *beneficiaryR) StatusInfo() *beneficiaryR { return b }
+func (b *beneficiaryR) Status() string            { return b.b.Status }
+func (b *beneficiaryR) Consent() *consentR        { return &consentR{r: b.r, c: b.b.Consent} }
+func (b *beneficiaryR) EnabledAt() scalar         { return dateTime(b.b.EnabledAt) }
+func (b *beneficiaryR) CanceledAt() scalar        { return dateTime(b.b.CanceledAt) }
+func (b *beneficiaryR) Currency() scalar          { return scalar(b.b.Currency) }
+func (b *beneficiaryR) Route() string             { return b.b.Route }
+
+func (b *beneficiaryR) ToTrustedSepaBeneficiary() (*beneficiaryR, bool) {
+	return b, b.b.Type() == data.BeneficiarySepa
+}
+func (b *beneficiaryR) ToTrustedInternationalBeneficiary() (*beneficiaryR, bool) {
+	return b, b.b.Type() == data.BeneficiaryInternational
+}
+
+// Details are an international beneficiary's, key by key.
+func (b *beneficiaryR) Details() []*detailR {
+	out := make([]*detailR, len(b.b.Details))
+	for i := range b.b.Details {
+		out[i] = &detailR{d: b.b.Details[i]}
+	}
+	return out
+}
+
+// detailR is an InternationalCreditTransferDetails.
+type detailR struct{ d data.Detail }
+
+func (d *detailR) Key() string   { return d.d.Key }
+func (d *detailR) Value() string { return d.d.Value }
 
 func (b *beneficiaryR) Address() *addressR {
 	if b.b.Address == (data.Address{}) {
@@ -90,10 +117,7 @@ func (a *accountR) TrustedBeneficiaries(args trustedBeneficiariesArgs) (*connR[d
 	q.OrderBy, desc = orderOf(args.OrderBy, "createdAt", true)
 	q.Asc = !desc
 	if f := args.Filters; f != nil {
-		q.Statuses, q.Label, q.Currency = deref(f.Status), deref(f.Label), string(deref(f.Currency))
-		if f.Type != nil && !contains(*f.Type, "Sepa") {
-			q.Statuses = []string{""} // the emulator's are SEPA beneficiaries
-		}
+		q.Statuses, q.Types, q.Label, q.Currency = deref(f.Status), deref(f.Type), deref(f.Label), string(deref(f.Currency))
 	}
 	if !a.canViewAccount() {
 		q.Statuses = []string{""} // the connection is non-null: none
@@ -103,15 +127,6 @@ func (a *accountR) TrustedBeneficiaries(args trustedBeneficiariesArgs) (*connR[d
 		return nil, fmt.Errorf("trustedBeneficiaries: %w", err)
 	}
 	return newConn(page, data.BeneficiaryCursor, func(b *data.Beneficiary) *beneficiaryR { return &beneficiaryR{r: a.r, b: *b} }), nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *partnerResolver) TrustedBeneficiary(ctx context.Context, args struct{ ID string }) *beneficiaryR {
@@ -271,6 +286,16 @@ func (t *txR) Beneficiary() any {
 		return &beneficiaryR{r: t.r, b: b}
 	}
 	return &unsavedR{t: t}
+}
+
+// BeneficiaryVerificationResult is the verification of payee an outgoing
+// SEPA credit transfer made since it became mandatory carries.
+func (t *txR) BeneficiaryVerificationResult() *payeeResultR {
+	status, suggestion, ok := t.r.store.TransferPayee(t.t)
+	if !ok {
+		return nil
+	}
+	return payeeResult(status, suggestion)
 }
 
 // unsavedR is an UnsavedSepaBeneficiary: a transfer's creditor.
