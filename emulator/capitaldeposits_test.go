@@ -13,7 +13,7 @@ import (
 const caseFields = `id companyName companyAccountId status createdAt updatedAt totalCapitalDepositAmount { value currency }
   statusInfo { __typename status ... on CapitalDepositCaseCanceledStatusInfo { reasonType } }
   documents { id type status downloadUrl statusInfo { __typename status ... on CapitalDepositDocumentRefusedStatusInfo { reasonCode } } relatedCapitalDepositCase { id } }
-  shareholders { id status capitalDepositAmount { value } info { __typename ... on IndividualShareholder { firstName lastName } }
+  shareholders { id status capitalDepositAmount { value } info { __typename ... on IndividualShareholder { type firstName lastName } ... on CompanyShareholder { type name } }
     documents { id type status relatedShareholder { id } } relatedCapitalDepositCase { id } }`
 
 type caseNode struct {
@@ -32,8 +32,11 @@ type caseNode struct {
 	Shareholders []struct {
 		ID, Status           string
 		CapitalDepositAmount struct{ Value string }
-		Info                 struct{ FirstName, LastName string }
-		Documents            []struct {
+		Info                 struct {
+			Typename                        string `json:"__typename"`
+			Type, FirstName, LastName, Name string
+		}
+		Documents []struct {
 			ID, Type, Status   string
 			RelatedShareholder struct{ ID string }
 		}
@@ -71,7 +74,7 @@ func TestCapitalDepositsRead(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 100})
 	list := e.cases()
-	statuses := map[string]bool{}
+	statuses, companies := map[string]bool{}, 0
 	for _, c := range list {
 		statuses[c.StatusInfo.Status] = true
 		if len(c.Shareholders) == 0 || len(c.Documents) == 0 || c.TotalCapitalDepositAmount.Currency != "EUR" {
@@ -92,16 +95,32 @@ func TestCapitalDepositsRead(t *testing.T) {
 			}
 		}
 		for _, sh := range c.Shareholders {
-			if sh.RelatedCapitalDepositCase.ID != c.ID || sh.Info.LastName == "" || len(sh.Documents) != 2 || sh.Documents[0].RelatedShareholder.ID != sh.ID {
+			if sh.RelatedCapitalDepositCase.ID != c.ID || len(sh.Documents) != 2 || sh.Documents[0].RelatedShareholder.ID != sh.ID {
 				t.Errorf("shareholder %+v of %s", sh, c.ID)
+			}
+			// A person proves identity and address; a company its
+			// registration and its legal representative's identity.
+			docs := []string{sh.Documents[0].Type, sh.Documents[1].Type}
+			switch i := sh.Info; i.Typename {
+			case "IndividualShareholder":
+				if i.Type != "Individual" || i.LastName == "" || !slices.Equal(docs, []string{"ProofOfIdentity", "ProofOfIndividualAddress"}) {
+					t.Errorf("individual shareholder %+v of %s with %v", i, c.ID, docs)
+				}
+			case "CompanyShareholder":
+				companies++
+				if i.Type != "Company" || i.Name == "" || !slices.Equal(docs, []string{"RegisterExtract", "ProofOfIdentity"}) {
+					t.Errorf("company shareholder %+v of %s with %v", i, c.ID, docs)
+				}
+			default:
+				t.Errorf("shareholder %s of %s is a %s", sh.ID, c.ID, i.Typename)
 			}
 		}
 		if got := e.depositCase(c.ID); got.ID != c.ID || got.StatusInfo != c.StatusInfo {
 			t.Errorf("capitalDepositCase(%s) = %+v", c.ID, got.StatusInfo)
 		}
 	}
-	if len(list) != 5 || len(statuses) < 3 {
-		t.Errorf("%d cases, statuses %v", len(list), statuses)
+	if len(list) != 5 || len(statuses) < 3 || companies == 0 {
+		t.Errorf("%d cases, statuses %v, %d company shareholders", len(list), statuses, companies)
 	}
 }
 

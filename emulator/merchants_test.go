@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
@@ -170,33 +171,58 @@ func TestMerchantActions(t *testing.T) {
 	  ... on CreateMerchantPaymentLinkSuccessPayload { merchantPaymentLink { id url label statusInfo { status } } }
 	  ... on MerchantProfileWrongStatusRejection { currentStatus }
 	  ... on Rejection { message } } }`
-	link := func(profile, method string) linkPayload {
+	link := func(profile, method string, more map[string]any) linkPayload {
 		var out struct {
 			L linkPayload `json:"createMerchantPaymentLink"`
 		}
-		e.mustData(pathSandbox, tokSandboxProject, opLink, map[string]any{"input": map[string]any{"merchantProfileId": profile, "amount": eur("49.90"),
-			"label": "Workshop", "paymentMethodIds": []string{method}}}, &out)
+		in := map[string]any{"merchantProfileId": profile, "amount": eur("49.90"), "label": "Workshop", "paymentMethodIds": []string{method}}
+		for k, v := range more {
+			in[k] = v
+		}
+		e.mustData(pathSandbox, tokSandboxProject, opLink, map[string]any{"input": in}, &out)
 		return out.L
 	}
-	l := link(enabled.ID, card)
+	l := link(enabled.ID, card, nil)
 	if l.Typename != "CreateMerchantPaymentLinkSuccessPayload" || l.MerchantPaymentLink.StatusInfo.Status != "Active" || l.MerchantPaymentLink.URL == "" {
 		t.Fatalf("createMerchantPaymentLink answered %+v", l)
 	}
 	e.expectEvents(ev("MerchantPaymentLink.Created", l.MerchantPaymentLink.ID))
-	var back struct {
+	type linkBack struct {
 		MerchantPaymentLink struct {
-			ID, Label       string
-			MerchantProfile struct{ ID string }
+			ID, Label            string
+			MerchantProfile      struct{ ID string }
+			RequestedExecutionAt *string
+			BillingAddress       *struct{ AddressLine1, City, Country string }
 		}
 	}
-	e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { merchantPaymentLink(id: $id) { id label merchantProfile { id } } }`, map[string]any{"id": l.MerchantPaymentLink.ID}, &back)
-	if back.MerchantPaymentLink.Label != "Workshop" || back.MerchantPaymentLink.MerchantProfile.ID != enabled.ID {
+	readLink := func(id string) linkBack {
+		var back linkBack
+		e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { merchantPaymentLink(id: $id) { id label merchantProfile { id }
+		  requestedExecutionAt billingAddress { addressLine1 city country } } }`, map[string]any{"id": id}, &back)
+		return back
+	}
+	back := readLink(l.MerchantPaymentLink.ID)
+	if b := back.MerchantPaymentLink; b.Label != "Workshop" || b.MerchantProfile.ID != enabled.ID || b.RequestedExecutionAt != nil || b.BillingAddress != nil {
 		t.Errorf("read back %+v", back)
 	}
 	if got := e.profiles(map[string]any{"id": []string{enabled.ID}}); got[0].MerchantPaymentLinks.Edges[0].Node.ID != l.MerchantPaymentLink.ID {
 		t.Errorf("the new link is not the profile's first")
 	}
-	if r := link(pending.ID, pending.MerchantPaymentMethods[0].ID); r.Typename != "MerchantProfileWrongStatusRejection" || r.CurrentStatus != "PendingReview" {
+	// A link asked for a later execution, with the customer's billing
+	// address, keeps both; more than a year ahead is refused.
+	at := e.clock.Now().Add(72 * time.Hour).UTC().Truncate(time.Millisecond)
+	later := link(enabled.ID, card, map[string]any{"requestedExecutionAt": at.Format(time.RFC3339Nano),
+		"billingAddress": map[string]any{"addressLine1": "12 rue des Lilas", "city": "Lyon", "postalCode": "69003", "country": "FRA"}})
+	b := readLink(later.MerchantPaymentLink.ID).MerchantPaymentLink
+	if b.RequestedExecutionAt == nil || b.BillingAddress == nil || b.BillingAddress.City != "Lyon" {
+		t.Errorf("a link executed later read back %+v", b)
+	} else if got, err := time.Parse(time.RFC3339, *b.RequestedExecutionAt); err != nil || !got.Equal(at) {
+		t.Errorf("a link executed later at %s (%v), want %s", *b.RequestedExecutionAt, err, at)
+	}
+	if r := link(enabled.ID, card, map[string]any{"requestedExecutionAt": e.clock.Now().AddDate(1, 1, 0).Format(time.RFC3339)}); r.Typename != "ValidationRejection" {
+		t.Errorf("a link executed in 13 months: %+v", r)
+	}
+	if r := link(pending.ID, pending.MerchantPaymentMethods[0].ID, nil); r.Typename != "MerchantProfileWrongStatusRejection" || r.CurrentStatus != "PendingReview" {
 		t.Errorf("a link of a pending profile: %+v", r)
 	}
 }

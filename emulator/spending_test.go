@@ -109,3 +109,63 @@ func TestCardSpending(t *testing.T) {
 		t.Errorf("after the release: spent %d, was %d", got, base)
 	}
 }
+
+// A membership's spending is what its cards spent together, in the same
+// window.
+func TestMembershipSpending(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 60})
+	type spending struct {
+		Period    string
+		Amount    struct{ Value, Currency string }
+		TimeRange struct{ Start, End string }
+	}
+	nonzero := 0
+	for _, a := range e.sandbox.AllAccounts() {
+		var out struct {
+			Account struct {
+				Memberships struct {
+					Edges []struct {
+						Node struct {
+							ID       string
+							Spending spending
+							Cards    struct {
+								Edges []struct {
+									Node struct {
+										ID       string
+										Spending spending
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { account(accountId: $id) { memberships(first: 100) { edges { node { id
+		  spending { period amount { value currency } timeRange { start end } }
+		  cards(first: 10) { edges { node { id spending { period amount { value currency } timeRange { start end } } } } } } } } } }`,
+			map[string]any{"id": a.ID}, &out)
+		for _, ed := range out.Account.Memberships.Edges {
+			m := ed.Node
+			var sum int64
+			for _, c := range m.Cards.Edges {
+				v, _ := data.ParseAmount(c.Node.Spending.Amount.Value)
+				sum += v
+				if c.Node.Spending.TimeRange != m.Spending.TimeRange {
+					t.Errorf("card %s's window %+v, its membership's %+v", c.Node.ID, c.Node.Spending.TimeRange, m.Spending.TimeRange)
+				}
+			}
+			got, err := data.ParseAmount(m.Spending.Amount.Value)
+			if err != nil || got != sum || m.Spending.Period != "Monthly" || m.Spending.Amount.Currency != a.Currency {
+				t.Errorf("membership %s spent %+v, its %d cards %d", m.ID, m.Spending, len(m.Cards.Edges), sum)
+			}
+			if got > 0 {
+				nonzero++
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Error("no membership spent anything in its last month")
+	}
+}

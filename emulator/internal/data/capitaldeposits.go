@@ -47,9 +47,12 @@ func (c *CapitalDeposit) Total() int64 {
 	return t
 }
 
-// Shareholder is a person who deposits part of the capital.
+// Shareholder is a person or a company who deposits part of the capital.
 type Shareholder struct {
-	ID                             string
+	ID string
+	// CompanyName is a company shareholder's name; empty for a person, who
+	// has the names, birth date and nationality.
+	CompanyName                    string
 	FirstName, LastName, BirthDate string
 	Nationality                    string
 	Amount                         int64 // cents
@@ -163,6 +166,19 @@ func (s *Store) seededDeposit(k int) CapitalDeposit {
 			Amount: h.between(5, 250) * 10_000, Status: shareholderStatus(c.Status, &h), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
 		base := 4 + uint64(i)*2
 		sh.Documents = []DepositDocument{doc(base, "ProofOfIdentity", 0, i), doc(base+1, "ProofOfIndividualAddress", 0, i)}
+		c.Shareholders = append(c.Shareholders, sh)
+	}
+	// Now and then a company deposits a part too: it proves its
+	// registration and its legal representative's identity (the
+	// platform's list of required documents).
+	hc := newHrand(uint64(s.seed), uint64(k), 0x636f6d70)
+	if hc.intn(4) == 0 {
+		i := len(c.Shareholders)
+		sh := Shareholder{ID: s.entityID(kindShareholder, uint64(k)<<depositPosBits|uint64(i)),
+			CompanyName: "Holding " + hc.pick(lastNames["FRA"]) + " " + hc.pick(companyForms["FRA"]),
+			Amount:      hc.between(50, 500) * 10_000, Status: shareholderStatus(c.Status, &hc), CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt}
+		base := 4 + uint64(i)*2
+		sh.Documents = []DepositDocument{doc(base, "RegisterExtract", 0, i), doc(base+1, "ProofOfIdentity", 0, i)}
 		c.Shareholders = append(c.Shareholders, sh)
 	}
 	return c

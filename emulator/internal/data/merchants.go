@@ -71,7 +71,10 @@ type PaymentLink struct {
 	CreatedAt, StatusAt time.Time
 	ExpiresAt           time.Time
 	BillingAddress      Address
-	rank                int
+	// RequestedExecutionAt is when the payment is to be executed; zero:
+	// as soon as possible.
+	RequestedExecutionAt time.Time
+	rank                 int
 }
 
 // MerchantPayment is a payment a merchant received: one of its account's
@@ -401,6 +404,8 @@ type NewPaymentLink struct {
 	Language, Sequence, CustomerName    string
 	MethodIDs                           []string
 	ExpiresAt                           time.Time // zero: 30 days
+	RequestedExecutionAt                time.Time // zero: as soon as possible
+	BillingAddress                      Address
 }
 
 // ErrMethodNotActive is a payment link asked with a method that is not an
@@ -438,7 +443,8 @@ func (s *Store) CreatePaymentLink(v Viewer, in NewPaymentLink) (PaymentLink, err
 	l := PaymentLink{ID: s.runtimeID(0x6c6e6b, n), ProfileID: p.ID, AccountIndex: p.AccountIndex, Amount: in.Amount, Currency: in.Currency,
 		Label: in.Label, Reference: in.Reference, ExternalReference: in.ExternalReference, Status: "Active", RedirectURL: in.RedirectURL,
 		CancelRedirectURL: in.CancelRedirectURL, Language: in.Language, Sequence: in.Sequence, CustomerName: in.CustomerName,
-		MethodIDs: slices.Clone(in.MethodIDs), CreatedAt: now, StatusAt: now, ExpiresAt: in.ExpiresAt}
+		MethodIDs: slices.Clone(in.MethodIDs), CreatedAt: now, StatusAt: now, ExpiresAt: in.ExpiresAt,
+		RequestedExecutionAt: in.RequestedExecutionAt, BillingAddress: in.BillingAddress}
 	if l.ExpiresAt.IsZero() {
 		l.ExpiresAt = now.Add(30 * day)
 	}

@@ -2,8 +2,8 @@ package data
 
 import "time"
 
-// Spending is what a card spent in the window of its spending limit's
-// period, and the window.
+// Spending is what a card or a membership spent in the window of its
+// spending limit's period, and the window.
 type Spending struct {
 	Period     string // SpendingLimitPeriod
 	Amount     int64  // cents
@@ -19,10 +19,28 @@ type Spending struct {
 // start of its hour). Now is the later of the emulator's clock and the end
 // of the generated history.
 func (s *Store) CardSpending(c Card) Spending {
+	return s.spent(&s.accounts[c.AccountIndex], c.Currency, func(t *Transaction) bool { return t.CardID == c.ID })
+}
+
+// MembershipSpending sums what a membership's cards spent in the window
+// of its spending limit, as CardSpending does for one card: the
+// membership's limit caps all its cards together.
+func (s *Store) MembershipSpending(m Membership) Spending {
+	a := &s.accounts[m.AccountIndex]
+	mine := map[string]bool{}
+	for _, c := range s.membershipCards(a, &m) {
+		mine[c.ID] = true
+	}
+	return s.spent(a, a.Currency, func(t *Transaction) bool { return mine[t.CardID] })
+}
+
+// spent sums the card debits of account a that match, in the monthly
+// window ending now.
+func (s *Store) spent(a *Account, currency string, match func(*Transaction) bool) Spending {
 	end := laterOf(s.now().UTC(), epoch).Truncate(time.Hour)
-	sp := Spending{Period: "Monthly", Currency: c.Currency, Start: end.AddDate(0, -1, 0), End: end}
-	for _, t := range s.transactions(&s.accounts[c.AccountIndex]) {
-		if t.CardID != c.ID || t.Kind != KindCard || t.Side != "Debit" {
+	sp := Spending{Period: "Monthly", Currency: currency, Start: end.AddDate(0, -1, 0), End: end}
+	for _, t := range s.transactions(a) {
+		if t.CardID == "" || t.Kind != KindCard || t.Side != "Debit" || !match(&t) {
 			continue
 		}
 		switch t.Status {

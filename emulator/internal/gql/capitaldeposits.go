@@ -100,27 +100,37 @@ func (c *caseR) Status() string {
 	return c.c.Status
 }
 
-// shareholderR is a Shareholder, and its IndividualShareholder info.
+// shareholderR is a Shareholder, and its IndividualShareholder or
+// CompanyShareholder info.
 type shareholderR struct {
 	d *depositR
 	s data.Shareholder
 }
 
-func (s *shareholderR) ID() ID                                         { return ID(s.s.ID) }
-func (s *shareholderR) CapitalDepositAmount() *amountR                 { return amount(s.s.Amount, s.d.c.Currency) }
-func (s *shareholderR) AccountID() *string                             { return nil }
-func (s *shareholderR) Status() string                                 { return s.s.Status }
-func (s *shareholderR) Info() *shareholderR                            { return s }
-func (s *shareholderR) Type() string                                   { return "Individual" }
-func (s *shareholderR) FirstName() string                              { return s.s.FirstName }
-func (s *shareholderR) LastName() string                               { return s.s.LastName }
-func (s *shareholderR) BirthDate() string                              { return s.s.BirthDate }
-func (s *shareholderR) Nationality() scalar                            { return scalar(s.s.Nationality) }
-func (s *shareholderR) Documents() []*depositDocR                      { return s.d.docs(s.s.Documents) }
-func (s *shareholderR) CreatedAt() scalar                              { return dateTime(s.s.CreatedAt) }
-func (s *shareholderR) UpdatedAt() scalar                              { return dateTime(s.s.UpdatedAt) }
-func (s *shareholderR) RelatedCapitalDepositCase() *caseR              { return &caseR{s.d} }
-func (s *shareholderR) ToIndividualShareholder() (*shareholderR, bool) { return s, true }
+func (s *shareholderR) ID() ID                         { return ID(s.s.ID) }
+func (s *shareholderR) CapitalDepositAmount() *amountR { return amount(s.s.Amount, s.d.c.Currency) }
+func (s *shareholderR) AccountID() *string             { return nil }
+func (s *shareholderR) Status() string                 { return s.s.Status }
+func (s *shareholderR) Info() *shareholderR            { return s }
+func (s *shareholderR) Type() string {
+	if s.s.CompanyName != "" {
+		return "Company"
+	}
+	return "Individual"
+}
+func (s *shareholderR) Name() string                      { return s.s.CompanyName }
+func (s *shareholderR) FirstName() string                 { return s.s.FirstName }
+func (s *shareholderR) LastName() string                  { return s.s.LastName }
+func (s *shareholderR) BirthDate() string                 { return s.s.BirthDate }
+func (s *shareholderR) Nationality() scalar               { return scalar(s.s.Nationality) }
+func (s *shareholderR) Documents() []*depositDocR         { return s.d.docs(s.s.Documents) }
+func (s *shareholderR) CreatedAt() scalar                 { return dateTime(s.s.CreatedAt) }
+func (s *shareholderR) UpdatedAt() scalar                 { return dateTime(s.s.UpdatedAt) }
+func (s *shareholderR) RelatedCapitalDepositCase() *caseR { return &caseR{s.d} }
+func (s *shareholderR) ToIndividualShareholder() (*shareholderR, bool) {
+	return s, s.s.CompanyName == ""
+}
+func (s *shareholderR) ToCompanyShareholder() (*shareholderR, bool) { return s, s.s.CompanyName != "" }
 
 // depositDocR is a CapitalDepositDocument, and its status info.
 type depositDocR struct {

@@ -112,6 +112,12 @@ func (r *request) user(id string) *userR {
 	return &userR{r: r, u: u}
 }
 
+// Spending is what the membership's cards spent together in its limit's
+// window.
+func (m *membershipR) Spending() *spendingR {
+	return &spendingR{s: m.r.store.MembershipSpending(m.m)}
+}
+
 func (m *membershipR) SpendingLimits() *[]*spendingLimitR {
 	if m.m.SpendingLimit == 0 {
 		return nil

@@ -292,11 +292,21 @@ func (l *linkR) Reference() *string         { return optString(l.l.Reference) }
 func (l *linkR) Language() *string          { return optString(l.l.Language) }
 func (l *linkR) Label() *string             { return optString(l.l.Label) }
 func (l *linkR) CreatedAt() scalar          { return dateTime(l.l.CreatedAt) }
-func (l *linkR) StatusInfo() *linkR         { return l }
-func (l *linkR) Status() string             { return l.l.Status }
-func (l *linkR) ExpiresAt() scalar          { return dateTime(l.l.ExpiresAt) }
-func (l *linkR) CompletedAt() scalar        { return dateTime(l.l.StatusAt) }
-func (l *linkR) ExpiredAt() scalar          { return dateTime(l.l.StatusAt) }
+
+// RequestedExecutionAt is null for a payment executed as soon as possible.
+func (l *linkR) RequestedExecutionAt() *scalar { return optDateTime(l.l.RequestedExecutionAt) }
+
+func (l *linkR) BillingAddress() *addressR {
+	if l.l.BillingAddress == (data.Address{}) {
+		return nil
+	}
+	return &addressR{a: l.l.BillingAddress}
+}
+func (l *linkR) StatusInfo() *linkR  { return l }
+func (l *linkR) Status() string      { return l.l.Status }
+func (l *linkR) ExpiresAt() scalar   { return dateTime(l.l.ExpiresAt) }
+func (l *linkR) CompletedAt() scalar { return dateTime(l.l.StatusAt) }
+func (l *linkR) ExpiredAt() scalar   { return dateTime(l.l.StatusAt) }
 
 func (l *linkR) profile() *profileR {
 	p, _ := l.r.store.MerchantProfile(data.Viewer{Project: true}, l.l.ProfileID)
@@ -521,18 +531,20 @@ func (r *partnerResolver) MerchantPayments(ctx context.Context, args merchantPay
 
 type createPaymentLinkArgs struct {
 	Input struct {
-		MerchantProfileID ID
-		Amount            amountInput
-		RedirectURL       *scalar
-		CancelRedirectURL *scalar
-		ExpiresAt         *scalar
-		Sequence          *string
-		ExternalReference *string
-		Reference         *string
-		Label             *string
-		Language          *string
-		Customer          *struct{ ExternalCustomerID, Name, Iban *string }
-		PaymentMethodIDs  []string
+		MerchantProfileID    ID
+		Amount               amountInput
+		RedirectURL          *scalar
+		CancelRedirectURL    *scalar
+		BillingAddress       *addressInput
+		ExpiresAt            *scalar
+		RequestedExecutionAt *scalar
+		Sequence             *string
+		ExternalReference    *string
+		Reference            *string
+		Label                *string
+		Language             *string
+		Customer             *struct{ ExternalCustomerID, Name, Iban *string }
+		PaymentMethodIDs     []string
 	}
 }
 
@@ -550,10 +562,23 @@ func (r *partnerResolver) CreateMerchantPaymentLink(ctx context.Context, args cr
 	if err != nil {
 		return invalid("expiresAt", "InvalidString", err.Error()), nil
 	}
+	execAt, err := parseDateTime("requestedExecutionAt", in.RequestedExecutionAt)
+	if err != nil {
+		return invalid("requestedExecutionAt", "InvalidString", err.Error()), nil
+	}
+	// The platform executes a SEPA direct debit up to a year ahead, and a
+	// card payment within days: nothing later.
+	if !execAt.IsZero() && execAt.After(r.store.Now().AddDate(1, 0, 0)) {
+		return invalid("requestedExecutionAt", "InvalidString", "requestedExecutionAt must be within a year"), nil
+	}
 	nl := data.NewPaymentLink{ProfileID: string(in.MerchantProfileID), Amount: cents, Currency: string(in.Amount.Currency),
 		Label: deref(in.Label), Reference: deref(in.Reference), ExternalReference: deref(in.ExternalReference),
 		RedirectURL: string(deref(in.RedirectURL)), CancelRedirectURL: string(deref(in.CancelRedirectURL)), Language: deref(in.Language),
-		Sequence: deref(in.Sequence), MethodIDs: in.PaymentMethodIDs, ExpiresAt: expires}
+		Sequence: deref(in.Sequence), MethodIDs: in.PaymentMethodIDs, ExpiresAt: expires, RequestedExecutionAt: execAt}
+	if a := in.BillingAddress; a != nil {
+		nl.BillingAddress = data.Address{Line1: deref(a.AddressLine1), Line2: deref(a.AddressLine2), City: deref(a.City),
+			PostalCode: deref(a.PostalCode), State: deref(a.State), Country: string(a.Country)}
+	}
 	if in.Customer != nil {
 		nl.CustomerName = deref(in.Customer.Name)
 	}
