@@ -194,7 +194,24 @@ func TestUpdateAccountHolderVerification(t *testing.T) {
 	if r.U.AccountHolder.VerificationStatusInfo.Status != "Verified" || len(r.U.AccountHolder.VerificationStatusInfo.VerificationRequirements) != 0 {
 		t.Errorf("verified: %+v", r.U)
 	}
-	e.expectEvents(ev("AccountHolder.Updated", a.HolderID))
+	// Verified, its onboarding's documents are approved.
+	var docs struct {
+		AccountHolder struct {
+			AccountHolderOnboarding struct {
+				SupportingDocumentCollection struct {
+					ID         string
+					StatusInfo struct{ Status string }
+				}
+			}
+		}
+	}
+	e.mustData(pathSandbox, tokSandboxProject, `query($id: ID!) { accountHolder(id: $id) { accountHolderOnboarding {
+	  ... on AccountHolderOnboardingBase { supportingDocumentCollection { id statusInfo { status } } } } } }`, map[string]any{"id": a.HolderID}, &docs)
+	c := docs.AccountHolder.AccountHolderOnboarding.SupportingDocumentCollection
+	if c.StatusInfo.Status != "Approved" {
+		t.Errorf("the verified holder's documents are %s", c.StatusInfo.Status)
+	}
+	e.expectEvents(ev("AccountHolder.Updated", a.HolderID), ev("SupportingDocumentCollection.Updated", c.ID))
 	if r := run(map[string]any{"accountHolderId": a.HolderID, "verificationRequirements": []string{"Other"}}); r.U.Typename != "VerificationRequirementsNotUpdatableRejection" || r.U.AccountHolderVerificationStatus != "Verified" {
 		t.Errorf("requirements of a verified holder: %+v", r.U)
 	}

@@ -98,6 +98,8 @@ const (
 	kindMerchantProfile
 	kindPaymentMethod
 	kindPaymentLink
+	kindDocumentCollection
+	kindSupportingDocument
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -138,8 +140,10 @@ func (s *Store) idStride(k kind) uint64 {
 		n = uint64(depositCount(len(s.accounts)))
 	case kindDepositDocument, kindShareholder:
 		n = uint64(depositCount(len(s.accounts))) << depositPosBits
-	case kindOnboarding:
+	case kindOnboarding, kindDocumentCollection:
 		n += uint64(onboardingsInProgress(len(s.accounts)))
+	case kindSupportingDocument:
+		n = (n + uint64(onboardingsInProgress(len(s.accounts)))) << collectionDocBits
 	case kindBeneficiary, kindBeneficiaryConsent:
 		n <<= beneficiaryPosBits
 	case kindTransaction:

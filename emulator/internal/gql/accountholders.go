@@ -155,6 +155,11 @@ type updateAccountHolderArgs struct {
 // verification: its status, or what it still requires.
 func (r *adminResolver) UpdateAccountHolder(ctx context.Context, args updateAccountHolderArgs) (*payloadR, error) {
 	in := args.Input
+	// The holder's onboarding's documents follow its verification.
+	var before data.DocumentCollection
+	if a, ok := r.store.Holder(data.Viewer{Project: true}, string(in.AccountHolderID)); ok {
+		before = r.store.DocumentCollectionOf(r.store.AccountOnboarding(a))
+	}
 	var reqs []string
 	if in.VerificationRequirements != nil {
 		reqs = *in.VerificationRequirements
@@ -172,7 +177,11 @@ func (r *adminResolver) UpdateAccountHolder(ctx context.Context, args updateAcco
 		return nil, fmt.Errorf("updateAccountHolder: %w", err)
 	}
 	req := &request{partnerResolver: &partnerResolver{store: r.store}, viewer: data.Viewer{Project: true}}
-	return &payloadR{kind: "Success", holder: &holderR{r: req, a: a}, emits: []emission{{eventHolderUpdated, a.HolderID}}}, nil
+	emits := []emission{{eventHolderUpdated, a.HolderID}}
+	if after := r.store.DocumentCollectionOf(r.store.AccountOnboarding(a)); after.Status != before.Status {
+		emits = append(emits, emission{eventCollectionUpdated, after.ID})
+	}
+	return &payloadR{kind: "Success", holder: &holderR{r: req, a: a}, emits: emits}, nil
 }
 
 func (r *adminRoot) UpdateAccountHolder(ctx context.Context, args updateAccountHolderArgs) (*payloadR, error) {
