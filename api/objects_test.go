@@ -134,9 +134,8 @@ func TestAccountViewWithinTheSandboxLimitsByTheOperationCounter(t *testing.T) {
 	}
 }
 
-// objectsRun is an emulator serving the public schemas (what its model
-// lacks is generated, and what a mutation makes is read back), with a
-// user and a project client.
+// objectsRun is the modelled emulator (what a mutation makes is read
+// back), with a user and a project client.
 type objectsRun struct {
 	user, project *Client
 	accountID     string
@@ -144,7 +143,9 @@ type objectsRun struct {
 
 func startObjectsRun(t *testing.T) *objectsRun {
 	t.Helper()
-	e := testkit.StartEmulator(t, testkit.WholeSchema(t, emulator.Options{Accounts: 5}))
+	// 40 accounts: the seed's standing orders with an execution are those
+	// of an account's scheduled transfers, a few in 40 accounts.
+	e := testkit.StartEmulator(t, emulator.Options{Accounts: 40})
 	_, userToken := sandboxUser(t, e.Info)
 	r := &objectsRun{user: emulatorClient(t, e.Info, "sandbox", userToken, nil),
 		project: emulatorClient(t, e.Info, "sandbox", projectTokenSource(t, e.Info, "sandbox"), nil)}
@@ -208,31 +209,53 @@ func virtualIbanOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 }
 
 // A standing order is read alone as the list has it, with its
-// transactions; canceled, it is read back Canceled.
+// transactions; canceled, it is read back Canceled. The order is the
+// first Enabled one that has executed, of the project's accounts.
 func standingOrderOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 	ctx := context.Background()
-	list, err := r.user.StandingOrders(ctx, StandingOrdersParams{AccountID: r.accountID, First: 5, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
-	cov.ok(t, OpStandingOrders, err)
-	so := firstOf(t, "standing orders", list)
-	if so.ID == "" || so.Period == "" || so.SepaBeneficiary.Name == "" || so.StatusInfo.Status == "" {
-		t.Errorf("standing order %+v", so)
+	accounts, err := r.project.Accounts(ctx, AccountsParams{First: 50, Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	one, err := r.user.StandingOrder(ctx, so.ID)
+	var so *StandingOrder
+	var txs *Page[TransactionDetail]
+	listed := 0
+	for _, a := range accounts.Items {
+		list, err := r.project.StandingOrders(ctx, StandingOrdersParams{AccountID: a.ID, First: 20, OrderBy: OrderCreatedAt, Direction: DirectionDesc})
+		cov.ok(t, OpStandingOrders, err)
+		for i := range list.Items {
+			o := &list.Items[i]
+			listed++
+			if o.ID == "" || o.Period == "" || o.SepaBeneficiary.Name == "" || o.StatusInfo.Status == "" {
+				t.Errorf("standing order %+v", o)
+			}
+			if o.StatusInfo.Status != "Enabled" || so != nil {
+				continue
+			}
+			p, err := r.project.StandingOrderTransactions(ctx, NestedParams{ID: o.ID, First: 3})
+			cov.ok(t, OpStandingOrderTransactions, err)
+			if len(p.Items) > 0 {
+				so, txs = o, p
+			}
+		}
+	}
+	if so == nil {
+		t.Fatalf("none of the %d standing orders of %d accounts is Enabled with transactions", listed, len(accounts.Items))
+	}
+	one, err := r.project.StandingOrder(ctx, so.ID)
 	cov.ok(t, OpStandingOrder, err)
 	if one.ID != so.ID || one.Period != so.Period || one.Label != so.Label {
 		t.Errorf("read alone: %+v, listed: %+v", one, so)
 	}
-	txs, err := r.user.StandingOrderTransactions(ctx, NestedParams{ID: so.ID, First: 3})
-	cov.ok(t, OpStandingOrderTransactions, err)
 	if tx := firstOf(t, "a standing order's transactions", txs); tx.ID == "" || tx.Amount.Value == "" {
 		t.Errorf("transaction %+v", tx)
 	}
-	canceled, err := r.user.CancelStandingOrder(ctx, so.ID)
+	canceled, err := r.project.CancelStandingOrder(ctx, so.ID)
 	cov.ok(t, OpCancelStandingOrder, err)
 	if canceled.ID != so.ID || canceled.StatusInfo.Status != "Canceled" {
 		t.Errorf("canceled %+v", canceled.StatusInfo)
 	}
-	again, err := r.user.StandingOrder(ctx, so.ID)
+	again, err := r.project.StandingOrder(ctx, so.ID)
 	if err != nil || again.StatusInfo.Status != "Canceled" {
 		t.Errorf("read after the cancel: %+v, %v", again, err)
 	}
@@ -306,9 +329,7 @@ func holderOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 	}
 	oo, err := r.project.Onboarding(ctx, o.ID)
 	cov.ok(t, OpOnboarding, err)
-	// The same onboarding: the emulator generates which member of the
-	// union it is for each read of it, so only the id is compared.
-	if oo.ID != o.ID || oo.Status == "" {
+	if oo.ID != o.ID || oo.Typename != o.Typename || oo.Status != o.Status {
 		t.Errorf("read alone: %+v, listed: %+v", oo, o)
 	}
 
@@ -329,11 +350,28 @@ func holderOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 // links.
 func merchantOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 	ctx := context.Background()
-	profiles, err := r.project.MerchantProfiles(ctx, MerchantProfilesParams{First: 5})
+	profiles, err := r.project.MerchantProfiles(ctx, MerchantProfilesParams{First: 20})
 	cov.ok(t, OpMerchantProfiles, err)
-	p := firstOf(t, "merchant profiles", profiles)
-	if p.MerchantName == "" || p.Status == "" {
-		t.Errorf("profile %+v", p)
+	firstOf(t, "merchant profiles", profiles)
+	// The profile is the first with payment links.
+	var p *MerchantProfile
+	var links *Page[PaymentLink]
+	for i := range profiles.Items {
+		it := &profiles.Items[i]
+		if it.MerchantName == "" || it.Status == "" {
+			t.Errorf("profile %+v", it)
+		}
+		if p != nil {
+			continue
+		}
+		l, err := r.project.PaymentLinks(ctx, PaymentLinksParams{MerchantProfileID: it.ID, First: 5})
+		cov.ok(t, OpPaymentLinks, err)
+		if len(l.Items) > 0 {
+			p, links = it, l
+		}
+	}
+	if p == nil {
+		t.Fatalf("none of %d merchant profiles has payment links", len(profiles.Items))
 	}
 	_, err = r.user.MerchantProfiles(ctx, MerchantProfilesParams{AccountID: r.accountID, First: 5})
 	cov.ok(t, OpAccountMerchantProfiles, err)
@@ -342,8 +380,6 @@ func merchantOperations(t *testing.T, cov *opCoverage, r *objectsRun) {
 	if one.ID != p.ID || one.MerchantName != p.MerchantName {
 		t.Errorf("read alone: %+v, listed: %+v", one, p)
 	}
-	links, err := r.project.PaymentLinks(ctx, PaymentLinksParams{MerchantProfileID: p.ID, First: 5})
-	cov.ok(t, OpPaymentLinks, err)
 	l := firstOf(t, "payment links", links)
 	if l.URL == "" || l.Amount.Value == "" || l.StatusInfo.Status == "" {
 		t.Errorf("payment link %+v", l)

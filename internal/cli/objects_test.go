@@ -12,8 +12,19 @@ import (
 	"github.com/partnertui/partnertui/internal/testkit"
 )
 
-// decodeList runs a list command with --json and decodes its array.
+// decodeList runs a list command with --json and decodes its array,
+// which must hold something.
 func decodeList[T any](t *testing.T, args ...string) []T {
+	t.Helper()
+	items := decodeAny[T](t, args...)
+	if len(items) == 0 {
+		t.Fatalf("%v listed nothing", args)
+	}
+	return items
+}
+
+// decodeAny runs a list command with --json and decodes its array.
+func decodeAny[T any](t *testing.T, args ...string) []T {
 	t.Helper()
 	code, out, errOut := runCLI(t, append(args, "--json")...)
 	if code != ExitOK {
@@ -22,9 +33,6 @@ func decodeList[T any](t *testing.T, args ...string) []T {
 	var items []T
 	if err := json.Unmarshal([]byte(out), &items); err != nil {
 		t.Fatalf("%v: the output is not one JSON array: %v\n%s", args, err, out)
-	}
-	if len(items) == 0 {
-		t.Fatalf("%v listed nothing", args)
 	}
 	return items
 }
@@ -47,16 +55,30 @@ func tableEndsWithID(t *testing.T, id string, args ...string) {
 }
 
 // Every command of the account's other objects lists them, as JSON, JSON
-// lines and a table, on both environments (an emulator serving the
-// public schemas), and a list of one account refuses to run without it.
+// lines and a table, on both environments of the modelled emulator, and
+// a list of one account refuses to run without it.
 func TestObjectCommandsListThem(t *testing.T) {
 	home := testenv.Isolate(t)
-	e := testkit.StartEmulator(t, testkit.WholeSchema(t, emulator.Options{Accounts: 5}))
+	e := testkit.StartEmulator(t, emulator.Options{Accounts: 10})
 	cfg := home + "/objects.toml"
 	e.WriteConfig(t, cfg, testkit.Config{Token: "project", Envs: []config.EnvName{config.Sandbox, config.Live}})
 	for _, env := range []string{"sandbox", "live"} {
 		base := []string{"--config", cfg, "--env", env}
-		acct := decodeList[api.Account](t, append([]string{"accounts", "--first", "1"}, base...)...)[0].ID
+		// The account is the first with virtual IBANs, standing orders and
+		// beneficiaries.
+		acct := ""
+		for _, a := range decodeList[api.Account](t, append([]string{"accounts"}, base...)...) {
+			on := append([]string{"--account", a.ID}, base...)
+			if len(decodeAny[api.VirtualIban](t, append([]string{"virtual-ibans"}, on...)...)) > 0 &&
+				len(decodeAny[api.StandingOrder](t, append([]string{"standing-orders"}, on...)...)) > 0 &&
+				len(decodeAny[api.Beneficiary](t, append([]string{"beneficiaries"}, on...)...)) > 0 {
+				acct = a.ID
+				break
+			}
+		}
+		if acct == "" {
+			t.Fatalf("%s: no account has virtual IBANs, standing orders and beneficiaries", env)
+		}
 		onAccount := append([]string{"--account", acct}, base...)
 
 		vi := decodeList[api.VirtualIban](t, append([]string{"virtual-ibans"}, onAccount...)...)
