@@ -67,7 +67,7 @@ func newFlow(t *testing.T, eo emulator.Options) *flow { return newFlowWith(t, eo
 // project is set, as --project does.
 func newFlowWith(t *testing.T, eo emulator.Options, project bool) *flow {
 	t.Helper()
-	e := testkit.StartEmulator(t, testkit.WholeSchema(t, eo))
+	e := testkit.StartEmulator(t, eo)
 	f := &flow{t: t, emu: e, sess: map[config.EnvName]*auth.Session{}, change: make(chan struct{}, 1)}
 	opts := appOptions(t, e, project, config.Sandbox, config.Live)
 	for name, env := range opts.Envs {

@@ -93,8 +93,8 @@ func TestEmulatorVirtualIbanAddedAndCanceled(t *testing.T) {
 		t.Fatalf("canceling sent %q", got)
 	}
 	e.wantScreen("is Canceled")
-	if row, _ := l.list.Selected(); row.ID != rows[i].ID {
-		t.Fatalf("after the cancel the cursor is on %s, not on the IBAN canceled, %s", row.ID, rows[i].ID)
+	if row, _ := l.list.Selected(); row.ID != rows[i].ID || row.Status != "Canceled" {
+		t.Fatalf("after the cancel the cursor is on %s %s, not on the IBAN canceled, %s Canceled", row.ID, row.Status, rows[i].ID)
 	}
 }
 
@@ -123,6 +123,9 @@ func TestEmulatorStandingOrderCanceledAndBeneficiaryTransfers(t *testing.T) {
 	if o, err := e.client.StandingOrder(context.Background(), orders[i].ID); err != nil || o.StatusInfo.Status != "Canceled" {
 		t.Fatalf("the canceled order is read back %+v, %v", o, err)
 	}
+	if row, _ := u.orders.list.Selected(); row.ID != orders[i].ID || row.StatusInfo.Status != "Canceled" {
+		t.Fatalf("after the cancel the cursor is on %s %s, not on the order canceled, %s Canceled", row.ID, row.StatusInfo.Status, orders[i].ID)
+	}
 	e.press("8")
 	ops = e.opCount()
 	e.press("enter")
@@ -131,4 +134,7 @@ func TestEmulatorStandingOrderCanceledAndBeneficiaryTransfers(t *testing.T) {
 	}
 	e.wantScreen("Transfers (")
 	e.wantScreen("Payee check")
+	// Sent since verification of payee began, a transfer carries the
+	// Sandbox's answer for its creditor's name.
+	e.wantScreen("✓ match")
 }

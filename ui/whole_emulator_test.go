@@ -88,7 +88,7 @@ type emu struct {
 // internal/app, with the demo user signed in (or the project token).
 func newEmu(t testing.TB, eo emulator.Options, project bool) *emu {
 	t.Helper()
-	e := testkit.StartEmulator(t, testkit.WholeSchema(t, eo))
+	e := testkit.StartEmulator(t, eo)
 	opts := appOptions(t, e, project, config.Sandbox)
 	env := opts.Envs[config.Sandbox]
 	client, sess := env.API.(*api.Client), env.Session.(*auth.Session)
