@@ -213,8 +213,11 @@ func (s *vibansScreen) update(msg tea.Msg) tea.Cmd {
 	defer s.syncKeys()
 	if m, ok := msg.(changedMsg); ok {
 		var read tea.Cmd
+		_, viban := m.item.(*api.VirtualIban)
 		switch {
-		case m.accountID != s.ch.accountID || m.err != nil:
+		// The account's other changes (a standing order canceled) leave
+		// its virtual IBANs as they are.
+		case m.accountID != s.ch.accountID || m.err != nil || !viban:
 		case m.itemID == "":
 			// An IBAN added is listed first: the list starts over there,
 			// on it.
