@@ -98,10 +98,13 @@ func (t *Transaction) Signed() int64 {
 // IsCancelable is true for what can still be stopped: scheduled transfers.
 func (t *Transaction) IsCancelable() bool { return t.Status == StatusUpcoming }
 
-// affectsBooked is whether the transaction is in the booked balance.
-func (t *Transaction) affectsBooked() bool {
-	return t.Status == StatusBooked || t.Status == StatusSettled
-}
+// affectsBooked is whether the transaction is in the booked balance: only
+// a Booked one. A Settled card payment (a deferred debit card's, once its
+// repayment cycle ends) was "posted through another booked transaction",
+// its settlementTransactionId, as the schema says; the generator books no
+// such settlement, so a Settled payment stays out of the booked balance,
+// which then adds up from the bookings served, each balanceAfter with it.
+func (t *Transaction) affectsBooked() bool { return t.Status == StatusBooked }
 
 // Balances of an account, in cents.
 type Balances struct {
