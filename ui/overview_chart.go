@@ -86,19 +86,19 @@ type chartMsg struct {
 
 func (m chartMsg) msgErr() error { return m.err }
 
-// chartFeed hands a read's newest history to the event loop: the read
-// never waits for the screen, a screen that stopped listening holds
-// nothing up, and a history a newer one superseded before the screen took
-// it is dropped.
-type chartFeed struct {
+// latestFeed hands a read's newest news to the event loop, page after
+// page: the read never waits for the screen, a screen that stopped
+// listening holds nothing up, and news a newer one superseded before the
+// screen took it is dropped. The read's own command brings its end.
+type latestFeed[M any] struct {
 	mu     sync.Mutex
-	latest chartPageMsg
+	latest M
 	ready  chan struct{}
 }
 
-func newChartFeed() *chartFeed { return &chartFeed{ready: make(chan struct{}, 1)} }
+func newFeed[M any]() *latestFeed[M] { return &latestFeed[M]{ready: make(chan struct{}, 1)} }
 
-func (f *chartFeed) put(m chartPageMsg) {
+func (f *latestFeed[M]) put(m M) {
 	f.mu.Lock()
 	f.latest = m
 	f.mu.Unlock()
@@ -110,7 +110,7 @@ func (f *chartFeed) put(m chartPageMsg) {
 
 // next waits for the read's next page; nil once ctx ends (the read ended
 // or was given up).
-func (f *chartFeed) next(ctx context.Context) tea.Cmd {
+func (f *latestFeed[M]) next(ctx context.Context) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-f.ready:
@@ -134,7 +134,7 @@ type overviewChart struct {
 	// its pages.
 	id   int
 	stop context.CancelFunc
-	feed *chartFeed
+	feed *latestFeed[chartPageMsg]
 	ctx  context.Context
 	err  error
 	// hidden is why there is no chart to draw (the platform shows this
@@ -234,7 +234,7 @@ func (ch *overviewChart) read(parent context.Context, a *api.Account) tea.Cmd {
 		ch.stale = true
 	}
 	ctx, stop := context.WithCancel(parent)
-	ch.id, ch.stop, ch.ctx, ch.feed, ch.err = ch.c.nextID(), stop, ctx, newChartFeed(), nil
+	ch.id, ch.stop, ch.ctx, ch.feed, ch.err = ch.c.nextID(), stop, ctx, newFeed[chartPageMsg](), nil
 	id, feed, lister, env, accountID := ch.id, ch.feed, ch.env.API, ch.env.Name, a.ID
 	fold := ledger.NewFold(ledger.LastDays(ch.c.now(), ch.model.Days()), bal)
 	pages := 0

@@ -40,7 +40,7 @@ func bookedYear(accountID string) ([]api.TransactionDetail, string) {
 			Reference: fmt.Sprintf("REF-%03d", n), ExecutionDate: at, CreatedAt: at, UpdatedAt: at,
 			StatusInfo: api.TransactionStatusInfo{Status: "Booked", BookingDate: at, ValueDate: at,
 				BalanceAfter: &api.BookedBalanceAfter{Amount: &api.Amount{Value: after, Currency: "EUR"}, SequenceNumber: n}},
-			Account: &api.AccountRef{ID: accountID}})
+			Account: &api.AccountRef{ID: accountID, Name: "Account " + strings.TrimPrefix(accountID, "acc-")}})
 	}
 	for d := range 365 {
 		at := start.AddDate(0, 0, d+1).Add(-14 * time.Hour)

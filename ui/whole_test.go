@@ -478,7 +478,7 @@ func TestPaletteJumps(t *testing.T) {
 		t.Fatal(": did not open the palette")
 	}
 	d.wantScreen("Accounts › Account 0 › Members\n") // no crumb of its own
-	d.wantScreen("accounts  transactions  members  cards  events  account ID")
+	d.wantScreen("accounts  transactions  members  cards  events  insights  account ID")
 	d.press("q", "e") // text, not quit or switch
 	if d.quit || d.m.confirm {
 		t.Fatal("a global key fired in the palette")
