@@ -227,7 +227,11 @@ func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Refresh):
 		return d.loadAccount(), true
 	case key.Matches(msg, k.Period):
-		return d.chart.cycle(d.ctx, msg, &d.acct), true
+		if !d.chart.cycle(msg, d.acct.ID) || d.detail.item == nil {
+			// Without the account's balance, the read waits for it.
+			return nil, true
+		}
+		return d.readChart(), true
 	}
 	return nil, false
 }

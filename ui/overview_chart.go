@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
@@ -172,9 +171,6 @@ func (ch *overviewChart) showKept(accountID string) {
 	ch.readAt, ch.stale = read, true
 }
 
-// periodKey is the chart's key, for the Overview's help.
-func (ch *overviewChart) periodKey() key.Binding { return ch.model.Keys().Period }
-
 func (ch *overviewChart) busy() bool { return ch.id != 0 }
 
 // need is the height the chart asks of the Overview: chartMin once it
@@ -284,24 +280,26 @@ func (ch *overviewChart) apply(msg tea.Msg, accountID string) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// cycle is the period key: the next period, its kept chart at once if
-// there is one, read for account a.
-func (ch *overviewChart) cycle(ctx context.Context, msg tea.KeyPressMsg, a *api.Account) tea.Cmd {
+// cycle is the period key: the next period, with the account's kept
+// chart of it at once if there is one; it reports whether the period
+// changed (the host then reads it).
+func (ch *overviewChart) cycle(msg tea.KeyPressMsg, accountID string) bool {
 	var cmd tea.Cmd
 	ch.model, cmd = ch.model.Update(msg)
 	if cmd == nil {
-		return nil
+		return false
 	}
 	// The component asks its host for the period with a message; the
 	// Overview is that host, so it takes the answer here, on the loop.
 	pm, ok := cmd().(balancechart.PeriodMsg)
 	if !ok {
-		return nil
+		return false
 	}
+	ch.giveUp()
 	ch.env.charts.days = pm.Days
 	ch.readAt, ch.stale, ch.err = time.Time{}, false, nil
-	ch.showKept(a.ID)
-	return ch.read(ctx, a)
+	ch.showKept(accountID)
+	return true
 }
 
 // keptAt is when the chart shown was read while it is one kept from

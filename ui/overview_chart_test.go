@@ -279,3 +279,20 @@ func TestEmulatorOverviewChartFollowsASimulatedTransfer(t *testing.T) {
 		t.Errorf("still refreshing once read again:\n%s", e.screen())
 	}
 }
+
+// p before the account has come changes the period only: the chart is
+// read once the account brings the balance it starts from.
+func TestOverviewPeriodBeforeTheAccount(t *testing.T) {
+	t.Parallel()
+	d := newDriverWith(t, fixture{rows: 3, signedIn: true}, withBookedYear)
+	open := d.update(d.update(keyMsg("enter"))()) // the account's request, not sent yet
+	d.run(d.update(keyMsg("p")))
+	ch := d.overview().chart
+	if n := d.sbx.chartReads(); n != 0 || ch.hidden != "" || ch.model.Days() != 90 {
+		t.Fatalf("p before the account: %d chart reads, hidden %q, %d days", n, ch.hidden, ch.model.Days())
+	}
+	d.run(open)
+	if h := ch.model.History(); h == nil || !h.Complete || h.Period.Days() != 90 || h.Mismatch != nil {
+		t.Fatalf("once the account came: %+v", h)
+	}
+}
