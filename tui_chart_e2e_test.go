@@ -37,7 +37,7 @@ func TestTmuxChartRedrawsAfterASimulatedTransfer(t *testing.T) {
 	}
 
 	startDemoAt(tm, bin, "account "+id)
-	tm.waitFor("the chart", "Booked balance · last 30 days", "bookings; adds up with", "Pending")
+	tm.waitFor("the chart", "Booked balance · last 30 days", "; adds up with", "Pending")
 	screen := tm.capture()
 	bookings, in := chartFigures(t, screen)
 
