@@ -115,6 +115,8 @@ type envState struct {
 	// events the Events view's first pages, by query.
 	views  viewCache
 	events eventsCache
+	// charts are the balance charts of the accounts seen last.
+	charts chartsKept
 	// warmed: the project token was fetched ahead after the first screen
 	// since the launch or the last switch to this environment.
 	warmed bool
@@ -129,6 +131,7 @@ type envState struct {
 func (e *envState) forgetUser() {
 	e.owner = nil
 	e.views.clear()
+	e.charts.clear()
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

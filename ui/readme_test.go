@@ -37,6 +37,8 @@ func TestREADMETellsTheTableOfViews(t *testing.T) {
 		"An account opens in tabs (" + strings.Join(titles, ", ") + ").",
 		"| `tab`/`shift+tab`, `" + first + "`–`" + last + "` | an account | " + strings.Join(titles, ", ") + " |",
 		"| `:` | anywhere once signed in | jump: " + strings.Join(lists, ", ") + ", or " + strings.Join(ones, ", ") + " (`tab` completes) |",
+		// The charts' period key, as the Overview and :insights bind it.
+		"| `" + newOverviewKeys().Period.Help().Key + "` | overview, insights | " + newInsightsKeys().Period.Help().Desc + ": ",
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md lacks the line the table of views makes:\n%s", want)

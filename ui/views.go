@@ -38,6 +38,7 @@ func views() []view {
 		// by ID.
 		{tab: listTab("Statements", api.ViewStatements, statementsParams, newStatementsList, tabPrivate)},
 		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents(true) }}},
+		{list: &listView{"insights", "the project's transactions by day, product and status; its most active accounts (project token)", func(m *Model) tea.Cmd { return m.openInsights() }}},
 	}
 }
 
