@@ -16,6 +16,13 @@ type jumpTarget struct {
 	arg  string // what follows the name ("ID"); "" when nothing does
 	desc string
 	open func(m *Model, arg string) tea.Cmd
+	// prepare starts what completing the argument needs (the schema's
+	// read); nil for a target whose argument is an id.
+	prepare func(c *common, env *envState) tea.Cmd
+	// completeArg completes what was typed after the name (extend: as far
+	// as its choices agree) and says what it opens, or its choices; nil
+	// for an id.
+	completeArg func(c *common, env *envState, arg string, extend bool) (done, note string)
 }
 
 // jumpByID opens one resource by id on top of the stack.
@@ -110,7 +117,7 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return func() tea.Msg { return closeMsg{p} }, true
 	case key.Matches(msg, p.keys.Complete):
 		p.complete()
-		return nil, true
+		return p.prepare(), true
 	case key.Matches(msg, p.keys.Go):
 		t, arg, err := p.resolve()
 		if err != "" {
@@ -123,8 +130,37 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	changed, cmd := editInput(&p.in, msg)
 	if changed {
 		p.err = ""
+		return tea.Batch(cmd, p.prepare()), true
 	}
 	return cmd, true
+}
+
+// prepare starts what the completions of the target typed need.
+func (p *paletteScreen) prepare() tea.Cmd {
+	name, _, _ := p.typed()
+	if ms := p.matches(name); len(ms) == 1 && name != "" && ms[0].prepare != nil {
+		return ms[0].prepare(p.c, p.env)
+	}
+	return nil
+}
+
+// argTarget is the target whose argument is being typed, when it
+// completes its argument itself; raw is what follows the name.
+func (p *paletteScreen) argTarget() (t jumpTarget, raw string, ok bool) {
+	name, _, spaced := p.typed()
+	if !spaced {
+		return jumpTarget{}, "", false
+	}
+	ms := p.matches(name)
+	i := slices.IndexFunc(ms, func(t jumpTarget) bool { return t.name == name })
+	if i < 0 && len(ms) == 1 {
+		i = 0
+	}
+	if i < 0 || ms[i].completeArg == nil {
+		return jumpTarget{}, "", false
+	}
+	_, raw, _ = strings.Cut(strings.TrimLeft(p.in.Value(), " "), " ")
+	return ms[i], raw, true
 }
 
 // typed is the name typed so far and what follows it.
@@ -149,6 +185,12 @@ func (p *paletteScreen) matches(prefix string) []jumpTarget {
 // a whole name that takes an id.
 func (p *paletteScreen) complete() {
 	name, _, spaced := p.typed()
+	if t, raw, ok := p.argTarget(); ok {
+		done, _ := t.completeArg(p.c, p.env, raw, true)
+		p.in.SetValue(t.name + " " + done)
+		p.in.CursorEnd()
+		return
+	}
 	if spaced {
 		return
 	}
@@ -191,7 +233,11 @@ func (p *paletteScreen) resolve() (jumpTarget, string, string) {
 	}
 	t := ms[0]
 	if t.arg != "" {
-		return t, "", t.name + " needs an " + t.arg + ": " + t.name + " " + t.arg + "."
+		article := "a "
+		if t.arg == "ID" {
+			article = "an "
+		}
+		return t, "", t.name + " needs " + article + t.arg + ": " + t.name + " " + t.arg + "."
 	}
 	return t, "", t.name + " takes nothing after it."
 }
@@ -222,6 +268,11 @@ func (p *paletteScreen) view() string {
 	case p.err != "":
 		note = st.err.Render("✗ " + p.err)
 	case spaced:
+		if t, raw, ok := p.argTarget(); ok {
+			_, n := t.completeArg(p.c, p.env, raw, false)
+			note = st.dim.Render(n)
+			break
+		}
 		if t, _, err := p.resolve(); err == "" || t.name != "" {
 			note = st.dim.Render(strings.TrimSpace(t.name+" "+t.arg) + ": " + t.desc)
 		}

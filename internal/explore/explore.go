@@ -57,6 +57,9 @@ type Root struct {
 	field *ast.FieldDefinition
 }
 
+// Field is the root's definition in the schema.
+func (r *Root) Field() *ast.FieldDefinition { return r.field }
+
 // Usage is how the root is typed in the palette: "account ID",
 // "legalForms country=…".
 func (r *Root) Usage() string {
