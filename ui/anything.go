@@ -203,26 +203,25 @@ func queryTarget(g *anyView) jumpTarget {
 
 // completeQuery completes a root query's name, and says what the words
 // typed open or, while the name is not whole, the roots it could be.
-func completeQuery(c *common, env *envState, arg string, extend bool) (string, string) {
+func completeQuery(c *common, env *envState, arg string, extend bool) argHint {
 	cat, _, err, reading := env.schemaState()
 	switch {
 	case reading:
-		return arg, c.schemaWait(env)
+		return argHint{done: arg, note: c.schemaWait(env), waiting: true}
 	case err != nil:
-		return arg, "✗ " + remedy.Capitalized(remedy.Sentence(err))
+		return argHint{done: arg, note: "✗ " + remedy.Capitalized(remedy.Sentence(err))}
 	case cat == nil:
-		return arg, ""
+		return argHint{done: arg}
 	}
 	q := parseAnyQuery(arg)
-	spaced := strings.HasSuffix(arg, " ")
-	ms := cat.Match(q.name)
-	if len(q.words) > 0 || spaced {
+	if len(q.words) > 0 || strings.HasSuffix(arg, " ") {
 		if r := cat.Root(q.name); r != nil {
-			return arg, describeRoot(r)
+			return argHint{done: arg, note: describeRoot(r)}
 		}
 	}
+	ms := cat.Match(q.name)
 	if len(ms) == 0 {
-		return arg, "No root query starts with “" + q.name + "”."
+		return argHint{done: arg, note: "No root query starts with “" + q.name + "”."}
 	}
 	if extend {
 		names := make([]string, len(ms))
@@ -235,18 +234,17 @@ func completeQuery(c *common, env *envState, arg string, extend bool) (string, s
 		}
 		if len(done) >= len(q.name) {
 			arg = done
-			q = parseAnyQuery(arg)
-			ms = cat.Match(q.name)
+			ms = cat.Match(strings.TrimSpace(done))
 		}
 	}
 	if len(ms) == 1 {
-		return arg, describeRoot(ms[0])
+		return argHint{done: arg, note: describeRoot(ms[0])}
 	}
 	parts := make([]string, len(ms))
 	for i, r := range ms {
 		parts[i] = r.Usage()
 	}
-	return arg, strings.Join(parts, "  ")
+	return argHint{done: arg, note: strings.Join(parts, "  ")}
 }
 
 // describeRoot is a root as the palette tells of it.

@@ -523,7 +523,7 @@ func (s *anyObject) line(l objLine, label int, selected bool) string {
 	name := strings.Repeat("  ", l.depth) + marker + lineName(n)
 	name = trunc(name, label-1)
 	name += strings.Repeat(" ", max(label-ansi.StringWidth(name), 1))
-	value := s.valueText(l)
+	value := s.valueText(l, s.w-ansi.StringWidth(name))
 	if selected {
 		plain := ansi.Strip(name + value)
 		plain = trunc(plain, s.w)
@@ -532,8 +532,9 @@ func (s *anyObject) line(l objLine, label int, selected bool) string {
 	return trunc(st.dim.Render(name)+value, s.w)
 }
 
-// valueText is a node's value as its line shows it.
-func (s *anyObject) valueText(l objLine) string {
+// valueText is a node's value as its line shows it, in w cells: a link's
+// value is cut before where it goes.
+func (s *anyObject) valueText(l objLine, w int) string {
 	st := s.c.styles
 	n := l.n
 	var v string
@@ -551,7 +552,8 @@ func (s *anyObject) valueText(l objLine) string {
 	case n.Shape == explore.Leaf:
 		v = explore.Text(n.Value)
 		if n.Link != nil && (n.Link.Root != nil || s.c.richView(s.cat, n.Link.Type) != nil) {
-			v += st.dim.Render("  → " + n.Link.Type)
+			to := "  → " + n.Link.Type
+			v = trunc(v, max(w-ansi.StringWidth(to), 1)) + st.dim.Render(to)
 		}
 	case n.Shape == explore.Conn && n.HasTotal:
 		v = st.dim.Render(strconv.Itoa(n.Total) + " · enter opens the list")

@@ -22,7 +22,15 @@ type jumpTarget struct {
 	// completeArg completes what was typed after the name (extend: as far
 	// as its choices agree) and says what it opens, or its choices; nil
 	// for an id.
-	completeArg func(c *common, env *envState, arg string, extend bool) (done, note string)
+	completeArg func(c *common, env *envState, arg string, extend bool) argHint
+}
+
+// argHint is what the palette shows of an argument being typed: the
+// argument completed, the note under it; waiting while the completions
+// are not known yet (a tab pressed meanwhile completes once they are).
+type argHint struct {
+	done, note string
+	waiting    bool
 }
 
 // jumpByID opens one resource by id on top of the stack.
@@ -66,6 +74,8 @@ type paletteScreen struct {
 	in      textinput.Model
 	err     string
 	w, h    int
+	// tabbed: tab was pressed while the completions were not known yet.
+	tabbed bool
 }
 
 func newPaletteScreen(c *common, env *envState, under screen) *paletteScreen {
@@ -107,6 +117,10 @@ func (p *paletteScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		_, cmd := editInput(&p.in, msg)
 		return cmd
+	case schemaMsg:
+		if p.tabbed {
+			p.complete()
+		}
 	}
 	return nil
 }
@@ -129,7 +143,7 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	changed, cmd := editInput(&p.in, msg)
 	if changed {
-		p.err = ""
+		p.err, p.tabbed = "", false
 		return tea.Batch(cmd, p.prepare()), true
 	}
 	return cmd, true
@@ -185,9 +199,11 @@ func (p *paletteScreen) matches(prefix string) []jumpTarget {
 // a whole name that takes an id.
 func (p *paletteScreen) complete() {
 	name, _, spaced := p.typed()
+	p.tabbed = false
 	if t, raw, ok := p.argTarget(); ok {
-		done, _ := t.completeArg(p.c, p.env, raw, true)
-		p.in.SetValue(t.name + " " + done)
+		h := t.completeArg(p.c, p.env, raw, true)
+		p.tabbed = h.waiting
+		p.in.SetValue(t.name + " " + h.done)
 		p.in.CursorEnd()
 		return
 	}
@@ -269,8 +285,7 @@ func (p *paletteScreen) view() string {
 		note = st.err.Render("✗ " + p.err)
 	case spaced:
 		if t, raw, ok := p.argTarget(); ok {
-			_, n := t.completeArg(p.c, p.env, raw, false)
-			note = st.dim.Render(n)
+			note = st.dim.Render(t.completeArg(p.c, p.env, raw, false).note)
 			break
 		}
 		if t, _, err := p.resolve(); err == "" || t.name != "" {
