@@ -62,13 +62,15 @@ func (e *envState) schemaState() (cat *explore.Catalog, from string, err error, 
 	return e.schema.cat, e.schema.from, e.schema.err, e.schema.reading
 }
 
-// readSchema reads env's schema unless it is known or being read; nil
-// when there is nothing to do.
-func (c *common) readSchema(env *envState) tea.Cmd {
+// readSchema reads env's schema unless it is known or being read, or
+// its last read failed and again is false (a read that fails is tried
+// again when the user asks: not on every key); nil when there is nothing
+// to do.
+func (c *common) readSchema(env *envState, again bool) tea.Cmd {
 	k := &env.schema
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.cat != nil || k.reading {
+	if k.cat != nil || k.reading || (k.err != nil && !again) {
 		return nil
 	}
 	if env.Schema == nil {
@@ -123,35 +125,58 @@ func (q anyQuery) resolve(cat *explore.Catalog) (*explore.Root, map[string]any, 
 			r = ms[0]
 		}
 	}
+	if ms := cat.Match(q.name); r == nil && len(ms) > 1 {
+		names := make([]string, 0, 4)
+		for _, m := range ms[:min(len(ms), 3)] {
+			names = append(names, m.Name)
+		}
+		if len(ms) > 3 {
+			names = append(names, "…")
+		}
+		return nil, nil, queryErrorf("%q could be %s: type more of its name, or press tab in the palette", q.name, strings.Join(names, ", "))
+	}
 	if r == nil {
-		return nil, nil, fmt.Errorf("the schema has no root query %q: type its first letters and press tab", q.name)
+		return nil, nil, queryErrorf("the schema has no root query %q: type its first letters and press tab", q.name)
 	}
 	args := map[string]any{}
 	for _, w := range q.words {
 		name, value, ok := strings.Cut(w, "=")
 		if !ok {
 			if r.IDArg == "" || args[r.IDArg] != nil {
-				return nil, nil, fmt.Errorf("%s takes %s: %q is not name=value", r.Name, takes(r), w)
+				return nil, nil, queryErrorf("%s takes %s: %q is not name=value", r.Name, takes(r), w)
 			}
 			args[r.IDArg] = w
 			continue
 		}
 		a := argOf(r, name)
 		if a == nil {
-			return nil, nil, fmt.Errorf("%s has no argument %q; it takes %s", r.Name, name, takes(r))
+			return nil, nil, queryErrorf("%s has no argument %q; it takes %s", r.Name, name, takes(r))
 		}
 		args[name] = argValue(a, value)
 	}
 	if r.IDArg != "" && args[r.IDArg] == nil {
-		return nil, nil, fmt.Errorf("%s reads one %s by id: %s", r.Name, r.Type, r.Usage())
+		return nil, nil, queryErrorf("%s reads one %s by id: %s", r.Name, r.Type, r.Usage())
 	}
 	for _, a := range r.Args {
 		if _, ok := args[a.Name]; !ok {
-			return nil, nil, fmt.Errorf("%s needs %s: %s", r.Name, a.Name, r.Usage())
+			return nil, nil, queryErrorf("%s needs %s: %s", r.Name, a.Name, r.Usage())
 		}
 	}
 	return r, args, nil
 }
+
+// queryError is a query typed in the palette that the schema refuses: its
+// words say what to type instead.
+type queryError struct{ msg string }
+
+func queryErrorf(format string, args ...any) error {
+	return &queryError{fmt.Sprintf(format, args...)}
+}
+
+func (e *queryError) Error() string { return e.msg }
+
+// Remedy is none: the message says what to type.
+func (e *queryError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.None} }
 
 // argOf is the root's argument named name; nil for none.
 func argOf(r *explore.Root, name string) *ast.ArgumentDefinition {
@@ -196,7 +221,7 @@ func queryTarget(g *anyView) jumpTarget {
 			m.popTo(1)
 			return m.push(newAnyScreen(m.c, m.env, parseAnyQuery(arg)))
 		},
-		prepare:     func(c *common, env *envState) tea.Cmd { return c.readSchema(env) },
+		prepare:     func(c *common, env *envState, again bool) tea.Cmd { return c.readSchema(env, again) },
 		completeArg: completeQuery,
 	}
 }
@@ -317,8 +342,12 @@ func newAnyScreen(c *common, env *envState, q anyQuery) *anyScreen {
 	return s
 }
 
-func (s *anyScreen) init() tea.Cmd {
-	if cmd := s.c.readSchema(s.env); cmd != nil {
+func (s *anyScreen) init() tea.Cmd { return s.start(false) }
+
+// start reads the schema unless it is known (again: even when the last
+// read failed), then makes the inner screen.
+func (s *anyScreen) start(again bool) tea.Cmd {
+	if cmd := s.c.readSchema(s.env, again); cmd != nil {
 		return cmd
 	}
 	return s.settle()
@@ -421,10 +450,7 @@ func (s *anyScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if key.Matches(msg, s.keys.Retry) {
 		s.err = nil
-		s.env.schema.mu.Lock()
-		s.env.schema.err = nil
-		s.env.schema.mu.Unlock()
-		return s.init(), true
+		return s.start(true), true
 	}
 	return nil, false
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/explore"
 	"github.com/partnertui/partnertui/internal/gqlop"
 	"github.com/partnertui/partnertui/internal/schemafile"
 	"github.com/partnertui/partnertui/internal/testkit"
@@ -100,6 +102,19 @@ func anyOn(t *testing.T, eo emulator.Options, project bool) (*emu, *atomic.Int32
 	return e, knowSchema(e.m, introspect(t, e.client))
 }
 
+// anyTop is the top screen, a view of anything opened by the palette
+// (whose screen is S once the schema is known) or by a link.
+func anyTop[S screen](d *driver) S {
+	d.t.Helper()
+	if a, ok := d.m.top().(*anyScreen); ok {
+		if s, ok := a.inner.(S); ok {
+			return s
+		}
+		d.t.Fatalf("the view of anything shows %T (%v)", a.inner, a.err)
+	}
+	return topAs[S](d)
+}
+
 // jump types a : jump and enter.
 func (d *driver) jump(to string) {
 	d.t.Helper()
@@ -144,7 +159,7 @@ func TestAnythingFollowsAnIDToItsRichViewAndBack(t *testing.T) {
 	e.press("enter")
 	e.wantScreen("accountMemberships")
 	e.wantScreen("row 1 of")
-	l := topAs[*anyScreen](e.driver).inner.(*anyList)
+	l := anyTop[*anyList](e.driver)
 	if got := l.cols[0].Name; got != "id" {
 		t.Errorf("the first column is %q", got)
 	}
@@ -230,10 +245,213 @@ func TestGoldenAnything(t *testing.T) {
 				if sc.modelled {
 					eo, known = emulator.Options{Accounts: 5}, publicPartnerSchema
 				}
-				d, _ := anyDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1], color: true}, eo, known)
+				d, raw := anyDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1], color: true}, eo, known)
 				d.press(sc.keys...)
 				golden.RequireEqual(t, asciiView(t, d))
+				for _, op := range raw.ops() {
+					if op != "PartnertuiList" && op != "PartnertuiObject" {
+						t.Errorf("the view sent %q", op)
+					}
+				}
 			})
 		}
+	}
+}
+
+// unfoldUntil presses → on every folded line, from the top, until one
+// matches (its line returned), reading what needs it.
+func unfoldUntil(d *driver, s *anyObject, match func(objLine) bool) objLine {
+	d.t.Helper()
+	d.press("g")
+	for {
+		l, ok := s.current()
+		if !ok {
+			d.t.Fatalf("no line matches:\n%s", d.screen())
+		}
+		if match(l) {
+			return l
+		}
+		if foldable(l.n) && !s.open[l.place] {
+			d.press("right")
+		}
+		if s.cursor >= len(s.lines)-1 {
+			d.t.Fatalf("no line matches:\n%s", d.screen())
+		}
+		d.press("down")
+	}
+}
+
+// TestAnythingOnTheCompleteEmulator: the roots the model lacks, read from
+// an emulator serving the whole public schema: a table, a row's object in
+// one request, a connection of it opened as a table of its own, an object
+// past the levels one request reads read when unfolded (one request), an
+// id whose type has no rich view opened in this view, the object copied
+// as JSON.
+func TestAnythingOnTheCompleteEmulator(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e, _ := anyOn(t, testkit.WholeSchema(t, emulator.Options{Accounts: 5}), true)
+	e.wantScreen("row 1 of")
+	e.jump("query accounts")
+	e.wantScreen("row 1 of")
+	before := e.opCount()
+	e.press("enter")
+	o := topAs[*anyObject](e.driver)
+	e.wantScreen("Account  account(accountId: ")
+	if n := e.opCount() - before; n != 1 {
+		t.Errorf("the account took %d requests, want 1", n)
+	}
+
+	e.press("c")
+	var copied map[string]any
+	if err := json.Unmarshal([]byte(e.copied[len(e.copied)-1]), &copied); err != nil || copied["__typename"] != "Account" || copied["id"] != o.tree.Root.Children[0].Value {
+		t.Errorf("c copied %q (%v)", e.copied[len(e.copied)-1], err)
+	}
+
+	// The holder's id: an AccountHolder, which no rich view shows.
+	holder := unfoldUntil(e.driver, o, func(l objLine) bool { return l.n.Name == "id" && l.depth == 1 && l.n.Link != nil })
+	if holder.n.Link.Type != "AccountHolder" || holder.n.Link.Root.Name != "accountHolder" {
+		t.Fatalf("the first nested id links to %+v", holder.n.Link)
+	}
+	e.press("enter")
+	h := topAs[*anyObject](e.driver)
+	e.wantScreen("AccountHolder  accountHolder(id: " + holder.n.Link.ID + ")")
+	e.wantScreen("Accounts › accounts › Account ")
+
+	// A connection of it: a table of its own.
+	conn := lineOf(e.driver, h, "accounts")
+	if conn.n.Shape != explore.Conn || !conn.n.HasTotal {
+		t.Fatalf("the holder's accounts are %+v", conn.n)
+	}
+	e.press("enter")
+	l := topAs[*anyList](e.driver)
+	e.wantScreen("row 1 of")
+	if l.list.Len() != conn.n.Total {
+		t.Errorf("the holder's accounts list %d rows, its count says %d", l.list.Len(), conn.n.Total)
+	}
+	e.press("esc")
+
+	// Past the levels one request reads: read when unfolded.
+	deep := unfoldUntil(e.driver, h, func(l objLine) bool { return l.n.Absent == explore.NotRead })
+	before = e.opCount()
+	e.press("enter")
+	if n := e.opCount() - before; n != 1 || deep.n.Absent != explore.Present || len(deep.n.Children) == 0 {
+		t.Errorf("unfolding %s took %d requests and read %+v", deep.place, n, deep.n)
+	}
+	if !h.open[deep.place] {
+		t.Errorf("%s read but not unfolded", deep.place)
+	}
+}
+
+// TestAnythingSanitisesWhatItShows: a string with escape sequences, set in
+// the platform's answer, reaches neither the screen nor the clipboard.
+func TestAnythingSanitisesWhatItShows(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	fixture := `{"AccountHolder": {"holder-evil": {"verificationStatus": "Refused", "info": {"__typename": "AccountHolderCompanyInfo", "name": "Evil \u001b[31mred\u001b]52;c;aGk=\u0007 SAS", "type": "Company"}}}}`
+	eo := testkit.WholeSchema(t, emulator.Options{Accounts: 5, Fixtures: &emulator.Source{Path: "fixtures.json", Data: []byte(fixture)}})
+	e, _ := anyOn(t, eo, true)
+	e.wantScreen("row 1 of")
+	e.jump("query accountHolder holder-evil")
+	o := anyTop[*anyObject](e.driver)
+	name := unfoldUntil(e.driver, o, func(l objLine) bool { return l.n.Name == "name" })
+	e.press("y")
+	for what, text := range map[string]string{"screen": e.m.render(), "value": explore.Text(name.n.Value), "clipboard": e.copied[len(e.copied)-1]} {
+		if strings.Contains(text, "\x1b[31m") || strings.Contains(text, "\x1b]52") || strings.Contains(text, "\a") {
+			t.Errorf("the %s carries the answer's escape sequences: %q", what, text)
+		}
+	}
+	if !strings.Contains(e.screen(), "Evil") || !strings.Contains(e.screen(), "SAS") {
+		t.Errorf("the name is not shown:\n%s", e.screen())
+	}
+}
+
+// TestAnythingPalette: query's name is completed from the schema, read
+// once when the palette first needs it; what a root needs after its name
+// is said before anything is sent.
+func TestAnythingPalette(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
+	reads := knowSchema(d.m, publicPartnerSchema(t))
+	d.press(":")
+	if n := reads.Load(); n != 0 {
+		t.Errorf("the palette read the schema %d times before query was typed", n)
+	}
+	value := func() string { return topAs[*paletteScreen](d).in.Value() }
+	for _, c := range []struct{ typed, want, note string }{
+		{"q", "query ", "account ID  accountHolder ID  accountHolderOnboarding ID"},
+		{"legalF", "query legalForms ", "legalForms country=…: every LegalForm, a table of its fields"},
+	} {
+		d.typeText(c.typed)
+		d.press("tab")
+		if value() != c.want {
+			t.Errorf("%q then tab: %q, want %q", c.typed, value(), c.want)
+		}
+		d.wantScreen(c.note)
+	}
+	d.press("esc")
+	for _, c := range []struct{ typed, says string }{
+		{"query nope", `The schema has no root query "nope": type its first letters and press tab.`},
+		{"query accountHolderO", `"accountHolderO" could be accountHolderOnboarding, accountHolderOnboardings: type more`},
+		{"query account", "Account reads one Account by id: account ID."},
+		{"query legalForms", "LegalForms needs country: legalForms country=…."},
+		{"query accounts x", `Accounts takes nothing after its name: "x" is not name=value.`},
+		{"query legalForms land=FR", `LegalForms has no argument "land"; it takes country=….`},
+	} {
+		d.jump(c.typed)
+		flat := strings.Join(strings.Fields(d.screen()), " ")
+		if !strings.Contains(flat, c.says) {
+			t.Errorf("%s says:\n%s\nwant %q", c.typed, d.screen(), c.says)
+		}
+		if d.sbx.requests() != 1 {
+			t.Fatalf("%s sent a request", c.typed)
+		}
+		d.press("esc")
+	}
+	if n := reads.Load(); n != 1 {
+		t.Errorf("the schema was read %d times, want once", n)
+	}
+}
+
+// failingSchema is a SchemaSource that cannot read the schema until told.
+type failingSchema struct {
+	ok    *atomic.Bool
+	s     *ast.Schema
+	reads *atomic.Int32
+}
+
+func (f failingSchema) Schema(context.Context) (*ast.Schema, string, error) {
+	f.reads.Add(1)
+	if !f.ok.Load() {
+		return nil, "", errors.New("the partner API's schema could not be read by introspection: Sandbox answered HTTP 503")
+	}
+	return f.s, "read by introspection", nil
+}
+
+// TestAnythingWithoutTheSchema: a schema that cannot be read is said where
+// it is needed; r reads it again.
+func TestAnythingWithoutTheSchema(t *testing.T) {
+	t.Parallel()
+	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
+	src := failingSchema{ok: &atomic.Bool{}, s: publicPartnerSchema(t), reads: &atomic.Int32{}}
+	d.m.envs[config.Sandbox].Schema = src
+	d.press(":")
+	d.typeText("query acc")
+	d.wantScreen("✗ The partner API's schema could not be read by introspection: Sandbox answered HTTP 503.")
+	d.press("enter")
+	d.wantScreen("Could not open query acc.")
+	d.wantScreen("HTTP 503")
+	src.ok.Store(true)
+	d.press("r")
+	d.wantScreen(`"acc" could be account, accountHolder, accountHolderOnboarding, …: type more of its name`)
+	d.press("esc")
+	d.jump("query accountHolders")
+	d.wantScreen("Could not load the accountHolders. The fake API sends no operation built at run time.")
+	if n := src.reads.Load(); n != 2 {
+		t.Errorf("the schema was read %d times, want twice", n)
 	}
 }

@@ -17,8 +17,9 @@ type jumpTarget struct {
 	desc string
 	open func(m *Model, arg string) tea.Cmd
 	// prepare starts what completing the argument needs (the schema's
-	// read); nil for a target whose argument is an id.
-	prepare func(c *common, env *envState) tea.Cmd
+	// read; again: even if it failed before); nil for a target whose
+	// argument is an id.
+	prepare func(c *common, env *envState, again bool) tea.Cmd
 	// completeArg completes what was typed after the name (extend: as far
 	// as its choices agree) and says what it opens, or its choices; nil
 	// for an id.
@@ -76,6 +77,9 @@ type paletteScreen struct {
 	w, h    int
 	// tabbed: tab was pressed while the completions were not known yet.
 	tabbed bool
+	// prepared: the target typed was prepared once (a failed read is
+	// tried again once per palette, not on every key).
+	prepared bool
 }
 
 func newPaletteScreen(c *common, env *envState, under screen) *paletteScreen {
@@ -153,7 +157,9 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (p *paletteScreen) prepare() tea.Cmd {
 	name, _, _ := p.typed()
 	if ms := p.matches(name); len(ms) == 1 && name != "" && ms[0].prepare != nil {
-		return ms[0].prepare(p.c, p.env)
+		again := !p.prepared
+		p.prepared = true
+		return ms[0].prepare(p.c, p.env, again)
 	}
 	return nil
 }
