@@ -345,3 +345,64 @@ func TestTheModelledSubsetWithThePublicSchema(t *testing.T) {
 	}
 	t.Logf("unserved: %v", c.Unserved())
 }
+
+// TestReadsEveryShapeOfRoot: a value, a list read whole with an argument
+// and its element alone, and a row whose type no root reads by id, read as
+// the node after the row before it.
+func TestReadsEveryShapeOfRoot(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEndpoint(t, testkit.WholeSchema(t, emulator.Options{Accounts: 5}))
+	c := New(publicSchema(t))
+	ctx := context.Background()
+
+	v, err := c.Read(ctx, e.rec, At("webhookEventTypes", nil), "")
+	if err != nil || v.Root.Shape != Leaf || v.Root.Name != "webhookEventTypes" {
+		t.Fatalf("webhookEventTypes: %+v, %v", v, err)
+	}
+	if types, ok := v.Root.Value.([]any); !ok || len(types) == 0 {
+		t.Errorf("webhookEventTypes is %v", v.Root.Value)
+	}
+
+	forms, err := c.Table(At("legalForms", map[string]any{"country": "FRA"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := forms.Page(ctx, e.rec, 100, "")
+	if err != nil || len(p.Rows) == 0 || p.HasNext {
+		t.Fatalf("legalForms: %+v, %v", p, err)
+	}
+	last := p.Rows[len(p.Rows)-1]
+	el, err := c.Read(ctx, e.rec, forms.Locate(last), last.Type)
+	if err != nil || el.Missing || el.Root.Index != last.Index {
+		t.Fatalf("the last legal form: %+v, %v", el, err)
+	}
+	for _, ch := range el.Root.Children {
+		if ch.Shape == Leaf && ch.Value != last.Values[ch.Name] {
+			t.Errorf("the element read alone has %s %v, its row %v", ch.Name, ch.Value, last.Values[ch.Name])
+		}
+	}
+
+	if c.ByID("User") != nil {
+		t.Fatal("a root reads a User by id: pick another type")
+	}
+	users, err := c.Table(At("users", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = users.Page(ctx, e.rec, 3, "")
+	if err != nil || len(p.Rows) < 2 {
+		t.Fatalf("users: %+v, %v", p, err)
+	}
+	second := p.Rows[1]
+	at := users.Locate(second)
+	if st := at.Path[len(at.Path)-1]; !st.Edge || st.Args["after"] != p.Rows[0].Cursor {
+		t.Fatalf("the second user is located at %s", at.Key())
+	}
+	u, err := c.Read(ctx, e.rec, at, "")
+	if err != nil || u.Missing || u.Root.Children[0].Name != "id" || u.Root.Children[0].Value != second.Values["id"] {
+		t.Fatalf("the second user read alone: %+v, %v", u.Root, err)
+	}
+}

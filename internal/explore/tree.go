@@ -120,7 +120,10 @@ func (c *Catalog) Read(ctx context.Context, d Doer, l Locator, only string) (*Tr
 		t.Root = &Node{Index: -1, Type: w.target.Name, Null: true, At: l, Shape: shapeOf(w.target, w.field.Type)}
 	} else {
 		t.Root = c.node(v, w.field, w.target, sel, l, path, true)
-		t.Root.Name = ""
+		if t.Root.Shape != Leaf {
+			// The object itself: its fields are the lines.
+			t.Root.Name = ""
+		}
 		if len(l.Path) > 0 && l.Path[len(l.Path)-1].Index >= 0 {
 			t.Root.Index = l.Path[len(l.Path)-1].Index
 		}
