@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -129,7 +130,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		return &NetworkError{Env: c.env, Host: cs.host, Timeout: true, Err: fmt.Errorf("no complete answer within %s", c.timeout)}
 	}
 	if cs.status == 0 {
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		if ctxErr := cmp.Or(ctx.Err(), leftBeforeSent(ctx, cs)); ctxErr != nil {
 			return fmt.Errorf("the %s request was cancelled: %w", c.env, ctxErr)
 		}
 		var ue *url.Error

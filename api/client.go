@@ -127,7 +127,7 @@ type Client struct {
 }
 
 // New builds a Client whose transport stack is observer → environment guard
-// → token → base transport.
+// → token → connection keeper (leave.go) → base transport.
 func New(opts Options) (*Client, error) {
 	if opts.Env == "" {
 		return nil, errors.New("api: Options.Env is empty; name the environment (sandbox or live)")
@@ -198,9 +198,9 @@ func New(opts Options) (*Client, error) {
 	if c.base == nil {
 		c.base = NewTransport()
 	}
-	var next http.RoundTripper = &tokenTransport{src: opts.TokenSource, next: c.base}
+	var next http.RoundTripper = &tokenTransport{src: opts.TokenSource, next: &connKeeper{next: c.base}}
 	if opts.Anonymous {
-		c.src, c.rejected, next = nil, nil, c.base
+		c.src, c.rejected, next = nil, nil, &connKeeper{next: c.base}
 	}
 	hc := &http.Client{
 		Transport: &observer{c: c, next: &guardTransport{

@@ -45,6 +45,8 @@ type common struct {
 	// opens is auth.CanOpen of getenv: a page opened would reach the user.
 	openURL func(ctx context.Context, url string) error
 	opens   bool
+	// consentRedirect is Options.ConsentRedirect; nil when none.
+	consentRedirect func() (string, error)
 	// views is the table of views (views.go), made once.
 	views []view
 }

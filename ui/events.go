@@ -184,7 +184,7 @@ func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
 		failed:    "Could not read the event log.",
 		columns:   eventColumns(c.now),
 		id:        func(l *api.WebhookEventLog) string { return l.ID },
-		fetch:     q.fetch(env.ProjectAPI, &env.events, c.now),
+		fetch:     q.fetch(env.ProjectAPI, &env.events, env.ctx, c.now),
 		walkToEnd: true,
 		pageSize:  eventsPageSize,
 		project:   true,
@@ -403,7 +403,7 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // until it answers.
 func (s *eventsScreen) run(q eventsQuery) tea.Cmd {
 	s.query, s.polling = q, false
-	return s.listScreen.query(q.fetch(s.env.ProjectAPI, &s.env.events, s.c.now))
+	return s.listScreen.query(q.fetch(s.env.ProjectAPI, &s.env.events, s.env.ctx, s.c.now))
 }
 
 // view is the listScreen's, with the tail's status line under the

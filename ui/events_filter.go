@@ -34,10 +34,13 @@ func (q eventsQuery) params() api.WebhookEventLogsParams {
 	return api.WebhookEventLogsParams{First: eventsPageSize, EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
 }
 
-// fetch reads pages of the log, newest first (the log has no other order).
-// fetch reads the log's pages; each first page read is kept in cache
-// (when set) with when it was read, for the next visit of the same query.
-func (q eventsQuery) fetch(p ProjectAPI, cache *eventsCache, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
+// fetch reads the log's pages, newest first (the log has no other order);
+// each first page read is kept in cache (when set) with when it was read,
+// for the next visit of the same query. A first page is worth keeping
+// even when the view that asked for it has gone: leaving the view stops
+// its read only before it is sent (api.FinishOnceSent); bg, the
+// environment's context, ends it whatever happens.
+func (q eventsQuery) fetch(p ProjectAPI, cache *eventsCache, bg context.Context, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
 	base := q.params()
 	read := fetchPages(p.WebhookEventLogs, func(r pagedlist.Request) api.WebhookEventLogsParams {
 		pp := base
@@ -49,9 +52,13 @@ func (q eventsQuery) fetch(p ProjectAPI, cache *eventsCache, now func() time.Tim
 	}
 	key := q.cacheKey()
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
-		page, err := read(ctx, r)
-		if err == nil && r.After == "" && !r.Reverse {
-			cache.put(key, page, now())
+		if r.After != "" || r.Reverse {
+			return read(ctx, r)
+		}
+		since := cache.generation()
+		page, err := read(api.FinishOnceSent(bg, ctx), r)
+		if err == nil {
+			cache.putSince(since, key, page, now())
 		}
 		return page, err
 	}

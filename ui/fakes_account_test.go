@@ -429,6 +429,10 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 	if f.viewErr != nil {
 		return nil, f.viewErr
 	}
+	// As the client: a read whose context has ended fails.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	v := &api.AccountView{}
 	var err error
 	v.Detail, err = f.accountDetail(ctx, p.AccountID, p.Project)

@@ -28,7 +28,8 @@ func newOverviewKeys() overviewKeys {
 		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
 		QR:      key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
 		Refresh: refreshKey(),
-		CloseQR: escKey("close QR code"),
+		// Q opens the QR code and, as esc, closes it: one key in the help.
+		CloseQR: key.NewBinding(key.WithKeys("esc", "Q"), key.WithHelp("esc/Q", "close QR code")),
 	}
 }
 
@@ -97,7 +98,7 @@ func (d *overviewScreen) simulations() []simAction {
 	if !d.known() || d.env.ReadOnly {
 		return nil
 	}
-	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now())
+	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now(), d.c.consentRedirectURL)
 }
 
 // known: the account was read, or came with the list's row (which always
@@ -107,12 +108,7 @@ func (d *overviewScreen) known() bool { return d.detail.item != nil || d.acct.Na
 func (d *overviewScreen) syncKeys() {
 	k := &d.keys
 	k.Copy.SetEnabled(d.known() && !d.prompting())
-	k.QR.SetEnabled(d.known() && !d.prompting())
-	if d.showQR {
-		k.QR.SetHelp("Q", "close QR code")
-	} else {
-		k.QR.SetHelp("Q", "IBAN QR code")
-	}
+	k.QR.SetEnabled(d.known() && !d.prompting() && !d.showQR)
 	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
 	k.Refresh.SetEnabled(!d.prompting())
 	d.sim.syncKeys()
@@ -136,14 +132,14 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 // loadAccount reads the account in full; with a user token the same
 // request brings the user's membership of it.
 func (d *overviewScreen) loadAccount() tea.Cmd {
-	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
+	a, id, project, o, bg := d.env.API, d.acct.ID, d.env.Project, d.opening, d.env.ctx
 	d.opening, d.fromView = nil, o != nil
 	if o != nil {
 		o.begin()
 	}
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
-			if detail, err := o.send(ctx, a); err == nil {
+			if detail, err := o.send(bg, ctx, a); err == nil {
 				return detail, nil
 			}
 		}

@@ -106,7 +106,7 @@ func New(opts Options) *Model {
 	}
 	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick,
 		getenv: getenv, headless: auth.Headless(getenv),
-		openURL: opts.OpenURL, opens: auth.CanOpen(getenv)}
+		openURL: opts.OpenURL, opens: auth.CanOpen(getenv), consentRedirect: opts.ConsentRedirect}
 	if c.openURL == nil {
 		c.openURL = auth.OpenBrowser
 	}

@@ -165,6 +165,11 @@ type Options struct {
 	// OpenURL starts the user's browser on a page (a payment's consent
 	// page); nil means auth.OpenBrowser.
 	OpenURL func(ctx context.Context, url string) error
+	// ConsentRedirect is the address a payment's consent sends the
+	// browser back to once answered: a page that loads and says to go
+	// back to the terminal (internal/app serves one); nil, or an error,
+	// leaves simRedirectURL, which no browser loads.
+	ConsentRedirect func() (string, error)
 
 	// tick replaces tea.Tick in tests, which fire timers by hand.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

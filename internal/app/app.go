@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/landing"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -63,6 +64,10 @@ type App struct {
 	onWait    func(api.Wait)
 	onRefresh func(auth.RefreshEvent)
 	demo      *demo // nil unless --demo
+	// landing is the page a consent sends the browser back to, started
+	// on first use (ConsentRedirect); nil until then.
+	landingMu sync.Mutex
+	landing   *landing.Page
 
 	mu     sync.Mutex
 	envs   map[config.EnvName]*Env
@@ -147,6 +152,29 @@ func (a *App) Close() {
 	if a.demo != nil {
 		a.demo.close()
 	}
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing != nil {
+		_ = a.landing.Close()
+		a.landing = nil
+	}
+}
+
+// ConsentRedirect is the consentRedirectUrl of the payments this process
+// initiates: a page of its own on 127.0.0.1 (internal/landing) that a
+// browser loads once the user has answered the consent, saying to go back
+// to the terminal. It is started on first use and served until Close.
+func (a *App) ConsentRedirect() (string, error) {
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing == nil {
+		p, err := landing.Start()
+		if err != nil {
+			return "", fmt.Errorf("serving the page a consent returns to: %w", err)
+		}
+		a.landing = p
+	}
+	return a.landing.URL(), nil
 }
 
 // Demo reports whether the app runs on the embedded emulator.

@@ -2,15 +2,21 @@ package app
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit/consent"
 )
 
 // The user and project clients of an environment share one connection
@@ -132,5 +138,96 @@ func TestDemoServesASchema(t *testing.T) {
 	t.Cleanup(plain.Close)
 	if got := plain.DemoServes(); len(got) != 0 {
 		t.Errorf("without a schema, DemoServes = %v", got)
+	}
+}
+
+// A payment's consent sends the browser back to ConsentRedirect: a page
+// of this process that loads (under --demo, as against the platform), the
+// same one for every payment, gone once the app is closed.
+func TestConsentRedirectLandsOnAPageThatLoads(t *testing.T) {
+	testenv.Isolate(t)
+	ctx := context.Background()
+	a, err := New(ctx, Options{Demo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			a.Close()
+		}
+	})
+	e, err := a.Env(config.Sandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.EnsureSignedIn(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	me, err := e.API.User(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consent.Manual(t, e.API, me.ID)
+	page, err := e.API.Accounts(ctx, api.AccountsParams{First: 50, Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accountID := ""
+	for _, acc := range page.Items {
+		if acc.IBAN != "" && acc.Currency == "EUR" {
+			accountID = acc.ID
+			break
+		}
+	}
+	if accountID == "" {
+		t.Fatalf("none of %d opened accounts is in EUR with an IBAN", len(page.Items))
+	}
+	redirect, err := a.ConsentRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := a.ConsentRedirect(); err != nil || again != redirect {
+		t.Fatalf("a second payment returns to %q (%v), the first to %q", again, err, redirect)
+	}
+	p, err := e.API.InitiateCreditTransfers(ctx, api.InitiateCreditTransfersInput{AccountID: accountID, ConsentRedirectURL: redirect,
+		CreditTransfer: api.CreditTransferInput{Amount: api.Amount{Value: "1.00", Currency: "EUR"},
+			SepaBeneficiary: api.SepaBeneficiaryInput{IBAN: "DE89370400440532013000", Name: "Landing test"}, Label: "landing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != "ConsentPending" || p.ConsentURL == "" {
+		t.Fatalf("the payment is %s with consent page %q, want ConsentPending with one", p.Status, p.ConsentURL)
+	}
+
+	// The browser: it follows the consent page's redirect.
+	browser := &http.Client{Timeout: 10 * time.Second}
+	resp, err := browser.Get(p.ConsentURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	consentURL, _ := url.Parse(p.ConsentURL)
+	form := url.Values{"consentId": {consentURL.Query().Get("consentId")}, "decision": {"accept"}}
+	consentURL.RawQuery = ""
+	resp, err = browser.PostForm(consentURL.String(), form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.String(), redirect) ||
+		!strings.Contains(string(body), "go back to partnertui") {
+		t.Fatalf("the browser landed on %s: HTTP %d\n%s", resp.Request.URL, resp.StatusCode, body)
+	}
+
+	a.Close()
+	closed = true
+	if resp, err := browser.Get(redirect); err == nil {
+		resp.Body.Close()
+		t.Error("the page still answers once the app is closed")
 	}
 }
