@@ -574,7 +574,7 @@ func (s *anyObject) valueText(l objLine, w int) string {
 func (s *anyObject) statusLine() string {
 	var b strings.Builder
 	b.WriteString("line " + strconv.Itoa(min(s.cursor+1, len(s.lines))) + " of " + strconv.Itoa(len(s.lines)))
-	if n := len(s.cat.Unserved()); n > 0 {
+	if n := s.cat.UnservedCount(); n > 0 {
 		b.WriteString(" · " + strconv.Itoa(n) + " of the schema's fields and types not served here")
 	}
 	switch {

@@ -293,6 +293,14 @@ func (c *Catalog) learn(what string) bool {
 	return true
 }
 
+// UnservedCount is how many fields and types the endpoint turned out not
+// to serve.
+func (c *Catalog) UnservedCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.unserved)
+}
+
 // Unserved is what the endpoint turned out not to serve of the schema,
 // sorted: "Account.virtualIbanEntries", or a type's name.
 func (c *Catalog) Unserved() []string {

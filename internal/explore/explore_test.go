@@ -406,3 +406,26 @@ func TestReadsEveryShapeOfRoot(t *testing.T) {
 		t.Fatalf("the second user read alone: %+v, %v", u.Root, err)
 	}
 }
+
+// TestTooDeepIsRefusedBeforeSending: a list or an object whose fields
+// would be past the Sandbox's depth is refused before anything is built.
+func TestTooDeepIsRefusedBeforeSending(t *testing.T) {
+	t.Parallel()
+	c := New(publicSchema(t))
+	l := At("account", map[string]any{"accountId": "x"})
+	for range 6 {
+		l = l.Then(Step{Field: "legalRepresentativeMembership", Index: -1}).Then(Step{Field: "account", Index: -1})
+	}
+	_, err := c.Table(l.Then(Step{Field: "transactions", Index: -1}))
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Errorf("a table at depth 14: %v, want a BuildError", err)
+	}
+	rec := &recorder{d: nil}
+	// At depth 15, the deepest field allowed, an object's own fields would be
+	// at 16.
+	l = l.Then(Step{Field: "legalRepresentativeMembership", Index: -1}).Then(Step{Field: "account", Index: -1})
+	if _, err := c.Read(context.Background(), rec, l, ""); !errors.As(err, &be) || len(rec.sent()) != 0 {
+		t.Errorf("an object at depth 15: %v, %d sent; want a BuildError and nothing sent", err, len(rec.sent()))
+	}
+}

@@ -54,6 +54,14 @@ func (c *Catalog) Table(l Locator) (*Table, error) {
 		return nil, fmt.Errorf("explore: %s is not a list", w.field.Name)
 	}
 	t.Abstract = c.s.Types[t.Node].IsAbstractType()
+	// A row's fields are under edges and node, or the list's elements.
+	deepest := w.depth + 1
+	if t.conn != nil {
+		deepest += 2
+	}
+	if deepest > Limits().maxDepth {
+		return nil, &BuildError{errTooDeep}
+	}
 	return t, nil
 }
 
