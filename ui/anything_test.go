@@ -455,3 +455,36 @@ func TestAnythingWithoutTheSchema(t *testing.T) {
 		t.Errorf("the schema was read %d times, want twice", n)
 	}
 }
+
+// TestAnythingHelpFitsAt80x24: the table's and the object's ? help show
+// each of their bindings whole at 80×24, and their hint lines are not cut.
+func TestAnythingHelpFitsAt80x24(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	for name, keys := range map[string][]string{
+		"table":  {":", "q", "u", "e", "r", "y", " ", "a", "c", "c", "o", "u", "n", "t", "s", "enter"},
+		"object": {":", "q", "u", "e", "r", "y", " ", "a", "c", "c", "o", "u", "n", "t", "s", "enter", "enter", "down", "down", "down"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d, _ := anyDriver(t, fixture{rows: 3, signedIn: true, w: 80, h: 24}, emulator.Options{Accounts: 5}, nil)
+			d.press(keys...)
+			hint := strings.Split(d.screen(), "\n")[23-1]
+			if strings.HasSuffix(strings.TrimSpace(hint), "…") {
+				t.Errorf("the hint line is cut: %q", hint)
+			}
+			groups := d.m.helpGroups()
+			d.press("?")
+			screen := d.screen()
+			for _, g := range groups {
+				for _, b := range g {
+					if h := b.Help(); b.Enabled() && !helpEntry(h).MatchString(screen) {
+						t.Errorf("the help lacks %q %q:\n%s", h.Key, h.Desc, screen)
+					}
+				}
+			}
+		})
+	}
+}
