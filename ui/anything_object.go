@@ -564,6 +564,9 @@ func (s *anyObject) valueText(l objLine, w int) string {
 	default:
 		v = st.dim.Render(n.Type)
 	}
+	if n.Deprecated != "" && n.Absent != explore.Unserved {
+		v += st.dim.Render(" · deprecated")
+	}
 	if n.Err != "" {
 		v += " " + st.err.Render("✗ "+n.Err)
 	}

@@ -52,8 +52,6 @@ type Root struct {
 	// Args are the arguments it needs (non-null, without a default) other
 	// than IDArg, in the schema's order.
 	Args []*ast.ArgumentDefinition
-	// Paged: a connection that takes first and after.
-	Paged bool
 	field *ast.FieldDefinition
 }
 
@@ -125,9 +123,6 @@ func New(schema *ast.Schema) *Catalog {
 // namedAfter: the root's name is its type's, lower camel case.
 func namedAfter(r *Root) bool { return strings.EqualFold(r.Name, r.Type) }
 
-// Schema is the schema the catalog reads.
-func (c *Catalog) Schema() *ast.Schema { return c.s }
-
 // Roots are the root queries, in the schema's order.
 func (c *Catalog) Roots() []*Root { return c.roots }
 
@@ -168,7 +163,6 @@ func (c *Catalog) root(f *ast.FieldDefinition) *Root {
 		r.Kind = List
 	case c.connectionNode(def) != "":
 		r.Kind, r.Type = Connection, c.connectionNode(def)
-		r.Paged = f.Arguments.ForName("first") != nil && f.Arguments.ForName("after") != nil
 	default:
 		r.Kind = Object
 	}
@@ -213,12 +207,6 @@ func (c *Catalog) connectionNode(def *ast.Definition) string {
 		return ""
 	}
 	return node.Type.Name()
-}
-
-// IsConnection reports whether the named type is a connection.
-func (c *Catalog) IsConnection(typeName string) bool {
-	def := c.s.Types[typeName]
-	return def != nil && c.connectionNode(def) != ""
 }
 
 // Kinds are the names an object of the named type goes by: the type, the

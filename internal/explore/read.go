@@ -32,9 +32,6 @@ type FieldError struct {
 	Message string
 }
 
-// PathKey is the path as one string ("account.holder.0.id").
-func (e FieldError) PathKey() string { return pathKey(e.Path) }
-
 func pathKey(p []any) string {
 	parts := make([]string, len(p))
 	for i, x := range p {
