@@ -488,3 +488,39 @@ func TestAnythingHelpFitsAt80x24(t *testing.T) {
 		})
 	}
 }
+
+// TestTheTableOfViewsNamesRealTypes: each GraphQL type a rich view shows is
+// a type of the public schema, named by one row only, a row that opens one
+// by ID: the view of anything's links lead there.
+func TestTheTableOfViewsNamesRealTypes(t *testing.T) {
+	t.Parallel()
+	s := publicPartnerSchema(t)
+	cat := explore.New(s)
+	seen := map[string]bool{}
+	c := &common{views: views()}
+	for _, v := range c.views {
+		for _, typ := range v.types {
+			if s.Types[typ] == nil {
+				t.Errorf("the %s view names the type %s, which the public schema lacks", v.kind, typ)
+			}
+			if seen[typ] {
+				t.Errorf("the type %s is named twice", typ)
+			}
+			seen[typ] = true
+			if v.one == nil {
+				t.Errorf("the %s view names %s but opens none by ID", v.kind, typ)
+			}
+			if r := cat.ByID(typ); r == nil {
+				t.Errorf("no root reads a %s by id, yet the %s view shows one", typ, v.kind)
+			}
+		}
+	}
+	for typ, kind := range map[string]resourceKind{"Account": resourceAccount, "CardTransaction": resourceTransaction, "Card": resourceCard, "AccountMembership": resourceMembership} {
+		if v := c.richView(cat, typ); v == nil || v.kind != kind {
+			t.Errorf("a %s opens %v, want the %s view", typ, v, kind)
+		}
+	}
+	if v := c.richView(cat, "AccountHolder"); v != nil {
+		t.Errorf("an AccountHolder opens the %s view", v.kind)
+	}
+}
