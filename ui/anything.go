@@ -100,6 +100,15 @@ func (c *common) schemaWait(env *envState) string {
 	return c.spinFrame + " Reading the schema of " + envTitle(env.Name) + "'s partner API…"
 }
 
+// anyDoer is the client the view of anything reads with: the
+// environment's own, or its project-token client (project).
+func anyDoer(env *envState, project bool) explore.Doer {
+	if project && env.distinctProject() != nil {
+		return env.ProjectAPI
+	}
+	return env.API
+}
+
 // anyQuery is what follows `query` in the palette: a root query's name,
 // then its id (a root that reads one object by id) and name=value for its
 // other arguments.
@@ -302,14 +311,16 @@ func (c *common) richView(cat *explore.Catalog, typeName string) *view {
 
 // followLink opens the view of the object l names: its rich view when
 // there is one, the view of anything elsewhere.
-func (c *common) followLink(env *envState, cat *explore.Catalog, l *explore.Link) tea.Cmd {
+// project: the view it is followed from reads with the project's token,
+// which this one keeps.
+func (c *common) followLink(env *envState, cat *explore.Catalog, l *explore.Link, project bool) tea.Cmd {
 	if v := c.richView(cat, l.Type); v != nil {
 		return openCmd(env.Name, v.kind, l.ID)
 	}
 	if l.Root == nil {
 		return nil
 	}
-	return push(env.Name, newAnyObject(c, env, cat, explore.ByID(l.Root, l.ID), "", l.Type+" "+shortID(l.ID)))
+	return push(env.Name, newAnyObject(c, env, cat, explore.ByID(l.Root, l.ID), "", l.Type+" "+shortID(l.ID), project))
 }
 
 // linkHelp names where a link goes: "open Card", "open AccountHolder".
@@ -325,20 +336,25 @@ func shortID(id string) string {
 
 // anyScreen is what `query …` opens: until the schema is known, the wait
 // (or why it cannot be read); then the table or the object the query
-// names, which it draws and passes everything to.
+// names, which it draws and passes everything to. p reads it with the
+// project's token instead of the environment's (and what it opens then
+// too), where the environment has a project-token client of its own.
 type anyScreen struct {
-	c     *common
-	env   *envState
-	q     anyQuery
-	inner screen
-	err   error
-	keys  struct{ Retry key.Binding }
-	w, h  int
+	c       *common
+	env     *envState
+	q       anyQuery
+	inner   screen
+	err     error
+	project bool
+	keys    struct{ Retry, Token key.Binding }
+	w, h    int
 }
 
 func newAnyScreen(c *common, env *envState, q anyQuery) *anyScreen {
 	s := &anyScreen{c: c, env: env, q: q}
 	s.keys.Retry = refreshKey()
+	s.keys.Token = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "read with the project's token"))
+	s.keys.Token.SetEnabled(env.distinctProject() != nil)
 	return s
 }
 
@@ -374,7 +390,7 @@ func (s *anyScreen) settle() tea.Cmd {
 	at := explore.At(r.Name, args)
 	switch r.Kind {
 	case explore.Connection, explore.List:
-		l, err := newAnyList(s.c, s.env, cat, at, r.Name)
+		l, err := newAnyList(s.c, s.env, cat, at, r.Name, s.project)
 		if err != nil {
 			s.err = err
 			return nil
@@ -385,7 +401,7 @@ func (s *anyScreen) settle() tea.Cmd {
 		if r.IDArg != "" {
 			title = r.Type + " " + shortID(fmt.Sprint(args[r.IDArg]))
 		}
-		s.inner = newAnyObject(s.c, s.env, cat, at, "", title)
+		s.inner = newAnyObject(s.c, s.env, cat, at, "", title, s.project)
 	}
 	s.inner.setSize(s.w, s.h)
 	return s.inner.init()
@@ -422,14 +438,14 @@ func (s *anyScreen) setSize(w, h int) {
 
 func (s *anyScreen) ShortHelp() []key.Binding {
 	if s.inner != nil {
-		return s.inner.ShortHelp()
+		return append(s.inner.ShortHelp(), s.keys.Token)
 	}
 	return []key.Binding{s.keys.Retry}
 }
 
 func (s *anyScreen) FullHelp() [][]key.Binding {
 	if s.inner != nil {
-		return s.inner.FullHelp()
+		return append(s.inner.FullHelp(), []key.Binding{s.keys.Token})
 	}
 	return [][]key.Binding{s.ShortHelp()}
 }
@@ -445,6 +461,9 @@ func (s *anyScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (s *anyScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if s.inner != nil && !s.inner.capturing() && key.Matches(msg, s.keys.Token) {
+		return s.switchToken(), true
+	}
 	if s.inner != nil {
 		return s.inner.handleKey(msg)
 	}
@@ -453,6 +472,19 @@ func (s *anyScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return s.start(true), true
 	}
 	return nil, false
+}
+
+// switchToken reads the query again with the other token.
+func (s *anyScreen) switchToken() tea.Cmd {
+	s.project = !s.project
+	desc := "read with the project's token"
+	if s.project {
+		desc = "read with your token"
+	}
+	s.keys.Token.SetHelp("p", desc)
+	s.inner.close()
+	s.inner = nil
+	return s.settle()
 }
 
 func (s *anyScreen) view() string {

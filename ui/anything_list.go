@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -24,22 +25,23 @@ type anyList struct {
 	keys         struct{ Sideways key.Binding }
 }
 
-// newAnyList is the table of the connection or list at l, titled title.
-func newAnyList(c *common, env *envState, cat *explore.Catalog, l explore.Locator, title string) (*anyList, error) {
+// newAnyList is the table of the connection or list at l, titled title,
+// read with the project's token when project is set.
+func newAnyList(c *common, env *envState, cat *explore.Catalog, l explore.Locator, title string, project bool) (*anyList, error) {
 	t, err := cat.Table(l)
 	if err != nil {
 		return nil, err
 	}
 	s := &anyList{cat: cat, table: t, cols: t.Columns()}
 	s.keys.Sideways = key.NewBinding(key.WithKeys("left", "right", "h", "l"), key.WithHelp("←/→", "columns"))
-	api := env.API
+	d := anyDoer(env, project)
 	s.listScreen = newListScreen(c, env, listSpec[explore.Row]{
 		title:   title,
 		noun:    title,
 		columns: s.columns(),
 		id:      func(r *explore.Row) string { return r.Key() },
 		fetch: func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[explore.Row], error) {
-			p, err := t.Page(ctx, api, r.First, r.After)
+			p, err := t.Page(ctx, d, r.First, r.After)
 			if err != nil {
 				return pagedlist.Page[explore.Row]{}, err
 			}
@@ -57,8 +59,9 @@ func newAnyList(c *common, env *envState, cat *explore.Catalog, l explore.Locato
 			} else {
 				title += " " + strconv.Itoa(row.Index+1)
 			}
-			return push(env.Name, newAnyObject(c, env, cat, t.Locate(row), row.Type, title))
+			return push(env.Name, newAnyObject(c, env, cat, t.Locate(row), row.Type, title, project))
 		},
+		project:  project && env.distinctProject() != nil,
 		openDesc: "open " + t.Node,
 		note:     s.note,
 	})
@@ -66,13 +69,17 @@ func newAnyList(c *common, env *envState, cat *explore.Catalog, l explore.Locato
 	return s, nil
 }
 
-// note says which columns are shown of how many.
+// note says which token reads the table, when it is the project's, and
+// which columns are shown of how many.
 func (s *anyList) note() string {
-	shown := s.shown()
-	if s.first == 0 && shown >= len(s.cols) {
-		return ""
+	var parts []string
+	if s.spec.project {
+		parts = append(parts, "project token")
 	}
-	return "columns " + strconv.Itoa(s.first+1) + "–" + strconv.Itoa(s.first+shown) + " of " + strconv.Itoa(len(s.cols))
+	if shown := s.shown(); s.list.Len() > 0 && (s.first > 0 || shown < len(s.cols)) {
+		parts = append(parts, "columns "+strconv.Itoa(s.first+1)+"–"+strconv.Itoa(s.first+shown)+" of "+strconv.Itoa(len(s.cols)))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // shown is how many of the table's columns are drawn, from first.

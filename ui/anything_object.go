@@ -28,6 +28,8 @@ type anyObject struct {
 	at     explore.Locator
 	only   string
 	name   string
+	// project: read with the project's token.
+	project bool
 
 	tree *explore.Tree
 	// load is the read of the whole object in flight (0 for none) and
@@ -62,30 +64,45 @@ type objLine struct {
 // anyTreeMsg answers the read of the whole object.
 type anyTreeMsg struct {
 	envTag
-	id   int
-	tree *explore.Tree
-	err  error
+	id      int
+	tree    *explore.Tree
+	err     error
+	project bool
 }
 
-func (m anyTreeMsg) msgErr() error { return m.err }
+// msgErr: a refused project token is no reason to sign in again.
+func (m anyTreeMsg) msgErr() error {
+	if m.project {
+		return nil
+	}
+	return m.err
+}
 
 // anyNodeMsg answers the read of one not-read object.
 type anyNodeMsg struct {
 	envTag
-	id   int
-	node *explore.Node
-	tree *explore.Tree
-	err  error
+	id      int
+	node    *explore.Node
+	tree    *explore.Tree
+	err     error
+	project bool
 }
 
-func (m anyNodeMsg) msgErr() error { return m.err }
+// msgErr: a refused project token is no reason to sign in again.
+func (m anyNodeMsg) msgErr() error {
+	if m.project {
+		return nil
+	}
+	return m.err
+}
 
 // newAnyObject is the object at at (of type only, when known), titled
-// name in the breadcrumbs.
-func newAnyObject(c *common, env *envState, cat *explore.Catalog, at explore.Locator, only, name string) *anyObject {
+// name in the breadcrumbs, read with the project's token when project is
+// set.
+func newAnyObject(c *common, env *envState, cat *explore.Catalog, at explore.Locator, only, name string, project bool) *anyObject {
 	ctx, cancel := context.WithCancel(env.ctx)
 	s := &anyObject{c: c, env: env, ctx: ctx, cancel: cancel, cat: cat, at: at, only: only, name: name,
-		reads: map[*explore.Node]int{}, open: map[string]bool{}}
+		project: project && env.distinctProject() != nil, reads: map[*explore.Node]int{}, open: map[string]bool{}}
 	s.keys = objKeys{
 		nav:     navKeys(),
 		Enter:   openKey("open"),
@@ -104,11 +121,11 @@ func (s *anyObject) init() tea.Cmd { return s.read() }
 // read reads the whole object again.
 func (s *anyObject) read() tea.Cmd {
 	s.load = s.c.nextID()
-	id, cat, d, at, only, env := s.load, s.cat, s.env.API, s.at, s.only, s.env.Name
+	id, cat, d, at, only, env, project := s.load, s.cat, anyDoer(s.env, s.project), s.at, s.only, s.env.Name, s.project
 	ctx := s.ctx
 	return s.c.task(func() tea.Msg {
 		t, err := cat.Read(ctx, d, at, only)
-		return anyTreeMsg{envTag{env}, id, t, err}
+		return anyTreeMsg{envTag{env}, id, t, err, project}
 	})
 }
 
@@ -119,10 +136,10 @@ func (s *anyObject) readNode(n *explore.Node) tea.Cmd {
 	}
 	id := s.c.nextID()
 	s.reads[n] = id
-	cat, d, at, env, ctx := s.cat, s.env.API, n.At, s.env.Name, s.ctx
+	cat, d, at, env, ctx, project := s.cat, anyDoer(s.env, s.project), n.At, s.env.Name, s.ctx, s.project
 	return s.c.task(func() tea.Msg {
 		t, err := cat.Read(ctx, d, at, "")
-		return anyNodeMsg{envTag{env}, id, n, t, err}
+		return anyNodeMsg{envTag{env}, id, n, t, err, project}
 	})
 }
 
@@ -154,7 +171,7 @@ func (s *anyObject) update(msg tea.Msg) tea.Cmd {
 		delete(s.reads, msg.node)
 		switch {
 		case msg.err != nil:
-			msg.node.Err = explain(msg.err, where{retry: s.keys.Enter, project: s.env.Project})
+			msg.node.Err = explain(msg.err, where{retry: s.keys.Enter, project: s.env.Project || s.project})
 		case msg.tree.Missing:
 			msg.node.Err = "not found when read on its own"
 			if len(msg.tree.Errors) > 0 {
@@ -295,7 +312,7 @@ func (s *anyObject) enter(l objLine) tea.Cmd {
 	n := l.n
 	switch {
 	case n.Link != nil:
-		return s.c.followLink(s.env, s.cat, n.Link)
+		return s.c.followLink(s.env, s.cat, n.Link, s.project)
 	case n.Shape == explore.Conn:
 		return s.openList(n)
 	case s.open[l.place] && n.Absent == explore.Present:
@@ -314,7 +331,7 @@ func (s *anyObject) openList(n *explore.Node) tea.Cmd {
 			}
 		}
 	}
-	l, err := newAnyList(s.c, s.env, s.cat, n.At, n.Name)
+	l, err := newAnyList(s.c, s.env, s.cat, n.At, n.Name, s.project)
 	if err != nil {
 		return func() tea.Msg { return flashMsg{text: err.Error(), bad: true} }
 	}
@@ -442,10 +459,14 @@ func (s *anyObject) view() string {
 	b.WriteByte('\n')
 	switch {
 	case s.tree == nil && s.loadErr != nil:
-		b.WriteString(wrap(st.err.Render("✗ Could not read "+describe(s.at)+". ")+explain(s.loadErr, where{retry: s.keys.Refresh, project: s.env.Project}), s.w))
+		b.WriteString(wrap(st.err.Render("✗ Could not read "+describe(s.at)+". ")+explain(s.loadErr, where{retry: s.keys.Refresh, project: s.env.Project || s.project}), s.w))
 		return fit(b.String(), s.w, s.h)
 	case s.tree == nil:
-		b.WriteString(s.c.loadingText(s.env.status, "the "+orDash(s.only)))
+		status := s.env.status
+		if s.project {
+			status = s.env.projectAPIStatus()
+		}
+		b.WriteString(s.c.loadingText(status, "the "+orDash(s.only)))
 		return fit(b.String(), s.w, s.h)
 	case s.tree.Missing:
 		b.WriteString(wrap(st.err.Render("✗ Nothing at "+describe(s.at)+".")+" "+s.missingWhy(), s.w))
@@ -577,6 +598,9 @@ func (s *anyObject) valueText(l objLine, w int) string {
 func (s *anyObject) statusLine() string {
 	var b strings.Builder
 	b.WriteString("line " + strconv.Itoa(min(s.cursor+1, len(s.lines))) + " of " + strconv.Itoa(len(s.lines)))
+	if s.project {
+		b.WriteString(" · project token")
+	}
 	if n := s.cat.UnservedCount(); n > 0 {
 		b.WriteString(" · " + strconv.Itoa(n) + " of the schema's fields and types not served here")
 	}

@@ -29,6 +29,11 @@ func (f *fakeAPI) Do(context.Context, api.Request) (*api.Response, error) {
 	return nil, errors.New("the fake API sends no operation built at run time")
 }
 
+// Do: the fake project API sends no operation built at run time either.
+func (f *fakeProjectAPI) Do(context.Context, api.Request) (*api.Response, error) {
+	return nil, errors.New("the fake project API sends no operation built at run time")
+}
+
 // rawAPI is the fake API whose operations built at run time go to a real
 // client (an emulator's), each one's name kept.
 type rawAPI struct {
@@ -523,4 +528,38 @@ func TestTheTableOfViewsNamesRealTypes(t *testing.T) {
 	if v := c.richView(cat, "AccountHolder"); v != nil {
 		t.Errorf("an AccountHolder opens the %s view", v.kind)
 	}
+}
+
+// TestAnythingWithTheProjectToken: what a user token may not read, p reads
+// with the project's token, and what it opens then too.
+func TestAnythingWithTheProjectToken(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e, _ := anyOn(t, emulator.Options{Accounts: 5}, false)
+	e.wantScreen("row 1 of")
+	e.jump("query transactions")
+	flat := strings.Join(strings.Fields(e.screen()), " ")
+	if !strings.Contains(flat, "Could not load the transactions. The endpoint answered: user tokens can't call transactions queries") {
+		t.Fatalf("a user token's refusal is not said:\n%s", e.screen())
+	}
+	e.press("?")
+	e.wantScreen("read with the project's token")
+	e.press("esc")
+	e.press("p")
+	l := anyTop[*anyList](e.driver)
+	e.wantScreen("row 1 of")
+	e.wantScreen("project token")
+	if !l.spec.project || l.list.Len() == 0 {
+		t.Fatalf("p read %d transactions with the project token (%v)", l.list.Len(), l.spec.project)
+	}
+	e.press("enter")
+	o := topAs[*anyObject](e.driver)
+	e.wantScreen("line 1 of")
+	if !o.project || o.tree == nil || o.tree.Missing {
+		t.Fatalf("the transaction was not read with the project token: %v", o.loadErr)
+	}
+	e.press("esc", "p")
+	e.wantScreen("Could not load the transactions.")
 }

@@ -51,7 +51,7 @@ type Root struct {
 	IDArg string
 	// Args are the arguments it needs (non-null, without a default) other
 	// than IDArg, in the schema's order.
-	Args []*ast.ArgumentDefinition
+	Args  []*ast.ArgumentDefinition
 	field *ast.FieldDefinition
 }
 

@@ -58,6 +58,21 @@ func (e *NotServedError) Error() string {
 // Remedy is none: there is nothing to retry.
 func (e *NotServedError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.None} }
 
+// AnswerError is an answer with errors and no value where the view
+// reads: the endpoint's own words.
+type AnswerError struct{ Errors []FieldError }
+
+func (e *AnswerError) Error() string {
+	msgs := make([]string, 0, len(e.Errors))
+	for _, x := range e.Errors {
+		msgs = append(msgs, x.Message)
+	}
+	return "the endpoint answered: " + strings.Join(msgs, "; ")
+}
+
+// Remedy is none: the endpoint's words say what is wrong.
+func (e *AnswerError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.None} }
+
 // ArgError reports an argument given for a root query that does not fit
 // the type the schema declares for it.
 type ArgError struct{ Err error }

@@ -85,6 +85,9 @@ type Row struct {
 	// Type is the node's own type (its __typename).
 	Type   string
 	Values map[string]any
+	// Errs are the answer's errors at the row's fields, by field ("" for
+	// the row itself).
+	Errs map[string]string
 }
 
 // ID is the row's id field, when it has one.
@@ -108,6 +111,9 @@ func (r *Row) Key() string {
 // Cell is the row's value of a column as one line; "" for null.
 func (r *Row) Cell(name string) string {
 	v, ok := r.Values[name]
+	if e := r.Errs[name]; e != "" && (!ok || v == nil) {
+		return "✗ " + e
+	}
 	if !ok || v == nil {
 		return ""
 	}
@@ -145,8 +151,11 @@ func (t *Table) Page(ctx context.Context, d Doer, first int, after string) (*Pag
 		return nil, err
 	}
 	p := &Page{Errors: a.errs}
-	v, _, ok := follow(a.data, t.At)
+	v, path, ok := follow(a.data, t.At)
 	if !ok {
+		if len(a.errs) > 0 {
+			return nil, &AnswerError{Errors: a.errs}
+		}
 		return p, nil
 	}
 	if t.conn == nil {
@@ -155,6 +164,7 @@ func (t *Table) Page(ctx context.Context, d Doer, first int, after string) (*Pag
 			p.Rows = append(p.Rows, t.row(item, i))
 		}
 		p.Total, p.HasTotal = len(p.Rows), true
+		p.placeErrors(path, false)
 		return p, nil
 	}
 	conn, _ := v.(map[string]any)
@@ -184,7 +194,52 @@ func (t *Table) Page(ctx context.Context, d Doer, first int, after string) (*Pag
 	if p.EndCursor == "" {
 		p.EndCursor = prev
 	}
+	p.placeErrors(path, true)
 	return p, nil
+}
+
+// placeErrors puts each error under the list's path (at) on the row and
+// field it names; conn: the rows are a connection's edges' nodes.
+func (p *Page) placeErrors(at []any, conn bool) {
+	for _, e := range p.Errors {
+		rest, ok := under(e.Path, at)
+		if conn {
+			ok = ok && len(rest) >= 3 && rest[0] == "edges" && rest[2] == "node"
+			if ok {
+				rest = append(rest[1:2:2], rest[3:]...)
+			}
+		}
+		if !ok || len(rest) == 0 {
+			continue
+		}
+		i, isInt := rest[0].(int)
+		if !isInt || i < 0 || i >= len(p.Rows) {
+			continue
+		}
+		field := ""
+		if len(rest) > 1 {
+			field = fmt.Sprint(rest[1])
+		}
+		r := &p.Rows[i]
+		if r.Errs == nil {
+			r.Errs = map[string]string{}
+		}
+		r.Errs[field] = e.Message
+	}
+}
+
+// under is what follows prefix in path; ok is false when path is not
+// under it.
+func under(path, prefix []any) ([]any, bool) {
+	if len(path) < len(prefix) {
+		return nil, false
+	}
+	for i := range prefix {
+		if fmt.Sprint(path[i]) != fmt.Sprint(prefix[i]) {
+			return nil, false
+		}
+	}
+	return path[len(prefix):], true
 }
 
 func (t *Table) row(v any, index int) Row {
