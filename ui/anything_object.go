@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/partnertui/partnertui/internal/explore"
+	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -164,6 +167,7 @@ func (s *anyObject) update(msg tea.Msg) tea.Cmd {
 		s.tree, s.loadErr = msg.tree, nil
 		s.reads = map[*explore.Node]int{}
 		s.flatten()
+		return s.readUnfolded()
 	case anyNodeMsg:
 		if id, ok := s.reads[msg.node]; !ok || id != msg.id {
 			return nil
@@ -179,10 +183,24 @@ func (s *anyObject) update(msg tea.Msg) tea.Cmd {
 			}
 		default:
 			msg.node.Fill(msg.tree.Root)
+			s.flatten()
+			return s.readUnfolded()
 		}
 		s.flatten()
 	}
 	return nil
+}
+
+// readUnfolded reads the objects unfolded before a refresh that the new
+// read left unread, so the tree opens as far as it was.
+func (s *anyObject) readUnfolded() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, l := range s.lines {
+		if s.open[l.place] && l.n.Absent == explore.NotRead && l.n.Err == "" {
+			cmds = append(cmds, s.readNode(l.n))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // flatten lays the tree out as lines: the object's fields, and under
@@ -402,7 +420,7 @@ func describe(l explore.Locator) string {
 		p := st.Field
 		if len(st.Args) > 0 {
 			var args []string
-			for _, k := range sortedKeys(st.Args) {
+			for _, k := range slices.Sorted(maps.Keys(st.Args)) {
 				if k == "first" && st.Edge {
 					continue
 				}
@@ -421,19 +439,6 @@ func describe(l explore.Locator) string {
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, ".")
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 // errorLines are the answer's errors no field shows, and what the
@@ -501,14 +506,7 @@ func (s *anyObject) missingWhy() string {
 	if len(why) == 0 {
 		return "The endpoint answered null: check the id, and its environment."
 	}
-	return remedyCapital(strings.Join(why, "; "))
-}
-
-func remedyCapital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return remedy.Capitalized(strings.Join(why, "; "))
 }
 
 // labelWidth is the width of the names' column: the longest name shown
@@ -602,7 +600,9 @@ func (s *anyObject) statusLine() string {
 		b.WriteString(" · project token")
 	}
 	if n := s.cat.UnservedCount(); n > 0 {
-		b.WriteString(" · " + strconv.Itoa(n) + " of the schema's fields and types not served here")
+		// Which schema: a snapshot may be older or newer than the endpoint.
+		_, from, _, _ := s.env.schemaState()
+		b.WriteString(" · " + strconv.Itoa(n) + " fields and types of the schema (" + from + ") not served here")
 	}
 	switch {
 	case s.load != 0:

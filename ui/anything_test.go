@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -347,6 +348,18 @@ func TestAnythingOnTheCompleteEmulator(t *testing.T) {
 	}
 	if !h.open[deep.place] {
 		t.Errorf("%s read but not unfolded", deep.place)
+	}
+
+	// r reads it again, as far as it was open: the object, then what it
+	// read when unfolded.
+	before = e.opCount()
+	e.press("r")
+	if n := e.opCount() - before; n != 2 {
+		t.Errorf("the refresh took %d requests, want 2", n)
+	}
+	i := slices.IndexFunc(h.lines, func(l objLine) bool { return l.place == deep.place })
+	if i < 0 || h.lines[i].n.Absent != explore.Present || h.lines[i+1].depth <= h.lines[i].depth {
+		t.Errorf("after r, %s is not unfolded again", deep.place)
 	}
 }
 
