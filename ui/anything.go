@@ -232,7 +232,21 @@ func queryTarget(g *anyView) jumpTarget {
 		},
 		prepare:     func(c *common, env *envState, again bool) tea.Cmd { return c.readSchema(env, again) },
 		completeArg: completeQuery,
+		check:       checkQuery,
 	}
+}
+
+// checkQuery is what is wrong with the query typed, once the schema is
+// known: said in the palette, to be corrected there.
+func checkQuery(_ *common, env *envState, arg string) string {
+	cat, _, _, _ := env.schemaState()
+	if cat == nil {
+		return "" // the view says what it waits for, or why it cannot read
+	}
+	if _, _, err := parseAnyQuery(arg).resolve(cat); err != nil {
+		return remedy.Capitalized(remedy.Sentence(err))
+	}
+	return ""
 }
 
 // completeQuery completes a root query's name, and says what the words

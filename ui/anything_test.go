@@ -425,6 +425,9 @@ func TestAnythingPalette(t *testing.T) {
 		if !strings.Contains(flat, c.says) {
 			t.Errorf("%s says:\n%s\nwant %q", c.typed, d.screen(), c.says)
 		}
+		if _, ok := d.m.top().(*paletteScreen); !ok {
+			t.Errorf("%s left the palette for %T", c.typed, d.m.top())
+		}
 		if d.sbx.requests() != 1 {
 			t.Fatalf("%s sent a request", c.typed)
 		}

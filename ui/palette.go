@@ -24,6 +24,9 @@ type jumpTarget struct {
 	// as its choices agree) and says what it opens, or its choices; nil
 	// for an id.
 	completeArg func(c *common, env *envState, arg string, extend bool) argHint
+	// check says what is wrong with the argument, when that is known
+	// before going ("" for nothing, or not yet); nil for an id.
+	check func(c *common, env *envState, arg string) string
 }
 
 // argHint is what the palette shows of an argument being typed: the
@@ -138,6 +141,9 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return p.prepare(), true
 	case key.Matches(msg, p.keys.Go):
 		t, arg, err := p.resolve()
+		if err == "" && t.check != nil {
+			err = t.check(p.c, p.env, arg)
+		}
 		if err != "" {
 			p.err = err
 			return nil, true
