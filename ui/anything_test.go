@@ -199,21 +199,32 @@ func TestAnythingFollowsAnIDToItsRichViewAndBack(t *testing.T) {
 	}
 }
 
-// anyDriver is the UI on the fakes, its view of anything reading an
-// emulator (its rows deterministic for the seed) with the project token,
-// the schema known being known (the emulator's, unless known is set).
-func anyDriver(t *testing.T, fx fixture, eo emulator.Options, known func(t testing.TB) *ast.Schema) (*driver, *rawAPI) {
+// anyEndpoint is an emulator's Sandbox partner API with a project token,
+// and the schema it serves; tests share one (they only read).
+type anyEndpoint struct {
+	client *api.Client
+	served *ast.Schema
+}
+
+func newAnyEndpoint(t *testing.T, eo emulator.Options) anyEndpoint {
 	t.Helper()
 	e := testkit.StartEmulator(t, eo)
 	env := apptest.Env(t, apptest.New(t, e, apptest.Options{Project: true}), config.Sandbox)
+	return anyEndpoint{client: env.API, served: introspect(t, env.API)}
+}
+
+// anyDriver is the UI on the fakes, its view of anything reading the
+// endpoint (its rows deterministic for the emulator's seed), the schema
+// known being known (the endpoint's own when nil).
+func anyDriver(t *testing.T, fx fixture, ep anyEndpoint, known *ast.Schema) (*driver, *rawAPI) {
+	t.Helper()
 	d := newDriver(t, fx)
-	raw := &rawAPI{fakeAPI: d.sbx, raw: env.API}
+	raw := &rawAPI{fakeAPI: d.sbx, raw: ep.client}
 	d.m.envs[config.Sandbox].API = raw
-	s := introspect(t, env.API)
-	if known != nil {
-		s = known(t)
+	if known == nil {
+		known = ep.served
 	}
-	knowSchema(d.m, s)
+	knowSchema(d.m, known)
 	return d, raw
 }
 
@@ -242,16 +253,17 @@ func TestGoldenAnything(t *testing.T) {
 		{"anynotserved", true, jump("query onboardings")},
 		{"anyunserved", true, append(jump("query accounts"), "enter")},
 	}
+	complete := newAnyEndpoint(t, testkit.WholeSchema(t, emulator.Options{Accounts: 5}))
+	modelled, public := newAnyEndpoint(t, emulator.Options{Accounts: 5}), publicPartnerSchema(t)
 	for _, sc := range scenes {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				t.Parallel()
-				eo := testkit.WholeSchema(t, emulator.Options{Accounts: 5})
-				var known func(testing.TB) *ast.Schema
+				ep, known := complete, (*ast.Schema)(nil)
 				if sc.modelled {
-					eo, known = emulator.Options{Accounts: 5}, publicPartnerSchema
+					ep, known = modelled, public
 				}
-				d, raw := anyDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1], color: true}, eo, known)
+				d, raw := anyDriver(t, fixture{rows: 3, signedIn: true, w: sz[0], h: sz[1], color: true}, ep, known)
 				d.press(sc.keys...)
 				golden.RequireEqual(t, asciiView(t, d))
 				for _, op := range raw.ops() {
@@ -484,13 +496,14 @@ func TestAnythingHelpFitsAt80x24(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}
+	ep := newAnyEndpoint(t, emulator.Options{Accounts: 5})
 	for name, keys := range map[string][]string{
 		"table":  {":", "q", "u", "e", "r", "y", " ", "a", "c", "c", "o", "u", "n", "t", "s", "enter"},
 		"object": {":", "q", "u", "e", "r", "y", " ", "a", "c", "c", "o", "u", "n", "t", "s", "enter", "enter", "down", "down", "down"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			d, _ := anyDriver(t, fixture{rows: 3, signedIn: true, w: 80, h: 24}, emulator.Options{Accounts: 5}, nil)
+			d, _ := anyDriver(t, fixture{rows: 3, signedIn: true, w: 80, h: 24}, ep, nil)
 			d.press(keys...)
 			hint := strings.Split(d.screen(), "\n")[23-1]
 			if strings.HasSuffix(strings.TrimSpace(hint), "…") {
