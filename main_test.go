@@ -40,7 +40,7 @@ func TestTmuxEndToEnd(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("one request", "Operation", "query AccountViewWithMembership", "HTTP 200")
 	tm.keys("Escape")
-	tm.waitFor("back on the requests", "newest first")
+	tm.waitFor("back on the requests", "requests kept, newest first")
 	tm.keys("Escape")
 	tm.waitFor("back on the account", "IBAN", "BIC")
 	tm.keys("e")

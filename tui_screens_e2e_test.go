@@ -119,7 +119,8 @@ func firstHour(t *testing.T, w, h int) {
 	tm.keys(":")
 	tm.waitFor("palette", "accounts")
 	tm.keys("account 00000000-0000-0000-0000-000000000000", "Enter")
-	flat := tm.waitForWords("unknown account", "Could not load the account.", "Check the ID, then press : to type it again.")
+	// Said in the palette, to be corrected there; no screen of it opens.
+	flat := tm.waitForWords("unknown account", "Could not open account 00000000-0000-0000-0000-000000000000.", "Check the ID, correct it here and press enter.")
 	for _, not := range []string{"copy IBAN", "QR code", "simulate", "BIC"} {
 		if strings.Contains(flat, not) {
 			t.Errorf("the unknown account's screen offers %q:\n%s", not, tm.capture())

@@ -511,7 +511,7 @@ func (s *anyScreen) view() string {
 	text := s.c.schemaWait(s.env)
 	if s.err != nil {
 		text = s.c.styles.err.Render("✗ Could not open query "+strings.TrimSpace(s.q.name+" "+strings.Join(s.q.words, " "))+". ") +
-			explain(s.err, where{retry: s.keys.Retry, project: s.env.Project})
+			s.c.explain(s.err, where{retry: s.keys.Retry, project: s.env.Project})
 	}
 	return fit(wrap(text, s.w), s.w, s.h)
 }

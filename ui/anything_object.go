@@ -175,7 +175,7 @@ func (s *anyObject) update(msg tea.Msg) tea.Cmd {
 		delete(s.reads, msg.node)
 		switch {
 		case msg.err != nil:
-			msg.node.Err = explain(msg.err, where{retry: s.keys.Enter, project: s.env.Project || s.project})
+			msg.node.Err = s.c.explain(msg.err, where{retry: s.keys.Enter, project: s.env.Project || s.project})
 		case msg.tree.Missing:
 			msg.node.Err = "not found when read on its own"
 			if len(msg.tree.Errors) > 0 {
@@ -464,7 +464,7 @@ func (s *anyObject) view() string {
 	b.WriteByte('\n')
 	switch {
 	case s.tree == nil && s.loadErr != nil:
-		b.WriteString(wrap(st.err.Render("✗ Could not read "+describe(s.at)+". ")+explain(s.loadErr, where{retry: s.keys.Refresh, project: s.env.Project || s.project}), s.w))
+		b.WriteString(wrap(st.err.Render("✗ Could not read "+describe(s.at)+". ")+s.c.explain(s.loadErr, where{retry: s.keys.Refresh, project: s.env.Project || s.project}), s.w))
 		return fit(b.String(), s.w, s.h)
 	case s.tree == nil:
 		status := s.env.status
@@ -602,7 +602,7 @@ func (s *anyObject) statusLine() string {
 	if n := s.cat.UnservedCount(); n > 0 {
 		// Which schema: a snapshot may be older or newer than the endpoint.
 		_, from, _, _ := s.env.schemaState()
-		b.WriteString(" · " + strconv.Itoa(n) + " fields and types of the schema (" + from + ") not served here")
+		b.WriteString(" · " + strconv.Itoa(n) + " not served here · schema: " + from)
 	}
 	switch {
 	case s.load != 0:

@@ -110,7 +110,7 @@ func (s *eventsScreen) edit(f eventField) tea.Cmd {
 	var cmd tea.Cmd
 	switch f {
 	case fieldType:
-		s.input.Placeholder = "Transaction.Booked"
+		s.input.Placeholder = "an event type, such as Transaction.Booked (tab completes)"
 		s.input.ShowSuggestions = true
 		s.input.SetValue(s.query.eventType)
 		cmd = s.loadTypes()
@@ -157,6 +157,10 @@ func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
 		q := s.query
 		switch s.editing {
 		case fieldType:
+			var bad string
+			if v, bad = s.typed(v); bad != "" {
+				return func() tea.Msg { return flashMsg{text: bad, bad: true} }
+			}
 			q.eventType = v
 		case fieldResource:
 			if v != q.resource {
@@ -174,6 +178,25 @@ func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := editInput(&s.input, msg)
 	return cmd
+}
+
+// typed is the event type the field shows, for enter to apply: what was
+// typed, or the completion shown after it (which looks typed enough to
+// be meant); bad says why it is no event type, when the types are known,
+// rather than filter on one that matches nothing.
+func (s *eventsScreen) typed(v string) (string, string) {
+	if v == "" {
+		return "", ""
+	}
+	types := s.input.AvailableSuggestions()
+	if sug := s.input.CurrentSuggestion(); sug != "" && !slices.Contains(types, v) &&
+		strings.HasPrefix(strings.ToLower(sug), strings.ToLower(v)) {
+		v = sug
+	}
+	if len(types) > 0 && !slices.Contains(types, v) {
+		return v, "“" + v + "” is not an event type: " + s.input.KeyMap.AcceptSuggestion.Keys()[0] + " completes one, " + s.keys.Cancel.Help().Key + " leaves the filter as it was."
+	}
+	return v, ""
 }
 
 func (s *eventsScreen) closeField() {

@@ -347,7 +347,7 @@ func (d *overviewScreen) view() string {
 		lines = append(lines, d.c.spinFrame+" "+w)
 	}
 	if err := d.detail.err; err != nil {
-		lines = append(lines, wrap(st.err.Render("✗ Could not load the account. ")+explain(err, d.where()), d.w))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the account. ")+d.c.explain(err, d.where()), d.w))
 	}
 	if d.known() || d.detail.err == nil {
 		lines = append(lines, d.fieldLines()...)

@@ -15,7 +15,12 @@ type jumpTarget struct {
 	name string
 	arg  string // what follows the name ("ID"); "" when nothing does
 	desc string
+	// open goes to a view by name; nil for a resource by id.
 	open func(m *Model, arg string) tea.Cmd
+	// lookup is the screen of one resource by id, which the palette reads
+	// before it goes there: a bad id is said in the palette, and no
+	// broken screen is pushed.
+	lookup func(c *common, env *envState, id string) screen
 	// prepare starts what completing the argument needs (the schema's
 	// read; again: even if it failed before); nil for a target whose
 	// argument is an id.
@@ -37,26 +42,21 @@ type argHint struct {
 	waiting    bool
 }
 
-// jumpByID opens one resource by id on top of the stack.
-func jumpByID(kind resourceKind) func(*Model, string) tea.Cmd {
-	return func(m *Model, id string) tea.Cmd {
-		cmd := m.open(openMsg{envTag{m.env.Name}, kind, id})
-		if t, ok := m.top().(typedByID); ok {
-			t.typedByID(m.keys.Jump)
-		}
-		return cmd
-	}
-}
-
 // typedByID is a screen of one item that can be asked for by an ID the
 // user typed: a missing one is then said to be mistyped.
 type typedByID interface{ typedByID(retype key.Binding) }
 
-// jumpMsg asks the root to close the palette and go to target.
+// lookedUp is a screen of one item read by id: done once its first read
+// ended, err why it failed.
+type lookedUp interface{ lookedUp() (done bool, err error) }
+
+// jumpMsg asks the root to close the palette and go to target, or to s,
+// the screen of a resource the palette looked up.
 type jumpMsg struct {
 	envTag
 	target jumpTarget
 	arg    string
+	s      screen
 }
 
 // closeMsg asks the root to close s, the screen on top.
@@ -83,6 +83,10 @@ type paletteScreen struct {
 	// prepared: the target typed was prepared once (a failed read is
 	// tried again once per palette, not on every key).
 	prepared bool
+	// pending is the screen of the resource being looked up, not shown
+	// until it has it; what names it.
+	pending screen
+	what    string
 }
 
 func newPaletteScreen(c *common, env *envState, under screen) *paletteScreen {
@@ -101,10 +105,19 @@ func (p *paletteScreen) init() tea.Cmd { return p.in.Focus() }
 // title is empty: the palette is no place of its own in the breadcrumbs.
 func (p *paletteScreen) title() string   { return "" }
 func (p *paletteScreen) capturing() bool { return true }
-func (p *paletteScreen) busy() bool      { return p.under.busy() }
+func (p *paletteScreen) busy() bool      { return p.pending != nil || p.under.busy() }
 
-// close leaves the screen under it alone: it stays on the stack.
-func (p *paletteScreen) close() {}
+// close leaves the screen under it alone: it stays on the stack. A
+// lookup still on the wire goes.
+func (p *paletteScreen) close() { p.drop() }
+
+// drop abandons the lookup in flight, if any.
+func (p *paletteScreen) drop() {
+	if p.pending != nil {
+		p.pending.close()
+		p.pending = nil
+	}
+}
 
 func (p *paletteScreen) setSize(w, h int) {
 	p.w, p.h = w, h
@@ -118,6 +131,10 @@ func (p *paletteScreen) ShortHelp() []key.Binding {
 func (p *paletteScreen) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 func (p *paletteScreen) update(msg tea.Msg) tea.Cmd {
+	if p.pending != nil {
+		// The lookup's answers are the pending screen's.
+		return tea.Batch(p.pending.update(msg), p.settle())
+	}
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
 		p.in.SetStyles(p.c.inputStyles())
@@ -134,6 +151,10 @@ func (p *paletteScreen) update(msg tea.Msg) tea.Cmd {
 
 func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
+	case key.Matches(msg, p.keys.Cancel) && p.pending != nil:
+		// The lookup is abandoned; the palette stays with what was typed.
+		p.drop()
+		return nil, true
 	case key.Matches(msg, p.keys.Cancel):
 		return func() tea.Msg { return closeMsg{p} }, true
 	case key.Matches(msg, p.keys.Complete):
@@ -148,12 +169,16 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			p.err = err
 			return nil, true
 		}
+		if t.lookup != nil {
+			return p.look(t, arg), true
+		}
 		env := p.env.Name
-		return func() tea.Msg { return jumpMsg{envTag{env}, t, arg} }, true
+		return func() tea.Msg { return jumpMsg{envTag{env}, t, arg, nil} }, true
 	}
 	changed, cmd := editInput(&p.in, msg)
 	if changed {
 		p.err, p.tabbed = "", false
+		p.drop()
 		return tea.Batch(cmd, p.prepare()), true
 	}
 	return cmd, true
@@ -187,6 +212,39 @@ func (p *paletteScreen) argTarget() (t jumpTarget, raw string, ok bool) {
 	}
 	_, raw, _ = strings.Cut(strings.TrimLeft(p.in.Value(), " "), " ")
 	return ms[i], raw, true
+}
+
+// look reads the resource t names by id before going there: its screen
+// is made and sent its first read, but shown only once it has the item.
+func (p *paletteScreen) look(t jumpTarget, id string) tea.Cmd {
+	p.drop()
+	p.err = ""
+	s := t.lookup(p.c, p.env, id)
+	s.setSize(p.w, p.h)
+	p.pending, p.what = s, t.name+" "+id
+	return tea.Batch(s.init(), p.settle())
+}
+
+// settle ends the lookup once its first read has: an error stays in the
+// palette with what to do, the item's screen replaces the trail.
+func (p *paletteScreen) settle() tea.Cmd {
+	l, ok := p.pending.(lookedUp)
+	if !ok {
+		return nil
+	}
+	done, err := l.lookedUp()
+	if !done {
+		return nil
+	}
+	s := p.pending
+	p.pending = nil
+	if err != nil {
+		s.close()
+		p.err = "Could not open " + p.what + ". " + p.c.explain(err, where{retry: p.keys.Go, typing: true})
+		return nil
+	}
+	env := p.env.Name
+	return func() tea.Msg { return jumpMsg{envTag: envTag{env}, s: s} }
 }
 
 // typed is the name typed so far and what follows it.
@@ -293,8 +351,11 @@ func (p *paletteScreen) view() string {
 	}
 	var note string
 	switch name, _, spaced := p.typed(); {
+	case p.pending != nil:
+		note = p.c.spinFrame + " Looking up " + p.what + "…"
 	case p.err != "":
-		note = st.err.Render("✗ " + p.err)
+		// The whole sentence, over the lines it needs.
+		note = wrap(st.err.Render("✗ "+p.err), p.w)
 	case spaced:
 		if t, raw, ok := p.argTarget(); ok {
 			note = st.dim.Render(t.completeArg(p.c, p.env, raw, false).note)
@@ -310,5 +371,6 @@ func (p *paletteScreen) view() string {
 		}
 		note = strings.Join(parts, "  ")
 	}
-	return fit(p.under.view(), p.w, p.h-2) + "\n" + trunc(note, p.w) + "\n" + prompt
+	noteLines := min(strings.Count(note, "\n")+1, p.h-1)
+	return fit(p.under.view(), p.w, p.h-1-noteLines) + "\n" + fit(note, p.w, noteLines) + "\n" + prompt
 }

@@ -78,6 +78,10 @@ type API interface {
 	Updates() <-chan api.Status
 }
 
+// DemoPlace is a running --demo's configuration file and the
+// XDG_STATE_HOME of its tokens (internal/app's App.DemoPlace).
+type DemoPlace struct{ ConfigFile, StateHome string }
+
 // Snapshot keeps an environment's first screen between runs (internal/app's
 // *Snapshot): the UI shows it at launch until the first answer replaces
 // it. Its methods read and write files: the UI calls them only inside
@@ -170,6 +174,11 @@ type Options struct {
 	// back to the terminal (internal/app serves one); nil, or an error,
 	// leaves simRedirectURL, which no browser loads.
 	ConsentRedirect func() (string, error)
+
+	// Demo, under --demo, is where a request copied from the request log
+	// (L) runs: the demo's configuration file and state home, which exist
+	// only while it runs; nil: the user's own setup.
+	Demo *DemoPlace
 
 	// tick replaces tea.Tick in tests, which fire timers by hand.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

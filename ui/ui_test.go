@@ -293,9 +293,17 @@ func TestAccountsSortToggle(t *testing.T) {
 		t.Fatalf("sort: %+v", last)
 	}
 	d.wantScreen("by updated")
-	d.press("o")
-	if d.sbx.calls[len(d.sbx.calls)-1].OrderBy != api.OrderCreatedAt {
-		t.Fatal("second o did not go back to created")
+	// Then the orders of this side (name, balance, status: every row is
+	// loaded, so no request), and back to created.
+	calls := len(d.sbx.calls)
+	for _, order := range []string{sortName, sortBalance, sortStatus, sortCreated} {
+		d.press("o")
+		if o := d.accounts().query.order; o != order {
+			t.Fatalf("o went to %q, want %q", o, order)
+		}
+	}
+	if n := len(d.sbx.calls) - calls; n != 1 || d.sbx.calls[len(d.sbx.calls)-1].OrderBy != api.OrderCreatedAt {
+		t.Fatalf("%d requests, want created's only", n)
 	}
 }
 
@@ -581,7 +589,7 @@ func TestHelpListsScreenBindings(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("?")
-	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort created/updated", "switch sandbox/live", "quit"} {
+	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort by updated", "reverse order", "switch sandbox/live", "quit"} {
 		d.wantScreen(want)
 	}
 	d.press("j") // ignored while help is shown

@@ -37,7 +37,7 @@ func views() []view {
 		// The platform has no query for one statement: nothing opens one
 		// by ID.
 		{tab: listTab("Statements", api.ViewStatements, statementsParams, newStatementsList, tabPrivate)},
-		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents() }}},
+		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents(true) }}},
 		// The view of anything: every root query of the schema, generically
 		// (anything.go); an id links to the rich view of its type above.
 		{anything: &anyView{"query", "NAME", "any root query of the schema: a table, or an object with all its fields"}},
@@ -149,7 +149,7 @@ func jumpTargets(vs []view) []jumpTarget {
 	}
 	for _, v := range vs {
 		if o := v.one; o != nil {
-			out = append(out, jumpTarget{name: o.name, arg: "ID", desc: o.desc, open: jumpByID(v.kind)})
+			out = append(out, jumpTarget{name: o.name, arg: "ID", desc: o.desc, lookup: o.open})
 		}
 	}
 	for _, v := range vs {

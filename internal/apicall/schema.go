@@ -21,6 +21,15 @@ type endpointSchema struct {
 	cause   error  // what refused the introspection, when there is no schema
 }
 
+// EndpointSchema is the schema of e's partner API, or with testing of its
+// Testing API, as `partnertui api` checks operations against it: from the
+// cache, else read by introspection and cached. With none (introspection
+// refused), note says why.
+func EndpointSchema(ctx context.Context, e Env, testing bool) (schema *ast.Schema, note string, err error) {
+	es, err := schemaFor(ctx, e, testing, false, false)
+	return es.schema, es.note, err
+}
+
 // schemaFor is the schema of the endpoint the operation goes to: its
 // newest snapshot, else read by introspection (once: it is then kept as a
 // snapshot, as `partnertui schema pull` keeps one). Offline (--dry-run)

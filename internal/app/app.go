@@ -180,6 +180,16 @@ func (a *App) ConsentRedirect() (string, error) {
 // Demo reports whether the app runs on the embedded emulator.
 func (a *App) Demo() bool { return a.demo != nil }
 
+// DemoPlace is where another partnertui reaches this --demo while it runs:
+// its configuration file (the emulator's clients) and the XDG_STATE_HOME
+// of its state directory (the tokens of its session); "" when not a demo.
+func (a *App) DemoPlace() (configFile, stateHome string) {
+	if a.demo == nil {
+		return "", ""
+	}
+	return a.demo.configFile, a.demo.root
+}
+
 // DemoServes names the schema files --demo's emulator serves whole, by API
 // ("partner API", "Testing API"); empty when it serves its modelled part.
 func (a *App) DemoServes() map[string]string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit/consent"
 )
@@ -229,5 +230,42 @@ func TestConsentRedirectLandsOnAPageThatLoads(t *testing.T) {
 	if resp, err := browser.Get(redirect); err == nil {
 		resp.Body.Close()
 		t.Error("the page still answers once the app is closed")
+	}
+}
+
+// The launch snapshot's text passes the sanitiser when it is read back
+// (issue 31, item 3): a file changed since it was saved (only the user's
+// own 0600 file can be) brings no control, escape or bidi override to
+// the screen, whichever string of the first screen it hides in.
+func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	snap := &Snapshot{dir: dir, env: config.Sandbox, status: func() (string, string, bool) { return "SANDBOX_a", "user-1", true }}
+	for _, sample := range safetext.HostileSamples() {
+		bal := api.Balances{Available: api.Amount{Value: sample.In, Currency: sample.In}}
+		home := &api.Home{
+			User:    &api.User{ID: sample.In, FullName: sample.In, FirstName: sample.In, MobilePhoneNumber: sample.In},
+			Project: &api.ProjectInfo{Name: sample.In},
+			Accounts: &api.Page[api.Account]{TotalCount: 1, Items: []api.Account{{ID: sample.In, Name: sample.In, IBAN: sample.In,
+				StatusInfo: api.StatusInfo{Status: sample.In}, Holder: api.Holder{Info: api.HolderInfo{Name: sample.In}}, Balances: &bal}}},
+		}
+		// Save writes what it is given: the file holds the hostile text,
+		// as a file changed by hand would.
+		if err := snap.Save(home); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := snap.Load()
+		if err != nil || got == nil {
+			t.Fatalf("%q: Load = %v, %v", sample.In, got, err)
+		}
+		// JSON keeps invalid UTF-8 as U+FFFD, which the sanitiser keeps.
+		want := safetext.Strip(strings.ToValidUTF8(sample.In, "\uFFFD"))
+		a := got.Accounts.Items[0]
+		for _, s := range []string{got.User.ID, got.User.FullName, got.User.FirstName, got.User.MobilePhoneNumber, got.Project.Name,
+			a.ID, a.Name, a.IBAN, a.StatusInfo.Status, a.Holder.Info.Name, a.Balances.Available.Value, a.Balances.Available.Currency} {
+			if r, dirty := safetext.Dirty(s); dirty || s != want {
+				t.Errorf("%q read back as %q (control %U), want %q", sample.In, s, r, want)
+			}
+		}
 	}
 }

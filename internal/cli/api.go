@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/internal/apicall"
+	"github.com/partnertui/partnertui/internal/schemacache"
 )
 
 const apiLong = `Sends a GraphQL operation to the environment's partner API (or, with --testing, to the Sandbox
@@ -63,6 +64,18 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 	return f.withSession(cmd, true)
 }
 
+// schemaCache keeps the schemas read by introspection; nil under --demo,
+// whose emulator's port changes every run.
+func (f *Factory) schemaCache() *schemacache.Store {
+	if f.App().Demo() {
+		return nil
+	}
+	if store, err := f.schemaStore(); err == nil {
+		return store
+	}
+	return nil
+}
+
 // runAPI prepares the call (what needs no environment is checked first),
 // then sends it to the environment the flags select.
 func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
@@ -75,13 +88,7 @@ func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
 		return err
 	}
 	target := apicall.Env{Name: e.Name, ReadOnly: e.ReadOnly, API: e.API,
-		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }}
-	if !f.App().Demo() {
-		// Not under --demo: the emulator's port changes every run.
-		if store, err := f.schemaStore(); err == nil {
-			target.Schemas = store
-		}
-	}
+		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }, Schemas: f.schemaCache()}
 	err = call.Send(ctx, target, apicall.Output{Out: f.IO.Out, Err: f.IO.Err, Indent: f.IO.OutIsTerminal()})
 	if errors.Is(err, apicall.ErrAnswerErrors) {
 		return &exitError{code: ExitFailure} // the answer's errors are printed

@@ -61,13 +61,17 @@ func run(ctx context.Context, f *Factory, args []string) int {
 	streams := f.IO
 	defer f.Close()
 	root := NewCmdRoot(f)
-	root.SetArgs(args)
+	root.SetArgs(jsonFieldArgs(root, args))
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.Err)
-	err := root.ExecuteContext(ctx)
+	ran, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(streams, f.describe(err), err)
+		path := ""
+		if ran != nil {
+			path = ran.CommandPath()
+		}
+		printError(streams, f.describeIn(err, path), err)
 	}
 	return exitCode(err)
 }

@@ -103,7 +103,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 		fmt.Fprintln(f.IO.Err, demoServes(served))
 	}
 	for _, w := range a.Warnings {
-		fmt.Fprintln(f.IO.Err, "warning:", w)
+		fmt.Fprintln(f.IO.Err, "warning:", safetext.StripLines(w))
 	}
 	f.app = a
 	return nil

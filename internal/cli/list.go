@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -27,9 +28,10 @@ const (
 // listFlags are the flags every list command has: the output format and
 // --all.
 type listFlags struct {
-	JSON, JSONL bool
-	CSV         bool // only where registerCSV added --csv
-	All         bool
+	jsonFlags // --json [fields], --jq
+	JSONL     bool
+	CSV       bool // only where registerCSV added --csv
+	All       bool
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
 	// items as the pages arrive.
@@ -37,12 +39,13 @@ type listFlags struct {
 	noun    string // what the list holds ("accounts"), for help and messages
 }
 
-// register adds --json, --jsonl and --all for a list of noun.
-func (l *listFlags) register(cmd *cobra.Command, noun string) {
+// registerList adds --json (with its fields), --jq, --jsonl and --all to
+// cmd, a list of noun whose items are Ts.
+func registerList[T any](l *listFlags, cmd *cobra.Command, noun string) {
 	l.noun = noun
+	l.jsonFlags.register(cmd, reflect.TypeFor[T](), "print one JSON array of "+noun+" on stdout")
 	fl := cmd.Flags()
-	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
-	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines; --jq filters each)")
 	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
 }
 
@@ -83,22 +86,22 @@ func checkFirst(n int) error {
 
 func (l listFlags) format() (listFormat, error) {
 	n := 0
-	for _, b := range []bool{l.JSON, l.JSONL, l.CSV} {
+	for _, b := range []bool{l.on(), l.JSONL, l.CSV} {
 		if b {
 			n++
 		}
 	}
 	switch {
-	case n > 1 && l.CSV:
-		return 0, usageErrorf("--csv, --json and --jsonl cannot be used together")
-	case l.JSON && l.JSONL:
-		return 0, usageErrorf("--json and --jsonl cannot be used together")
+	case l.CSV && n > 1:
+		return 0, usageErrorf("--csv cannot be used with --json, --jq or --jsonl")
+	case l.JSON.on && l.JSON.fields == nil && l.JSONL:
+		return 0, usageErrorf("--json and --jsonl cannot be used together (--jsonl --json field,field writes those fields a line each)")
 	case l.CSV:
 		return formatCSV, nil
-	case l.JSON:
-		return formatJSON, nil
 	case l.JSONL:
 		return formatJSONL, nil
+	case l.on(): // --json, or --jq alone: the list as one array
+		return formatJSON, nil
 	}
 	return formatTable, nil
 }
@@ -142,7 +145,11 @@ func listItemsCSV[T any](ctx context.Context, streams IO, f *Factory, l listFlag
 	if err != nil {
 		return err
 	}
-	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, csvRow: csvRow, screenful: screenful(streams)}
+	o, err := l.output()
+	if err != nil {
+		return err
+	}
+	r := &listRun[T]{io: streams, format: format, json: o, noun: l.noun, cols: cols, csvRow: csvRow, screenful: screenful(streams)}
 	return r.run(ctx, walk, f.progressLine())
 }
 
@@ -150,7 +157,8 @@ func listItemsCSV[T any](ctx context.Context, streams IO, f *Factory, l listFlag
 type listRun[T any] struct {
 	io        IO
 	format    listFormat
-	noun      string // "accounts", for messages
+	json      jsonOutput // --json's fields, --jq's filter
+	noun      string     // "accounts", for messages
 	cols      []column[T]
 	csvRow    csvRowFunc[T]
 	screenful int
@@ -182,7 +190,7 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 	if r.format == formatCSV {
 		out = &csvItemWriter[T]{w: bw, row: r.csvRow}
 	} else {
-		out = newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
+		out = newItemWriterJSON(ctx, bw, r.format, r.json, r.cols, r.screenful, r.io.OutIsTerminal())
 	}
 	written, pages := 0, 0
 	err := walk(ctx, func(items []T, total int) error {
@@ -210,6 +218,11 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 	}
 	if err := out.close(); err != nil {
 		return err
+	}
+	if written == 0 {
+		// A table with no row writes nothing: a bare header reads as a
+		// broken listing. Said on stderr, for people; exit 0.
+		fmt.Fprintf(r.io.Err, "No %s found.\n", r.noun)
 	}
 	return bw.Flush()
 }

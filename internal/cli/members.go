@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // MembersOptions are `partnertui members`'s.
@@ -15,6 +14,7 @@ type MembersOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
+	First     int
 	AccountID string
 }
 
@@ -31,13 +31,17 @@ func NewCmdMembers(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
 			return runMembers(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "memberships")
+	registerList[api.AccountMembership](&opts.Output, cmd, "memberships")
+	registerFirst(cmd, &opts.First, "memberships")
 	return f.withSession(cmd, true)
 }
 
@@ -77,6 +81,6 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.MembershipsParams{First: platform.PageMax, AccountID: opts.AccountID}
+	p := api.MembershipsParams{First: opts.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), walkPages(e.API.AccountMemberships, p, opts.Output.All))
 }

@@ -225,13 +225,13 @@ func TestEmulatorSchemaAutoServesThePulledSchemas(t *testing.T) {
 // answers what it does not model, and says which schemas it serves.
 func TestDemoServesThePulledSchemasWhole(t *testing.T) {
 	t.Parallel()
-	const notModelled = `{ capitalDepositCase(id: "case-1") { id } }`
-	if code, _, errOut := runCLI(t, "--demo", "api", notModelled); code != ExitUsage || !strings.Contains(errOut, `Cannot query field "capitalDepositCase"`) {
+	const notModelled = `{ accountInvoice(invoiceId: "invoice-1") { id } }`
+	if code, _, errOut := runCLI(t, "--demo", "api", notModelled); code != ExitUsage || !strings.Contains(errOut, `Cannot query field "accountInvoice"`) {
 		t.Errorf("nothing pulled: exit %d, %q; want the field refused by the modelled schema", code, errOut)
 	}
 	paths := plantPulls(t)
 	code, out, errOut := runCLI(t, "--demo", "api", notModelled)
-	if code != ExitOK || !strings.Contains(out, `"capitalDepositCase":{"id":"case-1"}`) {
+	if code != ExitOK || !strings.Contains(out, `"accountInvoice":{"id":"invoice-1"}`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	want := "--demo serves the schemas pulled whole, generating what it does not model: the partner API's, " + paths["partner API"] +

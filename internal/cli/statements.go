@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // StatementsOptions are `partnertui statements`'s.
@@ -14,6 +13,7 @@ type StatementsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
+	First     int
 	AccountID string
 }
 
@@ -28,13 +28,17 @@ func NewCmdStatements(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
+			if err := checkFirst(opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
 			return runStatements(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "statements")
+	registerList[api.Statement](&opts.Output, cmd, "statements")
+	registerFirst(cmd, &opts.First, "statements")
 	return f.withSession(cmd, true)
 }
 
@@ -57,6 +61,6 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StatementsParams{First: platform.PageMax, AccountID: opts.AccountID}
+	p := api.StatementsParams{First: opts.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), walkPages(e.API.Statements, p, opts.Output.All))
 }

@@ -68,6 +68,9 @@ type Transaction struct {
 	StatusDate     time.Time // canceled, released, pending end, deferred end or settled date
 	RepaymentCycle string
 	SettlementID   string
+	// PaymentID is the payment that sent a simulated transfer: a
+	// payment's or a standing order's execution.
+	PaymentID string
 
 	ExecutionDate time.Time
 	CreatedAt     time.Time
