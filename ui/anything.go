@@ -488,6 +488,17 @@ func (s *anyScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// reopen makes the query again after a trip to the other environment,
+// with the token it was read with.
+func (s *anyScreen) reopen(c *common, env *envState) screen {
+	a := newAnyScreen(c, env, s.q)
+	if s.project {
+		a.project = true
+		a.keys.Token.SetHelp("p", "read with your token")
+	}
+	return a
+}
+
 // switchToken reads the query again with the other token.
 func (s *anyScreen) switchToken() tea.Cmd {
 	s.project = !s.project

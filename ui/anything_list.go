@@ -69,6 +69,17 @@ func newAnyList(c *common, env *envState, cat *explore.Catalog, l explore.Locato
 	return s, nil
 }
 
+// reopen makes the table again after a trip to the other environment,
+// its columns where they were.
+func (s *anyList) reopen(c *common, env *envState) screen {
+	l, err := newAnyList(c, env, s.cat, s.table.At, s.spec.title, s.spec.project)
+	if err != nil {
+		return nil
+	}
+	l.first = s.first
+	return l
+}
+
 // note says which token reads the table, when it is the project's, and
 // which columns are shown of how many.
 func (s *anyList) note() string {

@@ -121,6 +121,14 @@ func newAnyObject(c *common, env *envState, cat *explore.Catalog, at explore.Loc
 
 func (s *anyObject) init() tea.Cmd { return s.read() }
 
+// reopen makes the object again after a trip to the other environment,
+// unfolded as it was.
+func (s *anyObject) reopen(c *common, env *envState) screen {
+	o := newAnyObject(c, env, s.cat, s.at, s.only, s.name, s.project)
+	o.open = maps.Clone(s.open)
+	return o
+}
+
 // read reads the whole object again.
 func (s *anyObject) read() tea.Cmd {
 	s.load = s.c.nextID()

@@ -598,3 +598,33 @@ func TestAnythingWithTheProjectToken(t *testing.T) {
 	e.press("esc", "p")
 	e.wantScreen("Could not load the transactions.")
 }
+
+// TestAnythingThroughLive: the view of anything's trail is there again
+// after a trip to Live, the object unfolded as it was.
+func TestAnythingThroughLive(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	d, _ := anyDriver(t, fixture{rows: 3, signedIn: true, liveSigned: true, w: 120, h: 40}, newAnyEndpoint(t, emulator.Options{Accounts: 5}), nil)
+	d.jump("query accountMemberships")
+	d.wantScreen("row 1 of")
+	d.press("enter")
+	o := topAs[*anyObject](d)
+	acc := lineOf(d, o, "account")
+	d.press("enter")
+	d.wantScreen("▾ account")
+	d.press("e", "y")
+	d.wantScreen("LIVE")
+	d.press("e")
+	back := topAs[*anyObject](d)
+	if back == o || back.at.Key() != o.at.Key() || !back.open[acc.place] {
+		t.Fatalf("back from Live on %T, at %v, open %v", d.m.top(), back.at.Key(), back.open)
+	}
+	d.wantScreen("▾ account")
+	d.wantScreen("Accounts › accountMemberships › AccountMembership ")
+	d.press("esc")
+	if _, ok := anyTop[*anyList](d).listScreen.list.Selected(); !ok {
+		t.Errorf("the table under it is empty:\n%s", d.screen())
+	}
+}
