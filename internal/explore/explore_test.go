@@ -311,19 +311,29 @@ func TestTheModelledSubsetWithThePublicSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sent := len(e.rec.sent())
 	p, err := accounts.Page(ctx, e.rec, 3, "")
 	if err != nil || len(p.Rows) != 3 || !p.HasTotal || p.Total != 5 {
 		t.Fatalf("accounts: %+v, %v", p, err)
+	}
+	if n := len(e.rec.sent()) - sent; n != 2 {
+		t.Errorf("the first page took %d requests: want the one refused and the one sent again", n)
+	}
+	sent = len(e.rec.sent())
+	if _, err := accounts.Page(ctx, e.rec, 3, p.EndCursor); err != nil || len(e.rec.sent())-sent != 1 {
+		t.Errorf("the next page took %d requests (%v): what was learnt is not asked for again", len(e.rec.sent())-sent, err)
 	}
 	for _, col := range accounts.Columns() {
 		if e.served.Types["Account"].Fields.ForName(col.Name) == nil {
 			t.Errorf("the column %s is not served, yet still asked for", col.Name)
 		}
 	}
+	sent = len(e.rec.sent())
 	tree, err := c.Read(ctx, e.rec, accounts.Locate(p.Rows[0]), "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("the account took %d requests", len(e.rec.sent())-sent)
 	var unserved, shown int
 	var walk func(n *Node)
 	walk = func(n *Node) {
