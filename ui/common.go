@@ -123,6 +123,8 @@ type envState struct {
 	// early is the first screen's answer when Prefetch asked for it before
 	// the UI started; the account list takes it once.
 	early <-chan homeAnswer
+	// schema is the partner API's schema, for the view of anything.
+	schema knownSchema
 }
 
 // forgetUser forgets what the signed-in user's token read: who they are

@@ -33,6 +33,11 @@ func TestREADMETellsTheTableOfViews(t *testing.T) {
 			ones = append(ones, "`"+v.one.name+" ID`")
 		}
 	}
+	for _, v := range vs {
+		if a := v.anything; a != nil {
+			ones = append(ones, "`"+a.name+" "+a.arg+"`")
+		}
+	}
 	for _, want := range []string{
 		"An account opens in tabs (" + strings.Join(titles, ", ") + ").",
 		"| `tab`/`shift+tab`, `" + first + "`–`" + last + "` | an account | " + strings.Join(titles, ", ") + " |",
