@@ -14,6 +14,12 @@ func bookedParams(accountID string) TransactionsParams {
 	return TransactionsParams{AccountID: accountID, Status: []string{"Booked"}, OrderBy: TxOrderUpdatedAt, Direction: DirectionDesc}
 }
 
+// TransactionLister reads one page of an account's transactions: a
+// *Client, or whatever carries one (the UI's API).
+type TransactionLister interface {
+	TransactionList(ctx context.Context, p TransactionsParams) (*Page[TransactionDetail], error)
+}
+
 // BookedSince walks the account's Booked transactions updated at or after
 // since, most recently updated first, handing each page to each as it
 // arrives. Every transaction booked since then is among them (a booking is
@@ -21,9 +27,13 @@ func bookedParams(accountID string) TransactionsParams {
 // the platform stops the list there, so the walk costs the pages of those
 // transactions and no more: ceil(n/page size) requests.
 func (c *Client) BookedSince(ctx context.Context, accountID string, since time.Time, each func(*Page[TransactionDetail]) error) error {
+	return bookedSince(ctx, c, accountID, since, each)
+}
+
+func bookedSince(ctx context.Context, l TransactionLister, accountID string, since time.Time, each func(*Page[TransactionDetail]) error) error {
 	p := bookedParams(accountID)
 	p.IsAfterUpdatedAt = since
-	return Walk(ctx, Pages(c.TransactionList, p), each)
+	return Walk(ctx, Pages(l.TransactionList, p), each)
 }
 
 // lastBookedProbe is how many of the transactions last updated before a
@@ -36,10 +46,14 @@ const lastBookedProbe = 10
 // request among the Booked transactions last updated before it; nil when
 // there is none (the account had no booking yet).
 func (c *Client) LastBookedBefore(ctx context.Context, accountID string, before time.Time) (*TransactionDetail, error) {
+	return lastBookedBefore(ctx, c, accountID, before)
+}
+
+func lastBookedBefore(ctx context.Context, l TransactionLister, accountID string, before time.Time) (*TransactionDetail, error) {
 	p := bookedParams(accountID)
 	p.IsBeforeUpdatedAt = before
 	p.First = lastBookedProbe
-	page, err := c.TransactionList(ctx, p)
+	page, err := l.TransactionList(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +102,12 @@ type BookedSink interface {
 // progress, if not nil, is told after each page how many pages and
 // bookings were read; it runs on the walk's goroutine.
 func (c *Client) ReadBooked(ctx context.Context, accountID string, sink BookedSink, progress func(pages, read int)) error {
+	return ReadBooked(ctx, c, accountID, sink, progress)
+}
+
+// ReadBooked is Client.ReadBooked through l: the UI reads a balance chart
+// through its own API, which a *Client satisfies.
+func ReadBooked(ctx context.Context, l TransactionLister, accountID string, sink BookedSink, progress func(pages, read int)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	since := sink.Since()
@@ -97,12 +117,12 @@ func (c *Client) ReadBooked(ctx context.Context, accountID string, sink BookedSi
 	}
 	probed := make(chan probe, 1)
 	go func() {
-		t, err := c.LastBookedBefore(ctx, accountID, since)
+		t, err := lastBookedBefore(ctx, l, accountID, since)
 		probed <- probe{t, err}
 	}()
 	pages, read := 0, 0
-	entries := make([]ledger.Entry, 0, c.PageSize())
-	err := c.BookedSince(ctx, accountID, since, func(p *Page[TransactionDetail]) error {
+	var entries []ledger.Entry
+	err := bookedSince(ctx, l, accountID, since, func(p *Page[TransactionDetail]) error {
 		entries = entries[:0]
 		for i := range p.Items {
 			e, err := BookedEntry(&p.Items[i])

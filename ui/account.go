@@ -61,6 +61,7 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read
+		s.overview.chart.showKept(a.ID)
 	}
 	s.overview.refreshed = s.refreshShown
 	s.tabs = append(make([]tabPane, 0, 1+len(table)), tabPane{screen: s.overview, title: s.overview.title()})

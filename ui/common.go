@@ -115,12 +115,16 @@ type envState struct {
 	// events the Events view's first pages, by query.
 	views  viewCache
 	events eventsCache
+	// charts are the balance charts of the accounts seen last.
+	charts chartsKept
 	// warmed: the project token was fetched ahead after the first screen
 	// since the launch or the last switch to this environment.
 	warmed bool
 	// early is the first screen's answer when Prefetch asked for it before
 	// the UI started; the account list takes it once.
 	early <-chan homeAnswer
+	// schema is the partner API's schema, for the view of anything.
+	schema knownSchema
 }
 
 // forgetUser forgets what the signed-in user's token read: who they are
@@ -129,6 +133,7 @@ type envState struct {
 func (e *envState) forgetUser() {
 	e.owner = nil
 	e.views.clear()
+	e.charts.clear()
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:

@@ -21,6 +21,25 @@ type jumpTarget struct {
 	// before it goes there: a bad id is said in the palette, and no
 	// broken screen is pushed.
 	lookup func(c *common, env *envState, id string) screen
+	// prepare starts what completing the argument needs (the schema's
+	// read; again: even if it failed before); nil for a target whose
+	// argument is an id.
+	prepare func(c *common, env *envState, again bool) tea.Cmd
+	// completeArg completes what was typed after the name (extend: as far
+	// as its choices agree) and says what it opens, or its choices; nil
+	// for an id.
+	completeArg func(c *common, env *envState, arg string, extend bool) argHint
+	// check says what is wrong with the argument, when that is known
+	// before going ("" for nothing, or not yet); nil for an id.
+	check func(c *common, env *envState, arg string) string
+}
+
+// argHint is what the palette shows of an argument being typed: the
+// argument completed, the note under it; waiting while the completions
+// are not known yet (a tab pressed meanwhile completes once they are).
+type argHint struct {
+	done, note string
+	waiting    bool
 }
 
 // typedByID is a screen of one item that can be asked for by an ID the
@@ -59,6 +78,11 @@ type paletteScreen struct {
 	in      textinput.Model
 	err     string
 	w, h    int
+	// tabbed: tab was pressed while the completions were not known yet.
+	tabbed bool
+	// prepared: the target typed was prepared once (a failed read is
+	// tried again once per palette, not on every key).
+	prepared bool
 	// pending is the screen of the resource being looked up, not shown
 	// until it has it; what names it.
 	pending screen
@@ -117,6 +141,10 @@ func (p *paletteScreen) update(msg tea.Msg) tea.Cmd {
 	case tea.PasteMsg:
 		_, cmd := editInput(&p.in, msg)
 		return cmd
+	case schemaMsg:
+		if p.tabbed {
+			p.complete()
+		}
 	}
 	return nil
 }
@@ -131,9 +159,12 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return func() tea.Msg { return closeMsg{p} }, true
 	case key.Matches(msg, p.keys.Complete):
 		p.complete()
-		return nil, true
+		return p.prepare(), true
 	case key.Matches(msg, p.keys.Go):
 		t, arg, err := p.resolve()
+		if err == "" && t.check != nil {
+			err = t.check(p.c, p.env, arg)
+		}
 		if err != "" {
 			p.err = err
 			return nil, true
@@ -146,10 +177,41 @@ func (p *paletteScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	changed, cmd := editInput(&p.in, msg)
 	if changed {
-		p.err = ""
+		p.err, p.tabbed = "", false
 		p.drop()
+		return tea.Batch(cmd, p.prepare()), true
 	}
 	return cmd, true
+}
+
+// prepare starts what the completions of the target typed need.
+func (p *paletteScreen) prepare() tea.Cmd {
+	name, _, _ := p.typed()
+	if ms := p.matches(name); len(ms) == 1 && name != "" && ms[0].prepare != nil {
+		again := !p.prepared
+		p.prepared = true
+		return ms[0].prepare(p.c, p.env, again)
+	}
+	return nil
+}
+
+// argTarget is the target whose argument is being typed, when it
+// completes its argument itself; raw is what follows the name.
+func (p *paletteScreen) argTarget() (t jumpTarget, raw string, ok bool) {
+	name, _, spaced := p.typed()
+	if !spaced {
+		return jumpTarget{}, "", false
+	}
+	ms := p.matches(name)
+	i := slices.IndexFunc(ms, func(t jumpTarget) bool { return t.name == name })
+	if i < 0 && len(ms) == 1 {
+		i = 0
+	}
+	if i < 0 || ms[i].completeArg == nil {
+		return jumpTarget{}, "", false
+	}
+	_, raw, _ = strings.Cut(strings.TrimLeft(p.in.Value(), " "), " ")
+	return ms[i], raw, true
 }
 
 // look reads the resource t names by id before going there: its screen
@@ -207,6 +269,14 @@ func (p *paletteScreen) matches(prefix string) []jumpTarget {
 // a whole name that takes an id.
 func (p *paletteScreen) complete() {
 	name, _, spaced := p.typed()
+	p.tabbed = false
+	if t, raw, ok := p.argTarget(); ok {
+		h := t.completeArg(p.c, p.env, raw, true)
+		p.tabbed = h.waiting
+		p.in.SetValue(t.name + " " + h.done)
+		p.in.CursorEnd()
+		return
+	}
 	if spaced {
 		return
 	}
@@ -249,7 +319,11 @@ func (p *paletteScreen) resolve() (jumpTarget, string, string) {
 	}
 	t := ms[0]
 	if t.arg != "" {
-		return t, "", t.name + " needs an " + t.arg + ": " + t.name + " " + t.arg + "."
+		article := "a "
+		if t.arg == "ID" {
+			article = "an "
+		}
+		return t, "", t.name + " needs " + article + t.arg + ": " + t.name + " " + t.arg + "."
 	}
 	return t, "", t.name + " takes nothing after it."
 }
@@ -283,6 +357,10 @@ func (p *paletteScreen) view() string {
 		// The whole sentence, over the lines it needs.
 		note = wrap(st.err.Render("✗ "+p.err), p.w)
 	case spaced:
+		if t, raw, ok := p.argTarget(); ok {
+			note = st.dim.Render(t.completeArg(p.c, p.env, raw, false).note)
+			break
+		}
 		if t, _, err := p.resolve(); err == "" || t.name != "" {
 			note = st.dim.Render(strings.TrimSpace(t.name+" "+t.arg) + ": " + t.desc)
 		}

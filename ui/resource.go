@@ -17,6 +17,9 @@ type ProjectAPI interface {
 	// projectObjectsAPI reads the onboardings and capital deposits
 	// (objects.go).
 	projectObjectsAPI
+	// Do sends an operation built at run time (the view of anything's,
+	// read with the project's token), its answer's strings made safe.
+	Do(ctx context.Context, r api.Request) (*api.Response, error)
 	Status() api.Status
 }
 

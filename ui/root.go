@@ -137,7 +137,8 @@ func New(opts Options) *Model {
 		}
 		ctx, cancel := context.WithCancel(root)
 		st := &envState{Environment: &e, ctx: ctx, cancel: cancel,
-			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize}}
+			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize},
+			charts: chartsKept{keptCache: keptCache[chartKey, keptChart]{max: chartsKeptSize}}}
 		if e.API != nil {
 			st.status = e.API.Status()
 		}

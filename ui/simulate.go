@@ -301,6 +301,19 @@ func (s *simulating) outcome(out simOutcome) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// lines is how many of h lines view takes from the body: the followed
+// transactions and the consent under it, the panel at the bottom.
+func (s *simulating) lines(w, h int) int {
+	n := 0
+	if f := len(s.consent.lines(w)) + len(s.follow.lines(w)); f > 0 {
+		n = f + 1
+	}
+	if p := len(s.panel.lines(w)); p > 0 && p < h {
+		n += p
+	}
+	return n
+}
+
 // view puts the panel under body, fitted to w×h.
 func (s *simulating) view(body string, w, h int) string {
 	if f := append(s.consent.lines(w), s.follow.lines(w)...); len(f) > 0 {

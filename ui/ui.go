@@ -73,6 +73,9 @@ type API interface {
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
 	// objectsAPI reads the account's other objects (objects.go).
 	objectsAPI
+	// Do sends an operation built at run time (the view of anything's,
+	// checked against the schema first), its answer's strings made safe.
+	Do(ctx context.Context, r api.Request) (*api.Response, error)
 	Status() api.Status
 	Updates() <-chan api.Status
 }
@@ -127,6 +130,9 @@ type Environment struct {
 	// ReadOnly hides Testing-API actions; internal/app sets it from its
 	// Live read-only policy.
 	ReadOnly bool
+	// Schema is the schema the app knows of the partner API, which the
+	// view of anything reads (anything.go); nil leaves that view out.
+	Schema SchemaSource
 	// Project: the API is called with a project token (client
 	// credentials). There is no sign-in: the home screen is the project's
 	// accounts, the footer names the project, and a refused token is an

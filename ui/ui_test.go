@@ -352,9 +352,10 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	calls := d.sbx.requests()
 	d.press("j", "enter")
 	det := d.overview()
-	// The Overview is one request; the tabs read nothing until shown.
-	if det.detail.item == nil || d.sbx.requests() != calls+1 {
-		t.Fatalf("overview: detail %v after %d requests", det.detail.item != nil, d.sbx.requests()-calls)
+	// The Overview is one request, then its chart's; the tabs read
+	// nothing until shown.
+	if det.detail.item == nil || d.sbx.requests() != calls+1+openingChartReads || d.sbx.chartReads() != openingChartReads {
+		t.Fatalf("overview: detail %v after %d requests, %d the chart's", det.detail.item != nil, d.sbx.requests()-calls, d.sbx.chartReads())
 	}
 	for _, want := range []string{"IBAN", "FR76 3000 6000 0112 3456 7890 189", "✓ valid", "SWNBFR22", "12345678901",
 		"Holder 1 (Individual)", "Opened", "Unlimited", "EUR", "101.50 EUR", "0.00 EUR", "2026-01-02 09:30 UTC",

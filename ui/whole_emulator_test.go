@@ -146,8 +146,10 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	ops := e.opCount()
 	e.press("enter")
 	s := e.account()
-	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountViewUser {
-		t.Fatalf("the Overview sent %q, want one %s", got, api.OpAccountViewUser)
+	// One request opens the account; the balance chart's come after it:
+	// a page of the last 30 days' bookings and the booking before them.
+	if got := e.opsSince(ops); len(got) != 3 || got[0] != api.OpAccountViewUser || got[1] != api.OpAccountTransactionList || got[2] != api.OpAccountTransactionList {
+		t.Fatalf("the Overview sent %q, want one %s, then the chart's two %s", got, api.OpAccountViewUser, api.OpAccountTransactionList)
 	}
 	e.wantScreen("✓ valid")
 	e.wantScreen("Your rights")

@@ -18,6 +18,7 @@ type endpointSchema struct {
 	fetched time.Time
 	cached  bool   // read from the cache, not just now: it may be out of date
 	note    string // why there is no schema, for stderr
+	cause   error  // what refused the introspection, when there is no schema
 }
 
 // EndpointSchema is the schema of e's partner API, or with testing of its
@@ -54,7 +55,7 @@ func schemaFor(ctx context.Context, e Env, testing, refresh, offline bool) (endp
 		if ctx.Err() != nil || errors.Is(err, api.ErrUnauthorized) || errors.Is(err, api.ErrNetwork) {
 			return endpointSchema{}, err
 		}
-		return endpointSchema{note: fmt.Sprintf("the schema could not be read (%v), so only the syntax and the limits were checked", err)}, nil
+		return endpointSchema{note: fmt.Sprintf("the schema could not be read (%v), so only the syntax and the limits were checked", err), cause: err}, nil
 	}
 	now := time.Now().UTC()
 	if e.Schemas != nil {
@@ -66,7 +67,29 @@ func schemaFor(ctx context.Context, e Env, testing, refresh, offline bool) (endp
 	}
 	s, err := gqlop.SchemaFromIntrospection(resp.Body)
 	if err != nil {
-		return endpointSchema{note: fmt.Sprintf("the server refused introspection (%v), so only the syntax and the limits were checked", err)}, nil
+		return endpointSchema{note: fmt.Sprintf("the server refused introspection (%v), so only the syntax and the limits were checked", err), cause: err}, nil
 	}
 	return endpointSchema{schema: s, fetched: now}, nil
+}
+
+// Source is an environment's partner API schema as `partnertui api` knows
+// it, for the app's view of anything (the terminal UI's SchemaSource).
+type Source struct{ Env Env }
+
+// Schema is the endpoint's newest snapshot, else its schema read by
+// introspection (kept as a snapshot when Env.Schemas is set, as `api`
+// keeps it); from says which, as the screen says it. It reads files or
+// sends a request: the UI calls it off its event loop.
+func (s Source) Schema(ctx context.Context) (schema *ast.Schema, from string, err error) {
+	es, err := schemaFor(ctx, s.Env, false, false, false)
+	if err != nil {
+		return nil, "", err
+	}
+	if es.schema == nil {
+		return nil, "", fmt.Errorf("the partner API's schema could not be read by introspection: %w", es.cause)
+	}
+	if es.cached {
+		return es.schema, "the snapshot of " + es.fetched.UTC().Format("2006-01-02 15:04 UTC"), nil
+	}
+	return es.schema, "read by introspection", nil
 }

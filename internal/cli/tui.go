@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/apicall"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/ui"
 )
@@ -118,6 +119,12 @@ func runTUI(ctx context.Context, opts *TUIOptions, cmd *cobra.Command) error {
 			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
 			DemoApprove: e.DemoApprove, Project: e.Project,
 		}
+		schemas := apicall.Env{Name: name, API: e.API}
+		if !a.Demo() {
+			// Not under --demo: the emulator's port changes every run.
+			schemas.Schemas, _ = opts.F.schemaStore()
+		}
+		uopts.Envs[name].Schema = apicall.Source{Env: schemas}
 		if e.Snapshot != nil {
 			// Not a nil *app.Snapshot in the interface: the UI tests nil.
 			uopts.Envs[name].Snapshot = e.Snapshot

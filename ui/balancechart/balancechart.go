@@ -37,7 +37,7 @@ type KeyMap struct {
 
 // DefaultKeyMap is the chart's keys.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{Period: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "balance over 30/90/365 days"))}
+	return KeyMap{Period: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "chart period"))}
 }
 
 // Styles colour the chart; every style may be plain.
@@ -78,6 +78,12 @@ func (m Model) SetDays(n int) Model {
 	if n != m.days {
 		m.days, m.hist, m.pages = n, nil, 0
 	}
+	return m.redraw()
+}
+
+// SetStyles colours the chart anew (the terminal told its background).
+func (m Model) SetStyles(st Styles) Model {
+	m.styles = st
 	return m.redraw()
 }
 
@@ -154,6 +160,11 @@ func Draw(hist *ledger.History, days, pages, w, h int, st Styles) string {
 	// What is left after the title, the status, the axis and its dates,
 	// the bars and the line of pending and reserved money.
 	rows := h - len(lines) - 2 - len(bars) - 1
+	if rows < 3 && len(hist.OutBy) > 1 {
+		// Short screens first put the products two to a line.
+		bars = append(bars[:2:2], pairedProducts(hist, w, st)...)
+		rows = h - len(lines) - 2 - len(bars) - 1
+	}
 	for rows < 3 && len(bars) > 2 {
 		// Short screens give up the products first, then keep in and out.
 		bars = bars[:len(bars)-1]
@@ -173,12 +184,15 @@ func status(hist *ledger.History, pages, w int, st Styles) string {
 	cur := hist.Currency
 	switch {
 	case !hist.Complete:
-		return st.Warn.Render(cut("partial: "+itoa(pages)+" pages read so far ("+itoa(hist.Read)+" bookings), more coming", w))
+		return st.Warn.Render(cut("partial: "+count(pages, "page")+" read so far ("+count(hist.Read, "booking")+"), more coming", w))
 	case hist.Mismatch != nil:
 		m := hist.Mismatch
 		return st.Warn.Render(cut("✗ does not add up: "+ledger.FormatSigned(m.Gap(), cur)+" "+cur+" at "+m.Day.Format(time.DateOnly)+" (press r to read it again)", w))
 	}
-	return st.OK.Render(cut("✓ "+itoa(hist.Bookings)+" bookings; adds up with "+itoa(hist.Checked)+" balances the platform reports", w))
+	if hist.Checked == 0 {
+		return st.Dim.Render(cut(count(hist.Bookings, "booking")+"; the platform reports no balance to check them against", w))
+	}
+	return st.OK.Render(cut("✓ "+count(hist.Bookings, "booking")+"; adds up with "+count(hist.Checked, "balance")+" the platform reports", w))
 }
 
 // apart is the money not in the booked balance.
@@ -256,7 +270,11 @@ func plot(hist *ledger.History, rows, w int, st Styles) []string {
 	axis := NewAxis(hist.Days, rows)
 	mid := axis.Lo.Add(axis.Hi).Mul(decimal.New(5, -1)) // exact: one decimal more at most
 	labels := map[int]string{0: ledger.Format(axis.Hi, cur), rows - 1: ledger.Format(axis.Lo, cur)}
-	if rows >= 5 {
+	switch {
+	case axis.Hi.Equal(axis.Lo):
+		// One balance throughout, drawn half way up: one label, there.
+		labels = map[int]string{rows - 1 - (axis.Eighths(axis.Lo)-1)/8: ledger.Format(axis.Lo, cur)}
+	case rows >= 5:
 		labels[(rows-1)/2] = ledger.Format(mid, cur)
 	}
 	lw := 0
@@ -323,29 +341,58 @@ func dates(hist *ledger.History, cols []int, indent, width int) string {
 
 var hblocks = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 
+// bar is one line of the bars: a label, the exact amount, and a bar.
+type bar struct {
+	label  string
+	amount decimal.Decimal
+	signed string
+	style  lipgloss.Style
+}
+
+// productBars are what went out by payment product, largest first.
+func productBars(hist *ledger.History, indent string, st Styles) []bar {
+	var bars []bar
+	for _, pt := range hist.OutBy {
+		bars = append(bars, bar{indent + ledger.ProductLabel(pt.Product), pt.Amount, ledger.FormatSigned(pt.Amount.Neg(), hist.Currency), st.Out})
+	}
+	return bars
+}
+
 // barLines are in, out and out by payment product: a label, the exact
 // amount, and a bar whose length is the amount over the largest of in and
 // out.
 func barLines(hist *ledger.History, w int, st Styles) []string {
 	cur := hist.Currency
-	type bar struct {
-		label  string
-		amount decimal.Decimal
-		signed string
-		style  lipgloss.Style
-	}
 	bars := []bar{
 		{"In", hist.In, ledger.FormatSigned(hist.In, cur), st.In},
 		{"Out", hist.Out, ledger.FormatSigned(hist.Out.Neg(), cur), st.Out},
 	}
-	for _, pt := range hist.OutBy {
-		bars = append(bars, bar{"  " + ledger.ProductLabel(pt.Product), pt.Amount, ledger.FormatSigned(pt.Amount.Neg(), cur), st.Out})
+	return renderBars(append(bars, productBars(hist, "  ", st)...), decimal.Max(hist.In, hist.Out), w)
+}
+
+// pairedProducts are the product bars two to a line, each in half the
+// width, on the same scale as in and out.
+func pairedProducts(hist *ledger.History, w int, st Styles) []string {
+	half := w/2 - 2 // each after an indent of two
+	one := renderBars(productBars(hist, "", st), decimal.Max(hist.In, hist.Out), half)
+	out := make([]string, 0, (len(one)+1)/2)
+	for i := 0; i < len(one); i += 2 {
+		line := "  " + one[i]
+		if i+1 < len(one) {
+			line += strings.Repeat(" ", max(0, half-ansi.StringWidth(one[i]))) + "  " + one[i+1]
+		}
+		out = append(out, cut(line, w))
 	}
+	return out
+}
+
+// renderBars draws bars in w cells, labels and amounts aligned, each bar
+// amount/scale of what is left.
+func renderBars(bars []bar, scale decimal.Decimal, w int) []string {
 	lw, aw := 0, 0
 	for _, b := range bars {
 		lw, aw = max(lw, len([]rune(b.label))), max(aw, len(b.signed))
 	}
-	scale := decimal.Max(hist.In, hist.Out)
 	bw := w - lw - aw - 3
 	out := make([]string, 0, len(bars))
 	for _, b := range bars {
@@ -404,3 +451,11 @@ func fit(lines []string, w, h int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// count is n nouns: "1 page", "3 pages".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/apptest"
+	"github.com/partnertui/partnertui/ui/balancechart/charttest"
 )
 
 // fixtureNow is the fixed "today" of the goldens.
@@ -170,40 +170,6 @@ func TestPeriodKeyAsksTheHost(t *testing.T) {
 	}
 }
 
-// drawnEighths reads the plot back from the view: for each column, the
-// height of its area in eighths of a cell.
-func drawnEighths(t *testing.T, view string) (heights []int, labels []string) {
-	t.Helper()
-	eighths := map[rune]int{' ': 0, '▁': 1, '▂': 2, '▃': 3, '▄': 4, '▅': 5, '▆': 6, '▇': 7, '█': 8}
-	var rows [][]rune
-	for _, l := range strings.Split(ansi.Strip(view), "\n") {
-		r := []rune(l)
-		i := strings.IndexAny(l, "┤│")
-		if i < 0 || strings.Contains(l, "└") {
-			continue
-		}
-		at := len([]rune(l[:i])) + 1
-		if strings.Contains(l, "┤") {
-			labels = append(labels, strings.TrimSpace(string(r[:at-1])))
-		}
-		rows = append(rows, r[at:])
-	}
-	if len(rows) == 0 {
-		t.Fatalf("no plot in the view:\n%s", view)
-	}
-	heights = make([]int, len(rows[0]))
-	for r := len(rows) - 1; r >= 0; r-- {
-		for j, c := range rows[r] {
-			e, ok := eighths[c]
-			if !ok {
-				t.Fatalf("unexpected %q in the plot", c)
-			}
-			heights[j] += e
-		}
-	}
-	return heights, labels
-}
-
 // TestEveryPointAndBarIsWhatAnIndependentFoldGives: on an emulator
 // account's generated history, and again after a simulated transfer and
 // fee, each column of the drawn chart is the height (in eighths) that the
@@ -246,9 +212,6 @@ func TestEveryPointAndBarIsWhatAnIndependentFoldGives(t *testing.T) {
 		}
 		fold.Done()
 		m := New(colourful()).SetDays(days).SetSize(w, h).SetHistory(fold.History(), 1)
-		view := m.View()
-
-		// The independent fold: every Booked transaction, forwards from zero.
 		var txs []api.TransactionDetail
 		if err := api.Walk(ctx, api.Pages(c.TransactionList, api.TransactionsParams{AccountID: acct.ID}), func(p *api.Page[api.TransactionDetail]) error {
 			txs = append(txs, p.Items...)
@@ -256,94 +219,7 @@ func TestEveryPointAndBarIsWhatAnIndependentFoldGives(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		period := ledger.LastDays(now, days)
-		closes := make([]*big.Rat, days)
-		in, out := new(big.Rat), new(big.Rat)
-		outBy := map[string]*big.Rat{}
-		for d := range days {
-			end := period.First.AddDate(0, 0, d+1)
-			closes[d] = new(big.Rat)
-			for _, tx := range txs {
-				if tx.StatusInfo.Status != "Booked" || !tx.StatusInfo.BookingDate.Before(end) {
-					continue
-				}
-				v, _ := new(big.Rat).SetString(tx.Amount.Value)
-				if tx.Side == "Debit" {
-					v.Neg(v)
-				}
-				closes[d].Add(closes[d], v)
-			}
-		}
-		for _, tx := range txs {
-			if b := tx.StatusInfo.BookingDate; tx.StatusInfo.Status != "Booked" || b.Before(period.Start()) || !b.Before(period.End()) {
-				continue
-			}
-			v, _ := new(big.Rat).SetString(tx.Amount.Value)
-			if tx.Side == "Debit" {
-				out.Add(out, v)
-				if outBy[tx.PaymentProduct] == nil {
-					outBy[tx.PaymentProduct] = new(big.Rat)
-				}
-				outBy[tx.PaymentProduct].Add(outBy[tx.PaymentProduct], v)
-			} else {
-				in.Add(in, v)
-			}
-		}
-		lo, hi := closes[0], closes[0]
-		for _, v := range closes {
-			if v.Cmp(lo) < 0 {
-				lo = v
-			}
-			if v.Cmp(hi) > 0 {
-				hi = v
-			}
-		}
-		heights, labels := drawnEighths(t, view)
-		rows := 0
-		for _, l := range strings.Split(ansi.Strip(view), "\n") {
-			if strings.ContainsAny(l, "┤│") && !strings.Contains(l, "└") {
-				rows++
-			}
-		}
-		if len(labels) < 2 || labels[0] != new(big.Rat).Set(hi).FloatString(2) || labels[len(labels)-1] != lo.FloatString(2) {
-			t.Errorf("%s: axis labels %v, the independent highest %s and lowest %s", when, labels, hi.FloatString(2), lo.FloatString(2))
-		}
-		cols := Columns(days, len(heights))
-		levels := int64(rows * 8)
-		for j, d := range cols {
-			want := int64(levels / 2)
-			if span := new(big.Rat).Sub(hi, lo); span.Sign() != 0 {
-				// 1 + round((v − lo)·(levels − 1)/span), half up, in exact rationals.
-				x := new(big.Rat).Mul(new(big.Rat).Sub(closes[d], lo), big.NewRat(levels-1, 1))
-				x.Quo(x, span)
-				x.Add(x, big.NewRat(1, 2))
-				want = 1 + new(big.Int).Quo(x.Num(), x.Denom()).Int64()
-			}
-			if int64(heights[j]) != want {
-				t.Errorf("%s: column %d (day %s, balance %s) is %d eighths high, the independent fold gives %d", when, j,
-					period.First.AddDate(0, 0, d).Format(time.DateOnly), closes[d].FloatString(2), heights[j], want)
-			}
-		}
-		bars := map[string]string{}
-		for _, l := range strings.Split(ansi.Strip(view), "\n") {
-			f := strings.Fields(strings.TrimRight(l, " █▏▎▍▌▋▊▉"))
-			if len(f) < 2 || strings.ContainsAny(l, "┤│└") || strings.HasPrefix(l, "Pending") {
-				continue
-			}
-			if _, isAmount := new(big.Rat).SetString(strings.TrimPrefix(f[len(f)-1], "+")); isAmount {
-				bars[strings.Join(f[:len(f)-1], " ")] = f[len(f)-1]
-			}
-		}
-		want := map[string]*big.Rat{"In": in, "Out": new(big.Rat).Neg(out)}
-		for p, v := range outBy {
-			want[ledger.ProductLabel(p)] = new(big.Rat).Neg(v)
-		}
-		for label, v := range want {
-			got, ok := bars[label]
-			if g, _ := new(big.Rat).SetString(strings.TrimPrefix(got, "+")); !ok || g == nil || g.Cmp(v) != 0 {
-				t.Errorf("%s: bar %q shows %q, the independent fold %s (bars %v)", when, label, got, v.FloatString(2), bars)
-			}
-		}
+		charttest.Check(t, when, m.View(), txs, ledger.LastDays(now, days), Columns)
 	}
 	check("generated history")
 	if _, err := c.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: "250000.00", Currency: "EUR"},
@@ -378,5 +254,38 @@ func BenchmarkChartFrame(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestShortChartPairsProducts: with too few lines for the products one to
+// a line under a plot of three rows, the chart puts them two to a line,
+// each with its exact amount, before it gives any up.
+func TestShortChartPairsProducts(t *testing.T) {
+	t.Parallel()
+	hist := fixtureHistory(t, 90, true)
+	if len(hist.OutBy) != 4 {
+		t.Fatalf("the fixture goes out by %d products, want 4", len(hist.OutBy))
+	}
+	// Title, status, 3 rows, axis, dates, in, out, 2 lines of products,
+	// pending and reserved.
+	const w, h = 80, 12
+	view := Draw(&hist, 90, 1, w, h, colourful())
+	_, _, rows := charttest.DrawnEighths(t, view)
+	if rows != 3 {
+		t.Errorf("the plot has %d rows, want 3:\n%s", rows, ascii(t, view))
+	}
+	for i, l := range strings.Split(view, "\n") {
+		if cw := ansi.StringWidth(l); cw > w {
+			t.Errorf("line %d is %d cells wide", i, cw)
+		}
+	}
+	bars := charttest.Bars(view)
+	for _, pt := range hist.OutBy {
+		if got, want := bars[ledger.ProductLabel(pt.Product)], ledger.FormatSigned(pt.Amount.Neg(), "EUR"); got != want {
+			t.Errorf("%s shows %q, want %s:\n%s", ledger.ProductLabel(pt.Product), got, want, ascii(t, view))
+		}
+	}
+	if bars["In"] != ledger.FormatSigned(hist.In, "EUR") || bars["Out"] != ledger.FormatSigned(hist.Out.Neg(), "EUR") {
+		t.Errorf("in and out show %q and %q:\n%s", bars["In"], bars["Out"], ascii(t, view))
 	}
 }

@@ -255,6 +255,14 @@ func (m *Model[T]) SetSize(w, h int) {
 	m.prepare()
 }
 
+// SetColumns replaces the columns, keeping the rows and the cursor: a
+// screen that shows a few of many columns at a time moves them sideways.
+func (m *Model[T]) SetColumns(cols []Column[T]) {
+	m.r.all = cols
+	m.r.layout()
+	m.prepare()
+}
+
 // SetStyles restyles the list (the terminal's background was learnt).
 func (m *Model[T]) SetStyles(s Styles) {
 	m.r.restyle(s)
