@@ -301,10 +301,10 @@ func unfoldUntil(d *driver, s *anyObject, match func(objLine) bool) objLine {
 
 // TestAnythingOnTheCompleteEmulator: the roots the model lacks, read from
 // an emulator serving the whole public schema: a table, a row's object in
-// one request, a connection of it opened as a table of its own, an object
-// past the levels one request reads read when unfolded (one request), an
-// id whose type has no rich view opened in this view, the object copied
-// as JSON.
+// one request, an id followed to its type's rich view and back, an id
+// whose type has no rich view opened in this view, a connection opened as
+// a table of its own, an object past the levels one request reads read
+// when unfolded (one request), the object copied as JSON.
 func TestAnythingOnTheCompleteEmulator(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -328,15 +328,37 @@ func TestAnythingOnTheCompleteEmulator(t *testing.T) {
 		t.Errorf("c copied %q (%v)", e.copied[len(e.copied)-1], err)
 	}
 
-	// The holder's id: an AccountHolder, which no rich view shows.
+	// The holder's id: an AccountHolder, which the holder's rich view
+	// shows; esc comes back.
 	holder := unfoldUntil(e.driver, o, func(l objLine) bool { return l.n.Name == "id" && l.depth == 1 && l.n.Link != nil })
 	if holder.n.Link.Type != "AccountHolder" || holder.n.Link.Root.Name != "accountHolder" {
 		t.Fatalf("the first nested id links to %+v", holder.n.Link)
 	}
 	e.press("enter")
-	h := topAs[*anyObject](e.driver)
+	if kind, id := topAs[*holderScreen](e.driver).resource(); kind != resourceHolder || id != holder.n.Link.ID {
+		t.Fatalf("the link opened %s %s, want the holder %s", kind, id, holder.n.Link.ID)
+	}
+	e.wantScreen("Accounts (")
+	e.press("esc")
+	if topAs[*anyObject](e.driver) != o {
+		t.Fatal("esc did not come back to the account")
+	}
+
+	// Its onboarding's id: the deprecated Onboarding, which no rich view
+	// shows (the onboarding's reads accountHolderOnboarding), opens here.
+	onb := unfoldUntil(e.driver, o, func(l objLine) bool { return l.n.Link != nil && l.n.Link.Type == "Onboarding" })
+	e.press("enter")
+	topAs[*anyObject](e.driver)
+	e.wantScreen("Onboarding  onboarding(id: " + onb.n.Link.ID + ")")
+	e.press("esc")
+	if topAs[*anyObject](e.driver) != o {
+		t.Fatal("esc did not come back to the account")
+	}
+
+	// The holder in this view, from the palette.
+	e.jump("query accountHolder " + holder.n.Link.ID)
+	h := anyTop[*anyObject](e.driver)
 	e.wantScreen("AccountHolder  accountHolder(id: " + holder.n.Link.ID + ")")
-	e.wantScreen("Accounts › accounts › Account ")
 
 	// A connection of it: a table of its own.
 	conn := lineOf(e.driver, h, "accounts")
@@ -549,7 +571,10 @@ func TestTheTableOfViewsNamesRealTypes(t *testing.T) {
 			}
 		}
 	}
-	for typ, kind := range map[string]resourceKind{"Account": resourceAccount, "CardTransaction": resourceTransaction, "Card": resourceCard, "AccountMembership": resourceMembership} {
+	for typ, kind := range map[string]resourceKind{"Account": resourceAccount, "CardTransaction": resourceTransaction, "Card": resourceCard, "AccountMembership": resourceMembership,
+		"StandingOrder": resourceStandingOrder, "TrustedSepaBeneficiary": resourceBeneficiary, "TrustedInternalBeneficiary": resourceBeneficiary,
+		"AccountHolder": resourceHolder, "CompanyAccountHolderOnboarding": resourceOnboarding, "IndividualAccountHolderOnboarding": resourceOnboarding,
+		"CapitalDepositCase": resourceCapitalDeposit, "MerchantProfile": resourceMerchantProfile, "MerchantPaymentLink": resourcePaymentLink} {
 		if v := c.richView(cat, typ); v == nil || v.kind != kind {
 			t.Errorf("a %s opens %v, want the %s view", typ, v, kind)
 		}

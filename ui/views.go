@@ -39,28 +39,31 @@ func views() []view {
 		{tab: listTab("Statements", api.ViewStatements, statementsParams, newStatementsList, tabPrivate)},
 		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents(true) }}},
 		{list: &listView{"insights", "the project's transactions by day, product and status; its most active accounts (project token)", func(m *Model) tea.Cmd { return m.openInsights() }}},
-		// The platform has no query for one virtual IBAN either.
+		// The platform has no query for one virtual IBAN either: no id in
+		// the view of anything names a VirtualIBANEntry to open here.
 		{tab: listTab("Virtual IBANs", api.ViewVirtualIbans, virtualIbansParams, newVibansList, 0)},
-		{kind: resourceStandingOrder, event: "StandingOrder",
+		{kind: resourceStandingOrder, event: "StandingOrder", types: []string{"StandingOrder"},
 			one: &oneView{"standing-order", "one standing order", byID(newStandingOrderScreenByID)},
 			tab: upcomingTab()},
-		{kind: resourceBeneficiary,
+		{kind: resourceBeneficiary, types: []string{"TrustedBeneficiary"},
 			one: &oneView{"beneficiary", "one trusted beneficiary", byID(newBeneficiaryScreenByID)},
 			tab: listTab("Beneficiaries", api.ViewBeneficiaries, beneficiariesParams, newBeneficiariesList, 0)},
-		{kind: resourceHolder, event: "AccountHolder",
+		{kind: resourceHolder, event: "AccountHolder", types: []string{"AccountHolder"},
 			list: across("holders", "every account holder", func(c *common, e *envState) screen { return newHoldersList(c, e) }),
 			one:  &oneView{"holder", "one account holder", byID(newHolderScreenByID)}},
-		{kind: resourceOnboarding, event: "Onboarding",
+		// An onboarding is read as accountHolderOnboarding reads it; the
+		// deprecated Onboarding type's root is another read.
+		{kind: resourceOnboarding, event: "Onboarding", types: []string{"AccountHolderOnboarding"},
 			list: across("onboardings", "the project's onboardings", func(c *common, e *envState) screen { return newOnboardingsList(c, e) }),
 			one:  &oneView{"onboarding", "one onboarding", byID(newOnboardingScreenByID)}},
-		{kind: resourceCapitalDeposit, event: "CapitalDepositCaseEvent",
+		{kind: resourceCapitalDeposit, event: "CapitalDepositCaseEvent", types: []string{"CapitalDepositCase"},
 			list: across("deposits", "the project's capital deposit cases", func(c *common, e *envState) screen { return newCapitalDepositsList(c, e) }),
 			one:  &oneView{"deposit", "one capital deposit case", byID(newCapitalDepositScreenByID)}},
-		{kind: resourceMerchantProfile, event: "MerchantProfile",
+		{kind: resourceMerchantProfile, event: "MerchantProfile", types: []string{"MerchantProfile"},
 			list: across("profiles", "every merchant profile", func(c *common, e *envState) screen { return newMerchantProfilesList(c, e) }),
 			one:  &oneView{"profile", "one merchant profile", byID(newMerchantProfileScreenByID)}},
 		// Payment links are listed under their merchant profile.
-		{kind: resourcePaymentLink, event: "MerchantPaymentLink",
+		{kind: resourcePaymentLink, event: "MerchantPaymentLink", types: []string{"MerchantPaymentLink"},
 			one: &oneView{"link", "one payment link", byID(newPaymentLinkScreenByID)}},
 		// The view of anything: every root query of the schema, generically
 		// (anything.go); an id links to the rich view of its type above.
@@ -77,7 +80,7 @@ type view struct {
 	// ("Card" for Card.Created); "" when no event names one.
 	event string
 	// types are the GraphQL types whose objects the view's screen of one
-	// by ID shows (an interface: every type that implements it): an id
+	// by ID shows (an interface or a union: every type in it): an id
 	// that names one in the view of anything opens it there.
 	types    []string
 	list     *listView   // the : palette's list of them; nil when it has none
