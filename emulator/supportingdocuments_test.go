@@ -224,3 +224,79 @@ func TestSupportingDocumentsFollowVerification(t *testing.T) {
 		t.Errorf("verified: %+v", c)
 	}
 }
+
+// supportingDocumentCollections lists the collections of the onboardings
+// the token reads, each as its onboarding carries it (so every id it
+// gives reads alone), filtered by status and by type (the model's are
+// all of onboardings) and paged by cursor.
+func TestSupportingDocumentCollectionsListed(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t, Options{Accounts: 60})
+	type page struct {
+		SupportingDocumentCollections struct {
+			TotalCount int
+			PageInfo   struct {
+				HasNextPage bool
+				EndCursor   string
+			}
+			Edges []struct {
+				Cursor string
+				Node   collectionNode
+			}
+		}
+	}
+	list := func(token string, vars map[string]any) page {
+		t.Helper()
+		var out page
+		e.mustData(pathSandbox, token, `query($first: Int!, $after: String, $filters: SupportingDocumentCollectionFilterInput, $orderBy: SupportingDocumentCollectionOrderByInput) {
+  supportingDocumentCollections(first: $first, after: $after, filters: $filters, orderBy: $orderBy) {
+    totalCount pageInfo { hasNextPage endCursor } edges { cursor node { `+collectionFields+` } } } }`, vars, &out)
+		return out
+	}
+	for _, token := range []string{tokSandboxProject, tokSandboxUser0} {
+		want := map[string]collectionNode{}
+		byStatus := map[string]int{}
+		for _, o := range e.onboardingCollections(token) {
+			c := o.SupportingDocumentCollection
+			want[c.ID] = c
+			byStatus[c.StatusInfo.Status]++
+		}
+		all := list(token, map[string]any{"first": 100})
+		got := all.SupportingDocumentCollections
+		if got.TotalCount != len(want) || len(got.Edges) != len(want) || got.PageInfo.HasNextPage {
+			t.Fatalf("%s: %d collections (%d edges, next %v), its onboardings have %d", token, got.TotalCount, len(got.Edges), got.PageInfo.HasNextPage, len(want))
+		}
+		for i, ed := range got.Edges {
+			c, ok := want[ed.Node.ID]
+			if !ok || ed.Node.StatusInfo != c.StatusInfo || len(ed.Node.SupportingDocuments) != len(c.SupportingDocuments) {
+				t.Errorf("%s: the list's %s is %+v, its onboarding's %+v", token, ed.Node.ID, ed.Node, c)
+			}
+			if i > 0 && ed.Node.CreatedAt < got.Edges[i-1].Node.CreatedAt {
+				t.Errorf("%s: %s created before the row above it", token, ed.Node.ID)
+			}
+		}
+		for status, n := range byStatus {
+			f := list(token, map[string]any{"first": 100, "filters": map[string]any{"status": []string{status}}}).SupportingDocumentCollections
+			if f.TotalCount != n {
+				t.Errorf("%s: %d %s collections listed, want %d", token, f.TotalCount, status, n)
+			}
+		}
+		if n := list(token, map[string]any{"first": 100, "filters": map[string]any{"type": []string{"Transaction"}}}).SupportingDocumentCollections.TotalCount; n != 0 {
+			t.Errorf("%s: %d collections of transactions", token, n)
+		}
+		// Newest first, the next page starts after the first's last row:
+		// the list above read from its end.
+		desc := map[string]any{"field": "createdAt", "direction": "Desc"}
+		first := list(token, map[string]any{"first": 2, "orderBy": desc}).SupportingDocumentCollections
+		next := list(token, map[string]any{"first": 2, "orderBy": desc, "after": first.PageInfo.EndCursor}).SupportingDocumentCollections
+		n := len(got.Edges)
+		if n < 4 || !first.PageInfo.HasNextPage {
+			t.Fatalf("%s: %d collections, %+v: too few to page", token, n, first.PageInfo)
+		}
+		for i, ed := range append(first.Edges, next.Edges...) {
+			if want := got.Edges[n-1-i].Node.ID; ed.Node.ID != want {
+				t.Errorf("%s: newest first, row %d is %s, want %s", token, i, ed.Node.ID, want)
+			}
+		}
+	}
+}

@@ -181,10 +181,19 @@ func (s *Store) Onboarding(v Viewer, id string) (Onboarding, bool) {
 		return Onboarding{}, false
 	}
 	r := x.refs[i]
-	if (r.acc < 0 && !v.Project) || (r.acc >= 0 && !s.canSee(v, r.acc)) {
+	if !s.seesOnboarding(v, r) {
 		return Onboarding{}, false
 	}
 	return s.onboardingOf(r), true
+}
+
+// seesOnboarding is whether v reads the onboarding r by its id: a project
+// token every one, a user token those of the accounts they see.
+func (s *Store) seesOnboarding(v Viewer, r onboardingRef) bool {
+	if r.acc < 0 {
+		return v.Project
+	}
+	return s.canSee(v, r.acc)
 }
 
 // AccountOnboarding is the onboarding of an account's holder.

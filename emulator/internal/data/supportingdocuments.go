@@ -1,6 +1,7 @@
 package data
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -203,4 +204,43 @@ func (s *Store) DocumentCollection(v Viewer, id string) (DocumentCollection, boo
 		return DocumentCollection{}, false
 	}
 	return s.DocumentCollectionOf(o), true
+}
+
+// CollectionQuery is a page of the supporting document collections.
+type CollectionQuery struct {
+	Viewer   Viewer
+	First    int
+	After    string
+	Before   string
+	Statuses []string
+	OrderBy  string // createdAt (default) | id
+	Desc     bool
+}
+
+// CollectionCursor is the opaque cursor of a collection.
+func CollectionCursor(c *DocumentCollection) string {
+	return encodeCursor("supportingDocumentCollection", c.ID)
+}
+
+// DocumentCollections pages the collections of the onboardings the viewer
+// reads by id, one each, so that every id the list gives reads alone.
+func (s *Store) DocumentCollections(q CollectionQuery) (Page[DocumentCollection], error) {
+	var list []DocumentCollection
+	for _, r := range s.onboardings().refs {
+		if !s.seesOnboarding(q.Viewer, r) {
+			continue
+		}
+		if c := s.DocumentCollectionOf(s.onboardingOf(r)); len(q.Statuses) == 0 || slices.Contains(q.Statuses, c.Status) {
+			list = append(list, c)
+		}
+	}
+	key := func(x, y DocumentCollection) int { return x.CreatedAt.Compare(y.CreatedAt) }
+	if q.OrderBy == "id" {
+		key = func(x, y DocumentCollection) int { return strings.Compare(x.ID, y.ID) }
+	}
+	slices.SortStableFunc(list, key)
+	if q.Desc {
+		slices.Reverse(list)
+	}
+	return pageByCursor(list, q.First, q.After, q.Before, 0, "supportingDocumentCollection", func(c DocumentCollection) string { return c.ID })
 }

@@ -2,6 +2,8 @@ package gql
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
@@ -115,4 +117,43 @@ func (r *partnerResolver) SupportingDocumentCollection(ctx context.Context, args
 		return nil
 	}
 	return &collectionR{r: req, c: c}
+}
+
+type collectionsArgs struct {
+	First   int32
+	Before  *string
+	After   *string
+	Filters *struct {
+		Type   *[]string
+		Status *[]string
+	}
+	OrderBy *struct {
+		Field     string
+		Direction string
+	}
+}
+
+// SupportingDocumentCollections are those of the onboardings the token
+// reads, oldest first: the model's collections are its onboardings', so
+// a type filter without Onboarding lists none.
+func (r *partnerResolver) SupportingDocumentCollections(ctx context.Context, args collectionsArgs) (*connR[data.DocumentCollection, *collectionR], error) {
+	if err := checkFirst(args.First); err != nil {
+		return nil, err
+	}
+	req := r.request(ctx)
+	q := data.CollectionQuery{Viewer: req.viewer, First: int(args.First), After: deref(args.After), Before: deref(args.Before), OrderBy: "createdAt"}
+	if o := args.OrderBy; o != nil {
+		q.OrderBy, q.Desc = o.Field, o.Direction == "Desc"
+	}
+	if f := args.Filters; f != nil {
+		q.Statuses = deref(f.Status)
+		if types := deref(f.Type); len(types) > 0 && !slices.Contains(types, "Onboarding") {
+			q.Statuses = []string{""} // no status: none listed
+		}
+	}
+	page, err := r.store.DocumentCollections(q)
+	if err != nil {
+		return nil, fmt.Errorf("supportingDocumentCollections: %w", err)
+	}
+	return newConn(page, data.CollectionCursor, func(c *data.DocumentCollection) *collectionR { return &collectionR{r: req, c: *c} }), nil
 }
