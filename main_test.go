@@ -22,6 +22,7 @@ func TestMain(m *testing.M) { testkit.Main(m, &realBinary) }
 // terminal (tmux), through sign-in, the account list, the detail, the
 // environment switch and quit.
 func TestTmuxEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	tm.start(100, 30, bin, "--demo")
@@ -76,27 +77,28 @@ func needTmux(t *testing.T) {
 type tmux struct {
 	t       *testing.T
 	session string
+	home    *testenv.Home
 	env     []string
 	socket  string
 	tmpdir  string // the program's TMPDIR, where --demo keeps its tokens
 }
 
-// newTmux is the start of every end-to-end test: skipped without tmux,
-// HOME and the XDG directories isolated, and a tmux server and TMPDIR of
-// the test's own.
+// newTmux is the start of every end-to-end test: skipped without tmux, a
+// home of the test's own (HOME, the XDG directories, TMPDIR) for the
+// programs it runs, and a tmux server of the test's own. It changes
+// nothing in the test's process: the end-to-end tests run in parallel.
 func newTmux(t *testing.T) *tmux {
 	t.Helper()
 	needTmux(t)
-	home := testenv.Isolate(t)
-	tmpdir := t.TempDir()
+	home := testenv.NewHome(t)
+	home.Vars["TERM"] = "xterm-256color"
 	return &tmux{
 		t:       t,
 		session: "partnertui-e2e",
+		home:    home,
 		socket:  filepath.Join(t.TempDir(), "tmux.sock"),
-		tmpdir:  tmpdir,
-		env: []string{"HOME=" + home, "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"),
-			"XDG_CONFIG_HOME=" + os.Getenv("XDG_CONFIG_HOME"), "XDG_STATE_HOME=" + os.Getenv("XDG_STATE_HOME"),
-			"BROWSER=false", "TMPDIR=" + tmpdir},
+		tmpdir:  home.Locations.Temp,
+		env:     home.Environ(),
 	}
 }
 

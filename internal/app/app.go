@@ -22,7 +22,7 @@ import (
 
 // Options are the choices the user made on the command line.
 type Options struct {
-	ConfigPath string // --config; "" means paths.ConfigFile()
+	ConfigPath string // --config; "" means Locations.ConfigFile
 	Demo       bool   // --demo: the embedded emulator, nothing real read or written
 	// DemoSchemas are schemas --demo's emulator serves whole (contents or
 	// paths, one per API); none serves its modelled part.
@@ -37,10 +37,12 @@ type Options struct {
 	// OnRefresh hears each step of each refresh of a user session
 	// (PARTNERTUI_DEBUG=auth prints them); nil ignores them.
 	OnRefresh func(auth.RefreshEvent)
-	// StateDir holds the token files, their locks and the request budget;
-	// "" means paths.StateDir(). Tests running in parallel give their own,
-	// as they cannot move XDG_STATE_HOME.
-	StateDir string
+	// Locations are where the app keeps its files: the configuration
+	// read unless ConfigPath names one, the state directory (token files,
+	// their locks, the request budget, the launch snapshots, the log) and
+	// where --demo makes its temporary one. The command line resolves
+	// them when the process starts; a test gives its own.
+	Locations paths.Locations
 }
 
 // ReadOnly is the Live read-only policy, decided here and nowhere else: no
@@ -59,6 +61,7 @@ type App struct {
 	// and client: the app's Requests screen reads it.
 	Requests *api.RequestLog
 
+	locations paths.Locations
 	project   bool
 	onWait    func(api.Wait)
 	onRefresh func(auth.RefreshEvent)
@@ -95,10 +98,10 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
+	a := &App{locations: opts.Locations, project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
-		d, err := startDemo(ctx, opts.DemoSchemas)
+		d, err := startDemo(ctx, opts.Locations.Temp, opts.DemoSchemas)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +112,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.ConfigFile = opts.ConfigPath
 	if a.ConfigFile == "" {
-		a.ConfigFile = paths.ConfigFile()
+		a.ConfigFile = opts.Locations.ConfigFile
 	}
 	cfg, warnings, err := config.Load(a.ConfigFile)
 	if err != nil && !errors.Is(err, config.ErrNoConfig) {
@@ -121,11 +124,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Config, a.Warnings = cfg, warnings
-	a.StateDir = opts.StateDir
-	if a.StateDir == "" {
-		if a.StateDir, err = paths.StateDir(); err != nil {
-			return nil, err
-		}
+	if a.StateDir, err = opts.Locations.StateDir(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -244,7 +244,7 @@ func (a *App) EnsureSignedIn(ctx context.Context, e *Env) error {
 
 // LogPath is the terminal UI's log file. Under --demo it is still the real
 // state directory's: a crash log must outlive the demo's temporary one.
-func (a *App) LogPath() (string, error) { return paths.LogFile() }
+func (a *App) LogPath() (string, error) { return a.locations.LogFile() }
 
 // NotConfiguredError reports that an environment lacks its client settings
 // in File.

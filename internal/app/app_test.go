@@ -17,8 +17,8 @@ import (
 // pool; Sandbox and Live never do, so no connection (and no token) of one
 // environment serves the other.
 func TestEnvironmentClientsShareOnePoolPerEnvironment(t *testing.T) {
-	testenv.Isolate(t)
-	a, err := New(context.Background(), Options{Demo: true})
+	t.Parallel()
+	a, err := New(context.Background(), Options{Demo: true, Locations: testenv.NewHome(t).Locations})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,7 @@ func TestEnvironmentClientsShareOnePoolPerEnvironment(t *testing.T) {
 // or the other environment never sees it; its file is 0600, written by
 // rename, never read through a link, and gone after ForgetSnapshots.
 func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	who := struct{ client, subject string }{"SANDBOX_a", "user-1"}
 	snap := func(env config.EnvName) *Snapshot {
@@ -115,9 +116,10 @@ func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
 // TestDemoServesASchema: --demo's emulator serves a schema it is given
 // whole, and says which; without one it serves its modelled part.
 func TestDemoServesASchema(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
+	loc := testenv.NewHome(t).Locations
 	schema := []byte("type Query { projectInfo: ProjectInfo! accounts: Int }\ntype ProjectInfo { id: ID! name: String! }\n")
-	a, err := New(context.Background(), Options{Demo: true, DemoSchemas: []emulator.Source{{Path: "pulled/partner.graphql", Data: schema}}})
+	a, err := New(context.Background(), Options{Demo: true, Locations: loc, DemoSchemas: []emulator.Source{{Path: "pulled/partner.graphql", Data: schema}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +127,50 @@ func TestDemoServesASchema(t *testing.T) {
 	if got := a.DemoServes(); got["partner API"] != "pulled/partner.graphql" || len(got) != 1 {
 		t.Errorf("DemoServes = %v", got)
 	}
-	plain, err := New(context.Background(), Options{Demo: true})
+	plain, err := New(context.Background(), Options{Demo: true, Locations: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(plain.Close)
 	if got := plain.DemoServes(); len(got) != 0 {
 		t.Errorf("without a schema, DemoServes = %v", got)
+	}
+}
+
+// TestFilesGoWhereTheLocationsSay: the app reads the configuration file
+// and keeps its state in the directories it is given, made 0700, and
+// --demo's throw-away token directory is made in the temporary directory
+// given and gone once the app is closed.
+func TestFilesGoWhereTheLocationsSay(t *testing.T) {
+	t.Parallel()
+	h := testenv.NewHome(t)
+	a, err := New(context.Background(), Options{Locations: h.Locations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	if a.ConfigFile != h.Locations.ConfigFile || a.StateDir != h.Locations.State {
+		t.Errorf("config file %q, state %q; want %q, %q", a.ConfigFile, a.StateDir, h.Locations.ConfigFile, h.Locations.State)
+	}
+	if fi, err := os.Stat(h.Locations.State); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the state directory: %v, %v", fi, err)
+	}
+	if log, err := a.LogPath(); err != nil || log != filepath.Join(h.Locations.State, "partnertui.log") {
+		t.Errorf("LogPath = %q, %v", log, err)
+	}
+
+	demo, err := New(context.Background(), Options{Demo: true, Locations: h.Locations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(demo.StateDir) != h.Locations.Temp {
+		t.Errorf("--demo keeps its tokens in %q, not in the temporary directory %q", demo.StateDir, h.Locations.Temp)
+	}
+	if log, err := demo.LogPath(); err != nil || log != filepath.Join(h.Locations.State, "partnertui.log") {
+		t.Errorf("--demo's LogPath = %q, %v; want the real state directory's", log, err)
+	}
+	demo.Close()
+	if left, _ := filepath.Glob(filepath.Join(h.Locations.Temp, "*")); len(left) > 0 {
+		t.Errorf("--demo left %v behind", left)
 	}
 }

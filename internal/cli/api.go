@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/internal/apicall"
-	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/schemacache"
 )
 
@@ -80,7 +79,7 @@ func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
 		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }}
 	if !f.App().Demo() {
 		// Not under --demo: the emulator's port changes every run.
-		if dir, err := paths.CacheDir(); err == nil {
+		if dir, err := f.Locations.CacheDir(); err == nil {
 			target.Schemas = schemacache.New(dir)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"os"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // IO is where a command reads and writes. Data goes to Out, everything
@@ -22,8 +24,25 @@ type IO struct {
 	Err io.Writer
 }
 
-// System is the process's own standard streams.
-func System() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+// Process is what the command line is given by the process it runs in:
+// its streams, where its files are and its environment variables. Nothing
+// below the command line reads the environment for a location; tests give
+// their own directories and variables, so that they run side by side.
+type Process struct {
+	IO
+	// Locations are resolved once, when the process starts.
+	Locations paths.Locations
+	// Getenv reads the variables that change what a command does
+	// (PARTNERTUI_DEBUG, NO_COLOR, BROWSER, SSH_CONNECTION…); nil reads
+	// none.
+	Getenv func(string) string
+}
+
+// System is this process's own: its standard streams, the locations its
+// environment gives (paths.FromEnvironment) and its variables.
+func System() Process {
+	return Process{IO: IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, Locations: paths.FromEnvironment(), Getenv: os.Getenv}
+}
 
 // OutIsTerminal reports whether Out is a terminal (tables, not JSON).
 func (s IO) OutIsTerminal() bool { return isTerminal(s.Out) }
@@ -51,18 +70,18 @@ func isTerminal(w any) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// Run executes the command line args and returns the exit code.
-func Run(ctx context.Context, streams IO, args []string) int {
-	f := &Factory{IO: streams}
+// Run executes the command line args in p and returns the exit code.
+func Run(ctx context.Context, p Process, args []string) int {
+	f := &Factory{IO: p.IO, Locations: p.Locations, Getenv: p.Getenv}
 	defer f.Close()
 	root := NewCmdRoot(f)
 	root.SetArgs(args)
-	root.SetIn(streams.In)
-	root.SetOut(streams.Out)
-	root.SetErr(streams.Err)
+	root.SetIn(p.In)
+	root.SetOut(p.Out)
+	root.SetErr(p.Err)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		printError(streams, f.describe(err), err)
+		printError(p.IO, f.env, f.describe(err), err)
 	}
 	return exitCode(err)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // Factory is what every command is given: the streams, the session flags
@@ -15,9 +16,22 @@ import (
 type Factory struct {
 	IO      IO
 	Session SessionFlags
+	// Locations are where the process keeps its files (Process.Locations).
+	Locations paths.Locations
+	// Getenv reads the process's variables (Process.Getenv); nil reads
+	// none (see env).
+	Getenv func(string) string
 
 	app      *app.App
 	progress *progressLine
+}
+
+// env reads the process's variable name ("" when there is no Getenv).
+func (f *Factory) env(name string) string {
+	if f.Getenv == nil {
+		return ""
+	}
+	return f.Getenv(name)
 }
 
 // progressLine is the command's one line of stderr for progress and waits.
@@ -94,7 +108,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 // appOptions are the App's options for cmd: the session flags, and the
 // progress line hears the waits unless cmd owns the screen.
 func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
-	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project}
+	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project, Locations: f.Locations}
 	if cmd.Annotations[ownsScreen] != "true" {
 		opts.OnWait = f.progressLine().onWait
 	}

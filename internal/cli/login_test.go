@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/auth"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestHeadlessSignInSaysWhatToDo: over SSH the sign-in prints the URL, the
@@ -48,7 +46,7 @@ func TestSignInWithABrowserSaysItOpens(t *testing.T) {
 // TestLoginEndsWithTheUsersName: login names who signed in as status and
 // the app do, not by the user id.
 func TestLoginEndsWithTheUsersName(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "--demo", "status", "--json")
 	var rep statusReport
 	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.User == nil || rep.User.FullName == "" {
@@ -63,6 +61,7 @@ func TestLoginEndsWithTheUsersName(t *testing.T) {
 // TestSecondLogoutSaysNotSignedIn: logout says it signed out only when
 // there was a session.
 func TestSecondLogoutSaysNotSignedIn(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 20)
 	for i, want := range []string{"Signed out of sandbox.", "you were not signed in to sandbox"} {
 		code, out, errOut := runCLI(t, "logout", "--config", cfg)
@@ -119,8 +118,9 @@ func TestPastesOfAnySize(t *testing.T) {
 // TestLogoutDeletesTheLaunchSnapshots: the app's first screen kept on disk
 // goes with the environment's session, and only that environment's.
 func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 20)
-	dir, err := paths.StateDir()
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/gqlop"
-	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/schemacache"
 	"github.com/partnertui/partnertui/internal/schemafile"
 )
@@ -74,7 +73,7 @@ func (s *apiCacheSource) Latest(ctx context.Context, env string, testing bool) (
 	if err != nil {
 		return nil, err
 	}
-	dir, err := paths.CacheDir()
+	dir, err := s.f.Locations.CacheDir()
 	if err != nil {
 		return nil, nil
 	}

@@ -56,7 +56,8 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 	if err != nil {
 		return err
 	}
-	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests}
+	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests,
+		Getenv: opts.F.env, NoColor: opts.F.env("NO_COLOR") != ""}
 	// The first screen's environment first: its request goes before the
 	// other environment is built and before the UI starts.
 	for _, name := range []config.EnvName{start, start.Other()} {

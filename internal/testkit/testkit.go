@@ -90,8 +90,9 @@ type Config struct {
 	// leaves it out.
 	Token string
 	// SecretEnv, with one environment, is the variable client_secret_env
-	// names: WriteConfig sets it to the client's secret for the test (and
-	// the processes it starts) instead of writing the secret in the file.
+	// names instead of the secret written in the file. WriteConfig does
+	// not set it (the test's process is shared by tests running in
+	// parallel): the test gives the processes it starts SecretVar.
 	SecretEnv string
 	// Secret is written instead of the client's secret (a wrong one).
 	Secret string
@@ -100,6 +101,21 @@ type Config struct {
 	// AuthURL is written instead of the emulator's (a proxy in front of
 	// it).
 	AuthURL string
+}
+
+// SecretVar is "NAME=secret" for a process started with a configuration
+// that WriteConfig wrote with c.SecretEnv: the variable that carries the
+// client's secret for the one environment c names.
+func (e *Emulator) SecretVar(t testing.TB, c Config) string {
+	t.Helper()
+	name := config.Sandbox
+	if len(c.Envs) == 1 {
+		name = c.Envs[0]
+	}
+	if c.SecretEnv == "" {
+		t.Fatal("SecretVar: the configuration names no variable (Config.SecretEnv)")
+	}
+	return c.SecretEnv + "=" + e.Env(t, name).ClientSecret
 }
 
 // WriteConfig writes a configuration file (mode 0600) at path for the
@@ -128,7 +144,6 @@ func (e *Emulator) WriteConfig(t testing.TB, path string, c Config) {
 		switch {
 		case c.SecretEnv != "":
 			fmt.Fprintf(&b, "client_secret_env = %q\n", c.SecretEnv)
-			t.Setenv(c.SecretEnv, env.ClientSecret)
 		case c.Secret != "":
 			fmt.Fprintf(&b, "client_secret = %q\n", c.Secret)
 		default:
