@@ -1,10 +1,13 @@
 package testkit
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +23,9 @@ type Binary struct {
 	err  error
 }
 
-// NewBinary resolves the go command's caches at once: call it from
-// TestMain, before any test points HOME elsewhere, or each build would
-// start from an empty build and module cache. Nothing is built yet.
+// NewBinary resolves the go command's caches at once, so that the build
+// finds them whatever HOME the test's processes are given. Nothing is
+// built yet.
 func NewBinary() (*Binary, error) {
 	dir, err := os.MkdirTemp("", "partnertui-test-bin-*")
 	if err != nil {
@@ -60,10 +63,24 @@ func (b *Binary) Remove() { os.RemoveAll(b.dir) }
 // builds another program too.
 func (b *Binary) GoEnv() []string { return b.env }
 
+// waitingTests is how many tests of a package that runs the real binary
+// run at once unless -parallel says otherwise: they mostly wait on other
+// processes (a terminal to show a screen, an emulator's rate window, a
+// transfer's booking), so go test's default of one per core would leave
+// the cores idle.
+const waitingTests = 8
+
 // Main is a TestMain for a package whose tests run the real binary: it
-// resolves the go command's caches before any test moves HOME, sets *bin,
-// runs the tests, removes the binary and exits with their code.
+// resolves the go command's caches, sets *bin, runs the tests (up to
+// waitingTests at once unless -parallel is given), removes the binary and
+// exits with their code.
 func Main(m *testing.M, bin **Binary) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(runtime.GOMAXPROCS(0), waitingTests)))
+	}
 	b, err := NewBinary()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
