@@ -13,7 +13,6 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/iban"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -35,28 +34,22 @@ func (q accountsQuery) byIBAN() bool { return iban.LooksLike(q.search) }
 // runs.
 func (q accountsQuery) isDefault() bool { return q == defaultAccountsQuery() }
 
-// params are the first page's arguments: the command line's search
-// (api.AccountsQuery), in the order chosen here.
-func (q accountsQuery) params() api.AccountsParams {
+// params are the first page's arguments for a: the command line's search
+// (api.AccountsQuery), in the order chosen here, a page of a's page size.
+func (q accountsQuery) params(a API) api.AccountsParams {
 	p := api.AccountsQuery(q.search)
-	p.First, p.OrderBy = platform.PageMax, q.order
+	p.First, p.OrderBy = a.PageSize(), q.order
 	return p
 }
 
-// fetch reads pages of the query. The list is shown newest first, so its
-// reverse order (its end first) is the same order ascending.
-func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] {
-	params := pageParams(q.params(), func(p *api.AccountsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	})
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Account], error) {
-		page, err := a.Accounts(ctx, params(r))
-		if err != nil || page == nil {
-			return pagedlist.Page[api.Account]{}, err
-		}
-		return pageOf(page), nil
-	}
+// list is the query's list. It is shown newest first, so its reverse
+// order (its end first) is the same order ascending.
+func (q accountsQuery) list(a API) *api.List[api.Account] {
+	return api.ListOf(a.Accounts, q.params(a), a.PageSize())
 }
+
+// fetch reads pages of the query.
+func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] { return fetchList(q.list(a)) }
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
 // a narrow terminal.
@@ -113,6 +106,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		id:         func(a *api.Account) string { return a.ID },
 		fetch:      s.query.fetch(env.API),
 		reversible: true,
+		pageSize:   s.query.list(env.API).PageSize(),
 		empty:      s.emptyText,
 		open: func(a api.Account) tea.Cmd {
 			return push(env.Name, newAccountScreen(c, env, a))
@@ -138,7 +132,7 @@ func (s *accountsScreen) init() tea.Cmd {
 func (s *accountsScreen) loadHome() tea.Cmd {
 	s.homeID, s.homeErr = s.c.nextID(), nil
 	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
-	ctx, p := s.ctx, s.query.params()
+	ctx, p := s.ctx, s.query.params(s.env.API)
 	early := s.env.early
 	s.env.early = nil // taken once
 	if !s.query.isDefault() {
@@ -199,7 +193,7 @@ type FirstScreen struct {
 // asking again. It reads e and changes nothing in it.
 func Prefetch(ctx context.Context, e *Environment) *FirstScreen {
 	ch := make(chan homeAnswer, 1)
-	p, a, sess, project := defaultAccountsQuery().params(), e.API, e.Session, e.Project
+	p, a, sess, project := defaultAccountsQuery().params(e.API), e.API, e.Session, e.Project
 	go func() { ch <- askHome(ctx, a, sess, p, project) }()
 	return &FirstScreen{of: e, answer: ch}
 }

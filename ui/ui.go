@@ -71,6 +71,9 @@ type API interface {
 	Card(ctx context.Context, id string) (*api.Card, error)
 	Statements(ctx context.Context, p api.StatementsParams) (*api.Page[api.Statement], error)
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
+	// PageSize is how many rows one request of a list asks for, 1 to
+	// platform.PageMax: the configuration's page_size, else the maximum.
+	PageSize() int
 	Status() api.Status
 	Updates() <-chan api.Status
 }

@@ -31,7 +31,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
@@ -56,12 +56,5 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	// (spaced or compact) found by IBAN.
 	params := api.AccountsQuery(opts.Search)
 	params.First = opts.First
-	walk := walkPages(e.API.Accounts, params, opts.Output.All)
-	if opts.Output.inParts() {
-		// From both ends at once: half the requests.
-		walk = func(ctx context.Context, each func([]api.Account, int) error) error {
-			return e.API.AccountsInParts(ctx, params, each)
-		}
-	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walk)
+	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), read(e.API.ListAccounts(params), opts.Output))
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // CardsOptions are `partnertui cards`'s.
@@ -78,6 +77,6 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.CardsParams{First: platform.PageMax, AccountID: opts.AccountID, Statuses: opts.Status}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), walkPages(e.API.Cards, p, opts.Output.All))
+	p := api.CardsParams{AccountID: opts.AccountID, Statuses: opts.Status}
+	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), read(e.API.ListCards(p), opts.Output))
 }

@@ -55,7 +55,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 }
 
 func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
-	p := api.WebhookEventLogsParams{First: platform.PageMax, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
+	p := api.WebhookEventLogsParams{ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}
@@ -113,7 +113,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 	}
 	p, _ := opts.params()
 	// The event log belongs to the project, whatever token the rest uses.
-	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.Output.All)
+	walk := read(e.ProjectAPI.ListWebhookEventLogs(p), opts.Output)
 	if len(opts.Types) > 1 {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {

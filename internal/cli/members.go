@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // MembersOptions are `partnertui members`'s.
@@ -77,6 +76,6 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.MembershipsParams{First: platform.PageMax, AccountID: opts.AccountID}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), walkPages(e.API.AccountMemberships, p, opts.Output.All))
+	p := api.MembershipsParams{AccountID: opts.AccountID}
+	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), read(e.API.ListMemberships(p), opts.Output))
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // StatementsOptions are `partnertui statements`'s.
@@ -57,6 +56,6 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StatementsParams{First: platform.PageMax, AccountID: opts.AccountID}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), walkPages(e.API.Statements, p, opts.Output.All))
+	p := api.StatementsParams{AccountID: opts.AccountID}
+	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), read(e.API.ListStatements(p), opts.Output))
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // SubscriptionsOptions are `partnertui subscriptions`'s.
@@ -56,8 +55,7 @@ func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.WebhookSubscriptionsParams{First: platform.PageMax}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), walkPages(e.ProjectAPI.WebhookSubscriptions, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{}), opts.Output))
 }
 
 func newCmdSubscriptionRemove(f *Factory) *cobra.Command {

@@ -101,6 +101,8 @@ type Config struct {
 	// AuthURL is written instead of the emulator's (a proxy in front of
 	// it).
 	AuthURL string
+	// PageSize is each table's page_size; 0 leaves it out.
+	PageSize int
 }
 
 // SecretVar is "NAME=secret" for a process started with a configuration
@@ -151,6 +153,9 @@ func (e *Emulator) WriteConfig(t testing.TB, path string, c Config) {
 		}
 		if c.Token != "" {
 			fmt.Fprintf(&b, "token = %q\n", c.Token)
+		}
+		if c.PageSize != 0 {
+			fmt.Fprintf(&b, "page_size = %d\n", c.PageSize)
 		}
 		b.WriteString("\n")
 	}
