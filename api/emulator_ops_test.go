@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 )
 
 // opCoverage records which operations of Operations() a test ran, so a new
@@ -110,7 +111,7 @@ func startOpsRun(t *testing.T) *opsRun {
 	t.Helper()
 	// An emulator of its own, of the default size: every operation
 	// runs on it, and reads with filters go through all its data.
-	srv, err := emulator.Start(context.Background(), emulator.Options{RateLimit: 1 << 30})
+	srv, err := emulator.Start(context.Background(), emulator.Options{RateLimit: 1 << 30, SigningKey: emulatortest.SigningKey()})
 	if err != nil {
 		t.Fatal(err)
 	}

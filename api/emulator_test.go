@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
@@ -30,7 +31,7 @@ var (
 	emulatorStarted atomic.Bool
 	sharedEmulator  = sync.OnceValues(func() (*emulator.Server, error) {
 		emulatorStarted.Store(true)
-		return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30})
+		return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30, SigningKey: emulatortest.SigningKey()})
 	})
 )
 

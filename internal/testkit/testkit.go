@@ -23,6 +23,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 )
 
 // Emulator is an in-process emulator serving one test.
@@ -35,9 +36,15 @@ type Emulator struct {
 }
 
 // StartEmulator starts an emulator with opts on a random loopback port and
-// closes it when the test ends.
+// closes it when the test ends. Unless opts has a signing key, it signs
+// id_tokens with the one key every emulator of the test binary shares
+// (emulatortest.SigningKey): generating a key is most of what starting
+// an emulator costs.
 func StartEmulator(t testing.TB, opts emulator.Options) *Emulator {
 	t.Helper()
+	if opts.SigningKey == nil {
+		opts.SigningKey = emulatortest.SigningKey()
+	}
 	e := &Emulator{}
 	if opts.RequestLog == nil {
 		e.Log = &RequestLog{}
