@@ -91,6 +91,7 @@ func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 }
 
 func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	first, err := c.Accounts(context.Background(), AccountsParams{First: 1})
@@ -124,6 +125,7 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 }
 
 func TestEmulatorFilters(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	ctx := context.Background()
@@ -173,6 +175,7 @@ func TestEmulatorFilters(t *testing.T) {
 }
 
 func TestEmulatorAccountDetailAndProject(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	ctx := context.Background()
@@ -202,6 +205,7 @@ func TestEmulatorAccountDetailAndProject(t *testing.T) {
 }
 
 func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	// A sandbox token sent to the live endpoint.
 	c := emulatorClient(t, info, "live", projectTokenSource(t, info, "sandbox"), nil)
@@ -216,6 +220,7 @@ func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
 }
 
 func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	demo, userToken := sandboxUser(t, info)
 	c := emulatorClient(t, info, "sandbox", userToken, nil)
@@ -309,6 +314,7 @@ func sandboxUser(t *testing.T, info emulator.Info) (emulator.DemoUser, oauth2.To
 // belongs to and the first page of accounts) costs one request, for a user
 // token and for a project token alike.
 func TestEmulatorHomeIsOneRequest(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDoSendsTheTextAndKeepsTheAnswersOrder(t *testing.T) {
+	t.Parallel()
 	var got gqlRequest
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = decodeReq(t, r)
@@ -31,6 +32,7 @@ func TestDoSendsTheTextAndKeepsTheAnswersOrder(t *testing.T) {
 }
 
 func TestDoRefusesALiveMutationBeforeSending(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
 		o.Env, o.ReadOnly, o.TestingURL = "live", true, ""
