@@ -25,6 +25,7 @@ func fiftyAliasQuery() string {
 
 // Not parallel: it counts the bytes allocated while the request runs.
 func TestLiveCostGuardRefusesTheFiftyAliasQuery(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 120})
 	body, err := json.Marshal(map[string]any{"query": fiftyAliasQuery()})
 	if err != nil {
