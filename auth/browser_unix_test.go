@@ -53,7 +53,9 @@ func TestExplicitBrowserRunsWithoutADisplay(t *testing.T) {
 // TestBrowserLogLeavesNothingBehind: the file that keeps the opener's
 // error output is gone from the temporary directory while the opener
 // still runs, so a process that exits then (a sign-in completed while the
-// browser is open) leaves nothing behind.
+// browser is open) leaves nothing behind. Not parallel: that file is made
+// in the system's temporary directory ($TMPDIR), which only t.Setenv can
+// point at the test's own.
 func TestBrowserLogLeavesNothingBehind(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
