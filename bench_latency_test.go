@@ -33,6 +33,7 @@ func TestLatencyBenchmark(t *testing.T) {
 	}
 	// Not parallel: a measurement, which other tests' load would distort.
 	tm := newTmux(t)
+	tm.fresh = true
 	home := tm.home.Dir
 	bin := realBinary.Path(t)
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
