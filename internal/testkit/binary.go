@@ -23,18 +23,21 @@ import (
 )
 
 // Binary is the real partnertui for the tests that run it as a user
-// would. It is built once for every test process that asks for it: the
-// build is kept in a directory of the user's own in the system's temporary
-// directory, named by a digest of everything it is built from (the
-// module's files but its tests, the Go toolchain and the build settings),
-// so the packages whose tests run it, and the next run of the tests, share
-// one build for as long as nothing it is built from changes.
+// would, or another program of the module a test runs (NewProgram). It is
+// built once for every test process that asks for it: the build is kept in
+// a directory of the user's own in the system's temporary directory, named
+// by a digest of everything it is built from (the module's files but its
+// tests, the Go toolchain and the build settings), so the packages whose
+// tests run it, and the next run of the tests, share one build for as long
+// as nothing it is built from changes.
 type Binary struct {
-	once  sync.Once
-	env   []string          // the go command's, its caches resolved
-	goenv map[string]string // what the build depends on besides the files
-	path  string
-	err   error
+	pkg     string // the program's package, relative to the module's root
+	once    sync.Once
+	resolve sync.Once
+	env     []string          // the go command's, its caches resolved
+	goenv   map[string]string // what the build depends on besides the files
+	path    string
+	err     error
 	// tmp is the directory of a build for this process only (no
 	// directory to keep builds in), removed when the tests end.
 	tmp string
@@ -44,33 +47,48 @@ type Binary struct {
 // the module's files; GOMOD names the module.
 var buildSettings = []string{"GOMOD", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOEXPERIMENT", "GOFLAGS", "CGO_ENABLED", "CC", "GOCACHE", "GOMODCACHE", "GOPATH"}
 
-// NewBinary resolves the go command's settings and caches at once, so
-// that the build finds them whatever HOME the test's processes are given.
-// Nothing is built yet.
-func NewBinary() (*Binary, error) {
-	out, err := exec.Command("go", append([]string{"env", "-json"}, buildSettings...)...).Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env: %w", err)
-	}
-	b := &Binary{goenv: map[string]string{}}
-	if err := json.Unmarshal(out, &b.goenv); err != nil {
-		return nil, fmt.Errorf("go env: %w", err)
-	}
-	if b.goenv["GOMOD"] == "" || b.goenv["GOMOD"] == os.DevNull {
-		return nil, errors.New("the tests do not run inside the partnertui module")
-	}
-	b.env = os.Environ()
-	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
-		b.env = append(b.env, v+"="+b.goenv[v])
-	}
-	return b, nil
+// NewBinary is the real partnertui. Nothing is built yet.
+func NewBinary() *Binary { return NewProgram(".") }
+
+// NewProgram is the program of the module's package pkg ("./dir/cmd"),
+// as NewBinary is partnertui.
+func NewProgram(pkg string) *Binary { return &Binary{pkg: pkg} }
+
+// settings asks the go command, once, for what a build depends on besides
+// the files and for its caches.
+func (b *Binary) settings() error {
+	b.resolve.Do(func() {
+		out, err := exec.Command("go", append([]string{"env", "-json"}, buildSettings...)...).Output()
+		if err != nil {
+			b.err = fmt.Errorf("go env: %w", err)
+			return
+		}
+		b.goenv = map[string]string{}
+		if err := json.Unmarshal(out, &b.goenv); err != nil {
+			b.err = fmt.Errorf("go env: %w", err)
+			return
+		}
+		if b.goenv["GOMOD"] == "" || b.goenv["GOMOD"] == os.DevNull {
+			b.err = errors.New("the tests do not run inside the partnertui module")
+			return
+		}
+		b.env = os.Environ()
+		for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+			b.env = append(b.env, v+"="+b.goenv[v])
+		}
+	})
+	return b.err
 }
 
 // Path builds the binary the first time it is asked for, unless a build
 // of the same files and settings is kept, and returns it.
 func (b *Binary) Path(t testing.TB) string {
 	t.Helper()
-	b.once.Do(func() { b.path, b.err = b.find() })
+	b.once.Do(func() {
+		if b.err = b.settings(); b.err == nil {
+			b.path, b.err = b.find()
+		}
+	})
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
@@ -94,10 +112,10 @@ func (b *Binary) find() (string, error) {
 			return "", terr
 		}
 		b.tmp = dir
-		return filepath.Join(dir, "partnertui"), b.build(root, filepath.Join(dir, "partnertui"))
+		return filepath.Join(dir, b.name()), b.build(root, filepath.Join(dir, b.name()))
 	}
 	dir := filepath.Join(keep, key)
-	bin := filepath.Join(dir, "partnertui")
+	bin := filepath.Join(dir, b.name())
 	now := time.Now()
 	if fi, err := os.Lstat(bin); err == nil && fi.Mode().IsRegular() {
 		_ = os.Chtimes(dir, now, now) // in use: not pruned
@@ -126,8 +144,17 @@ func (b *Binary) find() (string, error) {
 	return bin, nil
 }
 
+// name is the program's file name: its package's last element, the
+// module's for the root package.
+func (b *Binary) name() string {
+	if b.pkg == "." {
+		return "partnertui"
+	}
+	return filepath.Base(b.pkg)
+}
+
 func (b *Binary) build(root, out string) error {
-	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd := exec.Command("go", "build", "-o", out, b.pkg)
 	cmd.Dir, cmd.Env = root, b.env
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %w\n%s", err, msg)
@@ -215,36 +242,49 @@ func prune(keep, key string, now time.Time) {
 }
 
 // GoEnv is the environment the binary is built with, for a test that
-// builds another program too.
-func (b *Binary) GoEnv() []string { return b.env }
+// builds another program too; nil when the go command could not say.
+func (b *Binary) GoEnv() []string {
+	if b.settings() != nil {
+		return nil
+	}
+	return b.env
+}
 
-// waitingTests is how many tests of a package that runs the real binary
-// run at once unless -parallel says otherwise: they mostly wait on other
-// processes (a terminal to show a screen, an emulator's rate window, a
-// transfer's booking), so go test's default of one per core would leave
-// the cores idle.
+// Cleanup removes a build made for this process only (when there was no
+// directory to keep builds in); a kept build stays for the next run.
+func (b *Binary) Cleanup() {
+	if b.tmp != "" {
+		os.RemoveAll(b.tmp)
+	}
+}
+
+// waitingTests is how many tests of a package whose tests mostly wait run
+// at once unless -parallel says otherwise: they wait on other processes
+// (a terminal to show a screen, a browser, a webhook receiver), on an
+// emulator's rate window or a transfer's booking, so go test's default of
+// one per core would leave the cores idle.
 const waitingTests = 8
 
-// Main is a TestMain for a package whose tests run the real binary: it
-// resolves the go command's settings, sets *bin, runs the tests (up to
-// waitingTests at once unless -parallel is given) and exits with their
-// code. The build is kept for the next run (see Binary).
-func Main(m *testing.M, bin **Binary) {
+// RunWaiting is the TestMain of a package whose tests mostly wait: it runs
+// them, up to waitingTests at once unless -parallel is given, then
+// cleanups, and exits with the tests' code.
+func RunWaiting(m *testing.M, cleanups ...func()) {
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(runtime.GOMAXPROCS(0), waitingTests)))
 	}
-	b, err := NewBinary()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	*bin = b
 	code := m.Run()
-	if b.tmp != "" {
-		os.RemoveAll(b.tmp)
+	for _, c := range cleanups {
+		c()
 	}
 	os.Exit(code)
+}
+
+// Main is RunWaiting for a package whose tests run the real binary: it
+// sets *bin.
+func Main(m *testing.M, bin **Binary) {
+	*bin = NewBinary()
+	RunWaiting(m, (*bin).Cleanup)
 }
