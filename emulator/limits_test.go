@@ -25,7 +25,6 @@ func fiftyAliasQuery() string {
 
 // Not parallel: it counts the bytes allocated while the request runs.
 func TestLiveCostGuardRefusesTheFiftyAliasQuery(t *testing.T) {
-	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 120})
 	body, err := json.Marshal(map[string]any{"query": fiftyAliasQuery()})
 	if err != nil {
