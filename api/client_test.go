@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
@@ -514,12 +514,7 @@ func TestStalledBodyTimesOut(t *testing.T) {
 
 func TestUnreachableHostIsANetworkError(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close() // nothing listens there any more
+	addr := fmt.Sprintf("127.0.0.1:%d", testkit.UnusedPort(t)) // nothing listens there
 	c, err := New(Options{Env: "live", GraphQLURL: "http://" + addr + "/live-partner/graphql", TokenSource: staticToken()})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -257,4 +259,24 @@ func (l *RequestLog) Operations(t testing.TB) []string {
 		}
 	}
 	return ops
+}
+
+// UnusedPort is a port of 127.0.0.1 nothing listens on: for an address
+// that must not answer, or a fixed port a test listens on itself later. It
+// is taken outside the systems' ranges of ephemeral ports (32768–60999 on
+// Linux, 49152–65535 elsewhere), which every outgoing connection and every
+// listener on port 0 draws from: the tests running meanwhile make many,
+// and one of them could otherwise take the port before the test uses it.
+func UnusedPort(t testing.TB) int {
+	t.Helper()
+	for range 100 {
+		port := 20000 + rand.IntN(12000)
+		ln, err := net.Listen("tcp4", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			ln.Close()
+			return port
+		}
+	}
+	t.Fatal("no unused port of 127.0.0.1 between 20000 and 32000")
+	return 0
 }
