@@ -62,6 +62,7 @@ func TestLatencyBenchmark(t *testing.T) {
 	for i := range runs {
 		b.session(i%2 == 0)
 		b.session(i%2 == 1)
+		b.backAndForth()
 		b.harness()
 	}
 	b.report(t, runs)
@@ -94,6 +95,7 @@ const (
 	stepRevisit     = "the same account opened again → complete"
 	stepEvents      = "`E` → the Events view (project token kept from an earlier run)"
 	stepEventsAhead = "`E` → the Events view (project token fetched at launch)"
+	stepEventsAfter = "`E` after a quick back-and-forth (`enter`, `esc` before the revalidation answers) → the Events view"
 	stepHarness     = "the harness alone: tmux launches `sh` printing the awaited texts → seen"
 )
 
@@ -149,6 +151,55 @@ func (b *latencyBench) session(snapshot bool) {
 	b.step(events, func() { b.tm.keys("E") }, "Events (", "live · updated")
 	b.tm.keys("q")
 	b.tm.waitExit()
+}
+
+// backAndForth launches the binary (with the snapshot), opens an
+// account, goes back to the list, opens the account again and leaves it
+// before the revalidation it sends can answer, then times `E` once that
+// revalidation has ended: the Events view's read must find the
+// connection the revalidation used still open. The Events view is opened
+// from the list, so it is its first visit.
+func (b *latencyBench) backAndForth() {
+	b.tm.start(120, 40, b.bin, "--config", b.cfg)
+	b.tm.waitFor("the account list", "Accounts", "row 1 of")
+	b.waitGone("last session's")
+	b.settle()
+	b.tm.keys("Enter")
+	b.tm.waitFor("the Overview", "IBAN", "Your rights")
+	b.tm.keys("Escape")
+	b.tm.waitFor("the account list", "Accounts", "row 1 of")
+	b.settle()
+	before := b.logLines()
+	start := time.Now()
+	b.tm.keys("Enter")
+	b.waitQuick("the kept Overview", "IBAN", "Your rights")
+	b.tm.keys("Escape")
+	left := time.Since(start)
+	if left >= latencyRTT/2 {
+		b.tm.t.Logf("the back-and-forth took %v: its revalidation may have answered before it was left", left)
+	}
+	b.tm.waitFor("the account list", "Accounts", "row 1 of")
+	b.settle()
+	b.tm.t.Logf("the back-and-forth: left after %v, requests %v", left, b.operations(before))
+	b.step(stepEventsAfter, func() { b.tm.keys("E") }, "Events", "live · updated")
+	b.tm.keys("q")
+	b.tm.waitExit()
+}
+
+// waitQuick waits for texts polling every 2 ms, as a step does.
+func (b *latencyBench) waitQuick(what string, texts ...string) {
+	if !poll2ms(time.Minute, func() bool { return containsAll(b.tm.capture(), texts) }) {
+		b.tm.t.Fatalf("waiting for %s (%q), the screen is:\n%s", what, texts, b.tm.capture())
+	}
+}
+
+func poll2ms(timeout time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
 }
 
 // step runs do and times it until every text is on the screen; then it
@@ -208,11 +259,16 @@ func (b *latencyBench) operations(skip int) []string {
 			GrantType string  `json:"grant_type"`
 			Endpoint  string  `json:"endpoint"`
 			Took      float64 `json:"duration_ms"`
+			Status    int     `json:"status"`
 		}
 		if i < skip || json.Unmarshal([]byte(line), &e) != nil {
 			continue
 		}
-		ops = append(ops, fmt.Sprintf("%s (server %.0fms)", cmp.Or(e.OpName, e.GrantType, e.Endpoint), e.Took))
+		status := ""
+		if e.Status != 200 {
+			status = fmt.Sprintf(", HTTP %d", e.Status)
+		}
+		ops = append(ops, fmt.Sprintf("%s (server %.0fms%s)", cmp.Or(e.OpName, e.GrantType, e.Endpoint), e.Took, status))
 	}
 	return ops
 }

@@ -80,7 +80,7 @@ func TestProcessBenchmark(t *testing.T) {
 					if args[0] == loop {
 						env = loopEnv
 					}
-					total, first, _ := timeProcess(t, args, env)
+					total, first, _, _ := timeProcess(t, args, env)
 					if args[0] == bin {
 						cliTimes, cliFirst = append(cliTimes, total), append(cliFirst, first)
 					} else {
@@ -98,7 +98,7 @@ func TestProcessBenchmark(t *testing.T) {
 			// Each run gets its own state directory: 3 runs of 1,000
 			// requests would otherwise wait for the machine's request
 			// budget (2,000 per 5 minutes).
-			_, _, peak := timeProcess(t, cli, append(home.Environ(), "XDG_STATE_HOME="+t.TempDir()))
+			_, _, peak, _ := timeProcess(t, cli, append(home.Environ(), "XDG_STATE_HOME="+t.TempDir()))
 			peaks = append(peaks, peak)
 		}
 		slices.Sort(peaks)
@@ -180,9 +180,9 @@ func writeProjectConfig(t *testing.T, path string, e *emulatorProcess) {
 }
 
 // timeProcess runs args to completion with stdout read as it comes: the
-// total wall time, the time to the first account on stdout, and the peak
-// RSS in KiB.
-func timeProcess(t *testing.T, args, env []string) (total, first time.Duration, peakKiB int64) {
+// total wall time, the time to the first account on stdout, the peak RSS
+// in KiB and the CPU time the process used (user and system).
+func timeProcess(t *testing.T, args, env []string) (total, first time.Duration, peakKiB int64, cpu time.Duration) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = env
@@ -216,7 +216,7 @@ func timeProcess(t *testing.T, args, env []string) (total, first time.Duration, 
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		peakKiB = ru.Maxrss
 	}
-	return total, first, peakKiB
+	return total, first, peakKiB, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -93,8 +93,10 @@ var internalTops = []string{
 	"internal/opcheck",     // the partner's operations checked: internal/opfind, gqlop, schemafile
 	"internal/schemacache", // the schemas read by introspection: files of ours, through internal/paths
 	"internal/apicall",     // partnertui api: gqlop, the schema cache and the API client
+	"internal/schemapull",  // partnertui schema pull: introspection through the API client, kept by the schema cache
 	"internal/listen",      // partnertui listen: the event log through the API client, its position through internal/paths
 	"internal/trigger",     // partnertui trigger: internal/scenario's steps bound to the API client
+	"internal/explore",     // the app's view of anything: gqlop's checks, sent through the API client, its errors advised to internal/remedy
 }
 
 // knownLeaves must stay leaves: naming one of them a top would silently

@@ -34,14 +34,18 @@ func TestTmuxEndToEnd(t *testing.T) {
 	// The row's own fields show at once; the user's rights come with the
 	// answer of the request that opens the account, which the log then has.
 	tm.waitFor("the account's answer", "Your rights")
-	// The Requests view: the account list's and the one that opens the account,
-	// the account's marked as the screen's own.
+	// After it, the balance chart's two reads: its bookings and the one
+	// before them.
+	tm.waitFor("the balance chart", "Booked balance · last 30 days", "; adds up with")
+	// The Requests view: the account list's, the one that opens the account
+	// and the chart's, newest first, the account's marked as the screen's
+	// own.
 	tm.keys("L")
-	tm.waitFor("requests", "Requests", "Home", "● ", "AccountViewWithMembership", "sent by")
-	tm.keys("Enter")
+	tm.waitFor("requests", "Requests", "Home", "● ", "AccountViewWithMembership", "AccountTransactionList", "sent by")
+	tm.keys("j", "j", "Enter")
 	tm.waitFor("one request", "Operation", "query AccountViewWithMembership", "HTTP 200")
 	tm.keys("Escape")
-	tm.waitFor("back on the requests", "newest first")
+	tm.waitFor("back on the requests", "requests kept, newest first")
 	tm.keys("Escape")
 	tm.waitFor("back on the account", "IBAN", "BIC")
 	tm.keys("e")

@@ -3,12 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
@@ -100,17 +105,47 @@ func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 
 	tm.keys("s", "Down")
 	tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
+	// The authorization prefilled, a space after its label (issue 32,
+	// item 22).
+	if !regexp.MustCompile(`Transaction: +\S`).MatchString(tm.capture()) {
+		t.Errorf("the debit's form runs its label into its value, or has none:\n%s", tm.capture())
+	}
 	tm.keys("Enter")
 	tm.waitFor("the payment, Booked", "card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Captured")
 	tm.keys("q")
 	tm.waitExit()
 }
 
+// answerInBrowser answers a payment's consent page as a browser does:
+// the form posted, the redirect followed. It returns the page it lands
+// on, which must load.
+func answerInBrowser(t *testing.T, consentURL, decision string) string {
+	t.Helper()
+	u, err := url.Parse(consentURL)
+	if err != nil {
+		t.Fatalf("consent URL %q: %v", consentURL, err)
+	}
+	form := url.Values{"consentId": {u.Query().Get("consentId")}, "decision": {decision}}
+	u.RawQuery = ""
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).PostForm(u.String(), form)
+	if err != nil {
+		t.Fatalf("answering the consent, then following its redirect: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the consent's redirect landed on %s: HTTP %d (%v)\n%s", resp.Request.URL, resp.StatusCode, err, body)
+	}
+	return string(body)
+}
+
 // TestTmuxTransferWaitsForConsent drives the real binary against an
 // emulator whose demo user does not consent automatically: the Overview's
-// "send a transfer" shows the payment's consent page, o opens it with the
-// user's $BROWSER (a script that keeps the address), and once the page is
-// answered the transfer is followed, with r never pressed.
+// "send a transfer" refuses an IBAN whose check digits are wrong before
+// anything is sent, then shows the payment's consent page, o opens it with
+// the user's $BROWSER (a script that keeps the address), the page answered
+// in a browser lands on partnertui's own page, which loads, and the
+// transfer is followed, with r never pressed.
 func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	t.Parallel()
 	tm := newTmux(t)
@@ -164,7 +199,9 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	tm.waitFor("the account", "IBAN", "Your rights")
 	tm.keys("s", "Up")
 	tm.waitFor("the transfer's form", "Simulate ▸ send a transfer", "To IBAN:")
-	tm.keys("Enter")
+	tm.keys("Tab", "FR76 3000 6000 0112 3456 7890 188", "Enter")
+	tm.waitFor("the wrong IBAN refused", "✗ enter a valid IBAN (check digits do not match)", "Simulate ▸ send a transfer")
+	tm.keys("BSpace", "9", "Enter")
 	tm.waitFor("the consent", "The transfer waits for your consent (payment ", "waiting for your consent", "/sandbox-consent?consentId=")
 	tm.keys("o")
 	tm.waitFor("the browser started", "The consent page is open in your browser")
@@ -172,7 +209,10 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	if err != nil || !strings.Contains(string(address), "/sandbox-consent?consentId=") {
 		t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
 	}
-	consent.Answer(t, string(address), "accept")
+	landed := answerInBrowser(t, string(address), "accept")
+	if !strings.Contains(landed, "go back to partnertui") {
+		t.Fatalf("the consent's redirect landed on:\n%s", landed)
+	}
 	tm.waitFor("the transfer sent and followed", "Sent 10.00 EUR (payment ", "outgoing transfer · 10.00 EUR")
 	tm.keys("q")
 	tm.waitExit()

@@ -241,6 +241,9 @@ type homeProjectQuery struct {
 // page holds whatever partial data came with it (it may be nil). It is a
 // Fetch for Walk and Pages.
 func (c *Client) Accounts(ctx context.Context, p AccountsParams) (*Page[Account], error) {
+	if p.IBANPart != "" {
+		return c.accountsByIBANPart(ctx, p)
+	}
 	q, err := accountsOp.query(ctx, c, accountsVars(p, c.first(p.First), p.After))
 	if q == nil {
 		return nil, err
@@ -253,16 +256,20 @@ func (p AccountsParams) WithAfter(after string) AccountsParams { p.After = after
 
 // AccountsQuery is the one meaning of an account search, for the app and
 // the command line alike: the accounts newest first (by creation), those
-// whose IBAN is search when it looks like one, spaced or compact
-// (filters.mainIBAN: the server's search does not look at IBANs), else
-// those the server's search finds; every account for "". Leading and
-// trailing spaces do not count.
+// whose IBAN is search when it is a whole one, spaced or compact
+// (filters.mainIBAN: the server's search does not look at IBANs), those
+// whose IBAN starts with it or ends with its digits when it is a part of
+// one (IBANPart, matched here), else those the server's search finds;
+// every account for "". Leading and trailing spaces do not count.
 func AccountsQuery(search string) AccountsParams {
 	p := AccountsParams{OrderBy: OrderCreatedAt, Direction: DirectionDesc}
 	search = strings.TrimSpace(search)
-	if iban.LooksLike(search) {
+	switch part := iban.Part(search); {
+	case iban.Whole(search) || (iban.LooksLike(search) && part == ""):
 		p.MainIBAN = iban.Compact(search)
-	} else {
+	case part != "":
+		p.IBANPart = part
+	default:
 		p.Search = search
 	}
 	return p

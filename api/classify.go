@@ -1,10 +1,13 @@
 package api
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -115,6 +118,30 @@ func (c *Client) snippet(cs *callState) string {
 	return safetext.Strip(string(cs.snippet[:cs.nSnippet]))
 }
 
+// badAnswer is the error of an answer that is not the API's JSON, with
+// what it is instead: an HTML page (by its Content-Type or its first
+// character), an answer cut off (the body ended early, or its JSON did),
+// JSON of another shape (read is the error its reading or decoding
+// returned; nil when the status alone was wrong), or other text.
+func (c *Client) badAnswer(cs *callState, read error, reason string) *BadResponseError {
+	bad := &BadResponseError{Env: c.env, Status: cs.status, Size: cs.size, Snippet: c.snippet(cs), Reason: reason}
+	body := bytes.TrimLeft(cs.snippet[:cs.nSnippet], " \t\r\n\ufeff")
+	ctype := strings.ToLower(cs.header.Get("Content-Type"))
+	var syntax *json.SyntaxError
+	switch {
+	case strings.Contains(ctype, "html") || bytes.HasPrefix(body, []byte("<")):
+		bad.Kind = AnswerHTML
+	case errors.Is(read, io.ErrUnexpectedEOF) || (errors.As(read, &syntax) && syntax.Offset >= cs.size && cs.size > 0):
+		// The body ended before its length, or the JSON before its end.
+		bad.Kind = AnswerCutOff
+	case len(body) > 0 && (body[0] == '{' || body[0] == '[') || strings.Contains(ctype, "json"):
+		bad.Kind = AnswerShape
+	default:
+		bad.Kind = AnswerNotJSON
+	}
+	return bad
+}
+
 // classify turns what exchange returned, and what the transport saw, into
 // one of the package's typed errors.
 func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
@@ -129,7 +156,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 		return &NetworkError{Env: c.env, Host: cs.host, Timeout: true, Err: fmt.Errorf("no complete answer within %s", c.timeout)}
 	}
 	if cs.status == 0 {
-		if ctxErr := ctx.Err(); ctxErr != nil {
+		if ctxErr := cmp.Or(ctx.Err(), leftBeforeSent(ctx, cs)); ctxErr != nil {
 			return fmt.Errorf("the %s request was cancelled: %w", c.env, ctxErr)
 		}
 		var ue *url.Error
@@ -192,14 +219,18 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 			}
 			return &GraphQLError{Env: c.env, Status: st, Errors: details(ws)}
 		}
-		return &BadResponseError{Env: c.env, Status: st, Snippet: c.snippet(cs), Reason: "not a GraphQL JSON response"}
+		return c.badAnswer(cs, nil, "not a GraphQL JSON response")
 	case st != http.StatusOK && st != http.StatusCreated:
-		return &BadResponseError{Env: c.env, Status: st, Snippet: c.snippet(cs), Reason: "unexpected HTTP status"}
+		bad := c.badAnswer(cs, nil, "unexpected HTTP status")
+		bad.Kind = AnswerStatus
+		return bad
 	}
 
 	var de *decodeError
 	if errors.As(err, &de) {
-		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the data does not have the expected shape"}
+		bad := c.badAnswer(cs, nil, "the data does not have the expected shape")
+		bad.Kind = AnswerShape
+		return bad
 	}
 
 	// HTTP 200 with "errors".
@@ -212,7 +243,7 @@ func (c *Client) classify(ctx context.Context, cs *callState, err error) error {
 	}
 	var be *bodyError
 	if errors.As(err, &be) {
-		return &BadResponseError{Env: c.env, Status: cs.status, Snippet: c.snippet(cs), Reason: "the body is not the expected GraphQL JSON"}
+		return c.badAnswer(cs, be.err, "the body is not the expected GraphQL JSON")
 	}
 	return fmt.Errorf("the %s request failed: %w", c.env, err)
 }

@@ -28,6 +28,11 @@ type Options struct {
 	// from auth, or a project token source). Required. It is called once
 	// per request, so it should cache (oauth2.ReuseTokenSource does).
 	TokenSource oauth2.TokenSource
+	// Anonymous sends no token at all, for what the platform serves to
+	// anyone: its schema, by introspection. TokenSource is then unused.
+	// The requests still share the budget and go only to the
+	// environment's endpoints.
+	Anonymous bool
 	// OnUnauthorized, when set, is called with the access token the server
 	// answered 401 to; the request is retried once if the token source then
 	// yields a different token (auth.Session.Rejected re-reads the store).
@@ -122,12 +127,12 @@ type Client struct {
 }
 
 // New builds a Client whose transport stack is observer → environment guard
-// → token → base transport.
+// → token → connection keeper (leave.go) → base transport.
 func New(opts Options) (*Client, error) {
 	if opts.Env == "" {
 		return nil, errors.New("api: Options.Env is empty; name the environment (sandbox or live)")
 	}
-	if opts.TokenSource == nil {
+	if opts.TokenSource == nil && !opts.Anonymous {
 		return nil, fmt.Errorf("api: no token source for the %s API; sign in first", opts.Env)
 	}
 	main, err := parseEndpoint(opts.GraphQLURL, "the GraphQL URL")
@@ -193,11 +198,15 @@ func New(opts Options) (*Client, error) {
 	if c.base == nil {
 		c.base = NewTransport()
 	}
+	var next http.RoundTripper = &tokenTransport{src: opts.TokenSource, next: &connKeeper{next: c.base}}
+	if opts.Anonymous {
+		c.src, c.rejected, next = nil, nil, &connKeeper{next: c.base}
+	}
 	hc := &http.Client{
 		Transport: &observer{c: c, next: &guardTransport{
 			env:     c.env,
 			allowed: allowed,
-			next:    &tokenTransport{src: opts.TokenSource, next: c.base},
+			next:    next,
 		}},
 		// A GraphQL POST has no business being redirected, and following
 		// one would re-send the body somewhere else.
@@ -245,6 +254,9 @@ func (c *Client) Close() {
 // the UI fetches the project token at launch, before the Events view
 // needs it.
 func (c *Client) WarmToken() error {
+	if c.src == nil {
+		return nil // an anonymous client sends none
+	}
 	tok, err := c.src.Token()
 	if err == nil && (tok == nil || tok.AccessToken == "") {
 		err = errors.New("the token source returned no access token")

@@ -324,6 +324,20 @@ func statusFaults() []faultCase {
 	}
 }
 
+// badAnswer is err as the *BadResponseError of kind and status it must
+// be: one sentence that names what came, never the body it quotes.
+func badAnswer(t *testing.T, err error, kind BadAnswer, status int) *BadResponseError {
+	t.Helper()
+	var be *BadResponseError
+	if !errors.As(err, &be) || !errors.Is(err, ErrBadResponse) || be.Kind != kind || be.Status != status {
+		t.Fatalf("err = %#v, want a %d answer of kind %d", err, status, kind)
+	}
+	if be.Snippet != "" && len(be.Snippet) > 3 && strings.Contains(err.Error(), be.Snippet[:4]) || strings.ContainsAny(err.Error(), "<>\"\n") {
+		t.Errorf("the message quotes the body: %q", err)
+	}
+	return be
+}
+
 // bodyFaults are bodies that are not the GraphQL JSON the client asked
 // for: a proxy's or a portal's HTML, cut-off or misshapen JSON, none.
 func bodyFaults() []faultCase {
@@ -342,46 +356,66 @@ func bodyFaults() []faultCase {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte("<html>\x1b]52;c;ZXZpbA==\x07<title>Captive portal</title>" + strings.Repeat("x", 400) + "</html>"))
 		}, func(t *testing.T, _ *Page[Account], err error) {
-			var be *BadResponseError
-			if !errors.As(err, &be) || !errors.Is(err, ErrBadResponse) || be.Status != 200 {
-				t.Fatalf("err = %v", err)
-			}
+			be := badAnswer(t, err, AnswerHTML, 200)
 			if !strings.HasPrefix(be.Snippet, "<html><title>Captive portal</title>") || len(be.Snippet) > snippetLen || strings.ContainsRune(be.Snippet, 0x1b) {
 				t.Errorf("snippet = %q", be.Snippet)
 			}
+			want := "the Sandbox API's address answered with a web page (HTTP 200), not the API's JSON: a network's sign-in page (captive portal) or a proxy answered instead"
+			if err.Error() != want {
+				t.Errorf("err = %q, want %q", err, want)
+			}
 		}},
+		{"200 HTML page without its Content-Type", respond(http.StatusOK, "\n  <!DOCTYPE html><html><body>Accept the terms</body></html>"),
+			func(t *testing.T, _ *Page[Account], err error) { badAnswer(t, err, AnswerHTML, 200) }},
 		{"403 HTML body", respond(http.StatusForbidden, "<h1>Forbidden</h1>"),
 			func(t *testing.T, _ *Page[Account], err error) {
-				var be *BadResponseError
-				if !errors.As(err, &be) || be.Status != 403 || be.Snippet != "<h1>Forbidden</h1>" {
-					t.Errorf("err = %v", err)
+				if be := badAnswer(t, err, AnswerHTML, 403); be.Snippet != "<h1>Forbidden</h1>" {
+					t.Errorf("snippet = %q", be.Snippet)
+				}
+				if !strings.HasSuffix(err.Error(), "HTTP 403), not the API's JSON: it is not the API") {
+					t.Errorf("err = %q", err)
 				}
 			}},
 		{"truncated JSON", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"data":{"accounts":{"totalCount":3,"edges":[{"node":{"id":"a`))
 		}, func(t *testing.T, _ *Page[Account], err error) {
-			var be *BadResponseError
-			if !errors.As(err, &be) || !strings.HasPrefix(be.Snippet, `{"data":{"accounts"`) {
-				t.Errorf("err = %v", err)
+			be := badAnswer(t, err, AnswerCutOff, 200)
+			if !strings.HasPrefix(be.Snippet, `{"data":{"accounts"`) || be.Size != 61 {
+				t.Errorf("snippet = %q, size %d", be.Snippet, be.Size)
+			}
+			if want := "the Sandbox API's answer was cut off after 61 bytes (HTTP 200): the connection ended before the whole answer came"; err.Error() != want {
+				t.Errorf("err = %q, want %q", err, want)
+			}
+		}},
+		{"a body shorter than its Content-Length", func(w http.ResponseWriter, r *http.Request) {
+			// The connection closes 20 bytes into a 4,000-byte answer.
+			conn, buf, herr := w.(http.Hijacker).Hijack()
+			if herr != nil {
+				return
+			}
+			defer conn.Close()
+			_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"data\":{\"accounts\":")
+			_ = buf.Flush()
+		}, func(t *testing.T, _ *Page[Account], err error) {
+			if be := badAnswer(t, err, AnswerCutOff, 200); be.Size != 20 {
+				t.Errorf("size %d, want the 20 bytes that came", be.Size)
 			}
 		}},
 		{"data of the wrong shape", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON200(w, map[string]any{"data": map[string]any{"accounts": map[string]any{"totalCount": "many"}}})
 		}, func(t *testing.T, _ *Page[Account], err error) {
-			var be *BadResponseError
-			if !errors.As(err, &be) || be.Status != 200 || !strings.Contains(be.Snippet, "many") {
-				t.Errorf("err = %v", err)
+			if be := badAnswer(t, err, AnswerShape, 200); !strings.Contains(be.Snippet, "many") {
+				t.Errorf("snippet = %q", be.Snippet)
 			}
 		}},
 		{"204 no content", func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent)
 		}, func(t *testing.T, _ *Page[Account], err error) {
-			var be *BadResponseError
-			if !errors.As(err, &be) || be.Status != 204 {
-				t.Errorf("err = %v", err)
-			}
+			badAnswer(t, err, AnswerStatus, 204)
 		}},
+		{"plain text", respond(http.StatusOK, "service temporarily moved"),
+			func(t *testing.T, _ *Page[Account], err error) { badAnswer(t, err, AnswerNotJSON, 200) }},
 	}
 }
 

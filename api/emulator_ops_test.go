@@ -352,6 +352,12 @@ func (r *opsRun) statements(t *testing.T) {
 		if s.Format == "" || s.FeeCredits.Currency == "" || s.FeeDebits.Currency == "" || s.StatusInfo.Status == "" || s.ClosingDate.IsZero() {
 			t.Errorf("%s(%s): statement %+v", OpStatements, a.ID, s)
 		}
+		// The same statement by its id, with its account.
+		one, err := r.project.Statement(ctx, s.ID)
+		r.cov.ok(t, OpStatement, err)
+		if err == nil && (one.Statement != s || one.Account == nil || one.Account.ID != a.ID) {
+			t.Errorf("%s(%s) = %+v, want %+v of account %s", OpStatement, s.ID, one, s, a.ID)
+		}
 		return
 	}
 	t.Errorf("%s: none of %d accounts has a statement", OpStatements, len(r.listed))

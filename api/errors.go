@@ -208,22 +208,61 @@ func (e *NetworkError) Error() string {
 func (e *NetworkError) Is(target error) bool { return target == ErrNetwork }
 func (e *NetworkError) Unwrap() error        { return e.Err }
 
+// BadAnswer is what was wrong with an answer that is not the API's JSON.
+type BadAnswer int
+
+const (
+	// AnswerNotJSON is a body that is not JSON at all (nor an HTML page).
+	AnswerNotJSON BadAnswer = iota
+	// AnswerHTML is an HTML page where the API's JSON was expected: with
+	// a 2xx status, a network's sign-in page (a captive portal) or a
+	// proxy answered in the platform's place; with a 4xx, a web server
+	// that is not the API.
+	AnswerHTML
+	// AnswerCutOff is an answer that ended before it was whole: the
+	// connection closed early, or a proxy cut the JSON.
+	AnswerCutOff
+	// AnswerShape is JSON, but not of the shape the operation asked for.
+	AnswerShape
+	// AnswerStatus is an HTTP status the API never answers with (a
+	// redirect, 204).
+	AnswerStatus
+)
+
 // BadResponseError is an answer that is not a GraphQL JSON response (an
-// HTML error page from a proxy, a truncated body, an unexpected status).
+// HTML page from a captive portal or a proxy, a cut-off body, an
+// unexpected status). Its Error is one sentence that says which; the body
+// itself is for the request log and --verbose (Snippet), never the
+// message.
 type BadResponseError struct {
 	Env     string
 	Status  int
+	Kind    BadAnswer
+	Size    int64  // the bytes of the answer that came
 	Snippet string // the first 200 bytes of the body, sanitised
-	Reason  string // what was wrong with it
+	Reason  string // what was wrong with it, in the words of the check that failed
 }
 
 func (e *BadResponseError) Error() string {
-	reason := e.Reason
-	if reason == "" {
-		reason = "not a GraphQL JSON response"
+	api := envLabel(e.Env)
+	switch e.Kind {
+	case AnswerHTML:
+		if e.Status < 300 {
+			return fmt.Sprintf("%s's address answered with a web page (HTTP %d), not the API's JSON: a network's sign-in page (captive portal) or a proxy answered instead", api, e.Status)
+		}
+		return fmt.Sprintf("%s's address answered with a web page (HTTP %d), not the API's JSON: it is not the API", api, e.Status)
+	case AnswerCutOff:
+		return fmt.Sprintf("%s's answer was cut off after %d bytes (HTTP %d): the connection ended before the whole answer came", api, e.Size, e.Status)
+	case AnswerStatus:
+		return fmt.Sprintf("%s answered HTTP %d, a status it never sends: something else answered at its address", api, e.Status)
+	case AnswerShape:
+		reason := e.Reason
+		if reason == "" {
+			reason = "the data does not have the expected shape"
+		}
+		return fmt.Sprintf("%s answered JSON that is not what the operation asked for (HTTP %d: %s)", api, e.Status, reason)
 	}
-	return fmt.Sprintf("%s sent an unreadable answer (HTTP %d, %s): %q",
-		envLabel(e.Env), e.Status, reason, e.Snippet)
+	return fmt.Sprintf("%s's address answered with something that is not the API's JSON (HTTP %d, %d bytes)", api, e.Status, e.Size)
 }
 
 func (e *BadResponseError) Is(target error) bool { return target == ErrBadResponse }

@@ -47,8 +47,8 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 62 {
-		t.Errorf("Operations() lists %d operations, want 62", len(ops))
+	if len(ops) != 63 {
+		t.Errorf("Operations() lists %d operations, want 63", len(ops))
 	}
 	seen := map[string]bool{}
 	for _, op := range ops {

@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	graphql "github.com/hasura/go-graphql-client"
@@ -40,13 +42,33 @@ func one[Q, N, T any](ctx context.Context, c *Client, o *op[Q], vars map[string]
 	}
 	n := item(q)
 	if n == nil {
-		if err != nil {
+		if err != nil && !rootFieldFailed(err) {
 			return nil, err
+		}
+		if err != nil {
+			// A field that cannot be null failed alone, at the root: the
+			// server has no such item for this token, and says why.
+			return nil, fmt.Errorf("%w (%s)", notFound(), safetext.Truncate(err.Error(), 200))
 		}
 		return nil, notFound()
 	}
 	v := conv(n)
 	return &v, err
+}
+
+// rootFieldFailed reports whether err is an answer's errors, each at a
+// root field (the one the query reads) and none deeper.
+func rootFieldFailed(err error) bool {
+	var ge *GraphQLError
+	if !errors.As(err, &ge) || len(ge.Errors) == 0 {
+		return false
+	}
+	for _, d := range ge.Errors {
+		if d.Path == "" || strings.Contains(d.Path, ".") {
+			return false
+		}
+	}
+	return true
 }
 
 // idVars are the variables of an operation on one item by its id.

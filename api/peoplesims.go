@@ -40,7 +40,7 @@ func (u *sandboxUserQL) user() *SandboxUser {
 // without one is a bad response.
 func sandboxUserOf(env string, u *sandboxUserQL, op string) (*SandboxUser, error) {
 	if u == nil {
-		return nil, &BadResponseError{Env: env, Status: 200, Reason: op + " succeeded without its sandboxUser"}
+		return nil, &BadResponseError{Env: env, Status: 200, Kind: AnswerShape, Reason: op + " succeeded without its sandboxUser"}
 	}
 	return u.user(), nil
 }

@@ -25,6 +25,12 @@ type Request struct {
 	OperationName string         // "" when the document has one operation
 	Variables     map[string]any // nil for none
 	Testing       bool           // to the Sandbox Testing API instead of the partner API
+	// Verbatim keeps the answer's strings as the server sent them, for an
+	// answer kept in a file rather than drawn: a schema read by
+	// introspection, whose descriptions span lines. Whoever draws one of
+	// its strings strips it then (internal/safetext), as it would a
+	// file's; the request log's copy of its errors is stripped here.
+	Verbatim bool
 }
 
 // Body is the request's JSON body, exactly as Do sends it.
@@ -84,7 +90,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	}
 	var out *Response
 	err = c.run(ctx, mutation, func(ctx context.Context) error {
-		resp, err := c.send(ctx, url, body)
+		resp, err := c.send(ctx, url, body, r.Verbatim)
 		out = resp
 		return err
 	})
@@ -115,7 +121,7 @@ func changes(query, name string) (bool, error) {
 	return op.Operation != ast.Query, nil
 }
 
-func (c *Client) send(ctx context.Context, url string, body []byte) (*Response, error) {
+func (c *Client) send(ctx context.Context, url string, body []byte, verbatim bool) (*Response, error) {
 	resp, err := c.post(ctx, url, body)
 	if err != nil {
 		return nil, err
@@ -128,8 +134,12 @@ func (c *Client) send(ctx context.Context, url string, body []byte) (*Response, 
 	if len(raw) > MaxRawAnswer {
 		return nil, &bodyError{err: fmt.Errorf("the answer is larger than %d MB: ask for smaller pages", MaxRawAnswer>>20)}
 	}
-	clean, err := sanitizeJSON(raw)
-	if err != nil {
+	clean := raw
+	if verbatim {
+		if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) == 0 || b[0] != '{' || !json.Valid(raw) {
+			return nil, &bodyError{err: errors.New("the response is not a JSON object")}
+		}
+	} else if clean, err = sanitizeJSON(raw); err != nil {
 		return nil, &bodyError{err: err}
 	}
 	noteErrors(ctx, clean)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -51,5 +52,56 @@ func TestDoRefusesALiveMutationBeforeSending(t *testing.T) {
 	}
 	if calls.Load() != 0 {
 		t.Errorf("%d requests reached the server", calls.Load())
+	}
+}
+
+// TestAnAnonymousClientSendsNoToken: what the platform serves to anyone
+// (its schema) is asked without a token, through the budget and the
+// environment guard like any request.
+func TestAnAnonymousClientSendsNoToken(t *testing.T) {
+	var auth atomic.Value
+	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"__typename":"Query"}}`)
+	}), func(o *Options) { o.TokenSource, o.Anonymous = nil, true })
+	if _, err := c.Do(context.Background(), Request{Query: "{ __typename }", Testing: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := auth.Load(); got != "" {
+		t.Errorf("sent Authorization %q, want none", got)
+	}
+	if err := c.WarmToken(); err != nil {
+		t.Errorf("WarmToken: %v", err)
+	}
+	if s := c.Status(); s.Used != 1 {
+		t.Errorf("budget used %d, want the one request counted", s.Used)
+	}
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/live-partner/graphql", nil)
+	if _, err := c.http.Do(req); !errors.Is(err, ErrForeignEndpoint) {
+		t.Errorf("another environment's endpoint: %v, want ErrForeignEndpoint", err)
+	}
+}
+
+// TestAVerbatimAnswerKeepsItsStrings: an answer kept in a file (a schema)
+// keeps its descriptions' newlines; the request log's copy of its errors
+// is still made safe for a terminal.
+func TestAVerbatimAnswerKeepsItsStrings(t *testing.T) {
+	const answer = `{"data":{"d":"line one\nline two"},"errors":[{"message":"bad\u001b]52;c;SGk=\u0007 thing"}]}`
+	log := NewRequestLog(0, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answer)
+	}), func(o *Options) { o.Log = log })
+	resp, err := c.Do(context.Background(), Request{Query: "{ d }", Verbatim: true})
+	if err != nil || string(resp.Body) != answer {
+		t.Fatalf("verbatim: %v, body %s", err, resp.Body)
+	}
+	if es := log.Entries(); len(es) != 1 || len(es[0].Errors) != 1 || es[0].Errors[0] != "bad thing" {
+		t.Errorf("the log holds %+v, want the error stripped", es)
+	}
+	resp, err = c.Do(context.Background(), Request{Query: "{ d }"})
+	if err != nil || !strings.Contains(string(resp.Body), `"line one line two"`) {
+		t.Errorf("not verbatim: %v, body %s", err, resp.Body)
 	}
 }

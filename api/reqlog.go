@@ -1,12 +1,14 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,9 +72,14 @@ type Entry struct {
 	RetryAfter    string         // the answer's Retry-After header
 	Errors        []string       // the answer's GraphQL errors, sanitised
 	Err           string         // what went wrong, when it did (no token in it)
+	// Answer is the start of an answer that was not the API's JSON (an
+	// HTML page, a cut-off body), sanitised: the error says what it was in
+	// one sentence, and this is where its text is read.
+	Answer string
 }
 
-// Entries are the kept requests, newest first.
+// Entries are the kept requests, newest first: by the order they
+// started in (Seq), whatever order their answers came in.
 func (l *RequestLog) Entries() []Entry {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -80,6 +87,8 @@ func (l *RequestLog) Entries() []Entry {
 	for i := range len(l.entries) {
 		out = append(out, l.entries[(l.next-1-i+2*len(l.entries))%len(l.entries)])
 	}
+	// Kept in the order they ended: nearly sorted already.
+	slices.SortStableFunc(out, func(a, b Entry) int { return cmp.Compare(b.Seq, a.Seq) })
 	return out
 }
 
@@ -169,9 +178,10 @@ func (c *Client) record(cs *callState, err error) {
 		OperationName string         `json:"operationName"`
 	}
 	_ = json.Unmarshal(cs.body, &body)
+	shown := Request{Query: body.Query, OperationName: body.OperationName, Variables: body.Variables}.Redacted()
 	e := Entry{
 		Seq: cs.seq, Time: cs.started, Env: c.env, Project: c.project, URL: cs.url, Testing: cs.url == c.testingURL && cs.url != "",
-		OperationName: body.OperationName, Query: redactQuery(body.Query), Variables: redactVars(body.Variables),
+		OperationName: body.OperationName, Query: shown.Query, Variables: shown.Variables,
 		Status: cs.status, Duration: cs.duration, Size: cs.size, Used: cs.used, Limit: cs.limit,
 		Waited: cs.waited, WaitReason: cs.waitReason, Errors: cs.errs,
 	}
@@ -182,6 +192,13 @@ func (c *Client) record(cs *callState, err error) {
 		e.RetryAfter = safetext.Truncate(cs.header.Get("Retry-After"), 40)
 	}
 	var ge *GraphQLError
+	var bad *BadResponseError
+	if errors.As(err, &bad) {
+		e.Answer = bad.Snippet
+		for _, sec := range secretValues(body.Variables) {
+			e.Answer = redactText(e.Answer, sec)
+		}
+	}
 	switch {
 	case errors.As(err, &ge):
 		for _, d := range ge.Errors {
@@ -191,6 +208,19 @@ func (c *Client) record(cs *callState, err error) {
 		e.Err = err.Error()
 	}
 	c.log.add(e)
+}
+
+// Redacted is the request as every printed form of it shows it (the
+// request log, --verbose, the commands `--dry-run` prints and `L`
+// copies): each secret it carries replaced by Redacted — a variable or
+// input field named like a secret, a token or a password, at any depth,
+// and a string literal given to such an argument in the text — and every
+// other string of its variables made safe for a terminal. It is the one
+// rule of what a printed request holds.
+func (r Request) Redacted() Request {
+	r.Query = redactQuery(r.Query)
+	r.Variables = redactVars(r.Variables)
+	return r
 }
 
 // secretish reports whether name is one whose value is never kept: a
@@ -230,6 +260,33 @@ func redactValue(name string, v any) any {
 		return safetext.Strip(x)
 	}
 	return v
+}
+
+// secretValues are the string values of vars given to a secret-like
+// name, at any depth, which an answer may echo.
+func secretValues(vars map[string]any) []string {
+	var out []string
+	var walk func(name string, v any)
+	walk = func(name string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(k, y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(name, y)
+			}
+		case string:
+			if secretish(name) && x != "" {
+				out = append(out, x)
+			}
+		}
+	}
+	for k, v := range vars {
+		walk(k, v)
+	}
+	return out
 }
 
 // redactQuery replaces the string literals given to a secret-like
@@ -314,7 +371,9 @@ func noteErrors(ctx context.Context, body []byte) {
 		return
 	}
 	for _, e := range env.Errors {
-		cs.errs = append(cs.errs, e.Message)
+		// A verbatim answer's are not stripped yet; Strip leaves the
+		// others as they are.
+		cs.errs = append(cs.errs, safetext.Strip(e.Message))
 	}
 }
 

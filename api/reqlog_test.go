@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -89,5 +90,84 @@ func BenchmarkRequestLog(b *testing.B) {
 			}
 			benchAccounts(b, opts)
 		})
+	}
+}
+
+// An answer that is not the API's JSON is one sentence in the error and
+// in the entry's Err; its text is the entry's Answer, with any secret the
+// request carried hidden even where the body cut it.
+func TestRequestLogKeepsTheAnswerThatWasNotJSON(t *testing.T) {
+	t.Parallel()
+	log := NewRequestLog(0, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), "hook") {
+			// A proxy cut the echo of the secret.
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"data":{"addWebhookSubscription":{"secret":"hook-secr`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, "<html><title>Hotel Wi-Fi</title>\x1b[2J<body>Accept the terms</body></html>")
+	}), func(o *Options) { o.Log = log })
+
+	_, err := c.Do(context.Background(), Request{Query: "{ a }"})
+	if err == nil || strings.Contains(err.Error(), "Wi-Fi") {
+		t.Fatalf("err = %v", err)
+	}
+	e := log.Entries()[0]
+	if !strings.HasPrefix(e.Answer, "<html><title>Hotel Wi-Fi</title><body>") || e.Err != err.Error() {
+		t.Errorf("entry: answer %q, err %q", e.Answer, e.Err)
+	}
+
+	_, err = c.Do(context.Background(), Request{Query: "mutation M($s: String) { addWebhookSubscription(secret: $s) { secret } }",
+		Variables: map[string]any{"secret": "hook-secret-value"}})
+	var be *BadResponseError
+	if !errors.As(err, &be) || be.Kind != AnswerCutOff {
+		t.Fatalf("err = %v", err)
+	}
+	e = log.Entries()[0]
+	if strings.Contains(e.Answer, "hook-secr") || !strings.HasSuffix(e.Answer, `"secret":"`+hidden) {
+		t.Errorf("the answer kept the secret's start: %q", e.Answer)
+	}
+}
+
+// The log is newest first by the order requests started, whatever order
+// their answers came in.
+func TestRequestLogIsNewestFirstByStart(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	first := make(chan struct{})
+	var n atomic.Int32
+	log := NewRequestLog(0, nil)
+	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			close(first)
+			<-release // the first request answers last
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"a":1}}`)
+	}), func(o *Options) { o.Log = log })
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Do(context.Background(), Request{Query: "query Slow { a }"})
+		done <- err
+	}()
+	<-first
+	for range 2 {
+		if _, err := c.Do(context.Background(), Request{Query: "query Quick { a }"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var seqs []uint64
+	for _, e := range log.Entries() {
+		seqs = append(seqs, e.Seq)
+	}
+	if fmt.Sprint(seqs) != "[3 2 1]" {
+		t.Errorf("entries %v, want [3 2 1]", seqs)
 	}
 }

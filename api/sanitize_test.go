@@ -259,6 +259,8 @@ func TestEveryDecodedStringIsStripped(t *testing.T) {
 	check("Transaction", tx, err)
 	st, err := c.Statements(ctx, StatementsParams{AccountID: "acc-1"})
 	check("Statements", st, err)
+	one, err := c.Statement(ctx, "s")
+	check("Statement", one, err)
 	in := WebhookSubscriptionInput{Label: "l", Endpoint: "e"}
 	webhookAndViewReadsStripped(ctx, c, in, check)
 	for name, err := range map[string]error{

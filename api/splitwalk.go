@@ -404,6 +404,11 @@ var accountsSplit = &splitList[accountListNode, Account]{
 // createdAt at once, two pages per request. Items come in arrival order;
 // see splitWalk.
 func (c *Client) AccountsInParts(ctx context.Context, p AccountsParams, each func([]Account, int) error) error {
+	if p.IBANPart != "" {
+		// Matched on this side (ibanpart.go), the server's search for
+		// digits after the accounts: one walk, in order.
+		return Walk(ctx, Pages(c.Accounts, p), func(page *Page[Account]) error { return each(page.Items, page.TotalCount) })
+	}
 	first := c.first(p.First)
 	sub := &splitSub{params: func(asc bool) map[string]any {
 		q := p

@@ -10,12 +10,18 @@ import (
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
-// OpStatements is the operation name of an account's statements.
-const OpStatements = "AccountStatements"
+// Operation names of an account's statements and of one statement.
+const (
+	OpStatements = "AccountStatements"
+	OpStatement  = "AccountStatement"
+)
 
-var statementsOp = declareQuery[statementsQuery](OpStatements, func() map[string]any {
-	return StatementsParams{AccountID: "x"}.vars(platform.PageMax)
-})
+var (
+	statementsOp = declareQuery[statementsQuery](OpStatements, func() map[string]any {
+		return StatementsParams{AccountID: "x"}.vars(platform.PageMax)
+	})
+	statementOp = declareQuery[statementQuery](OpStatement, idVars)
+)
 
 // StatementStatusInfo is Statement.statusInfo (AccountStatementStatusInfo)
 // with the fields of its concrete type.
@@ -147,6 +153,32 @@ type statementsQuery struct {
 	Account *struct {
 		Statements *connectionQL[statementNode] `graphql:"statements(first: $first, after: $after, filters: $filters, orderBy: $orderBy)"`
 	} `graphql:"account(accountId: $accountId)"`
+}
+
+// statementDetailNode is one statement and its account.
+type statementDetailNode struct {
+	statementNode
+	Account accountRefQL `graphql:"account"`
+}
+
+type statementQuery struct {
+	AccountStatement *statementDetailNode `graphql:"accountStatement(id: $id)"`
+}
+
+// StatementDetail is one statement with the account it is of.
+type StatementDetail struct {
+	Statement
+	Account *AccountRef `json:"account,omitempty"`
+}
+
+// Statement fetches one statement (Query.accountStatement); one the token
+// cannot see is the server's error.
+func (c *Client) Statement(ctx context.Context, id string) (*StatementDetail, error) {
+	return one(ctx, c, statementOp, map[string]any{"id": graphql.ID(id)},
+		func(q *statementQuery) *statementDetailNode { return q.AccountStatement },
+		func(n *statementDetailNode) StatementDetail {
+			return StatementDetail{Statement: n.statement(), Account: n.Account.ref()}
+		}, c.notFound("statement", id))
 }
 
 // Statements fetches one page of an account's statements

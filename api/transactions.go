@@ -42,6 +42,10 @@ type TransactionParty struct {
 // BookedBalanceAfter is the schema's BookedBalanceAfter.
 type BookedBalanceAfter struct {
 	Amount *Amount `json:"amount,omitempty"`
+	// SequenceNumber is the booking's number among the account's bookings
+	// (1, 2, …); 0 when the platform gives none (the schema says it is
+	// coming).
+	SequenceNumber int `json:"sequenceNumber,omitempty"`
 }
 
 // TransactionStatusInfo is Transaction.statusInfo with the fields of its
@@ -264,6 +268,9 @@ func (s *txStatusQL) statusInfo() TransactionStatusInfo {
 		si.BalanceAfter = &BookedBalanceAfter{}
 		if a := b.Amount; a != nil {
 			si.BalanceAfter.Amount = new(Amount(*a))
+		}
+		if n := b.SequenceNumber; n != nil {
+			si.BalanceAfter.SequenceNumber = *n
 		}
 	}
 	return si

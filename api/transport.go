@@ -197,7 +197,16 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	cs := callFrom(ctx)
 	o.c.noteRequest(cs, req)
-	sentAt, err := o.c.acquire(ctx, cs)
+	// A FinishOnceSent request is not sent once its asker has gone.
+	wctx, stopWaiting := untilSent(ctx)
+	sentAt, err := o.c.acquire(wctx, cs)
+	if err == nil {
+		err = wctx.Err()
+		if err != nil {
+			_ = o.c.budget.Release(sentAt)
+		}
+	}
+	stopWaiting()
 	if err != nil {
 		closeBody(req)
 		return nil, err

@@ -84,6 +84,10 @@ type AccountsParams struct {
 	PaymentLevels []string // filters.paymentLevels (Limited | Unlimited)
 	OrderBy       string   // OrderCreatedAt | OrderUpdatedAt | "" (server default)
 	Direction     string   // DirectionAsc | DirectionDesc | ""
+	// IBANPart is the start or the last digits of an IBAN (iban.Part),
+	// matched here: the platform's filters match a whole IBAN only
+	// (ibanpart.go); "" for none.
+	IBANPart string
 }
 
 // IdentificationLevels is the schema's IdentificationLevels.

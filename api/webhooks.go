@@ -631,8 +631,10 @@ func (c *Client) ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID
 
 // redact hides secret wherever a server echoed it, including its start
 // at the end of a truncated snippet.
-func redact(s string, secret Secret) string {
-	sec := secret.Reveal()
+func redact(s string, secret Secret) string { return redactText(s, secret.Reveal()) }
+
+// redactText hides sec in s, and its start at the end of s.
+func redactText(s, sec string) string {
 	if sec == "" {
 		return s
 	}

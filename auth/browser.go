@@ -100,14 +100,14 @@ func defaultOpener(getenv func(string) string, goos string) func(context.Context
 // headless (over SSH it would start a browser on this machine).
 func CanOpen(getenv func(string) string) bool { return defaultOpener(getenv, runtime.GOOS) != nil }
 
-// OpenBrowser opens url with $BROWSER (a command that receives the URL as
+// OpenBrowser opens url with $BROWSER as getenv reads it (a command that receives the URL as
 // its argument; "%s" in it is replaced by the URL) when set, else with the
 // system's opener. The opener's output never reaches the terminal (a TUI
 // would be drawn over): standard output is discarded and standard error is
 // kept only to explain a failure. It waits for the opener so a failure is
 // seen.
-func OpenBrowser(ctx context.Context, target string) error {
-	return openBrowser(ctx, target, os.Getenv, runtime.GOOS)
+func OpenBrowser(ctx context.Context, target string, getenv func(string) string) error {
+	return openBrowser(ctx, target, getenv, runtime.GOOS)
 }
 
 func openBrowser(ctx context.Context, target string, getenv func(string) string, goos string) error {

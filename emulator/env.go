@@ -129,6 +129,7 @@ func (e *environment) mount(mux *http.ServeMux, tokens gql.Introspector, schemas
 	}
 	mux.Handle(e.graphqlPath(), partner)
 	mux.Handle(gql.ConsentPath(e.name), gql.NewConsentPage(e.events))
+	mux.Handle(gql.StatementPath(e.name), gql.NewStatementDocuments(e.store))
 	if p := e.testingPath(); p != "" {
 		h, err := gql.NewTestingEndpoint(e.store, tokens, e.events, schemas.supplied(gql.TestingAPI, e.seed))
 		if err != nil {

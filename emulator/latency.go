@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -35,8 +37,30 @@ func (l *latency) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if c, ok := r.Context().Value(connKey{}).(*connState); ok && c.answered.CompareAndSwap(false, true) {
 		d += l.d
 	}
+	readBodyFirst(r)
 	l.sleep(r.Context(), d)
 	l.next.ServeHTTP(w, r)
+}
+
+// readBodyFirst reads the request's body (up to the largest any endpoint
+// reads) before the wait, as the platform would have it by then: net/http
+// watches the connection for the client leaving only once the body is
+// read, and a client that leaves during the wait is one the request log
+// must report (499). The handler reads the same bytes, then the rest.
+func readBodyFirst(r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength > maxBody {
+		return
+	}
+	body := r.Body
+	head, err := io.ReadAll(io.LimitReader(body, maxBody+1))
+	rest := io.Reader(body)
+	if err != nil {
+		rest = errReader{err}
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), rest), body}
 }
 
 // connKey is the context key of a connection's connState.

@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -131,4 +134,93 @@ func TestLatencyWaitEndsWithTheRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sleepCtx(ctx, time.Hour)
+}
+
+// logLines hands each line of the request log to a channel, so a test
+// waits for the line it expects instead of sleeping.
+type logLines chan string
+
+func (l logLines) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		l <- line
+	}
+	return len(p), nil
+}
+
+// A client that leaves while its answer is on the way (here: during the
+// latency's wait, which it ends) is logged 499, the nginx status for a
+// request its client closed, never 400 as if it had sent a bad request;
+// a client that stays is logged with the answer's own status.
+func TestRequestAbandonedByItsClientIsLogged499(t *testing.T) {
+	t.Parallel()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make(logLines, 4)
+	waiting := make(chan struct{}, 1)
+	var leave atomic.Bool
+	sleep := func(ctx context.Context, _ time.Duration) {
+		if !leave.Load() {
+			return
+		}
+		waiting <- struct{}{}
+		// net/http ends ctx only once the body is read: the latency
+		// must read it before its wait for this to return.
+		<-ctx.Done()
+	}
+	srv, err := Start(t.Context(), Options{Accounts: 5, Latency: time.Hour, sleep: sleep, SigningKey: key, RequestLog: lines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	client := &http.Client{Transport: tr}
+	post := func(ctx context.Context) (*http.Response, error) {
+		r, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.Info().Environments["sandbox"].GraphQLURL,
+			strings.NewReader(`{"query": "{ projectInfo { id } }"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("Content-Type", "application/json")
+		return client.Do(r)
+	}
+	status := func(line string) int {
+		t.Helper()
+		var e logEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if e.Endpoint != "/sandbox-partner/graphql" || e.Operation == "" {
+			t.Errorf("the log line does not name the endpoint and operation: %s", line)
+		}
+		return e.Status
+	}
+
+	resp, err := post(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if got := status(<-lines); got != resp.StatusCode || got != http.StatusUnauthorized {
+		t.Fatalf("a request answered %d (no token) was logged %d", resp.StatusCode, got)
+	}
+
+	leave.Store(true)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := post(ctx)
+		done <- err
+	}()
+	<-waiting
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the abandoned request returned %v", err)
+	}
+	if got := status(<-lines); got != statusClientClosed {
+		t.Fatalf("a request its client abandoned was logged %d, want %d", got, statusClientClosed)
+	}
 }

@@ -243,9 +243,17 @@ func refuse(w http.ResponseWriter, r *http.Request, status int, code, msg string
 	_ = json.NewEncoder(w).Encode(map[string]string{"error": oauthCode, "error_description": msg})
 }
 
+// statusClientClosed is what the request log says of a request
+// whose client went away before its answer was written (nginx's 499): the
+// request was not bad, nobody was there to read the answer.
+const statusClientClosed = 499
+
 func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := m.now()
 	sw := &statusWriter{ResponseWriter: w}
+	// net/http ends the request's context when the client closes its
+	// connection (or resets its HTTP/2 stream) before the answer is out.
+	client := r.Context()
 	entry := &logEntry{Method: r.Method, Endpoint: r.URL.Path}
 	op := &gql.OperationLog{}
 	defer func() {
@@ -261,6 +269,9 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			entry.setOperation(op)
 			entry.Time = start.UTC().Format(time.RFC3339Nano)
 			entry.Status = sw.status
+			if client.Err() != nil {
+				entry.Status = statusClientClosed
+			}
 			entry.DurationMS = math.Round(float64(m.now().Sub(start).Microseconds())) / 1000
 			m.log.write(entry)
 		}

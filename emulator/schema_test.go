@@ -17,14 +17,15 @@ import (
 )
 
 // introspectionQuery reads everything the comparison needs, deprecated
-// members included.
+// members included (input fields and arguments too: the public schema
+// deprecates some, CapitalDepositCaseFiltersInput.status for one).
 const introspectionQuery = `query Introspect {
   __schema {
     queryType { name } mutationType { name } subscriptionType { name }
     types {
       kind name
-      fields(includeDeprecated: true) { name args { ...Input } type { ...Ref } isDeprecated deprecationReason }
-      inputFields { ...Input }
+      fields(includeDeprecated: true) { name args(includeDeprecated: true) { ...Input } type { ...Ref } isDeprecated deprecationReason }
+      inputFields(includeDeprecated: true) { ...Input }
       interfaces { name }
       enumValues(includeDeprecated: true) { name isDeprecated deprecationReason }
       possibleTypes { name }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
 // The tests of the whole schema: every root operation of the schemas a
@@ -453,8 +455,8 @@ func runOperation(e *testEnv, s *ast.Schema, op rootOperation, ids map[string]st
 	return q, r
 }
 
-// modelIDs are ids of a transaction and a payment the model has, for the
-// root fields that read one.
+// modelIDs are ids of a transaction, a payment, a statement and a consent the model
+// has, for the root fields that read one.
 func modelIDs(e *testEnv) map[string]string {
 	e.t.Helper()
 	var tx struct {
@@ -463,11 +465,35 @@ func modelIDs(e *testEnv) map[string]string {
 		}
 	}
 	e.mustData(pathSandbox, tokSandboxProject, `{ transactions(first: 1) { edges { node { id } } } }`, nil, &tx)
-	p := (&simEnv{testEnv: e}).initiate(tokSandboxUser0, e.transferTarget().ID, "1.00")
-	if len(tx.Transactions.Edges) == 0 || p.Payment.ID == "" {
-		e.t.Fatalf("no transaction (%+v) or no payment (%+v)", tx, p)
+	var st struct {
+		Accounts struct {
+			Edges []struct {
+				Node struct {
+					Statements struct {
+						Edges []struct{ Node struct{ ID string } }
+					}
+				}
+			}
+		}
 	}
-	return map[string]string{"transaction": tx.Transactions.Edges[0].Node.ID, "payment": p.Payment.ID}
+	e.mustData(pathSandbox, tokSandboxProject, `{ accounts(first: 10) { edges { node { statements(first: 1) { edges { node { id } } } } } } }`, nil, &st)
+	statement := ""
+	for _, a := range st.Accounts.Edges {
+		if s := a.Node.Statements.Edges; len(s) > 0 && statement == "" {
+			statement = s[0].Node.ID
+		}
+	}
+	p := (&simEnv{testEnv: e}).initiate(tokSandboxUser0, e.transferTarget().ID, "1.00")
+	if len(tx.Transactions.Edges) == 0 || p.Payment.ID == "" || statement == "" {
+		e.t.Fatalf("no transaction (%+v), no payment (%+v) or no statement", tx, p)
+	}
+	// A beneficiary the project adds waits for its consent.
+	b, err := e.sandbox.AddBeneficiary(data.Viewer{Project: true}, data.NewBeneficiary{AccountID: e.transferTarget().ID,
+		Name: "Atelier Moreau", IBAN: "FR7630006000011234567890189", ConsentURL: "https://consent.example.com/"})
+	if err != nil || b.Consent.ID == "" {
+		e.t.Fatalf("no consent: %+v, %v", b, err)
+	}
+	return map[string]string{"transaction": tx.Transactions.Edges[0].Node.ID, "payment": p.Payment.ID, "accountStatement": statement, "consent": b.Consent.ID}
 }
 
 // TestEveryOperationAnswers: with the public schemas served, every root

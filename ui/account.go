@@ -61,6 +61,7 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read
+		s.overview.chart.showKept(a.ID)
 	}
 	s.overview.refreshed = s.refreshShown
 	s.tabs = append(make([]tabPane, 0, 1+len(table)), tabPane{screen: s.overview, title: s.overview.title()})
@@ -106,6 +107,16 @@ func (s *accountScreen) hidden(what string, empty func() string) string {
 }
 
 func (s *accountScreen) resource() (resourceKind, string) { return resourceAccount, s.overview.acct.ID }
+
+// lookedUp: the account was read (or kept from an earlier visit), or
+// its first read failed with err.
+func (s *accountScreen) lookedUp() (done bool, err error) {
+	d := s.overview.detail
+	if d.item != nil {
+		return true, nil
+	}
+	return d.err != nil && !d.busy(), d.err
+}
 
 // typedByID: the account was asked for by an ID the user typed.
 func (s *accountScreen) typedByID(retype key.Binding) { s.overview.retype = retype }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,39 +24,65 @@ const filterNote = "  searches as you type"
 // query of the list.
 type accountsQuery struct {
 	search string // trimmed; text that looks like an IBAN searches by IBAN
-	order  string // api.OrderCreatedAt | api.OrderUpdatedAt, newest first
+	// order is one of sortOrders; reverse turns it round (oldest first,
+	// Z to A…).
+	order   string
+	reverse bool
 }
 
-func defaultAccountsQuery() accountsQuery { return accountsQuery{order: api.OrderCreatedAt} }
+func defaultAccountsQuery() accountsQuery { return accountsQuery{order: sortCreated} }
 
-func (q accountsQuery) byIBAN() bool { return iban.LooksLike(q.search) }
+// byIBAN: the search is a whole IBAN (filters.mainIBAN).
+func (q accountsQuery) byIBAN() bool { return api.AccountsQuery(q.search).MainIBAN != "" }
+
+// ibanPart is the part of an IBAN the search is, "" when it is none.
+func (q accountsQuery) ibanPart() string { return api.AccountsQuery(q.search).IBANPart }
+
+// whole: the list is read whole and sorted or matched here, not paged
+// by the platform (an order of this side, a part of an IBAN).
+func (q accountsQuery) whole() bool { return !serverOrder(q.order) || q.ibanPart() != "" }
 
 // isDefault: the first screen as launch shows it, the one kept between
 // runs.
 func (q accountsQuery) isDefault() bool { return q == defaultAccountsQuery() }
 
 // params are the first page's arguments for a: the command line's search
-// (api.AccountsQuery), in the order chosen here, a page of a's page size.
+// (api.AccountsQuery), in the order chosen here when the platform has it
+// (newest first otherwise, which orders equals), a page of a's page size.
 func (q accountsQuery) params(a API) api.AccountsParams {
 	p := api.AccountsQuery(q.search)
-	p.First, p.OrderBy = a.PageSize(), q.order
+	p.First, p.OrderBy, p.Direction = a.PageSize(), sortCreated, api.DirectionDesc
+	if serverOrder(q.order) {
+		p.OrderBy = q.order
+		if q.reverse {
+			p.Direction = api.DirectionAsc
+		}
+	}
 	return p
 }
 
-// list is the query's list. It is shown newest first, so its reverse
-// order (its end first) is the same order ascending.
+// list is the query's list as the platform pages it; its reverse order
+// (its end first) is the other direction.
 func (q accountsQuery) list(a API) *api.List[api.Account] {
 	return api.ListOf(a.Accounts, q.params(a), a.PageSize())
 }
 
-// fetch reads pages of the query.
-func (q accountsQuery) fetch(a API) pagedlist.Fetch[api.Account] { return fetchList(q.list(a)) }
+// fetch reads pages of the query: the whole list for an order of this
+// side or a part of an IBAN (wholeFetch), else a page at a time.
+func (q accountsQuery) fetch(a API, w *wholeRead) pagedlist.Fetch[api.Account] {
+	if q.whole() {
+		return q.wholeFetch(a, w)
+	}
+	return fetchList(q.list(a))
+}
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
 // a narrow terminal.
 func accountColumns() []pagedlist.Column[api.Account] {
 	return []pagedlist.Column[api.Account]{
-		{Title: "Name", Width: 10, Flex: true, Drop: 0, Cell: func(a *api.Account) string { return a.Name }},
+		// On a terminal too narrow for the Holder column, the name carries
+		// the holder: several "Main account" rows stay told apart.
+		{Title: "Name", Width: 10, Flex: true, Drop: 0, Cell: func(a *api.Account) string { return a.Name }, Narrow: nameAndHolder},
 		{Title: "IBAN", Width: 33, Drop: 1, Cell: func(a *api.Account) string { return ibanCell(a.IBAN) }},
 		{Title: "Status", Width: 9, Drop: 3, Cell: func(a *api.Account) string { return a.StatusInfo.Status }},
 		{Title: "Available", Width: 13, Drop: 2, Cell: availableCell},
@@ -64,7 +91,7 @@ func accountColumns() []pagedlist.Column[api.Account] {
 }
 
 type accountsKeys struct {
-	Filter, Sort, ClearFilter key.Binding
+	Filter, Sort, Reverse, ClearFilter key.Binding
 	// While the filter field has focus.
 	Keep, Clear key.Binding
 }
@@ -72,7 +99,8 @@ type accountsKeys struct {
 func newAccountsKeys() accountsKeys {
 	return accountsKeys{
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort created/updated")),
+		Sort:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "sort: created")),
+		Reverse:     key.NewBinding(key.WithKeys("I"), key.WithHelp("I", "reverse order")),
 		ClearFilter: escKey("clear filter"),
 		Keep:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		Clear:       escKey("clear filter"),
@@ -95,16 +123,19 @@ type accountsScreen struct {
 
 	filter    textinput.Model
 	filterSeq int
+	// whole is the list read whole for the orders of this side and the
+	// parts of an IBAN, kept while the user tries them.
+	whole *wholeRead
 }
 
 func newAccountsScreen(c *common, env *envState) *accountsScreen {
-	s := &accountsScreen{keys: newAccountsKeys(), query: defaultAccountsQuery()}
+	s := &accountsScreen{keys: newAccountsKeys(), query: defaultAccountsQuery(), whole: &wholeRead{}}
 	s.listScreen = newListScreen(c, env, listSpec[api.Account]{
 		title:      TextAccounts,
 		noun:       "accounts",
 		columns:    accountColumns(),
 		id:         func(a *api.Account) string { return a.ID },
-		fetch:      s.query.fetch(env.API),
+		fetch:      s.query.fetch(env.API, s.whole),
 		reversible: true,
 		pageSize:   s.query.list(env.API).PageSize(),
 		empty:      s.emptyText,
@@ -117,6 +148,13 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 	s.filter.SetStyles(c.inputStyles())
 	s.syncKeys()
 	return s
+}
+
+// setQuery makes q the list's query before it is first read (the order
+// and search the list had when the user left its environment).
+func (s *accountsScreen) setQuery(q accountsQuery) {
+	s.query = q
+	s.spec.fetch = q.fetch(s.env.API, s.whole)
 }
 
 // init asks for the home (first page and owner) unless it is here already.
@@ -215,7 +253,7 @@ func (s *accountsScreen) saveSnapshot(h *api.Home) tea.Cmd {
 // seed shows a first page fetched elsewhere (with the sign-in's check).
 func (s *accountsScreen) seed(p *api.Page[api.Account]) tea.Cmd {
 	s.homeID = 0
-	cmd := s.list.Seed(s.query.fetch(s.env.API), pageOf(p))
+	cmd := s.list.Seed(s.spec.fetch, pageOf(p))
 	s.syncKeys()
 	return cmd
 }
@@ -239,7 +277,7 @@ func (s *accountsScreen) ShortHelp() []key.Binding {
 	if s.filtering() {
 		return []key.Binding{k.Keep, k.Clear}
 	}
-	return []key.Binding{lk.Open, k.Filter, lk.Refresh, k.Sort, k.ClearFilter}
+	return []key.Binding{lk.Open, k.Filter, lk.Refresh, k.Sort, k.Reverse, k.ClearFilter}
 }
 
 func (s *accountsScreen) FullHelp() [][]key.Binding {
@@ -259,6 +297,8 @@ func (s *accountsScreen) syncKeys() {
 	k.ClearFilter.SetEnabled(s.query.search != "" && !s.filtering())
 	k.Keep.SetEnabled(s.filtering())
 	k.Clear.SetEnabled(s.filtering())
+	next := sortOrders[(slices.Index(sortOrders, s.query.order)+1)%len(sortOrders)]
+	k.Sort.SetHelp(k.Sort.Help().Key, "sort by "+strings.TrimPrefix(strings.TrimSuffix(next, "At"), "sort"))
 }
 
 func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
@@ -274,8 +314,12 @@ func (s *accountsScreen) update(msg tea.Msg) tea.Cmd {
 		switch {
 		case msg.err != nil:
 			keepErr(&s.homeErr, msg.err)
+		case msg.home != nil && msg.home.Accounts != nil && s.query.whole():
+			// Who the token belongs to came with a page this list does
+			// not show as it is: it is read whole.
+			return s.list.Query(s.spec.fetch)
 		case msg.home != nil && msg.home.Accounts != nil:
-			return tea.Batch(s.list.Seed(nil, pageOf(msg.home.Accounts)), s.saveSnapshot(msg.home))
+			return tea.Batch(s.list.Seed(s.spec.fetch, pageOf(msg.home.Accounts)), s.saveSnapshot(msg.home))
 		default:
 			s.homeErr = errors.New("the API answered without the accounts")
 		}
@@ -323,10 +367,11 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return s.loadHome(), true
 	case key.Matches(msg, k.Sort):
 		q := s.query
-		q.order = api.OrderCreatedAt
-		if s.query.order == api.OrderCreatedAt {
-			q.order = api.OrderUpdatedAt
-		}
+		q.order = sortOrders[(slices.Index(sortOrders, q.order)+1)%len(sortOrders)]
+		return s.run(q), true
+	case key.Matches(msg, k.Reverse):
+		q := s.query
+		q.reverse = !q.reverse
 		return s.run(q), true
 	case key.Matches(msg, k.ClearFilter):
 		s.filter.SetValue("")
@@ -336,11 +381,17 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // run makes q the query and reads its first page; the rows on screen stay
-// until it answers.
+// until it answers. A query read whole takes the rows on screen when
+// every row of the same search is loaded, newest first: sorting them
+// again costs no request.
 func (s *accountsScreen) run(q accountsQuery) tea.Cmd {
-	s.query = q
+	if rows, ok := s.list.All(); ok && q.whole() && q.search == s.query.search && !s.query.whole() {
+		p := s.query.params(s.env.API)
+		s.whole.keep(s.query.search, readOrder(p), rows)
+	}
+	s.setQuery(q)
 	s.homeID, s.homeErr = 0, nil
-	return s.list.Query(q.fetch(s.env.API))
+	return s.list.Query(s.spec.fetch)
 }
 
 // setSearch makes v (trimmed) the search, unless that is already the
@@ -398,7 +449,7 @@ func (s *accountsScreen) view() string {
 			err = s.list.Err()
 		}
 		if err != nil {
-			return fit(st.err.Render("✗ Could not load the accounts. ")+explain(err, s.where()), s.w, s.h)
+			return fit(wrap(st.err.Render("✗ Could not load the accounts. ")+s.c.explain(err, s.where()), s.w), s.w, s.h)
 		}
 		return fit(s.c.loadingText(s.env.status, envTitle(s.env.Name)+" accounts"), s.w, s.h)
 	}
@@ -410,6 +461,8 @@ func (s *accountsScreen) emptyText() string {
 	switch {
 	case s.query.byIBAN():
 		return "No account has the IBAN " + iban.Format(s.query.search) + ". Press " + clear + " to clear the filter."
+	case s.query.ibanPart() != "":
+		return "No account's IBAN " + partText(s.query.ibanPart()) + " (every account was read). Press " + clear + " to clear the filter."
 	case s.query.search != "":
 		return "No accounts match “" + s.query.search + "”. Press " + clear + " to clear the filter."
 	case s.env.Project:
@@ -428,16 +481,18 @@ func (s *accountsScreen) statusLine() string {
 	var b strings.Builder
 	b.Grow(128)
 	writePosition(&b, s.list)
-	if s.query.order == api.OrderUpdatedAt {
-		b.WriteString(" · by updated")
-	} else {
-		b.WriteString(" · by created")
-	}
-	switch {
+	b.WriteString(" · " + orderText(s.query.order, s.query.reverse))
+	switch part := s.query.ibanPart(); {
 	case s.query.byIBAN():
 		b.WriteString(" · IBAN " + iban.Format(s.query.search))
+	case part != "":
+		b.WriteString(" · IBAN " + partText(part))
 	case s.query.search != "":
 		b.WriteString(" · filter “" + s.query.search + "”")
+	}
+	if p := s.whole.progress(); p != "" {
+		// The whole list is read: say how far.
+		b.WriteString(" · " + s.c.spinFrame + " reading every account: " + p)
 	}
 	if !s.kept.IsZero() && s.list.Updated().Equal(s.kept) {
 		b.WriteString(" · last session's")
@@ -447,6 +502,24 @@ func (s *accountsScreen) statusLine() string {
 	}
 	s.c.writeActivity(&b, s.list, s.env.status)
 	return trunc(st.dimP.Render(b.String()), s.w)
+}
+
+// nameAndHolder is the account's name and, when it is not the same, its
+// holder's: "Main account · Camille Petit".
+func nameAndHolder(a *api.Account) string {
+	if h := a.Holder.Info.Name; h != "" && h != a.Name {
+		return a.Name + " · " + h
+	}
+	return a.Name
+}
+
+// partText says what a part of an IBAN is for the status line: "starts
+// with FR76 1741 8000", "ends with 9315521".
+func partText(part string) string {
+	if strings.Trim(part, "0123456789") == "" {
+		return "ends with " + part
+	}
+	return "starts with " + iban.Format(part)
 }
 
 func ibanCell(s string) string {

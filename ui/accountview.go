@@ -30,6 +30,9 @@ type accountOpening struct {
 	read time.Time // when view was read
 	// pending is closed when the read in flight ends; nil when none is.
 	pending chan struct{}
+	// since is the cache's generation when the read began: what it
+	// answers is kept only if nothing was forgotten meanwhile.
+	since uint64
 	// took is the generation of the view each list took last, by the
 	// list's name.
 	took map[string]int
@@ -65,13 +68,18 @@ func (o *accountOpening) begin() {
 	defer o.mu.Unlock()
 	if o.pending == nil {
 		o.pending = make(chan struct{})
+		o.since = o.cache.generation()
 	}
 }
 
 // send reads the view with a and hands it to every part waiting for it;
 // the account in full is the Overview's. It is sent once, after begin.
-func (o *accountOpening) send(ctx context.Context, a API) (*api.AccountDetail, error) {
-	v, err := a.AccountView(ctx, o.params)
+// Its answer is kept for the next visit even when nobody waits for it any
+// more: ctx is the screen's, and leaving the screen stops the read only
+// before it is sent (api.FinishOnceSent); bg, the environment's, ends it
+// whatever happens.
+func (o *accountOpening) send(bg, ctx context.Context, a API) (*api.AccountDetail, error) {
+	v, err := a.AccountView(api.FinishOnceSent(bg, ctx), o.params)
 	read := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -84,7 +92,7 @@ func (o *accountOpening) send(ctx context.Context, a API) (*api.AccountDetail, e
 	}
 	o.gen++
 	o.view, o.read = v, read
-	o.cache.put(o.params.AccountID, v, read)
+	o.cache.putSince(o.since, o.params.AccountID, v, read)
 	return v.Detail, nil
 }
 
@@ -160,6 +168,9 @@ type keptCache[K comparable, V any] struct {
 	mu  sync.Mutex
 	max int
 	m   map[K]kept[V]
+	// gen counts the clears and drops: a read begun before one may not
+	// put back what they took out (putSince).
+	gen uint64
 }
 
 type kept[V any] struct {
@@ -174,9 +185,23 @@ func (c *keptCache[K, V]) get(k K) (V, time.Time, bool) {
 	return e.v, e.read, ok
 }
 
-func (c *keptCache[K, V]) put(k K, v V, read time.Time) {
+// generation is the cache's as a read begins, for putSince.
+func (c *keptCache[K, V]) generation() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.gen
+}
+
+// putSince keeps what a read begun at generation since answered, unless
+// the cache was cleared or a view dropped since: a read that outlived its
+// screen (and may answer after a sign-out or a simulation) never brings
+// back what is no longer true, or no longer this user's.
+func (c *keptCache[K, V]) putSince(since uint64, k K, v V, read time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != since {
+		return
+	}
 	if c.m == nil {
 		c.m = map[K]kept[V]{}
 	}
@@ -198,10 +223,12 @@ func (c *keptCache[K, V]) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)
+	c.gen++
 }
 
 func (c *keptCache[K, V]) drop(k K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, k)
+	c.gen++
 }

@@ -63,6 +63,28 @@ func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
 	return s
 }
 
+// reopen is every card's list again, with its status filter.
+func (s *cardsScreen) reopen(c *common, env *envState) screen {
+	if s.base.MembershipID != "" || s.base.AccountID != "" {
+		return nil
+	}
+	n := newCardsList(c, env, api.CardsParams{})
+	n.setStatus(s.status)
+	n.spec.fetch = n.fetch()
+	return n
+}
+
+// setStatus makes status the card status listed ("" for any), as its
+// key's help says.
+func (s *cardsScreen) setStatus(status string) {
+	s.status = status
+	desc := "status: any"
+	if s.status != "" {
+		desc = "status: " + strings.ToLower(s.status)
+	}
+	s.filterKey.SetHelp(s.filterKey.Help().Key, desc)
+}
+
 // fetch reads the cards with the status filter.
 func (s *cardsScreen) fetch() pagedlist.Fetch[api.Card] {
 	p := s.base
@@ -84,12 +106,7 @@ func (s *cardsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !key.Matches(msg, s.filterKey) {
 		return s.listScreen.handleKey(msg)
 	}
-	s.status = nextOf(api.CardStatuses(), s.status)
-	desc := "status: any"
-	if s.status != "" {
-		desc = "status: " + strings.ToLower(s.status)
-	}
-	s.filterKey.SetHelp(s.filterKey.Help().Key, desc)
+	s.setStatus(nextOf(api.CardStatuses(), s.status))
 	return s.query(s.fetch()), true
 }
 

@@ -22,9 +22,10 @@ import (
 const chromeLines = 3
 
 // bodySize is what the chrome leaves for the screens: the header's line
-// too while the screen on top takes it.
+// too while the screen on top takes it, and the lines a failure's whole
+// sentence takes on the hint line beyond its own.
 func (m *Model) bodySize() (w, h int) {
-	lines := chromeLines
+	lines := chromeLines + max(m.hintRows, 1) - 1
 	if m.noHeader {
 		lines--
 	}
@@ -67,7 +68,7 @@ type headerKey struct {
 }
 
 type hintKey struct {
-	w        int
+	w, h     int
 	confirm  bool
 	signOut  bool
 	flash    string
@@ -120,7 +121,7 @@ func (m *Model) refresh() {
 		c.header = m.headerView()
 	}
 
-	ik := hintKey{w: m.w, confirm: m.confirm, signOut: m.signingOut, flash: m.flash.text, bad: m.flash.bad, styleGen: c.styleGen}
+	ik := hintKey{w: m.w, h: m.h, confirm: m.confirm, signOut: m.signingOut, flash: m.flash.text, bad: m.flash.bad, styleGen: c.styleGen}
 	binds := m.hintBindings()
 	if ik != c.hintKey || !sameHelp(c.hintBinds, binds) {
 		c.hintKey = ik
@@ -129,6 +130,12 @@ func (m *Model) refresh() {
 			c.hintBinds = append(c.hintBinds, drawnBinding{b.Help(), b.Enabled()})
 		}
 		c.hints = m.hintLine(binds)
+	}
+	if rows := strings.Count(c.hints, "\n") + 1; rows != max(m.hintRows, 1) {
+		// A failure's sentence came or went: the body gives up or gets
+		// back the lines it takes.
+		m.hintRows = rows
+		m.resize()
 	}
 
 	fk := footerKey{w: m.w, env: m.env.Name, owner: m.env.owner, status: m.env.footerStatus(), expiry: m.env.expiry,
@@ -242,7 +249,9 @@ func (m *Model) hintBindings() []key.Binding {
 }
 
 // hintLine is the line above the footer: the Live question, a flash, or the
-// keys of the screen.
+// keys of the screen. A failure is never cut at the width: its whole
+// sentence wraps over the lines it needs, above the footer (all but the
+// header's, the footer's and one line of the screen's at most).
 func (m *Model) hintLine(binds []key.Binding) string {
 	s := m.c.styles
 	var line string
@@ -252,13 +261,20 @@ func (m *Model) hintLine(binds []key.Binding) string {
 	case m.signingOut:
 		line = s.warn.Render(m.signOutQuestion())
 	case m.flash.text != "" && m.flash.bad:
-		line = s.err.Render("✗ " + m.flash.text)
+		text := wrap(s.err.Render("✗ "+m.flash.text), m.w)
+		return fit(text, m.w, m.maxHintRows(text))
 	case m.flash.text != "":
 		line = s.ok.Render("✓ " + m.flash.text)
 	default:
 		line = m.shortHelp(binds)
 	}
 	return trunc(line, m.w)
+}
+
+// maxHintRows is the rows text takes on the hint line: its own, but no
+// more than the header, the footer and a line of the screen leave.
+func (m *Model) maxHintRows(text string) int {
+	return max(min(strings.Count(text, "\n")+1, m.h-chromeLines), 1)
 }
 
 // shortHelp is as many whole bindings as fit the width, in order, with no

@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/shellcmd"
 	"github.com/partnertui/partnertui/ui/internal/termline"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
@@ -45,8 +46,16 @@ type common struct {
 	// opens is auth.CanOpen of getenv: a page opened would reach the user.
 	openURL func(ctx context.Context, url string) error
 	opens   bool
+	// consentRedirect is Options.ConsentRedirect; nil when none.
+	consentRedirect func() (string, error)
 	// views is the table of views (views.go), made once.
 	views []view
+	// logged: the app has the request log (L), where an error of a
+	// request is read whole.
+	logged bool
+	// demo is Options.Demo: where a copied request runs; nil when the
+	// user's own setup does.
+	demo *shellcmd.Place
 }
 
 // nextID hands out request ids. They increase across screens and
@@ -98,18 +107,24 @@ type envState struct {
 	owner         *owner
 	expiry        time.Time
 	// places are the screens left open when the user switched to the
-	// other environment, opened again on the way back.
-	places []place
+	// other environment, opened again on the way back; homeQuery the
+	// account list's order and search then.
+	places    []place
+	homeQuery *accountsQuery
 	// views are the accounts seen last, shown at once when opened again;
 	// events the Events view's first pages, by query.
 	views  viewCache
 	events eventsCache
+	// charts are the balance charts of the accounts seen last.
+	charts chartsKept
 	// warmed: the project token was fetched ahead after the first screen
 	// since the launch or the last switch to this environment.
 	warmed bool
 	// early is the first screen's answer when Prefetch asked for it before
 	// the UI started; the account list takes it once.
 	early <-chan homeAnswer
+	// schema is the partner API's schema, for the view of anything.
+	schema knownSchema
 }
 
 // forgetUser forgets what the signed-in user's token read: who they are
@@ -118,6 +133,7 @@ type envState struct {
 func (e *envState) forgetUser() {
 	e.owner = nil
 	e.views.clear()
+	e.charts.clear()
 }
 
 // owner is who the token belongs to, as the footer and sign-in show it:
@@ -152,10 +168,14 @@ func userOwner(u *api.User) *owner {
 // reports its background colour so that both light and dark themes work.
 type styles struct {
 	header, title, dim, bold, err, warn, ok, accent lipgloss.Style
-	sandboxBadge, liveBadge                         lipgloss.Style
-	selected, cell, colHeader                       lipgloss.Style
-	footer, countdown                               lipgloss.Style
-	spinner                                         lipgloss.Style
+	// hint is a field's placeholder and suggestion: text the user did not
+	// type, never to be read as a value (italic, and faint without
+	// colour, where dim alone would look typed).
+	hint                      lipgloss.Style
+	sandboxBadge, liveBadge   lipgloss.Style
+	selected, cell, colHeader lipgloss.Style
+	footer, countdown         lipgloss.Style
+	spinner                   lipgloss.Style
 	// dimP is dim reduced to escapes, for lines redrawn on every key.
 	dimP termline.Paint
 }
@@ -183,6 +203,7 @@ func newStyles(isDark, noColor bool) styles {
 		liveBadge:    lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
 	}
 	if noColor {
+		s.hint = lipgloss.NewStyle().Faint(true).Italic(true)
 		s.dimP = termline.New(s.dim)
 		return s
 	}
@@ -204,6 +225,7 @@ func newStyles(isDark, noColor bool) styles {
 	// Live is white on red whatever the background: it must never be missed.
 	s.liveBadge = lipgloss.NewStyle().Bold(true).Padding(0, 1).
 		Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#d70000"))
+	s.hint = s.dim.Italic(true)
 	s.dimP = termline.New(s.dim)
 	return s
 }
@@ -236,8 +258,9 @@ func (c *common) inputStyles() textinput.Styles {
 	plain := lipgloss.NewStyle()
 	s.Focused.Prompt, s.Focused.Text, s.Blurred.Prompt = plain, plain, plain
 	s.Cursor.Color = lipgloss.NoColor{}
-	s.Focused.Placeholder, s.Blurred.Placeholder = c.styles.dim, c.styles.dim
-	s.Focused.Suggestion, s.Blurred.Suggestion = c.styles.dim, c.styles.dim
+	// What the user did not type never looks typed.
+	s.Focused.Placeholder, s.Blurred.Placeholder = c.styles.hint, c.styles.hint
+	s.Focused.Suggestion, s.Blurred.Suggestion = c.styles.hint, c.styles.hint
 	if c.noColor {
 		s.Blurred.Text = plain
 	}

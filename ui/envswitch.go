@@ -15,15 +15,22 @@ import (
 // by the accounts screen's first command, which reads the session store
 // off the event loop.
 
-// home is the first screen of the active environment.
-func (m *Model) home() screen { return newAccountsScreen(m.c, m.env) }
+// home is the first screen of the active environment: the account list,
+// in the order and with the search it had when the user left it.
+func (m *Model) home() screen {
+	a := newAccountsScreen(m.c, m.env)
+	if q := m.env.homeQuery; q != nil {
+		a.setQuery(*q)
+	}
+	return a
+}
 
 // requestSwitch asks before going to Live; Sandbox needs no question.
 func (m *Model) requestSwitch() tea.Cmd {
 	other := m.env.Name.Other()
 	if m.envs[other] == nil {
 		err := &config.NotConfiguredError{Env: other, Keys: "client_id and the client secret"}
-		return m.setFlash(explain(err, where{}), true)
+		return m.setFlash(m.c.explain(err, where{}), true)
 	}
 	if other == config.Live {
 		m.confirm = true
@@ -35,6 +42,10 @@ func (m *Model) requestSwitch() tea.Cmd {
 func (m *Model) switchTo(name config.EnvName) tea.Cmd {
 	old := m.env
 	old.places = m.places()
+	if a, ok := m.stack[0].(*accountsScreen); ok {
+		q := a.query
+		old.homeQuery = &q
+	}
 	old.cancel()
 	old.ctx, old.cancel = context.WithCancel(m.root)
 	m.env = m.envs[name]
@@ -57,14 +68,26 @@ type place struct {
 	// its active tab.
 	account *api.Account
 	tab     int
+	// again makes a screen that is not one resource (a list across
+	// accounts, the event log) again, with its filters.
+	again func(c *common, env *envState) screen
 }
 
-// places are the resources open above the account list, in order; the
-// screens that are not one resource (the lists across accounts, the
-// event log) are not kept.
+// reopener is a screen that is not one resource but can be made again,
+// as it is, in a new context: a list across accounts, the event log.
+type reopener interface {
+	reopen(c *common, env *envState) screen
+}
+
+// places are the screens open above the account list, in order: the
+// trail the user comes back to.
 func (m *Model) places() []place {
 	var out []place
 	for _, s := range m.stack[1:] {
+		if re, ok := s.(reopener); ok {
+			out = append(out, place{again: re.reopen})
+			continue
+		}
 		r, ok := s.(resourceScreen)
 		if !ok {
 			continue
@@ -89,7 +112,11 @@ func (m *Model) reopen() []tea.Cmd {
 	cmds := make([]tea.Cmd, 0, len(places))
 	for _, p := range places {
 		var s screen
-		if p.account != nil {
+		if p.again != nil {
+			if s = p.again(m.c, m.env); s == nil {
+				continue
+			}
+		} else if p.account != nil {
 			a := newAccountScreen(m.c, m.env, *p.account)
 			a.active = p.tab
 			s = a

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
@@ -27,6 +26,9 @@ type where struct {
 	// asked for by an ID the user typed: a missing one is then most
 	// likely mistyped, not deleted.
 	retype key.Binding
+	// typing: the error is shown where the ID is being typed (the :
+	// palette), to be corrected there.
+	typing bool
 }
 
 // explain is err for the screen: what happened, then what to do.
@@ -39,6 +41,17 @@ func explain(err error, at where) string {
 		return facts + " " + next
 	}
 	return facts
+}
+
+// explain is explain(err, at), and for an error the request log keeps
+// whole (an API answer, or why none came) where to read it: L, when the
+// app has the log.
+func (c *common) explain(err error, at where) string {
+	text := explain(err, at)
+	if c.logged && err != nil && remedy.Classify(err, at.project).Logged {
+		text += " " + newGlobalKeys().Requests.Help().Key + " shows the request and its answer."
+	}
+	return text
 }
 
 // advice renders r as the keys of the screen at. ok is false for a kind
@@ -86,6 +99,9 @@ func (at where) advice(r remedy.Remedy) (next string, ok bool) {
 	case remedy.WaitForProcess:
 		return then("Wait for the other partnertui process to finish or end it"), true
 	case remedy.CheckID:
+		if at.typing {
+			return "Check the ID, correct it here and press " + at.retry.Help().Key + ".", true
+		}
 		if len(at.retype.Keys()) > 0 {
 			return "Check the ID, then press " + at.retype.Help().Key + " to type it again.", true
 		}
@@ -117,6 +133,8 @@ func configAdvice(r remedy.Remedy, then func(string) string) (string, bool) {
 		return then("Set the client's token endpoint authentication method to " + auth.ClientAuthMethod + " in the dashboard"), true
 	case remedy.CheckURL:
 		return "Check the URLs under " + table + " in the config file.", true
+	case remedy.CheckPortal:
+		return then("Open any web page in a browser to sign in to the network, or check the URLs under " + table + " in the config file"), true
 	case remedy.FixConfigKey:
 		return "Edit the config file, then start partnertui again.", true
 	case remedy.WriteConfig:
@@ -138,7 +156,7 @@ func joinNonEmpty(sep string, parts ...string) string {
 }
 
 // errLines is a list screen's error, worded with its remedy and wrapped
-// above the screen's status line. It is worded again only when the error
+// whole above the screen's status line. It is worded again only when the error
 // or the size changes, not on every key.
 type errLines struct {
 	err   error
@@ -146,11 +164,8 @@ type errLines struct {
 	lines []string
 }
 
-// maxErrLines bounds how much of a list an error may cover.
-const maxErrLines = 3
-
-// set makes err the error shown on a w×h screen and returns its lines: at
-// most maxErrLines, and never the status line's.
+// set makes err the error shown on a w×h screen and returns its lines:
+// as many as the sentence needs, never the status line's.
 func (e *errLines) set(c *common, err error, at where, w, h int) []string {
 	if err == e.err && w == e.w && h == e.h {
 		return e.lines
@@ -159,9 +174,11 @@ func (e *errLines) set(c *common, err error, at where, w, h int) []string {
 	if err == nil {
 		return nil
 	}
-	text := c.styles.err.Render("✗ " + explain(err, at))
-	e.lines = strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
-	if n := min(maxErrLines, max(h-1, 0)); len(e.lines) > n {
+	text := c.styles.err.Render("✗ " + c.explain(err, at))
+	e.lines = strings.Split(wrap(text, w), "\n")
+	// The whole sentence, however many lines it takes: the list gives
+	// them up, and only the status line is kept.
+	if n := max(h-1, 0); len(e.lines) > n {
 		e.lines = e.lines[:n]
 	}
 	return e.lines

@@ -42,10 +42,13 @@ type eventsPollMsg struct {
 }
 
 // eventColumns: the type and the status code matter most; the
-// subscription goes first on a narrow terminal.
+// subscription goes first on a narrow terminal. Age is the delivery
+// attempt's (the entry's createdAt), which orders the log: a retry of an
+// older event is as young as its attempt, and sits where it happened.
+// The event's own date is on its screen.
 func eventColumns(now func() time.Time) []pagedlist.Column[api.WebhookEventLog] {
 	return []pagedlist.Column[api.WebhookEventLog]{
-		{Title: "Age", Width: 5, Drop: 1, Cell: func(l *api.WebhookEventLog) string { return age(now().Sub(l.EventDate)) }},
+		{Title: "Age", Width: 5, Drop: 1, Cell: func(l *api.WebhookEventLog) string { return age(now().Sub(attemptedAt(l))) }},
 		{Title: "Type", Width: 22, Flex: true, Drop: 0, Cell: func(l *api.WebhookEventLog) string { return l.EventType }},
 		{Title: "Resource", Width: 18, Flex: true, Drop: 2, Cell: func(l *api.WebhookEventLog) string { return l.ResourceID }},
 		{Title: "Status", Width: 7, Right: true, Drop: 0, Cell: deliveryCell},
@@ -57,6 +60,15 @@ func eventColumns(now func() time.Time) []pagedlist.Column[api.WebhookEventLog] 
 			return l.WebhookSubscription.Label
 		}},
 	}
+}
+
+// attemptedAt is when the log entry's delivery attempt was made: its
+// createdAt, else (a server that left it out) the event's date.
+func attemptedAt(l *api.WebhookEventLog) time.Time {
+	if l.CreatedAt.IsZero() {
+		return l.EventDate
+	}
+	return l.CreatedAt
 }
 
 // deliveryCell is the endpoint's status code, marked ✗ when the delivery
@@ -127,8 +139,8 @@ const (
 // near the top and no read is on the wire, so a read held back by the
 // budget or a 429 pauses the tail (and says so) instead of piling up. The
 // list itself (paging, keys, errors, drawing) is a listScreen's, read with
-// the project token; the log reads newest first only, so G walks to the
-// oldest entries page by page.
+// the project token; the log reads newest first only, so G goes to the
+// oldest entry read so far, and each G reads the 50 before it.
 type eventsScreen struct {
 	*listScreen[api.WebhookEventLog]
 	keys eventsKeys
@@ -167,8 +179,9 @@ func isEventsScreen(s screen) bool {
 func (d *overviewScreen) eventScope() (id, name string) { return d.acct.ID, d.acct.Name }
 
 // openEvents pushes the Events view, filtered to the account on screen
-// when there is one.
-func (m *Model) openEvents() tea.Cmd {
+// when there is one; a jump (the : palette) puts it in place of the trail
+// above the account list rather than on top of it.
+func (m *Model) openEvents(jump bool) tea.Cmd {
 	if m.env.ProjectAPI == nil {
 		return nil
 	}
@@ -179,23 +192,29 @@ func (m *Model) openEvents() tea.Cmd {
 			q.scope = q.resource
 		}
 	}
+	if jump {
+		m.popTo(1)
+	}
 	return push(m.env.Name, newEventsScreen(m.c, m.env, q))
 }
 
 func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
 	s := &eventsScreen{keys: newEventsKeys(), query: q}
 	s.listScreen = newListScreen(c, env, listSpec[api.WebhookEventLog]{
-		title:     TextEvents,
-		noun:      "the " + envTitle(env.Name) + " event log",
-		failed:    "Could not read the event log.",
-		columns:   eventColumns(c.now),
-		id:        func(l *api.WebhookEventLog) string { return l.ID },
-		fetch:     q.fetch(env.ProjectAPI, eventsPage(env.API), &env.events, c.now),
-		walkToEnd: true,
-		pageSize:  eventsPage(env.API),
-		project:   true,
-		keepErr:   true,
-		empty:     s.emptyText,
+		title:   TextEvents,
+		noun:    "the " + envTitle(env.Name) + " event log",
+		failed:  "Could not read the event log.",
+		columns: eventColumns(c.now),
+		id:      func(l *api.WebhookEventLog) string { return l.ID },
+		fetch:   q.fetch(env.ProjectAPI, eventsPage(env.API), &env.events, env.ctx, c.now),
+		// The log reads newest first only, and no further than the user
+		// looks: G goes to the oldest entry read and reads the page
+		// before it, one request; walking the whole log to its end would
+		// spend a request per page on rows nobody asked to see.
+		pageSize: eventsPage(env.API),
+		project:  true,
+		keepErr:  true,
+		empty:    s.emptyText,
 		open: func(ev api.WebhookEventLog) tea.Cmd {
 			return push(env.Name, newEventScreen(c, env, ev))
 		},
@@ -232,6 +251,12 @@ func (s *eventsScreen) title() string {
 		return TextEvents + " (" + s.query.scope + ")"
 	}
 	return TextEvents
+}
+
+// reopen is the view again with its filters, after a trip to the other
+// environment.
+func (s *eventsScreen) reopen(c *common, env *envState) screen {
+	return newEventsScreen(c, env, s.query)
 }
 
 func (s *eventsScreen) setCovered(c bool) { s.covered = c }
@@ -340,13 +365,13 @@ func (s *eventsScreen) update(msg tea.Msg) tea.Cmd {
 			cmd := s.list.Refresh()
 			if msg.id == s.replayID {
 				s.replayBusy = false
-				return tea.Batch(cmd, replayFlash(msg, s.where()))
+				return tea.Batch(cmd, replayFlash(s.c, msg, s.where()))
 			}
 			return cmd
 		}
 		if msg.id == s.replayID {
 			s.replayBusy = false
-			return replayFlash(msg, s.where())
+			return replayFlash(s.c, msg, s.where())
 		}
 	case tea.PasteMsg:
 		if s.editing != fieldNone {
@@ -409,7 +434,7 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // until it answers.
 func (s *eventsScreen) run(q eventsQuery) tea.Cmd {
 	s.query, s.polling = q, false
-	return s.listScreen.query(q.fetch(s.env.ProjectAPI, s.spec.pageSize, &s.env.events, s.c.now))
+	return s.listScreen.query(q.fetch(s.env.ProjectAPI, s.spec.pageSize, &s.env.events, s.env.ctx, s.c.now))
 }
 
 // view is the listScreen's, with the tail's status line under the
@@ -497,7 +522,12 @@ func (s *eventsScreen) tailText() string {
 	case !s.list.Ready():
 		return "live"
 	case !s.tailing():
-		return "tail paused on older events (" + s.listScreen.keys.nav.Top.Help().Key + " for the newest)"
+		newest := s.listScreen.keys.nav.Top.Help().Key + " for the newest"
+		if s.list.Loaded() < s.list.Len() {
+			// Older entries are there to read, one G a page.
+			return "tail paused (" + newest + ", " + s.listScreen.keys.nav.Bottom.Help().Key + " for older)"
+		}
+		return "tail paused on older events (" + newest + ")"
 	}
 	return s.updatedText(now)
 }

@@ -104,7 +104,7 @@ func (s *eventScreen) update(msg tea.Msg) tea.Cmd {
 	case replayMsg:
 		if msg.id == s.replayID {
 			s.replayBusy = false
-			return replayFlash(msg, where{retry: s.keys.Replay, project: true})
+			return replayFlash(s.c, msg, where{retry: s.keys.Replay, project: true})
 		}
 	}
 	return nil

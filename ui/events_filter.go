@@ -34,19 +34,26 @@ func (q eventsQuery) params() api.WebhookEventLogsParams {
 	return api.WebhookEventLogsParams{EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
 }
 
-// fetch reads pages of the log, newest first (the log has no other order).
-// fetch reads the log's pages; each first page read is kept in cache
-// (when set) with when it was read, for the next visit of the same query.
-func (q eventsQuery) fetch(p ProjectAPI, size int, cache *eventsCache, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
+// fetch reads the log's pages of size rows, newest first (the log has no
+// other order); each first page read is kept in cache (when set) with
+// when it was read, for the next visit of the same query. A first page is
+// worth keeping even when the view that asked for it has gone: leaving the
+// view stops its read only before it is sent (api.FinishOnceSent); bg, the
+// environment's context, ends it whatever happens.
+func (q eventsQuery) fetch(p ProjectAPI, size int, cache *eventsCache, bg context.Context, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
 	read := fetchList(api.ListOf(p.WebhookEventLogs, q.params(), size))
 	if cache == nil {
 		return read
 	}
 	key := q.cacheKey()
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.WebhookEventLog], error) {
-		page, err := read(ctx, r)
-		if err == nil && r.After == "" && !r.Reverse {
-			cache.put(key, page, now())
+		if r.After != "" || r.Reverse {
+			return read(ctx, r)
+		}
+		since := cache.generation()
+		page, err := read(api.FinishOnceSent(bg, ctx), r)
+		if err == nil {
+			cache.putSince(since, key, page, now())
 		}
 		return page, err
 	}
@@ -98,7 +105,7 @@ func (s *eventsScreen) edit(f eventField) tea.Cmd {
 	var cmd tea.Cmd
 	switch f {
 	case fieldType:
-		s.input.Placeholder = "Transaction.Booked"
+		s.input.Placeholder = "an event type, such as Transaction.Booked (tab completes)"
 		s.input.ShowSuggestions = true
 		s.input.SetValue(s.query.eventType)
 		cmd = s.loadTypes()
@@ -145,6 +152,10 @@ func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
 		q := s.query
 		switch s.editing {
 		case fieldType:
+			var bad string
+			if v, bad = s.typed(v); bad != "" {
+				return func() tea.Msg { return flashMsg{text: bad, bad: true} }
+			}
 			q.eventType = v
 		case fieldResource:
 			if v != q.resource {
@@ -162,6 +173,25 @@ func (s *eventsScreen) fieldKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := editInput(&s.input, msg)
 	return cmd
+}
+
+// typed is the event type the field shows, for enter to apply: what was
+// typed, or the completion shown after it (which looks typed enough to
+// be meant); bad says why it is no event type, when the types are known,
+// rather than filter on one that matches nothing.
+func (s *eventsScreen) typed(v string) (string, string) {
+	if v == "" {
+		return "", ""
+	}
+	types := s.input.AvailableSuggestions()
+	if sug := s.input.CurrentSuggestion(); sug != "" && !slices.Contains(types, v) &&
+		strings.HasPrefix(strings.ToLower(sug), strings.ToLower(v)) {
+		v = sug
+	}
+	if len(types) > 0 && !slices.Contains(types, v) {
+		return v, "“" + v + "” is not an event type: " + s.input.KeyMap.AcceptSuggestion.Keys()[0] + " completes one, " + s.keys.Cancel.Help().Key + " leaves the filter as it was."
+	}
+	return v, ""
 }
 
 func (s *eventsScreen) closeField() {

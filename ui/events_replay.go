@@ -40,9 +40,9 @@ func replayCmd(c *common, e *envState, ctx context.Context, id int, ev api.Webho
 }
 
 // replayFlash words a replay's outcome for the flash line.
-func replayFlash(msg replayMsg, at where) tea.Cmd {
+func replayFlash(c *common, msg replayMsg, at where) tea.Cmd {
 	if msg.err != nil {
-		text := "The replay failed. " + explain(msg.err, at)
+		text := "The replay failed. " + c.explain(msg.err, at)
 		return func() tea.Msg { return flashMsg{text: text, bad: true} }
 	}
 	text := "Replayed " + msg.ev.EventType

@@ -158,7 +158,7 @@ func TestEventsTailSpendsAtMostItsShareOfTheBudget(t *testing.T) {
 	if n := d.sbxP.requests() - before; n != 0 {
 		t.Fatalf("the paused tail sent %d requests", n)
 	}
-	d.wantScreen("tail paused on older events (g for the newest)")
+	d.wantScreen("tail paused (g for the newest, G for older)")
 	d.press("g")
 	before = d.sbxP.requests()
 	d.firePoll()

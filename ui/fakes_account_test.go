@@ -42,6 +42,31 @@ func (w *fakeWhole) calls() int {
 	return w.viewCalls + w.detailCalls + len(w.txParams) + len(w.txPages) + len(w.memberCalls) + w.memberGets + len(w.cardCalls) + w.cardGets + w.stmtCalls
 }
 
+// isChartRead tells the balance chart's reads (api.ReadBooked: Booked
+// transactions by their last update) from a list's.
+func isChartRead(p api.TransactionsParams) bool {
+	return p.OrderBy == api.TxOrderUpdatedAt && slices.Equal(p.Status, []string{"Booked"})
+}
+
+// chartReads counts the balance chart's reads among the requests: the
+// opening's 30 days of a fake account are one page and the booking
+// before them (openingChartReads).
+func (f *fakeAPI) chartReads() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, p := range f.txParams {
+		if isChartRead(p) {
+			n++
+		}
+	}
+	return n
+}
+
+// openingChartReads is what the chart of a fake account's last 30 days
+// reads after the account: a page of its bookings and the one before.
+const openingChartReads = 2
+
 // fakePage serves rows (in list order) a page at a time with each row's id
 // as its cursor; asc reads the list from its end.
 func fakePage[T any](rows []T, id func(*T) string, after string, first int, asc bool) (*api.Page[T], error) {
@@ -150,6 +175,8 @@ func txMatches(p api.TransactionsParams, t *api.TransactionDetail) bool {
 	case !above(p.IsAboveAmount) || !below(p.IsBelowAmount):
 	case !p.IsAfterExecutionDate.IsZero() && t.ExecutionDate.Before(p.IsAfterExecutionDate):
 	case !p.IsBeforeExecutionDate.IsZero() && !t.ExecutionDate.Before(p.IsBeforeExecutionDate):
+	case !p.IsAfterUpdatedAt.IsZero() && t.UpdatedAt.Before(p.IsAfterUpdatedAt):
+	case !p.IsBeforeUpdatedAt.IsZero() && !t.UpdatedAt.Before(p.IsBeforeUpdatedAt):
 	default:
 		return true
 	}
@@ -207,6 +234,10 @@ func (f *fakeAPI) transactionList(ctx context.Context, p api.TransactionsParams)
 		if txMatches(p, &all[i]) {
 			rows = append(rows, all[i])
 		}
+	}
+	if p.OrderBy == api.TxOrderUpdatedAt {
+		// Most recently updated first, as the balance history reads them.
+		slices.SortStableFunc(rows, func(a, b api.TransactionDetail) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
 	}
 	return fakePage(rows, func(t *api.TransactionDetail) string { return t.ID }, p.After, p.First, p.Direction == api.DirectionAsc)
 }
@@ -430,6 +461,10 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 	f.views = append(f.views, p)
 	if f.viewErr != nil {
 		return nil, f.viewErr
+	}
+	// As the client: a read whose context has ended fails.
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	v := &api.AccountView{}
 	var err error

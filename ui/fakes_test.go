@@ -101,12 +101,13 @@ func (f *fakeAPI) page(ctx context.Context, p api.AccountsParams) (*api.Page[api
 		return nil, err
 	}
 	rows := f.accounts
-	filtered := p.MainIBAN != "" || p.Search != ""
+	filtered := p.MainIBAN != "" || p.Search != "" || p.IBANPart != ""
 	if filtered {
 		rows = nil
 		for _, a := range f.accounts {
 			switch {
 			case p.MainIBAN != "" && iban.Compact(a.IBAN) != p.MainIBAN:
+			case p.IBANPart != "" && !iban.HasPart(a.IBAN, p.IBANPart):
 			case p.Search != "" && !strings.Contains(strings.ToLower(a.Name), strings.ToLower(p.Search)):
 			default:
 				rows = append(rows, a)
@@ -339,12 +340,14 @@ type driver struct {
 	quit   bool
 	// requests is the request log setup may give the UI (L); nil: none.
 	requests RequestLog
-	sbx      *fakeAPI
-	live     *fakeAPI
-	sbxS     *fakeSession
-	liveS    *fakeSession
-	sbxP     *fakeProjectAPI // the environments' event logs
-	liveP    *fakeProjectAPI
+	// demo is Options.Demo, when a setup gives one.
+	demo  *DemoPlace
+	sbx   *fakeAPI
+	live  *fakeAPI
+	sbxS  *fakeSession
+	liveS *fakeSession
+	sbxP  *fakeProjectAPI // the environments' event logs
+	liveP *fakeProjectAPI
 	// sbxSnap, when a setup sets it, is the Sandbox's launch snapshot.
 	sbxSnap *fakeSnapshot
 }
@@ -381,6 +384,10 @@ type fixture struct {
 	project    bool // both environments use a project token
 	noEvents   bool // no project-token client: no event log, no transaction by id
 	headless   bool // an SSH session: no browser opens
+	// noDisplay: a desktop-less machine (no DISPLAY), not over SSH.
+	noDisplay bool
+	// browser is $BROWSER; "" for none.
+	browser string
 	// prefetch: the first screen's request is sent before the program
 	// starts (Prefetch).
 	prefetch bool
@@ -426,8 +433,10 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 		switch {
 		case fx.headless && k == "SSH_CONNECTION":
 			return "203.0.113.9 50000 198.51.100.7 22"
-		case !fx.headless && k == "DISPLAY":
+		case !fx.headless && !fx.noDisplay && k == "DISPLAY":
 			return ":0"
+		case k == "BROWSER":
+			return fx.browser
 		}
 		return ""
 	}
@@ -443,7 +452,7 @@ func newDriverWith(t testing.TB, fx fixture, setup func(*driver)) *driver {
 	}
 	d.onLoop.Store(true) // New and Init run on the event loop too
 	d.m = New(Options{
-		Envs: envs, Start: config.Sandbox, FirstScreen: first, NoColor: !fx.color, Getenv: getenv, Requests: d.requests,
+		Envs: envs, Start: config.Sandbox, FirstScreen: first, NoColor: !fx.color, Getenv: getenv, Requests: d.requests, Demo: d.demo,
 		Now:       func() time.Time { return testNow },
 		Clipboard: func(s string) tea.Cmd { d.copied = append(d.copied, s); return nil },
 		OpenURL:   func(_ context.Context, u string) error { d.opened = append(d.opened, u); return nil },

@@ -74,9 +74,10 @@ func TestTypeHintListsEveryCandidate(t *testing.T) {
 	}
 }
 
-// TestUnknownAccountByID: `:account` with an ID nobody has says so whole,
-// at any width, with the remedy of a mistyped ID, and offers no key of an
-// account it does not have.
+// TestUnknownAccountByID: `:account` with an ID nobody has says so whole
+// in the palette, at any width, with the remedy of a mistyped ID, and
+// pushes no screen of an account it does not have (issue 32, item 19):
+// the ID is there to be corrected.
 func TestUnknownAccountByID(t *testing.T) {
 	t.Parallel()
 	id := "00000000-0000-0000-0000-000000000000"
@@ -86,20 +87,28 @@ func TestUnknownAccountByID(t *testing.T) {
 		d.press("enter")
 		screen := d.screen()
 		flat := strings.Join(strings.Fields(screen), " ")
-		for _, want := range []string{"Could not load the account.", id, "Check the ID, then press : to type it again."} {
+		for _, want := range []string{"✗ Could not open account " + id + ".", "not found.", "Check the ID, correct it here and press enter.", ":account " + id} {
 			if !strings.Contains(flat, want) {
 				t.Errorf("%d×%d: the error lacks %q:\n%s", sz[0], sz[1], want, screen)
 			}
 		}
-		for _, not := range []string{"refresh.", "…", "copy IBAN", "QR code", "simulate", "BIC"} {
-			if strings.Contains(strings.Join(strings.Split(screen, "\n")[2:], "\n"), not) {
-				t.Errorf("%d×%d: the screen of an unknown account shows %q:\n%s", sz[0], sz[1], not, screen)
-			}
+		checkFits(t, d, sz[0], sz[1])
+		if _, ok := d.m.top().(*paletteScreen); !ok || len(d.m.stack) != 2 {
+			t.Fatalf("%d×%d: %d screens, %T on top: a screen of the unknown account was pushed", sz[0], sz[1], len(d.m.stack), d.m.top())
 		}
-		// Its keys are not handled either.
-		d.press("Q", "s")
-		if d.overview().showQR || d.overview().prompting() {
-			t.Errorf("%d×%d: Q or s acted on an account that was not found", sz[0], sz[1])
+		// Corrected in place, the ID opens the account.
+		for range len("0000") {
+			d.press("backspace")
+		}
+		d.press("enter")
+		if len(d.m.stack) != 2 {
+			t.Fatalf("%d×%d: %d screens after a second try", sz[0], sz[1], len(d.m.stack))
+		}
+		d.press("esc")
+		d.press(strings.Split(":account acc-1", "")...)
+		d.press("enter")
+		if a := d.account(); a.overview.acct.ID != "acc-1" || len(d.m.stack) != 2 {
+			t.Fatalf("%d×%d: :account acc-1 opened %q over %d screens", sz[0], sz[1], a.overview.acct.ID, len(d.m.stack))
 		}
 	}
 }

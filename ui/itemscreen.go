@@ -59,6 +59,15 @@ func (s *itemScreen[T]) load() tea.Cmd {
 	return s.item.load(s.c, s.ctx, s.env.Name, func(ctx context.Context) (*T, error) { return get(ctx, id) })
 }
 
+// lookedUp: the first read of the item ended, and err is why it failed
+// (the : palette opens the screen only once it has the item).
+func (s *itemScreen[T]) lookedUp() (done bool, err error) {
+	if s.item.item != nil {
+		return true, nil
+	}
+	return s.item.err != nil && !s.item.busy(), s.item.err
+}
+
 func (s *itemScreen[T]) capturing() bool  { return false }
 func (s *itemScreen[T]) busy() bool       { return s.item.busy() }
 func (s *itemScreen[T]) close()           { s.cancel() }
@@ -70,7 +79,7 @@ func (s *itemScreen[T]) lines(heading string, fields func(*T) []field, retry key
 	st := s.c.styles
 	lines := []string{st.title.Render(heading)}
 	if err := s.item.err; err != nil {
-		lines = append(lines, wrap(st.err.Render("✗ Could not load the "+s.noun+". ")+explain(err, where{retry: retry, project: s.env.Project, retype: s.retype}), s.w))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the "+s.noun+". ")+s.c.explain(err, where{retry: retry, project: s.env.Project, retype: s.retype}), s.w))
 	}
 	switch {
 	case s.item.item != nil:

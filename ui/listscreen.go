@@ -269,7 +269,7 @@ func (s *listScreen[T]) placeholder() string {
 		if failed == "" {
 			failed = "Could not load the " + s.spec.noun + "."
 		}
-		text := s.c.styles.err.Render("✗ "+failed+" ") + explain(err, s.where())
+		text := s.c.styles.err.Render("✗ "+failed+" ") + s.c.explain(err, s.where())
 		return lipgloss.NewStyle().Width(max(s.w, 1)).Render(text)
 	}
 	wait := s.c.loadingText(s.apiStatus(), s.spec.noun)

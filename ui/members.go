@@ -16,6 +16,7 @@ import (
 type membersScreen struct {
 	*listScreen[api.AccountMembership]
 	legend bool // the screen has a line for it
+	across bool // every membership the token sees, not one account's
 }
 
 // rightsLegend is what the letters of the rights grid stand for.
@@ -47,13 +48,22 @@ func (s *membersScreen) view() string {
 // newMembersList lists one account's members, or every membership the
 // token sees (accountID ""): who, their email, status and rights at a
 // glance.
+// reopen is every membership's list again (an account's members live in
+// its account's screen).
+func (s *membersScreen) reopen(c *common, env *envState) screen {
+	if !s.across {
+		return nil
+	}
+	return newMembersList(c, env, "")
+}
+
 func newMembersList(c *common, env *envState, accountID string) *membersScreen {
 	list := api.ListOf(env.API.AccountMemberships, membersParams(accountID), env.API.PageSize())
 	title, empty := "Members", "No members on this account."
 	if accountID == "" {
 		title, empty = "All members", "No memberships in "+envTitle(env.Name)+" for this token."
 	}
-	return &membersScreen{listScreen: newListScreen(c, env, listSpec[api.AccountMembership]{
+	return &membersScreen{across: accountID == "", listScreen: newListScreen(c, env, listSpec[api.AccountMembership]{
 		title:      title,
 		noun:       "members",
 		columns:    memberColumns(accountID == ""),

@@ -91,6 +91,24 @@ func (m *Model) resourceScreen(kind resourceKind, id string) screen {
 	return nil
 }
 
+// jump goes where the palette was asked to: a view by name, or the
+// resource it looked up. A jump replaces the trail above the account list
+// instead of piling onto it (as k9s's : does).
+func (m *Model) jump(msg jumpMsg) tea.Cmd {
+	m.closeTop() // the palette
+	if msg.s == nil {
+		return msg.target.open(m, msg.arg)
+	}
+	m.popTo(1)
+	if t, ok := msg.s.(typedByID); ok {
+		t.typedByID(m.keys.Jump)
+	}
+	// Its first read was the lookup's: it is shown as it is.
+	msg.s.setSize(m.bodySize())
+	m.stack = append(m.stack, msg.s)
+	return nil
+}
+
 // push opens s on top of the stack.
 func (m *Model) push(s screen) tea.Cmd {
 	s.setSize(m.bodySize())

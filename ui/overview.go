@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/iban"
+	"github.com/partnertui/partnertui/ui/balancechart"
 )
 
 // simulatedDebtorIBAN is a well-known valid test IBAN used as the sender of
@@ -21,6 +22,8 @@ const simulatedDebtorIBAN = "DE89370400440532013000"
 type overviewKeys struct {
 	Copy, QR, Refresh key.Binding
 	CloseQR           key.Binding
+	// Period is the balance chart's own key (30/90/365 days).
+	Period key.Binding
 }
 
 func newOverviewKeys() overviewKeys {
@@ -28,13 +31,16 @@ func newOverviewKeys() overviewKeys {
 		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy IBAN")),
 		QR:      key.NewBinding(key.WithKeys("Q"), key.WithHelp("Q", "IBAN QR code")),
 		Refresh: refreshKey(),
-		CloseQR: escKey("close QR code"),
+		// Q opens the QR code and, as esc, closes it: one key in the help.
+		CloseQR: key.NewBinding(key.WithKeys("esc", "Q"), key.WithHelp("esc/Q", "close QR code")),
+		Period:  balancechart.DefaultKeyMap().Period,
 	}
 }
 
 // overviewScreen is an account's Overview tab: the account in full, read in
 // one request (its status and why, its holder, the signed-in user's
-// membership of it), its IBAN as text and as a QR code, and in Sandbox the
+// membership of it), its IBAN as text and as a QR code, its booked balance
+// over the last days as a chart (overview_chart.go), and in Sandbox the
 // account's simulations (s): receive a transfer or a direct debit, charge
 // a fee, send a transfer.
 type overviewScreen struct {
@@ -65,7 +71,10 @@ type overviewScreen struct {
 	// kept is when the account shown was read, while it is the view kept
 	// from an earlier visit; zero once it is fresh.
 	kept time.Time
-	sim  *simulating
+	// chart is the booked balance over the last days, read after the
+	// account.
+	chart *overviewChart
+	sim   *simulating
 	// simulated runs when a simulation touched the account: the account
 	// screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -73,7 +82,7 @@ type overviewScreen struct {
 
 func newOverviewScreen(c *common, env *envState, a api.Account) *overviewScreen {
 	ctx, cancel := context.WithCancel(env.ctx)
-	d := &overviewScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newOverviewKeys()}
+	d := &overviewScreen{c: c, env: env, ctx: ctx, cancel: cancel, acct: a, keys: newOverviewKeys(), chart: newOverviewChart(c, env)}
 	d.sim = newSimulating(c, env, ctx, "simulate transfer", "simulate transfer, fee…", d.simulations,
 		func() simTouchedMsg { return simTouchedMsg{accountID: d.acct.ID} })
 	d.syncKeys()
@@ -88,8 +97,10 @@ func (d *overviewScreen) capturing() bool { return d.prompting() }
 
 // prompting reports whether the simulation panel is open, taking every key.
 func (d *overviewScreen) prompting() bool { return d.sim.capturing() }
-func (d *overviewScreen) busy() bool      { return d.detail.busy() || d.sim.panel.busy() }
-func (d *overviewScreen) close()          { d.cancel() }
+func (d *overviewScreen) busy() bool {
+	return d.detail.busy() || d.sim.panel.busy() || d.chart.busy()
+}
+func (d *overviewScreen) close() { d.cancel() }
 
 // simulations are the account's, once it is known (k9s-style: none, and
 // no key, on a read-only environment).
@@ -97,7 +108,7 @@ func (d *overviewScreen) simulations() []simAction {
 	if !d.known() || d.env.ReadOnly {
 		return nil
 	}
-	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now())
+	return accountSims(d.env.API, d.env.simulator(), d.acct, d.c.now(), d.c.consentRedirectURL)
 }
 
 // known: the account was read, or came with the list's row (which always
@@ -107,14 +118,10 @@ func (d *overviewScreen) known() bool { return d.detail.item != nil || d.acct.Na
 func (d *overviewScreen) syncKeys() {
 	k := &d.keys
 	k.Copy.SetEnabled(d.known() && !d.prompting())
-	k.QR.SetEnabled(d.known() && !d.prompting())
-	if d.showQR {
-		k.QR.SetHelp("Q", "close QR code")
-	} else {
-		k.QR.SetHelp("Q", "IBAN QR code")
-	}
+	k.QR.SetEnabled(d.known() && !d.prompting() && !d.showQR)
 	k.CloseQR.SetEnabled(d.showQR && !d.prompting())
 	k.Refresh.SetEnabled(!d.prompting())
+	k.Period.SetEnabled(d.known() && !d.prompting() && !d.showQR && d.chart.hidden == "")
 	d.sim.syncKeys()
 }
 
@@ -124,7 +131,7 @@ func (d *overviewScreen) ShortHelp() []key.Binding {
 		return d.sim.help()
 	}
 	// CloseQR is drawn only while the QR code is shown: first, then.
-	return append(append([]key.Binding{k.CloseQR, k.Copy, k.QR}, d.sim.help()...), k.Refresh)
+	return append(append([]key.Binding{k.CloseQR, k.Copy, k.QR}, d.sim.help()...), k.Period, k.Refresh)
 }
 
 func (d *overviewScreen) FullHelp() [][]key.Binding {
@@ -136,14 +143,14 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 // loadAccount reads the account in full; with a user token the same
 // request brings the user's membership of it.
 func (d *overviewScreen) loadAccount() tea.Cmd {
-	a, id, project, o := d.env.API, d.acct.ID, d.env.Project, d.opening
+	a, id, project, o, bg := d.env.API, d.acct.ID, d.env.Project, d.opening, d.env.ctx
 	d.opening, d.fromView = nil, o != nil
 	if o != nil {
 		o.begin()
 	}
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
-			if detail, err := o.send(ctx, a); err == nil {
+			if detail, err := o.send(bg, ctx, a); err == nil {
 				return detail, nil
 			}
 		}
@@ -154,22 +161,34 @@ func (d *overviewScreen) loadAccount() tea.Cmd {
 func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 	defer d.syncKeys()
 	if d.detail.apply(msg) {
+		var cmds []tea.Cmd
 		if it := d.detail.item; it != nil {
 			d.acct = it.Account
 		}
 		if d.detail.err == nil {
 			d.kept = time.Time{}
+			cmds = append(cmds, d.readChart())
 		}
 		if d.fromView && d.refreshed != nil {
 			d.fromView = false
-			return d.refreshed()
+			cmds = append(cmds, d.refreshed())
 		}
+		return tea.Batch(cmds...)
+	}
+	if cmd, ok := d.chart.apply(msg, d.acct.ID); ok {
+		return cmd
+	}
+	if _, ok := msg.(tea.BackgroundColorMsg); ok {
+		d.chart.restyle()
 		return nil
 	}
 	if cmd, ok := d.sim.update(msg); ok {
 		return cmd
 	}
 	if msg, ok := msg.(simTouchedMsg); ok && msg.accountID == d.acct.ID && msg.accountID != "" {
+		// The chart shown stays, marked, until the account and then its
+		// chart are read again.
+		d.env.charts.forget(d.acct.ID)
 		cmds := []tea.Cmd{d.loadAccount()}
 		if d.simulated != nil {
 			cmds = append(cmds, d.simulated())
@@ -203,13 +222,30 @@ func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Refresh):
 		return d.loadAccount(), true
+	case key.Matches(msg, k.Period):
+		if !d.chart.cycle(msg, d.acct.ID) || d.detail.item == nil {
+			// Without the account's balance, the read waits for it.
+			return nil, true
+		}
+		return d.readChart(), true
 	}
 	return nil, false
 }
 
+// readChart reads the balance chart: after the account's one request, from
+// the booked balance it brought.
+func (d *overviewScreen) readChart() tea.Cmd {
+	if det := d.detail.item; det != nil && det.Membership != nil && !det.Membership.CanViewAccount {
+		d.chart.hide("your membership lacks canViewAccount, which the platform requires to show its bookings")
+		return nil
+	}
+	return d.chart.read(d.ctx, &d.acct)
+}
+
 // fieldLines are the account's fields: what the list's row had at once,
-// the rest once the detail came.
-func (d *overviewScreen) fieldLines() []string {
+// the rest once the detail came; without the first shed groups of
+// overviewShed.
+func (d *overviewScreen) fieldLines(shed int) []string {
 	st := d.c.styles
 	a := &d.acct
 	det := d.detail.item
@@ -252,6 +288,21 @@ func (d *overviewScreen) fieldLines() []string {
 			fs = append(fs, field{label: "You", value: m.StatusInfo.Status + " member, legal representative: " + yesNo(m.LegalRepresentative), wide: true},
 				field{label: "Your rights", value: checks(st, rightNames[:], rights(m)), wide: true})
 		}
+	}
+	if shed > 0 {
+		gone := map[string]bool{}
+		for _, g := range overviewShed[:min(shed, len(overviewShed))] {
+			for _, l := range g {
+				gone[l] = true
+			}
+		}
+		kept := fs[:0]
+		for _, f := range fs {
+			if !gone[f.label] {
+				kept = append(kept, f)
+			}
+		}
+		fs = kept
 	}
 	return fieldRows(st, d.w, fs)
 }
@@ -351,26 +402,68 @@ func (d *overviewScreen) view() string {
 		lines = append(lines, d.c.spinFrame+" "+w)
 	}
 	if err := d.detail.err; err != nil {
-		lines = append(lines, wrap(st.err.Render("✗ Could not load the account. ")+explain(err, d.where()), d.w))
+		lines = append(lines, wrap(st.err.Render("✗ Could not load the account. ")+d.c.explain(err, d.where()), d.w))
+	}
+	h := d.h
+	line := d.keptLine()
+	if line != "" {
+		h--
 	}
 	if d.known() || d.detail.err == nil {
-		lines = append(lines, d.fieldLines()...)
+		lines = append(lines, d.withChart(h-len(lines)-d.sim.lines(d.w, h))...)
 	}
 	body := strings.Join(lines, "\n")
-	if line := d.keptLine(); line != "" {
-		return d.sim.view(body, d.w, d.h-1) + "\n" + line
+	if line != "" {
+		return d.sim.view(body, d.w, h) + "\n" + line
 	}
-	return d.sim.view(body, d.w, d.h)
+	return d.sim.view(body, d.w, h)
+}
+
+// withChart are the fields and the balance chart under them in room
+// lines: on a short terminal the fields give up their least needed lines
+// (overviewShed) until the chart has chartMin lines.
+func (d *overviewScreen) withChart(room int) []string {
+	switch {
+	case !d.known() || d.chart.none():
+		return d.fieldLines(0)
+	case d.chart.hidden != "":
+		return append(d.fieldLines(0), "", d.chart.hiddenLine(d.w))
+	}
+	for shed := 0; ; shed++ {
+		fields := d.fieldLines(shed)
+		left := room - len(fields) - 1
+		if left >= d.chart.need() || shed == len(overviewShed) {
+			return append(append(fields, ""), d.chart.lines(d.w, left, d.where())...)
+		}
+	}
 }
 
 // keptLine says how old the account shown is while it is the view kept
-// from an earlier visit; empty once it is fresh.
+// from an earlier visit, and the chart's age when it is another (the
+// chart is read after the account, so a revalidation that outlived its
+// screen may have refreshed one and not the other); empty once both are
+// fresh.
 func (d *overviewScreen) keptLine() string {
-	if d.kept.IsZero() {
+	now := d.c.now()
+	var parts []string
+	account := ""
+	if !d.kept.IsZero() {
+		account = shortDuration(now.Sub(d.kept))
+		parts = append(parts, "updated "+account+" ago")
+	}
+	if c := d.chart.keptAt(); !c.IsZero() {
+		switch chart := shortDuration(now.Sub(c)); {
+		case account == "":
+			parts = append(parts, "chart updated "+chart+" ago")
+		case chart != account:
+			parts = append(parts, "chart "+chart+" ago")
+		}
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	line := "updated " + shortDuration(d.c.now().Sub(d.kept)) + " ago"
-	if d.detail.busy() {
+	line := strings.Join(parts, " · ")
+	if d.detail.busy() || d.chart.busy() {
 		line += " · " + d.c.spinFrame + " refreshing"
 	}
 	return trunc(d.c.styles.dimP.Render(line), d.w)

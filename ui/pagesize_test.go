@@ -52,6 +52,12 @@ func TestPageSizeIsEveryListsPage(t *testing.T) {
 		t.Fatal("G read no page of transactions")
 	}
 	for _, p := range txs {
+		if p.OrderBy == api.TxOrderUpdatedAt {
+			// The Overview's balance chart: its bookings are read by api
+			// (BalanceHistory) at the client's page size, and its probe
+			// for the last booking before the period is a few rows.
+			continue
+		}
 		if p.First != 7 {
 			t.Fatalf("a page of transactions asked for %d rows, page_size is 7", p.First)
 		}

@@ -33,10 +33,17 @@ func TestREADMETellsTheTableOfViews(t *testing.T) {
 			ones = append(ones, "`"+v.one.name+" ID`")
 		}
 	}
+	for _, v := range vs {
+		if a := v.anything; a != nil {
+			ones = append(ones, "`"+a.name+" "+a.arg+"`")
+		}
+	}
 	for _, want := range []string{
 		"An account opens in tabs (" + strings.Join(titles, ", ") + ").",
 		"| `tab`/`shift+tab`, `" + first + "`–`" + last + "` | an account | " + strings.Join(titles, ", ") + " |",
 		"| `:` | anywhere once signed in | jump: " + strings.Join(lists, ", ") + ", or " + strings.Join(ones, ", ") + " (`tab` completes) |",
+		// The charts' period key, as the Overview and :insights bind it.
+		"| `" + newOverviewKeys().Period.Help().Key + "` | overview, insights | " + newInsightsKeys().Period.Help().Desc + ": ",
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md lacks the line the table of views makes:\n%s", want)

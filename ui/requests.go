@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/shellcmd"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -175,9 +176,9 @@ func (s *requestsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Open):
 		return push(s.env, newRequestScreen(s.c, s.entries[s.cursor])), true
 	case key.Matches(msg, k.Copy):
-		return copyCmd(s.c, s.entries[s.cursor].Command(), "Copied as a partnertui api command"), true
+		return s.c.copyCommand(s.entries[s.cursor]), true
 	case key.Matches(msg, k.Curl):
-		return copyCmd(s.c, s.entries[s.cursor].Curl(), "Copied as curl: set PARTNERTUI_TOKEN=$(partnertui token) first"), true
+		return s.c.copyCurl(s.entries[s.cursor]), true
 	default:
 		return nil, false
 	}
@@ -227,6 +228,9 @@ func (s *requestsScreen) view() string {
 		lines = append(lines, row)
 	}
 	status := fmt.Sprintf("%d requests kept, newest first · ● sent by %s", len(s.entries), s.under)
+	if s.c.demo != nil {
+		status += " · copies valid while this demo runs"
+	}
 	if s.log.Seq() != s.seen {
 		status += " · " + s.keys.Read.Help().Key + " shows the new ones"
 	}
@@ -261,6 +265,31 @@ func (s *requestsScreen) row(e api.Entry) string {
 	w := s.opWidth()
 	return fmt.Sprintf("%s %-5d %-8s %-7s %-*s %6s %7s %9s %-10s %s", mark, e.Seq, e.Time.UTC().Format("15:04:05"), e.Env,
 		w, trunc(name, w), status, fmt.Sprintf("%dms", e.Duration.Milliseconds()), e.SizeText(), budget, e.WaitText())
+}
+
+// copyCommand copies e as a `partnertui api` command: under --demo one
+// that runs against this demo (its configuration and its tokens), which
+// exists only while it runs.
+func (c *common) copyCommand(e api.Entry) tea.Cmd {
+	if c.demo == nil {
+		return copyCmd(c, e.Command(), "Copied as a partnertui api command")
+	}
+	cmd := shellcmd.API{Env: e.Env, Project: e.Project, Testing: e.Testing, OperationName: e.OperationName,
+		Query: e.Query, Variables: e.Variables, At: c.demo}.String()
+	return copyCmd(c, cmd, "Copied as a partnertui api command against this demo: valid only while it runs")
+}
+
+// copyCurl copies e as curl, which reads the token from $PARTNERTUI_TOKEN:
+// under --demo after the line that sets it to this demo's token (partnertui
+// token cannot reach the demo's from the real configuration), and a line
+// that says it is valid only while the demo runs.
+func (c *common) copyCurl(e api.Entry) tea.Cmd {
+	if c.demo == nil {
+		return copyCmd(c, e.Curl(), "Copied as curl: set "+shellcmd.TokenVariable+"=$(partnertui token) first")
+	}
+	text := "# Valid only while this partnertui --demo runs: its emulator and its tokens go when it quits.\n" +
+		"export " + shellcmd.TokenVariable + "=\"$(" + shellcmd.Token(e.Env, e.Project, c.demo) + ")\"\n" + e.Curl()
+	return copyCmd(c, text, "Copied as curl, after the line that sets this demo's token: valid only while the demo runs")
 }
 
 func opName(e api.Entry) string {
@@ -299,9 +328,9 @@ func (s *requestScreen) FullHelp() [][]key.Binding {
 func (s *requestScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, s.keys.Copy):
-		return copyCmd(s.c, s.e.Command(), "Copied as a partnertui api command"), true
+		return s.c.copyCommand(s.e), true
 	case key.Matches(msg, s.keys.Curl):
-		return copyCmd(s.c, s.e.Curl(), "Copied as curl: set PARTNERTUI_TOKEN=$(partnertui token) first"), true
+		return s.c.copyCurl(s.e), true
 	}
 	return s.pager.handleKey(msg)
 }
@@ -346,6 +375,12 @@ func (s *requestScreen) content() string {
 			}
 			line(label(l), st.warn.Render(msg))
 		}
+	}
+	if e.Answer != "" {
+		// The error says what came in one sentence; this is its text.
+		line()
+		line(st.bold.Render("Answer"), st.dim.Render(" (its start: not the API's JSON)"))
+		line(e.Answer)
 	}
 	line()
 	line(st.bold.Render("Operation"))

@@ -14,6 +14,9 @@ type ProjectAPI interface {
 	WebhookEventLogs(ctx context.Context, p api.WebhookEventLogsParams) (*api.Page[api.WebhookEventLog], error)
 	WebhookEventLog(ctx context.Context, id string) (*api.WebhookEventLog, error)
 	ReplayWebhookEvent(ctx context.Context, eventID, subscriptionID string) (*api.WebhookReplay, error)
+	// Do sends an operation built at run time (the view of anything's,
+	// read with the project's token), its answer's strings made safe.
+	Do(ctx context.Context, r api.Request) (*api.Response, error)
 	Status() api.Status
 }
 

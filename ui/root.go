@@ -15,6 +15,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/shellcmd"
 )
 
 // screen is one page of the navigation stack. A screen owns its size (set
@@ -67,6 +68,9 @@ type Model struct {
 	signingOut bool
 	// noHeader: the top screen takes the header's line (headerTaker).
 	noHeader bool
+	// hintRows are the lines the hint line takes: one, or a failure's
+	// whole sentence.
+	hintRows int
 	confirm  bool
 	loginTO  time.Duration
 	w, h     int
@@ -106,15 +110,18 @@ func New(opts Options) *Model {
 	}
 	c := &common{isDark: true, noColor: opts.NoColor, now: now, log: log, clipboard: clip, tick: opts.tick,
 		getenv: getenv, headless: auth.Headless(getenv),
-		openURL: opts.OpenURL, opens: auth.CanOpen(getenv)}
+		openURL: opts.OpenURL, opens: auth.CanOpen(getenv), consentRedirect: opts.ConsentRedirect, logged: opts.Requests != nil}
 	if c.openURL == nil {
-		c.openURL = auth.OpenBrowser
+		c.openURL = func(ctx context.Context, url string) error { return auth.OpenBrowser(ctx, url, getenv) }
 	}
 	if c.tick == nil {
 		c.tick = tea.Tick
 	}
 	c.styles = newStyles(c.isDark, c.noColor)
 	c.views = views()
+	if d := opts.Demo; d != nil {
+		c.demo = &shellcmd.Place{Config: d.ConfigFile, StateHome: d.StateHome}
+	}
 	m := &Model{
 		c: c, keys: newGlobalKeys(), envs: map[config.EnvName]*envState{}, root: root, cancel: cancel,
 		loginTO: opts.LoginTimeout, w: 80, h: 24, marks: requestMarks{log: opts.Requests},
@@ -130,7 +137,8 @@ func New(opts Options) *Model {
 		}
 		ctx, cancel := context.WithCancel(root)
 		st := &envState{Environment: &e, ctx: ctx, cancel: cancel,
-			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize}}
+			views: viewCache{max: viewCacheSize}, events: eventsCache{max: eventsCacheSize},
+			charts: chartsKept{keptCache: keptCache[chartKey, keptChart]{max: chartsKeptSize}}}
 		if e.API != nil {
 			st.status = e.API.Status()
 		}
@@ -242,10 +250,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.open(msg)
 	case jumpMsg:
 		if msg.env != m.env.Name {
+			if msg.s != nil {
+				msg.s.close()
+			}
 			return nil
 		}
-		m.closeTop()
-		return msg.target.open(m, msg.arg)
+		return m.jump(msg)
 	case closeMsg:
 		if m.top() == msg.s {
 			m.closeTop()
@@ -446,7 +456,7 @@ func (m *Model) key(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Env):
 		return m.requestSwitch(), true
 	case key.Matches(msg, k.Events):
-		return m.openEvents(), true
+		return m.openEvents(false), true
 	case key.Matches(msg, k.Requests):
 		return m.openRequests(), true
 	case key.Matches(msg, k.Back) && len(m.stack) > 1:

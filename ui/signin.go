@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 type signinState int
@@ -128,6 +130,8 @@ func (s *signinScreen) syncKeys() {
 	if s.state == signinFailed {
 		k.SignIn.SetHelp("enter", "try again")
 		k.Approve.SetHelp("a", "approve as the demo user")
+	} else if b := s.c.browserCommand(); s.c.headless && b != "" {
+		k.SignIn.SetHelp("enter", "sign in with "+b)
 	} else if s.c.headless {
 		k.SignIn.SetHelp("enter", "sign in")
 	} else {
@@ -410,7 +414,7 @@ func (s *signinScreen) view() string {
 	}
 	line(st.title.Render(TextSignIn + " to " + envTitle(s.env.Name)))
 	if s.reason != nil {
-		line(wrap.Render(st.warn.Render("⚠ " + explain(s.reason, at))))
+		line(wrap.Render(st.warn.Render("⚠ " + s.c.explain(s.reason, at))))
 	}
 	line()
 	line(st.dim.Render("Environment  "), envTitle(s.env.Name))
@@ -439,7 +443,7 @@ func (s *signinScreen) view() string {
 		if s.checkFailed {
 			what = "✗ Signed in, but asking the API who signed in failed. "
 		}
-		line(wrap.Render(st.err.Render(what) + explain(s.err, at)))
+		line(wrap.Render(st.err.Render(what) + s.c.explain(s.err, at)))
 	}
 	return fit(strings.TrimSuffix(b.String(), "\n"), w, s.h)
 }
@@ -449,6 +453,16 @@ func (s *signinScreen) view() string {
 // or a pasted address.
 func (s *signinScreen) steps() []string {
 	stored := "the tokens are stored for " + envTitle(s.env.Name) + " only."
+	if b := s.c.browserCommand(); s.c.headless && b != "" {
+		// $BROWSER is run even here: say so, and what to do when the
+		// browser it starts cannot reach the user.
+		return []string{
+			"No display here (or an SSH session), so only the browser command you set is run: $BROWSER (" + b + ").",
+			"1. partnertui runs " + b + " with the platform's sign-in page, and shows the link and the ssh -L command that forwards its callback port.",
+			"2. In that browser, or on your own computer through the tunnel, enter your phone number and the 6-digit code, then approve access.",
+			"3. The browser returns to partnertui on 127.0.0.1. Without a tunnel, paste here the address the browser ends on; " + stored,
+		}
+	}
 	if !s.c.headless {
 		return []string{
 			"1. Your browser opens the platform's sign-in page; the link is shown here too.",
@@ -477,7 +491,11 @@ func (s *signinScreen) waitingView(line func(...string), wrap lipgloss.Style) {
 	case p.URL == "":
 		line(s.c.spinFrame, " Preparing the sign-in link…")
 	case s.headless():
-		line(s.c.spinFrame, " Waiting for the sign-in: no browser opens from here.")
+		if b := s.c.browserCommand(); p.Opening && b != "" {
+			line(wrap.Render(s.c.spinFrame + " Waiting for the sign-in in " + b + " ($BROWSER), which is given the link. If it cannot reach you:"))
+		} else {
+			line(s.c.spinFrame, " Waiting for the sign-in: no browser opens from here.")
+		}
 		n := 1
 		if p.SSHForward != "" {
 			line(wrap.Render(fmt.Sprintf("%d. On your own computer, forward the callback port first:", n)))
@@ -517,6 +535,18 @@ func (s *signinScreen) waitingView(line func(...string), wrap lipgloss.Style) {
 	for _, n := range s.notesSeen {
 		line(wrap.Render(st.warn.Render("⚠ " + n)))
 	}
+}
+
+// browserCommand names the program of the user's $BROWSER (the first of
+// a colon-separated list, as it is run), "" when none is set: a session
+// without a display still runs it.
+func (c *common) browserCommand() string {
+	first, _, _ := strings.Cut(c.getenv("BROWSER"), ":")
+	fields := strings.Fields(first)
+	if len(fields) == 0 {
+		return ""
+	}
+	return safetext.Truncate(filepath.Base(fields[0]), 40)
 }
 
 // phoneMismatch warns when the prefilled phone number is not the signed-in

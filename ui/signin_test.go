@@ -211,3 +211,40 @@ func TestAHugePasteIsRefusedAndTheFieldGoesOn(t *testing.T) {
 	}
 	d.wantScreen("✓ Address accepted; finishing the sign-in…")
 }
+
+// With $BROWSER set and no display, the sign-in says the browser command
+// will be run, and then that it was given the link, instead of "no
+// browser can open" (issue 32, item 16); the way without it (the tunnel,
+// the paste) is still there.
+func TestSignInWithBrowserAndNoDisplaySaysItRunsIt(t *testing.T) {
+	t.Parallel()
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		d := newDriver(t, fixture{rows: 1, w: sz[0], h: sz[1], noDisplay: true, browser: "/usr/bin/w3m -o confirm_qq=false %s:lynx"})
+		screen := flat(d.screen())
+		for _, want := range []string{"only the browser command you set is run: $BROWSER (w3m).",
+			"1. partnertui runs w3m with the platform's sign-in page", "Without a tunnel, paste here the address", "enter sign in with w3m"} {
+			if !strings.Contains(screen, want) {
+				t.Fatalf("%dx%d: the steps lack %q:\n%s", sz[0], sz[1], want, d.screen())
+			}
+		}
+		if strings.Contains(screen, "No browser can open") {
+			t.Fatalf("the steps say no browser can open, then run one:\n%s", d.screen())
+		}
+		d.sbxS.login = func(ctx context.Context, _ auth.LoginOptions) (*auth.Identity, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		d.update(keyMsg("enter"))
+		p := &recordingPaste{d: d}
+		d.send(loginURLMsg{envTag{config.Sandbox}, d.signin().id, fakePrompt(true, true), p.paste})
+		screen = flat(d.screen())
+		if !strings.Contains(screen, "Waiting for the sign-in in w3m ($BROWSER), which is given the link. If it cannot reach you:") ||
+			strings.Contains(screen, "no browser opens from here") {
+			t.Fatalf("%dx%d: the wait does not say w3m was run:\n%s", sz[0], sz[1], d.screen())
+		}
+		d.wantScreen("http://127.0.0.1:9999/oauth2/auth")
+	}
+	// Without $BROWSER, nothing is run and the screen says so.
+	none := newDriver(t, fixture{rows: 1, w: 120, h: 40, noDisplay: true})
+	none.wantScreen("No browser can open from here (an SSH session, or no display)")
+}

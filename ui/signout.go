@@ -50,7 +50,7 @@ func (m *Model) signedOut(msg signedOutMsg) tea.Cmd {
 		// Signed out all the same: only the server's word is missing.
 		text, bad = remedy.Capitalized(remedy.Sentence(msg.err)), true
 	case msg.err != nil:
-		return m.setFlash("Could not sign out. "+explain(msg.err, where{retry: m.keys.SignOut}), true)
+		return m.setFlash("Could not sign out. "+m.c.explain(msg.err, where{retry: m.keys.SignOut}), true)
 	}
 	e.forgetUser()
 	e.expiry = time.Time{}

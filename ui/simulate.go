@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -72,6 +73,7 @@ type simField struct {
 	// empty, so enter alone runs the simulation with the defaults.
 	def    string
 	amount bool // checked as a positive amount
+	iban   bool // checked as an IBAN, its check digits included
 }
 
 // simOutcome is what a simulation did.
@@ -108,6 +110,9 @@ type simAction struct {
 	name   string
 	fields []simField
 	run    func(ctx context.Context, v []string) (simOutcome, error)
+	// user: only a user's token can run it (the user consents to it), so
+	// it is not offered with a project token.
+	user bool
 }
 
 // simDoneMsg is a simulation's answer. It is an environment's message: the
@@ -201,11 +206,22 @@ func newSimulating(c *common, env *envState, ctx context.Context, one, many stri
 // capturing reports whether the panel is open, taking every key.
 func (s *simulating) capturing() bool { return s.panel.open }
 
-func (s *simulating) syncKeys() {
-	n := 0
-	if !s.env.ReadOnly {
-		n = len(s.acts())
+// offered are the simulations that fit now and that the environment's
+// token can run: none on a read-only environment, none a user must run
+// with a project token.
+func (s *simulating) offered() []simAction {
+	if s.env.ReadOnly {
+		return nil
 	}
+	acts := s.acts()
+	if s.env.Project {
+		acts = slices.DeleteFunc(slices.Clone(acts), func(a simAction) bool { return a.user })
+	}
+	return acts
+}
+
+func (s *simulating) syncKeys() {
+	n := len(s.offered())
 	desc := s.one
 	if n > 1 {
 		desc = s.many
@@ -229,7 +245,7 @@ func (s *simulating) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case s.panel.open:
 		return s.panel.handleKey(msg, s.ctx, s.env.Name), true
 	case key.Matches(msg, s.panel.keys.Open):
-		return s.panel.show(s.acts()), true
+		return s.panel.show(s.offered()), true
 	}
 	return s.consent.handleKey(msg)
 }
@@ -283,6 +299,19 @@ func (s *simulating) outcome(out simOutcome) tea.Cmd {
 		cmds = append(cmds, s.consent.start(out.consent))
 	}
 	return tea.Batch(cmds...)
+}
+
+// lines is how many of h lines view takes from the body: the followed
+// transactions and the consent under it, the panel at the bottom.
+func (s *simulating) lines(w, h int) int {
+	n := 0
+	if f := len(s.consent.lines(w)) + len(s.follow.lines(w)); f > 0 {
+		n = f + 1
+	}
+	if p := len(s.panel.lines(w)); p > 0 && p < h {
+		n += p
+	}
+	return n
 }
 
 // view puts the panel under body, fitted to w×h.

@@ -16,8 +16,25 @@ import (
 // and names the transactions it made or moved.
 
 // simRedirectURL is where a transfer's consent, given in a browser, comes
-// back to: the app does not listen there, it follows the transaction.
+// back to when the UI was given no page of its own (Options.ConsentRedirect):
+// nothing listens there, the app follows the payment.
 const simRedirectURL = "http://127.0.0.1/partnertui"
+
+// consentRedirectURL is the address a consent sends the browser back to:
+// the page Options.ConsentRedirect serves, else simRedirectURL. Sending
+// the transfer matters more than the page: a page that cannot be served
+// is logged, not a failure.
+func (c *common) consentRedirectURL() string {
+	if c.consentRedirect == nil {
+		return simRedirectURL
+	}
+	u, err := c.consentRedirect()
+	if err != nil {
+		c.log.Warn("no page for the consent to return to", "err", err)
+		return simRedirectURL
+	}
+	return u
+}
 
 // simCreditorID is the SEPA creditor identifier of the simulated direct
 // debits' creditor.
@@ -26,7 +43,7 @@ const simCreditorID = "FR11ZZZ123456"
 // accountSims are the Overview's simulations: receive a transfer (API's
 // own, so every environment that can simulate has it), receive a direct
 // debit, charge a fee, send a transfer.
-func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAction {
+func accountSims(a API, sim Simulator, acct api.Account, now time.Time, redirect func() string) []simAction {
 	cur, compact := currencyOr(acct.Currency), iban.Compact(acct.IBAN)
 	name := acct.Holder.Info.Name
 	if name == "" {
@@ -77,12 +94,14 @@ func accountSims(a API, sim Simulator, acct api.Account, now time.Time) []simAct
 		},
 	}, simAction{
 		name: "send a transfer",
-		fields: []simField{{label: "Amount", def: "10.00", amount: true}, {label: "To IBAN", def: iban.Format(simulatedDebtorIBAN)},
+		// initiateCreditTransfers needs a user's token: the user consents.
+		user: true,
+		fields: []simField{{label: "Amount", def: "10.00", amount: true}, {label: "To IBAN", def: iban.Format(simulatedDebtorIBAN), iban: true},
 			{label: "To name", def: "partnertui beneficiary"}},
 		run: func(ctx context.Context, v []string) (simOutcome, error) {
 			amt := api.Amount{Value: v[0], Currency: cur}
 			p, err := sim.InitiateCreditTransfers(ctx, api.InitiateCreditTransfersInput{
-				AccountID: acct.ID, ConsentRedirectURL: simRedirectURL,
+				AccountID: acct.ID, ConsentRedirectURL: redirect(),
 				CreditTransfer: api.CreditTransferInput{Amount: amt, SepaBeneficiary: api.SepaBeneficiaryInput{IBAN: iban.Compact(v[1]), Name: v[2]},
 					Label: "Simulated transfer from partnertui"},
 			})

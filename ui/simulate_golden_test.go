@@ -22,6 +22,8 @@ type fakeSimulator struct {
 	initiated *api.Payment
 	paid      *api.Payment
 	reads     int // of Payment
+	// sent are the transfers initiated, as the menu built them.
+	sent []api.InitiateCreditTransfersInput
 }
 
 func (f *fakeSimulator) tx(op string) (string, error) {
@@ -29,7 +31,8 @@ func (f *fakeSimulator) tx(op string) (string, error) {
 	return "sim-tx", nil
 }
 
-func (f *fakeSimulator) InitiateCreditTransfers(context.Context, api.InitiateCreditTransfersInput) (*api.Payment, error) {
+func (f *fakeSimulator) InitiateCreditTransfers(_ context.Context, in api.InitiateCreditTransfersInput) (*api.Payment, error) {
+	f.sent = append(f.sent, in)
 	id, err := f.tx("send")
 	if f.initiated != nil {
 		p := *f.initiated

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/iban"
 )
 
 type simPanelKeys struct {
@@ -76,7 +77,9 @@ func (p *simPanel) choose(i int) tea.Cmd {
 	fs := p.acts[i].fields
 	p.in = make([]textinput.Model, len(fs))
 	for j, f := range fs {
-		p.in[j] = newTextInput(fmt.Sprintf("%-12s", f.label+":"), f.def, 64)
+		// The labels line up, and a long one keeps a space before its
+		// value.
+		p.in[j] = newTextInput(fmt.Sprintf("%-11s ", f.label+":"), f.def, 64)
 		p.in[j].SetStyles(p.c.inputStyles())
 		// Wide enough for a formatted IBAN; the line is cut to the screen.
 		p.in[j].SetWidth(simFieldWidth)
@@ -181,6 +184,14 @@ func (p *simPanel) run(ctx context.Context, env config.EnvName) tea.Cmd {
 				return nil
 			}
 			v = a
+		}
+		if f.iban {
+			// The platform would refuse it, or the transfer would go
+			// nowhere: said here, before anything is sent.
+			if err := iban.Check(v); err != nil {
+				p.err = fmt.Errorf("enter a valid IBAN (%w)", err)
+				return nil
+			}
 		}
 		if v == "" {
 			p.err = fmt.Errorf("enter the %s", strings.ToLower(f.label))

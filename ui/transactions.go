@@ -62,6 +62,19 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 	return t
 }
 
+// reopen is the list across accounts again with its filters (an
+// account's list lives in its account's screen, which is a place of its
+// own).
+func (t *txListScreen) reopen(c *common, env *envState) screen {
+	if t.accountID != "" {
+		return nil
+	}
+	n := newTxListScreen(c, env, "")
+	n.filter = t.filter
+	n.spec.fetch = n.fetch(env)
+	return n
+}
+
 // fetch reads the transactions with the filters set now, newest
 // execution first.
 func (t *txListScreen) fetch(env *envState) pagedlist.Fetch[api.TransactionDetail] {

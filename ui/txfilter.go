@@ -378,7 +378,7 @@ func (f *txFilterForm) view() string {
 	}
 	lines = append(lines, "")
 	if f.err != nil {
-		lines = append(lines, st.err.Render("✗ "+f.err.Error()))
+		lines = append(lines, wrap(st.err.Render("✗ "+f.err.Error()), f.w))
 	} else if c := f.candidates(); len(c) > 0 {
 		lines = append(lines, wrapWords(st.dim.Render("  "+f.fields[f.focus].hint+":"), c, f.w, f.h-len(lines))...)
 	} else {

@@ -74,9 +74,16 @@ type API interface {
 	// PageSize is how many rows one request of a list asks for, 1 to
 	// platform.PageMax: the configuration's page_size, else the maximum.
 	PageSize() int
+	// Do sends an operation built at run time (the view of anything's,
+	// checked against the schema first), its answer's strings made safe.
+	Do(ctx context.Context, r api.Request) (*api.Response, error)
 	Status() api.Status
 	Updates() <-chan api.Status
 }
+
+// DemoPlace is a running --demo's configuration file and the
+// XDG_STATE_HOME of its tokens (internal/app's App.DemoPlace).
+type DemoPlace struct{ ConfigFile, StateHome string }
 
 // Snapshot keeps an environment's first screen between runs (internal/app's
 // *Snapshot): the UI shows it at launch until the first answer replaces
@@ -124,6 +131,9 @@ type Environment struct {
 	// ReadOnly hides Testing-API actions; internal/app sets it from its
 	// Live read-only policy.
 	ReadOnly bool
+	// Schema is the schema the app knows of the partner API, which the
+	// view of anything reads (anything.go); nil leaves that view out.
+	Schema SchemaSource
 	// Project: the API is called with a project token (client
 	// credentials). There is no sign-in: the home screen is the project's
 	// accounts, the footer names the project, and a refused token is an
@@ -163,6 +173,16 @@ type Options struct {
 	// OpenURL starts the user's browser on a page (a payment's consent
 	// page); nil means auth.OpenBrowser.
 	OpenURL func(ctx context.Context, url string) error
+	// ConsentRedirect is the address a payment's consent sends the
+	// browser back to once answered: a page that loads and says to go
+	// back to the terminal (internal/app serves one); nil, or an error,
+	// leaves simRedirectURL, which no browser loads.
+	ConsentRedirect func() (string, error)
+
+	// Demo, under --demo, is where a request copied from the request log
+	// (L) runs: the demo's configuration file and state home, which exist
+	// only while it runs; nil: the user's own setup.
+	Demo *DemoPlace
 
 	// tick replaces tea.Tick in tests, which fire timers by hand.
 	tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd

@@ -293,9 +293,17 @@ func TestAccountsSortToggle(t *testing.T) {
 		t.Fatalf("sort: %+v", last)
 	}
 	d.wantScreen("by updated")
-	d.press("o")
-	if d.sbx.calls[len(d.sbx.calls)-1].OrderBy != api.OrderCreatedAt {
-		t.Fatal("second o did not go back to created")
+	// Then the orders of this side (name, balance, status: every row is
+	// loaded, so no request), and back to created.
+	calls := len(d.sbx.calls)
+	for _, order := range []string{sortName, sortBalance, sortStatus, sortCreated} {
+		d.press("o")
+		if o := d.accounts().query.order; o != order {
+			t.Fatalf("o went to %q, want %q", o, order)
+		}
+	}
+	if n := len(d.sbx.calls) - calls; n != 1 || d.sbx.calls[len(d.sbx.calls)-1].OrderBy != api.OrderCreatedAt {
+		t.Fatalf("%d requests, want created's only", n)
 	}
 }
 
@@ -344,9 +352,10 @@ func TestDetailShowsFieldsCopyQRAndBack(t *testing.T) {
 	calls := d.sbx.requests()
 	d.press("j", "enter")
 	det := d.overview()
-	// The Overview is one request; the tabs read nothing until shown.
-	if det.detail.item == nil || d.sbx.requests() != calls+1 {
-		t.Fatalf("overview: detail %v after %d requests", det.detail.item != nil, d.sbx.requests()-calls)
+	// The Overview is one request, then its chart's; the tabs read
+	// nothing until shown.
+	if det.detail.item == nil || d.sbx.requests() != calls+1+openingChartReads || d.sbx.chartReads() != openingChartReads {
+		t.Fatalf("overview: detail %v after %d requests, %d the chart's", det.detail.item != nil, d.sbx.requests()-calls, d.sbx.chartReads())
 	}
 	for _, want := range []string{"IBAN", "FR76 3000 6000 0112 3456 7890 189", "✓ valid", "SWNBFR22", "12345678901",
 		"Holder 1 (Individual)", "Opened", "Unlimited", "EUR", "101.50 EUR", "0.00 EUR", "2026-01-02 09:30 UTC",
@@ -581,7 +590,7 @@ func TestHelpListsScreenBindings(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
 	d.press("?")
-	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort created/updated", "switch sandbox/live", "quit"} {
+	for _, want := range []string{"Help · Accounts", "filter", "refresh", "sort by updated", "reverse order", "switch sandbox/live", "quit"} {
 		d.wantScreen(want)
 	}
 	d.press("j") // ignored while help is shown

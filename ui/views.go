@@ -19,25 +19,29 @@ import (
 // in its order; a new view is its screen file and its row here.
 func views() []view {
 	return []view{
-		{kind: resourceAccount, event: "Account",
+		{kind: resourceAccount, event: "Account", types: []string{"Account"},
 			list: &listView{"accounts", "the account list", func(m *Model) tea.Cmd { m.popTo(1); return nil }},
 			one:  &oneView{"account", "one account", byID(newAccountScreenByID)}},
-		{kind: resourceTransaction, event: "Transaction",
+		{kind: resourceTransaction, event: "Transaction", types: []string{"Transaction"},
 			list: across("transactions", "transactions across accounts", func(c *common, e *envState) screen { return newTxListScreen(c, e, "") }),
 			one:  &oneView{"transaction", "one transaction", byID(newTxDetailByID)},
 			tab:  listTab("Transactions", api.ViewTransactions, txParams, newTxListScreen, tabPrivate|tabSimulated)},
-		{kind: resourceMembership, event: "AccountMembership",
+		{kind: resourceMembership, event: "AccountMembership", types: []string{"AccountMembership"},
 			list: across("members", "every membership", func(c *common, e *envState) screen { return newMembersList(c, e, "") }),
 			one:  &oneView{"member", "one membership", byID(newMemberScreenByID)},
 			tab:  listTab("Members", api.ViewMembers, membersParams, newMembersList, 0)},
-		{kind: resourceCard, event: "Card",
+		{kind: resourceCard, event: "Card", types: []string{"Card"},
 			list: across("cards", "every card", func(c *common, e *envState) screen { return newCardsList(c, e, api.CardsParams{}) }),
 			one:  &oneView{"card", "one card", byID(newCardScreenByID)},
 			tab:  listTab("Cards", api.ViewCards, accountCardsParams, newAccountCardsList, 0)},
 		// The platform has no query for one statement: nothing opens one
 		// by ID.
 		{tab: listTab("Statements", api.ViewStatements, statementsParams, newStatementsList, tabPrivate)},
-		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents() }}},
+		{list: &listView{"events", "the webhook event log (of the account on screen)", func(m *Model) tea.Cmd { return m.openEvents(true) }}},
+		{list: &listView{"insights", "the project's transactions by day, product and status; its most active accounts (project token)", func(m *Model) tea.Cmd { return m.openInsights() }}},
+		// The view of anything: every root query of the schema, generically
+		// (anything.go); an id links to the rich view of its type above.
+		{anything: &anyView{"query", "NAME", "any root query of the schema: a table, or an object with all its fields"}},
 	}
 }
 
@@ -49,9 +53,20 @@ type view struct {
 	// event is the prefix of the event types whose resource is one
 	// ("Card" for Card.Created); "" when no event names one.
 	event string
-	list  *listView   // the : palette's list of them; nil when it has none
-	one   *oneView    // one of them by ID; nil when nothing reads one by ID
-	tab   *accountTab // the account tab that lists an account's; nil when none does
+	// types are the GraphQL types whose objects the view's screen of one
+	// by ID shows (an interface: every type that implements it): an id
+	// that names one in the view of anything opens it there.
+	types    []string
+	list     *listView   // the : palette's list of them; nil when it has none
+	one      *oneView    // one of them by ID; nil when nothing reads one by ID
+	tab      *accountTab // the account tab that lists an account's; nil when none does
+	anything *anyView    // the view of anything; nil for every other view
+}
+
+// anyView is the view of anything as the : palette names it: its name,
+// then what follows it.
+type anyView struct {
+	name, arg, desc string
 }
 
 // resourceKind is a kind of platform resource a screen can show by id:
@@ -135,7 +150,12 @@ func jumpTargets(vs []view) []jumpTarget {
 	}
 	for _, v := range vs {
 		if o := v.one; o != nil {
-			out = append(out, jumpTarget{name: o.name, arg: "ID", desc: o.desc, open: jumpByID(v.kind)})
+			out = append(out, jumpTarget{name: o.name, arg: "ID", desc: o.desc, lookup: o.open})
+		}
+	}
+	for _, v := range vs {
+		if a := v.anything; a != nil {
+			out = append(out, queryTarget(a))
 		}
 	}
 	return out

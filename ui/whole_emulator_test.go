@@ -146,8 +146,10 @@ func TestEmulatorAccountTabs(t *testing.T) {
 	ops := e.opCount()
 	e.press("enter")
 	s := e.account()
-	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountViewUser {
-		t.Fatalf("the Overview sent %q, want one %s", got, api.OpAccountViewUser)
+	// One request opens the account; the balance chart's come after it:
+	// a page of the last 30 days' bookings and the booking before them.
+	if got := e.opsSince(ops); len(got) != 3 || got[0] != api.OpAccountViewUser || got[1] != api.OpAccountTransactionList || got[2] != api.OpAccountTransactionList {
+		t.Fatalf("the Overview sent %q, want one %s, then the chart's two %s", got, api.OpAccountViewUser, api.OpAccountTransactionList)
 	}
 	e.wantScreen("✓ valid")
 	e.wantScreen("Your rights")
@@ -414,10 +416,14 @@ func TestEmulatorPaletteProjectToken(t *testing.T) {
 	cards := every(t, api.Pages(e.client.Cards, api.CardsParams{OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}))
 	sameIDs(t, "every card", walkList(e.driver, topAs[*cardsScreen](e.driver).list), cards, cardID)
 
-	// Resources by id, and back to the list with :accounts.
+	// Resources by id, each in place of the trail above the account
+	// list, and back to the list with :accounts.
 	acct := members[0].Account
 	jump(e.driver, "account "+acct.ID)
-	e.wantScreen("Accounts › All cards › " + acct.Name)
+	e.wantScreen("Accounts › " + acct.Name)
+	if len(e.m.stack) != 2 {
+		t.Fatalf(":account left %d screens", len(e.m.stack))
+	}
 	jump(e.driver, "member "+members[0].ID)
 	e.wantScreen(members[0].Email)
 	jump(e.driver, "card "+cards[0].ID)
@@ -468,10 +474,11 @@ func TestEmulatorHiddenIBANSaysWhy(t *testing.T) {
 	e.wantScreen("No transactions shown: your membership of this account lacks canViewAccount")
 }
 
-// G in the Events view reaches the log's true last rows, the oldest
-// deliveries, although the log reads newest first only: the pages before
-// them are read in order, one request a page.
-func TestEmulatorEventsBottomIsTheOldestEntry(t *testing.T) {
+// G in the Events view reads the log no further than the user asks: the
+// log reads newest first only, so each G goes to the oldest entry read so
+// far and reads the page before it (one request), until the oldest
+// delivery (issue 31, item 7).
+func TestEmulatorEventsGReadsAPageAPress(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the emulator")
@@ -539,17 +546,23 @@ func TestEmulatorEventsBottomIsTheOldestEntry(t *testing.T) {
 	if s.list.Len() != entries || s.list.Loaded() != eventsPageSize {
 		t.Fatalf("the Events view opened with %d of %d entries", s.list.Loaded(), s.list.Len())
 	}
-	ops := e.opCount()
-	e.press("G")
-	last, ok := s.list.Selected()
-	if !ok || last.ID != first.ID || s.list.Cursor() != entries-1 {
-		t.Fatalf("G: row %d (%s, loaded %v), want the oldest entry %s on row %d", s.list.Cursor()+1, last.ID, ok, first.ID, entries)
+	// Each G goes to the oldest entry read so far and reads the page
+	// before it: one request, and nothing read behind the user's back.
+	for i, want := range []struct{ row, ops int }{{eventsPageSize, 1}, {2 * eventsPageSize, 1}, {entries, 0}} {
+		ops := e.opCount()
+		e.press("G")
+		if s.list.Cursor() != want.row-1 {
+			t.Fatalf("G #%d: row %d, want %d", i+1, s.list.Cursor()+1, want.row)
+		}
+		if got := e.opsSince(ops); len(got) != want.ops || (want.ops == 1 && got[0] != api.OpWebhookEventLogs) {
+			t.Errorf("G #%d took %q, want %d page(s) of the log", i+1, got, want.ops)
+		}
 	}
-	// The pages between were read in order, and are the API's.
-	if got := e.opsSince(ops); len(got) != 2 || got[0] != api.OpWebhookEventLogs || got[1] != api.OpWebhookEventLogs {
-		t.Errorf("G took %q, want the two pages after the first", got)
+	last, ok := s.list.Selected()
+	if !ok || last.ID != first.ID {
+		t.Fatalf("the last G: %s (loaded %v), want the oldest entry %s", last.ID, ok, first.ID)
 	}
 	sameIDs(t, "the Events view after G", walkList(e.driver, s.list), want, func(l *api.WebhookEventLog) string { return l.ID })
 	e.wantScreen(fmt.Sprintf("row %d of %d/%d", entries, entries, entries))
-	e.wantScreen("tail paused on older events")
+	e.wantScreen("tail paused on older events (g for the newest)")
 }

@@ -9,6 +9,7 @@
 package apicall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/schemacache"
 	"github.com/partnertui/partnertui/internal/shellcmd"
 	"github.com/partnertui/partnertui/internal/usage"
@@ -132,14 +134,14 @@ func (c *Call) Send(ctx context.Context, e Env, o Output) error {
 		return err
 	}
 	if es.note != "" {
-		fmt.Fprintln(o.Err, "note:", es.note)
+		fmt.Fprintln(o.Err, "note:", safetext.Strip(es.note))
 	}
 	req := api.Request{Query: c.text, OperationName: c.opts.OperationName, Variables: c.vars, Testing: c.opts.Testing}
 	if len(c.vars) == 0 {
 		req.Variables = nil
 	}
 	if c.opts.DryRun {
-		return printCurl(o.Out, e.API, req)
+		return printCurl(o, e.API, req)
 	}
 	out := &output{ctx: ctx, out: o.Out, errw: o.Err, indent: o.Indent, jq: c.jq, slurp: c.opts.Slurp}
 	if err := sendPages(ctx, e.API, req, c.conn, out); err != nil {
@@ -184,17 +186,22 @@ func operationError(err error, es endpointSchema) error {
 }
 
 // printCurl writes the request as a curl command that reads the token from
-// $PARTNERTUI_TOKEN: never the token itself.
-func printCurl(w io.Writer, c *api.Client, req api.Request) error {
+// $PARTNERTUI_TOKEN: never the token itself, nor a secret the operation
+// carries (the request log's rule, api.Request.Redacted); when one was
+// replaced, a note on stderr says to put it back before running it.
+func printCurl(o Output, c *api.Client, req api.Request) error {
 	url, err := c.Endpoint(req.Testing)
 	if err != nil {
 		return err
 	}
-	body, err := req.Body()
+	body, err := req.Redacted().Body()
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, shellcmd.Curl(url, body))
+	if bytes.Contains(body, []byte(api.Redacted)) {
+		fmt.Fprintf(o.Err, "note: the operation carries a secret, printed as %s: put it back in the command before you run it\n", api.Redacted)
+	}
+	_, err = fmt.Fprintln(o.Out, shellcmd.Curl(url, body))
 	return err
 }
 

@@ -127,8 +127,8 @@ func TestSendPaginatesAndKeepsTheSchema(t *testing.T) {
 	if n := countOf(w.emu.Log.Operations(t), "PartnertuiIntrospection"); n != 1 {
 		t.Errorf("introspected %d times over three calls, want once", n)
 	}
-	if kept, err := w.env.Schemas.List(); err != nil || len(kept) != 1 {
-		t.Errorf("the cache holds %v (%v), want the partner endpoint's schema", kept, err)
+	if kept, err := w.env.Schemas.List(); err != nil || len(kept) != 1 || kept[0].Environment != "sandbox" || kept[0].API != "partner" {
+		t.Errorf("the cache holds %+v (%v), want a snapshot of the Sandbox partner endpoint's schema", kept, err)
 	}
 }
 

@@ -28,7 +28,10 @@ type output struct {
 	failed bool       // an answer carried "errors"
 }
 
-// compileJQ compiles --jq's expression; a mistake is a usage error.
+// CompileJQ compiles a --jq expression, as every command's --jq does; a
+// mistake is a usage error.
+func CompileJQ(expr string) (*gojq.Code, error) { return compileJQ(expr) }
+
 func compileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
@@ -87,11 +90,17 @@ func (o *output) writeRaw(body []byte) error {
 	return err
 }
 
-// filter runs the jq filter on v and writes each result: a string as it
-// is (as jq -r and gh --jq do, made safe for a terminal), anything else as
-// JSON.
-func (o *output) filter(v any) error {
-	iter := o.jq.RunWithContext(o.ctx, v)
+// filter runs the jq filter on v and writes each result (WriteJQ).
+func (o *output) filter(v any) error { return WriteJQ(o.ctx, o.jq, v, o.out, o.indent) }
+
+// WriteJQ runs the jq program code on v (JSON as encoding/json decodes it
+// into any) and writes each result to out: a string as it is (as jq -r
+// and gh --jq do, made safe for a terminal), anything else as JSON,
+// indented for a terminal. The program's halt ends the output; its
+// halt_error and error(…) are an error whose text is the program's (a
+// surface shows it through the sanitiser, like any error).
+func WriteJQ(ctx context.Context, code *gojq.Code, v any, out io.Writer, indent bool) error {
+	iter := code.RunWithContext(ctx, v)
 	for {
 		r, ok := iter.Next()
 		if !ok {
@@ -106,18 +115,24 @@ func (o *output) filter(v any) error {
 			return fmt.Errorf("--jq: %w", err)
 		}
 		if s, isString := r.(string); isString {
-			if _, err := fmt.Fprintln(o.out, safetext.Strip(s)); err != nil {
+			if _, err := fmt.Fprintln(out, safetext.Strip(s)); err != nil {
 				return err
 			}
 			continue
 		}
-		enc := json.NewEncoder(o.out)
+		// A filter makes strings of its own ("\u009b2J"): written as
+		// their escapes, they say the same and draw nothing.
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if o.indent {
+		if indent {
 			enc.SetIndent("", "  ")
 		}
 		if err := enc.Encode(r); err != nil {
 			return fmt.Errorf("could not write the --jq result: %w", err)
+		}
+		if _, err := out.Write(safetext.JSON(b.Bytes())); err != nil {
+			return err
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/landing"
 	"github.com/partnertui/partnertui/internal/paths"
 )
 
@@ -66,9 +67,14 @@ type App struct {
 	onWait    func(api.Wait)
 	onRefresh func(auth.RefreshEvent)
 	demo      *demo // nil unless --demo
+	// landing is the page a consent sends the browser back to, started
+	// on first use (ConsentRedirect); nil until then.
+	landingMu sync.Mutex
+	landing   *landing.Page
 
-	mu   sync.Mutex
-	envs map[config.EnvName]*Env
+	mu     sync.Mutex
+	envs   map[config.EnvName]*Env
+	public map[config.EnvName]*api.Client // PublicAPI's
 }
 
 // Env is one environment, ready to use.
@@ -140,13 +146,49 @@ func (a *App) Close() {
 			e.ProjectAPI.Close()
 		}
 	}
+	for _, c := range a.public {
+		c.Close()
+	}
 	if a.demo != nil {
 		a.demo.close()
 	}
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing != nil {
+		_ = a.landing.Close()
+		a.landing = nil
+	}
+}
+
+// ConsentRedirect is the consentRedirectUrl of the payments this process
+// initiates: a page of its own on 127.0.0.1 (internal/landing) that a
+// browser loads once the user has answered the consent, saying to go back
+// to the terminal. It is started on first use and served until Close.
+func (a *App) ConsentRedirect() (string, error) {
+	a.landingMu.Lock()
+	defer a.landingMu.Unlock()
+	if a.landing == nil {
+		p, err := landing.Start()
+		if err != nil {
+			return "", fmt.Errorf("serving the page a consent returns to: %w", err)
+		}
+		a.landing = p
+	}
+	return a.landing.URL(), nil
 }
 
 // Demo reports whether the app runs on the embedded emulator.
 func (a *App) Demo() bool { return a.demo != nil }
+
+// DemoPlace is where another partnertui reaches this --demo while it runs:
+// its configuration file (the emulator's clients) and the XDG_STATE_HOME
+// of its state directory (the tokens of its session); "" when not a demo.
+func (a *App) DemoPlace() (configFile, stateHome string) {
+	if a.demo == nil {
+		return "", ""
+	}
+	return a.demo.configFile, a.demo.root
+}
 
 // DemoServes names the schema files --demo's emulator serves whole, by API
 // ("partner API", "Testing API"); empty when it serves its modelled part.

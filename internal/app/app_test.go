@@ -2,15 +2,22 @@ package app
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/testenv"
+	"github.com/partnertui/partnertui/internal/testkit/consent"
 )
 
 // The user and project clients of an environment share one connection
@@ -163,7 +170,7 @@ func TestFilesGoWhereTheLocationsSay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(demo.StateDir) != h.Locations.Temp {
+	if !strings.HasPrefix(demo.StateDir, h.Locations.Temp+string(filepath.Separator)) {
 		t.Errorf("--demo keeps its tokens in %q, not in the temporary directory %q", demo.StateDir, h.Locations.Temp)
 	}
 	if log, err := demo.LogPath(); err != nil || log != filepath.Join(h.Locations.State, "partnertui.log") {
@@ -172,5 +179,134 @@ func TestFilesGoWhereTheLocationsSay(t *testing.T) {
 	demo.Close()
 	if left, _ := filepath.Glob(filepath.Join(h.Locations.Temp, "*")); len(left) > 0 {
 		t.Errorf("--demo left %v behind", left)
+	}
+}
+
+// A payment's consent sends the browser back to ConsentRedirect: a page
+// of this process that loads (under --demo, as against the platform), the
+// same one for every payment, gone once the app is closed.
+func TestConsentRedirectLandsOnAPageThatLoads(t *testing.T) {
+	t.Parallel()
+	h := testenv.NewHome(t)
+	ctx := context.Background()
+	a, err := New(ctx, Options{Demo: true, Locations: h.Locations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			a.Close()
+		}
+	})
+	e, err := a.Env(config.Sandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.EnsureSignedIn(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	me, err := e.API.User(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consent.Manual(t, e.API, me.ID)
+	page, err := e.API.Accounts(ctx, api.AccountsParams{First: 50, Status: []string{"Opened"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accountID := ""
+	for _, acc := range page.Items {
+		if acc.IBAN != "" && acc.Currency == "EUR" {
+			accountID = acc.ID
+			break
+		}
+	}
+	if accountID == "" {
+		t.Fatalf("none of %d opened accounts is in EUR with an IBAN", len(page.Items))
+	}
+	redirect, err := a.ConsentRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := a.ConsentRedirect(); err != nil || again != redirect {
+		t.Fatalf("a second payment returns to %q (%v), the first to %q", again, err, redirect)
+	}
+	p, err := e.API.InitiateCreditTransfers(ctx, api.InitiateCreditTransfersInput{AccountID: accountID, ConsentRedirectURL: redirect,
+		CreditTransfer: api.CreditTransferInput{Amount: api.Amount{Value: "1.00", Currency: "EUR"},
+			SepaBeneficiary: api.SepaBeneficiaryInput{IBAN: "DE89370400440532013000", Name: "Landing test"}, Label: "landing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != "ConsentPending" || p.ConsentURL == "" {
+		t.Fatalf("the payment is %s with consent page %q, want ConsentPending with one", p.Status, p.ConsentURL)
+	}
+
+	// The browser: it follows the consent page's redirect.
+	browser := &http.Client{Timeout: 10 * time.Second}
+	resp, err := browser.Get(p.ConsentURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	consentURL, _ := url.Parse(p.ConsentURL)
+	form := url.Values{"consentId": {consentURL.Query().Get("consentId")}, "decision": {"accept"}}
+	consentURL.RawQuery = ""
+	resp, err = browser.PostForm(consentURL.String(), form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Request.URL.String(), redirect) ||
+		!strings.Contains(string(body), "go back to partnertui") {
+		t.Fatalf("the browser landed on %s: HTTP %d\n%s", resp.Request.URL, resp.StatusCode, body)
+	}
+
+	a.Close()
+	closed = true
+	if resp, err := browser.Get(redirect); err == nil {
+		resp.Body.Close()
+		t.Error("the page still answers once the app is closed")
+	}
+}
+
+// The launch snapshot's text passes the sanitiser when it is read back
+// (issue 31, item 3): a file changed since it was saved (only the user's
+// own 0600 file can be) brings no control, escape or bidi override to
+// the screen, whichever string of the first screen it hides in.
+func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	snap := &Snapshot{dir: dir, env: config.Sandbox, status: func() (string, string, bool) { return "SANDBOX_a", "user-1", true }}
+	for _, sample := range safetext.HostileSamples() {
+		bal := api.Balances{Available: api.Amount{Value: sample.In, Currency: sample.In}}
+		home := &api.Home{
+			User:    &api.User{ID: sample.In, FullName: sample.In, FirstName: sample.In, MobilePhoneNumber: sample.In},
+			Project: &api.ProjectInfo{Name: sample.In},
+			Accounts: &api.Page[api.Account]{TotalCount: 1, Items: []api.Account{{ID: sample.In, Name: sample.In, IBAN: sample.In,
+				StatusInfo: api.StatusInfo{Status: sample.In}, Holder: api.Holder{Info: api.HolderInfo{Name: sample.In}}, Balances: &bal}}},
+		}
+		// Save writes what it is given: the file holds the hostile text,
+		// as a file changed by hand would.
+		if err := snap.Save(home); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := snap.Load()
+		if err != nil || got == nil {
+			t.Fatalf("%q: Load = %v, %v", sample.In, got, err)
+		}
+		// JSON keeps invalid UTF-8 as U+FFFD, which the sanitiser keeps.
+		want := safetext.Strip(strings.ToValidUTF8(sample.In, "\uFFFD"))
+		a := got.Accounts.Items[0]
+		for _, s := range []string{got.User.ID, got.User.FullName, got.User.FirstName, got.User.MobilePhoneNumber, got.Project.Name,
+			a.ID, a.Name, a.IBAN, a.StatusInfo.Status, a.Holder.Info.Name, a.Balances.Available.Value, a.Balances.Available.Currency} {
+			if r, dirty := safetext.Dirty(s); dirty || s != want {
+				t.Errorf("%q read back as %q (control %U), want %q", sample.In, s, r, want)
+			}
+		}
 	}
 }

@@ -4,22 +4,30 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // demoBookingDelay is how long a transfer simulated under --demo stays
 // Pending.
 const demoBookingDelay = 3 * time.Second
 
-// demo is --demo's embedded emulator and its temporary token directory.
+// demo is --demo's embedded emulator and its temporary directory: the
+// state directory (tokens, budget) under partnertui/, as under any
+// XDG_STATE_HOME, and a configuration file of the emulator's clients, so
+// that another partnertui can reach this demo while it runs (Place).
 type demo struct {
-	srv      *emulator.Server
-	info     emulator.Info
-	stateDir string
+	srv        *emulator.Server
+	info       emulator.Info
+	root       string // the temporary directory, removed by close
+	stateDir   string // root/partnertui
+	configFile string // root/config.toml
 }
 
 // startDemo starts the emulator on a random loopback port, with tokens in a
@@ -39,12 +47,36 @@ func startDemo(ctx context.Context, tmp string, schemas []emulator.Source) (*dem
 		srv.Close()
 		return nil, fmt.Errorf("could not create a temporary token directory for --demo: %w", err)
 	}
-	return &demo{srv: srv, info: srv.Info(), stateDir: dir}, nil
+	d := &demo{srv: srv, info: srv.Info(), root: dir, stateDir: filepath.Join(dir, "partnertui"), configFile: filepath.Join(dir, "config.toml")}
+	if err := d.writeFiles(); err != nil {
+		d.close()
+		return nil, fmt.Errorf("could not prepare --demo's temporary directory: %w", err)
+	}
+	return d, nil
+}
+
+// writeFiles makes the state directory and writes the configuration file
+// (0600, in the 0700 temporary directory): the clients' secrets are the
+// emulator's, new on every start and useless once it stops.
+func (d *demo) writeFiles() error {
+	if err := paths.EnsureDir(d.stateDir); err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("# The configuration of a running `partnertui --demo`: its emulator, its clients and its\n" +
+		"# tokens exist only while it runs, and this file goes with them.\n")
+	fmt.Fprintf(&b, "default_env = %q\n", string(config.Sandbox))
+	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
+		e := d.info.Environments[string(name)]
+		fmt.Fprintf(&b, "\n[%s]\napi_url = %q\nauth_url = %q\nclient_id = %q\nclient_secret = %q\nredirect_uri = %q\n",
+			name, d.info.APIURL, d.info.AuthURL, e.ClientID, e.ClientSecret, e.RedirectURI)
+	}
+	return paths.WriteFile(d.configFile, []byte(b.String()))
 }
 
 func (d *demo) close() {
 	d.srv.Close()
-	os.RemoveAll(d.stateDir)
+	os.RemoveAll(d.root)
 }
 
 // config points both environments at the emulator, with its demo clients.

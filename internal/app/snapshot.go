@@ -15,6 +15,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Snapshot is an environment's first screen kept on disk between runs (who
@@ -81,6 +82,10 @@ func (s *Snapshot) Load() (*api.Home, time.Time, error) {
 		// Never another identity's, whatever the file is called.
 		return nil, time.Time{}, nil
 	}
+	// What was saved came from the API, cleaned; the file may have been
+	// changed since. Every string read back passes the sanitiser, as the
+	// API's answers do, on its way to the screen.
+	safetext.StripFields(sf.Home)
 	return sf.Home, sf.Saved, nil
 }
 

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"io"
+	"reflect"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +16,7 @@ type AccountOptions struct {
 	IO   IO
 	F    *Factory
 	ID   string
-	JSON bool
+	JSON jsonFlags
 }
 
 // NewCmdAccount shows one account.
@@ -31,7 +33,7 @@ func NewCmdAccount(f *Factory) *cobra.Command {
 			return runAccount(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
+	opts.JSON.register(cmd, reflect.TypeFor[api.AccountDetail](), "print one JSON object on stdout")
 	return f.withSession(cmd, true)
 }
 
@@ -44,10 +46,7 @@ func runAccount(ctx context.Context, opts *AccountOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, a)
-	}
-	return writeAccountDetail(opts.IO.Out, a)
+	return opts.F.writeItem(ctx, opts.JSON, a, func(w io.Writer) error { return writeAccountDetail(w, a) })
 }
 
 // completionTimeout bounds the API call behind a shell completion: a Tab

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +29,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			"a member of, a project token (--project) every account of the project. The ID column is what\n" +
 			"account, members and statements take. A table for people; --json writes one JSON array and\n" +
 			"--jsonl one object per line, each page as soon as it arrives.",
-		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n  partnertui accounts --search 'FR76 3000 6000 0112 3456 7890 189'\n" +
+		Example: "  partnertui accounts\n  partnertui accounts --search Dupont --first 20\n  partnertui accounts --search 'FR76 3000 6000 0112 3456 7890 189'\n  partnertui accounts --search '7890 189'\n" +
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -40,11 +42,20 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			return runAccounts(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "accounts")
+	registerList[api.Account](&opts.Output, cmd, "accounts")
 	opts.Output.registerOrdered(cmd)
 	registerFirst(cmd, &opts.First, "accounts")
-	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact (`text`)")
+	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact, whole or its start or last digits (`text`)")
 	return f.withSession(cmd, true)
+}
+
+// partName says which part of an IBAN a search is: its start or its last
+// digits.
+func partName(part string) string {
+	if strings.Trim(part, "0123456789") == "" {
+		return "last digits " + part
+	}
+	return "start " + part
 }
 
 func runAccounts(ctx context.Context, opts *AccountsOptions) error {
@@ -56,5 +67,14 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	// (spaced or compact) found by IBAN.
 	params := api.AccountsQuery(opts.Search)
 	params.First = opts.First
+	if params.IBANPart != "" {
+		// The platform matches a whole IBAN only: a part of one is
+		// matched here on every account read, which takes a request per
+		// 100 accounts; the progress line says how far it has read.
+		progress := opts.F.progressLine()
+		ctx = api.WithScanProgress(ctx, func(read, of int) {
+			progress.set(fmt.Sprintf("matching the IBAN's %s on every account: %d of %d read", partName(params.IBANPart), read, of))
+		})
+	}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), read(e.API.ListAccounts(params), opts.Output))
 }

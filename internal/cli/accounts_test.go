@@ -87,3 +87,51 @@ func TestAccountsSearchFindsAnIBAN(t *testing.T) {
 		}
 	}
 }
+
+// TestAccountsSearchFindsAPartOfAnIBAN: --search with the start of an
+// IBAN or its last digits, spaced or not, finds the accounts whose IBAN
+// has it, as the app's search field does (issue 32, item 13): matched
+// here, since the platform matches whole IBANs only, at a request per
+// 100 accounts read.
+func TestAccountsSearchFindsAPartOfAnIBAN(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	e, cfg := startEmulator(t, home, "project", emulator.Options{})
+	all := emulatorAccounts(t, cfg, "--all", "--ordered")
+	var want api.Account
+	for _, a := range all[len(all)/2:] {
+		if strings.HasPrefix(a.IBAN, "FR") {
+			want = a
+			break
+		}
+	}
+	compact := iban.Compact(want.IBAN)
+	last := compact[len(compact)-7:]
+	start := iban.Format(compact)[:14]
+	for _, tc := range []struct{ search, part string }{
+		{last, last}, {last[:3] + " " + last[3:], last}, {start, compact[:12]}, {strings.ToLower(compact[:12]), compact[:12]},
+	} {
+		before := len(e.Log.Requests(t))
+		got := emulatorAccounts(t, cfg, "--all", "--search", tc.search)
+		var wantIDs []string
+		for _, a := range all {
+			if iban.HasPart(a.IBAN, tc.part) {
+				wantIDs = append(wantIDs, a.ID)
+			}
+		}
+		var gotIDs []string
+		for _, a := range got {
+			if iban.HasPart(a.IBAN, tc.part) {
+				gotIDs = append(gotIDs, a.ID)
+			}
+		}
+		if strings.Join(gotIDs, ",") != strings.Join(wantIDs, ",") || !strings.Contains(strings.Join(gotIDs, ","), want.ID) {
+			t.Errorf("--search %q found %v, want %v", tc.search, gotIDs, wantIDs)
+		}
+		t.Logf("--search %q: %d of %d accounts in %d requests", tc.search, len(got), len(all), len(e.Log.Requests(t))-before)
+	}
+	// One page, as asked: no more than --first.
+	if got := emulatorAccounts(t, cfg, "--search", start, "--first", "2"); len(got) != 2 {
+		t.Errorf("--first 2 gave %d accounts", len(got))
+	}
+}

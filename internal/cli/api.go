@@ -16,10 +16,10 @@ when piped. An answer with "errors" prints them on stderr and exits 1 (its data,
 stdout).
 
 The operation is checked before it is sent, and nothing is sent when it fails (exit 2, with the field
-or limit at fault and its line and column): against the endpoint's schema (read by introspection once,
-then kept in the cache with its date; --refresh-schema reads it again) and, on Sandbox, against the
-documented operation limits (1,000 fields, depth 15, 5 top-level fields, fragments expanded). A
-mutation on Live is refused: Live is read-only.
+or limit at fault and its line and column): against the endpoint's newest schema pulled (partnertui
+schema pull; else read by introspection once and kept the same way; --refresh-schema reads it again)
+and, on Sandbox, against the documented operation limits (1,000 fields, depth 15, 5 top-level fields,
+fragments expanded). A mutation on Live is refused: Live is read-only.
 
 Variables: -F name=value is typed (numbers, true, false, null, JSON objects and lists, @file.json for
 an input object), -f name=value is a string, --input vars.json gives them all at once.
@@ -64,6 +64,18 @@ func NewCmdAPI(f *Factory) *cobra.Command {
 	return f.withSession(cmd, true)
 }
 
+// schemaCache keeps the schemas read by introspection; nil under --demo,
+// whose emulator's port changes every run.
+func (f *Factory) schemaCache() *schemacache.Store {
+	if f.App().Demo() {
+		return nil
+	}
+	if store, err := f.schemaStore(); err == nil {
+		return store
+	}
+	return nil
+}
+
 // runAPI prepares the call (what needs no environment is checked first),
 // then sends it to the environment the flags select.
 func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
@@ -76,13 +88,7 @@ func runAPI(ctx context.Context, f *Factory, opts apicall.Options) error {
 		return err
 	}
 	target := apicall.Env{Name: e.Name, ReadOnly: e.ReadOnly, API: e.API,
-		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }}
-	if !f.App().Demo() {
-		// Not under --demo: the emulator's port changes every run.
-		if dir, err := f.Locations.CacheDir(); err == nil {
-			target.Schemas = schemacache.New(dir)
-		}
-	}
+		SignIn: func(ctx context.Context) error { return f.App().EnsureSignedIn(ctx, e) }, Schemas: f.schemaCache()}
 	err = call.Send(ctx, target, apicall.Output{Out: f.IO.Out, Err: f.IO.Err, Indent: f.IO.OutIsTerminal()})
 	if errors.Is(err, apicall.ErrAnswerErrors) {
 		return &exitError{code: ExitFailure} // the answer's errors are printed

@@ -3,10 +3,12 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // emulatorOps lists the operation names of the GraphQL requests in the
@@ -254,5 +256,108 @@ func TestAPIChecksTheTestingAPIAgainstItsOwnSchema(t *testing.T) {
 	}
 	if n := count(emulatorOps(t, log), "Nope"); n != 0 {
 		t.Errorf("the refused mutation was sent %d times", n)
+	}
+}
+
+// TestPrintedCommandsHoldNoSecret: a secret an operation carries, in a
+// variable's input object or as a literal of its text, is in no printed
+// command: not in `--dry-run`'s curl command, not in the request lines of
+// --verbose with PARTNERTUI_DEBUG=api,body; and both print the variables
+// by the one rule (api.Request.Redacted), so they show the same.
+func TestPrintedCommandsHoldNoSecret(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
+	const secret = "s3cr3t-dry-run-0123456789"
+	const op = `mutation Add($i: AddWebhookSubscriptionInput!) { addWebhookSubscription(input: $i) { __typename } }`
+	input := `i={"label":"dry","endpoint":"https://example.com/hook","secret":"` + secret + `","eventTypes":["Account.Updated"],"status":"Enabled"}`
+
+	code, curl, errOut := runCLI(t, "api", "--config", cfg, "--dry-run", "-F", input, op)
+	if code != ExitOK || !strings.HasPrefix(curl, "curl ") {
+		t.Fatalf("--dry-run: exit %d, %q (%s)", code, curl, errOut)
+	}
+	if strings.Contains(curl+errOut, secret) || !strings.Contains(curl, `"secret":"[redacted]"`) {
+		t.Errorf("--dry-run printed the secret, or no [redacted] in its place:\n%s", curl)
+	}
+	if !strings.Contains(errOut, "put it back") {
+		t.Errorf("--dry-run's stderr %q does not say the secret was replaced", errOut)
+	}
+	literal := `mutation { addWebhookSubscription(input: {label: "dry", endpoint: "https://example.com/hook", secret: "` + secret + `", eventTypes: ["Account.Updated"], status: Enabled}) { __typename } }`
+	if code, out, errOut := runCLI(t, "api", "--config", cfg, "--dry-run", literal); code != ExitOK || strings.Contains(out, secret) || !strings.Contains(out, `secret: \"[redacted]\"`) {
+		t.Errorf("--dry-run of a literal secret: exit %d, %q (%s)", code, out, errOut)
+	}
+
+	homeOf(t).Vars[DebugEnv] = "api,body"
+	code, _, errOut = runCLI(t, "api", "--config", cfg, "-F", input, op)
+	if code != ExitOK || strings.Contains(errOut, secret) {
+		t.Fatalf("--verbose: exit %d, and the secret must not be in:\n%s", code, errOut)
+	}
+	_, shown, ok := strings.Cut(errOut, "variables: ")
+	if !ok {
+		t.Fatalf("no variables in the request lines:\n%s", errOut)
+	}
+	shown, _, _ = strings.Cut(shown, "\n")
+	var fromVerbose, fromCurl map[string]any
+	if err := json.Unmarshal([]byte(shown), &fromVerbose); err != nil {
+		t.Fatalf("--verbose's variables %q: %v", shown, err)
+	}
+	body := curl[strings.Index(curl, "--data-binary '")+len("--data-binary '") : strings.LastIndex(curl, "'")]
+	var req struct {
+		Variables map[string]any `json:"variables"`
+	}
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatalf("--dry-run's body %q: %v", body, err)
+	}
+	fromCurl = req.Variables
+	if a, b := fmt.Sprint(fromVerbose), fmt.Sprint(fromCurl); a != b {
+		t.Errorf("--verbose shows the variables as %s, --dry-run as %s: one rule must print both", a, b)
+	}
+}
+
+// TestJQNeverWritesControlsToTheTerminal: the sanitiser's hostile payloads
+// given to --jq, as its output (a string, a string in an object), as
+// halt_error's message and as error(…)'s, reach neither stdout nor stderr
+// as they are: what the program writes passes internal/safetext, its own
+// error messages included.
+func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
+	const op = `query { projectInfo { id } }`
+	payloads := []string{"x\u001b]0;t\u0007\u009b2J\u202ey"} // the issue's
+	for _, s := range safetext.HostileSamples() {
+		payloads = append(payloads, s.In)
+	}
+	for _, p := range payloads {
+		lit, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", string(lit)+", {a: "+string(lit)+"}", op)
+		if code != ExitOK || strings.Count(out, "\n") != 2 {
+			t.Errorf("--jq %s: exit %d, stdout %q, stderr %q", lit, code, out, errOut)
+		}
+		assertCleanLines(t, out)
+		var obj map[string]string
+		if _, second, _ := strings.Cut(strings.TrimSuffix(out, "\n"), "\n"); json.Unmarshal([]byte(second), &obj) != nil || obj["a"] != strings.ToValidUTF8(p, "\uFFFD") {
+			t.Errorf("--jq {a: %s} wrote %q: the JSON must keep the value, escaped", lit, second)
+		}
+		for _, filter := range []string{string(lit) + " | halt_error", "error(" + string(lit) + ")"} {
+			code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", filter, op)
+			if code == ExitOK || !strings.Contains(errOut, "Error:") {
+				t.Errorf("--jq %s: exit %d, stderr %q; want the error said", filter, code, errOut)
+			}
+			assertCleanLines(t, out+errOut)
+		}
+	}
+}
+
+// assertCleanLines fails t when a line of s holds what a terminal acts on.
+func assertCleanLines(t *testing.T, s string) {
+	t.Helper()
+	for line := range strings.SplitSeq(s, "\n") {
+		if r, dirty := safetext.Dirty(line); dirty {
+			t.Errorf("%q reaches the terminal with %U", line, r)
+		}
 	}
 }

@@ -15,6 +15,7 @@ type CardsOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
+	First     int
 }
 
 // NewCmdCards lists cards.
@@ -31,16 +32,20 @@ func NewCmdCards(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkChoices("--status", opts.Status, api.CardStatuses()); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
+			if err := foldChoices("--status", "card status", opts.Status, api.CardStatuses()); err != nil {
 				return err
 			}
 			return runCards(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	opts.Output.register(cmd, "cards")
+	registerList[api.Card](&opts.Output, cmd, "cards")
+	registerFirst(cmd, &opts.First, "cards")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate): "+joinComma(api.CardStatuses()))
+	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CardStatuses()))
 	completeChoices(cmd, "status", api.CardStatuses())
 	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
@@ -77,6 +82,6 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.CardsParams{AccountID: opts.AccountID, Statuses: opts.Status}
+	p := api.CardsParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), read(e.API.ListCards(p), opts.Output))
 }

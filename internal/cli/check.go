@@ -43,7 +43,8 @@ func NewCmdCheck(f *Factory) *cobra.Command {
 			"the Sandbox's limits (depth, fields, top-level fields). PATH defaults to the current folder.\n\n" +
 			"--schema names a schema file (SDL or an introspection answer); give one per endpoint, each\n" +
 			"file's root types say which it is, and any other schema is a further endpoint. Without\n" +
-			"--schema, the schemas `partnertui api` cached for --env are used.\n\n" +
+			"--schema, the newest schemas pulled for --env are used (partnertui schema pull; partnertui api\n" +
+			"keeps what it reads too).\n\n" +
 			"Exit codes: 0 no finding, 1 findings, 2 usage error.",
 		Example: "  partnertui check\n" +
 			"  partnertui check src/ --schema partner-schema.graphql --schema partner-admin-schema.graphql\n" +
@@ -58,7 +59,7 @@ func NewCmdCheck(f *Factory) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "a schema `file` to check against, SDL or introspection JSON (repeat it: one per endpoint)")
-	fl.StringVar(&opts.Env, "env", "", "`environment` whose cached schemas to use without --schema: sandbox or live")
+	fl.StringVar(&opts.Env, "env", "", "`environment` whose pulled schemas to use without --schema: sandbox or live")
 	fl.StringVar(&f.Session.Config, "config", "", configFlagUsage)
 	fl.StringVar(&opts.Format, "format", "text", "output `format`: text, json, or github (workflow annotations)")
 	fl.BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout (as --format json)")
@@ -140,7 +141,7 @@ func checkSchemas(ctx context.Context, opts *CheckOptions) ([]*schemafile.Schema
 		}
 		if len(schemas) == 0 {
 			return nil, nil, &UsageError{Explained: true, Err: fmt.Errorf("no schema to check against: name one with --schema FILE " +
-				"(SDL or an introspection answer), or run `partnertui api` once in this environment, which caches its schemas")}
+				"(SDL or an introspection answer), or pull this environment's with `partnertui schema pull` (and `partnertui schema pull --testing`)")}
 		}
 	}
 	for _, s := range schemas {

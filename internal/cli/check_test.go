@@ -150,7 +150,8 @@ func TestCheckAndSchemaDiffUsageErrors(t *testing.T) {
 }
 
 // TestCheckWithoutSchemaUsesWhatAPICached: as a user would, run `api` once
-// against each endpoint, then check with no schema named.
+// against each endpoint, then check with no schema named: what api read
+// is kept as a snapshot, as `schema pull` keeps one.
 func TestCheckWithoutSchemaUsesWhatAPICached(t *testing.T) {
 	t.Parallel()
 	home := homeOf(t).Dir
@@ -178,8 +179,9 @@ func TestCheckWithoutSchemaUsesWhatAPICached(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != ExitFailure {
 		t.Fatalf("exit %d (%v), stdout %s, stderr %s", code, err, out, errOut)
 	}
-	if len(got.Schemas) != 2 || !strings.Contains(got.Schemas[0].Name, "`partnertui api` cached on") || got.Schemas[1].Endpoint != "testing" {
-		t.Errorf("schemas %+v, want the partner API's and the Testing API's cached schemas", got.Schemas)
+	if len(got.Schemas) != 2 || !strings.HasPrefix(got.Schemas[0].Name, "sandbox partner API pulled ") ||
+		!strings.HasPrefix(got.Schemas[1].Name, "sandbox Testing API pulled ") || got.Schemas[1].Endpoint != "testing" {
+		t.Errorf("schemas %+v, want the snapshots `partnertui api` kept of the partner API and the Testing API", got.Schemas)
 	}
 	if len(got.Findings) != 2 || !strings.Contains(got.Findings[0].Message, `"nmae"`) ||
 		!strings.Contains(got.Findings[1].Message, "AccountSuspendedStatus.reason is deprecated: Use `reasonInfo` instead.") ||

@@ -75,13 +75,17 @@ func Run(ctx context.Context, p Process, args []string) int {
 	f := &Factory{IO: p.IO, Locations: p.Locations, Getenv: p.Getenv}
 	defer f.Close()
 	root := NewCmdRoot(f)
-	root.SetArgs(args)
+	root.SetArgs(jsonFieldArgs(root, args))
 	root.SetIn(p.In)
 	root.SetOut(p.Out)
 	root.SetErr(p.Err)
-	err := root.ExecuteContext(ctx)
+	ran, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(p.IO, f.env, f.describe(err), err)
+		path := ""
+		if ran != nil {
+			path = ran.CommandPath()
+		}
+		printError(p.IO, f.env, f.describeIn(err, path), err)
 	}
 	return exitCode(err)
 }

@@ -34,15 +34,16 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 			"/live-partner/graphql on one loopback listener, with demo clients and users.",
 		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away\n" +
 			"  partnertui emulator --schema partner.graphql --schema admin.graphql --fixtures fixtures.toml   # every operation, not only the modelled ones\n" +
-			"  partnertui emulator --schema partner.graphql --schema admin.graphql --coverage                 # what is modelled, generated, missing",
+			"  partnertui emulator --schema partner.graphql --schema admin.graphql --coverage                 # what is modelled, generated, missing\n" +
+			"  partnertui emulator --schema auto                                                              # the schemas pulled (partnertui schema pull)",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
 				return &UsageError{Err: err}
 			}
-			for _, p := range opts.Schemas {
-				opts.Emulator.Schemas = append(opts.Emulator.Schemas, emulator.Source{Path: p})
+			if err := resolveSchemas(f, opts); err != nil {
+				return err
 			}
 			if opts.Fixtures != "" {
 				opts.Emulator.Fixtures = &emulator.Source{Path: opts.Fixtures}
@@ -69,10 +70,31 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 	fl.BoolVar(&opts.Emulator.OmitRetryAfter, "omit-retry-after", false, "answer 429 without a Retry-After header")
 	fl.DurationVar(&opts.Emulator.Latency, "latency", 0, "answer as if the platform were `D` of round trip away: every answer waits D, a new connection's first one 2×D")
 	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
-	fl.StringArrayVar(&opts.Schemas, "schema", nil, "serve the whole schema in `file` (SDL or introspection JSON), generating what is not modelled; once for the partner API, once for the Testing API")
+	fl.StringArrayVar(&opts.Schemas, "schema", nil, "serve the whole schema in `file` (SDL or introspection JSON), generating what is not modelled; once for the partner API, once for the Testing API; auto: the newest of each pulled (partnertui schema pull)")
 	fl.StringVar(&opts.Fixtures, "fixtures", "", "set objects of the --schema schemas by type and id from `file` (TOML or JSON)")
 	fl.BoolVar(&opts.Coverage, "coverage", false, "print, per domain, the operations modelled, generated and missing, and exit")
 	return cmd
+}
+
+// resolveSchemas turns --schema into the emulator's sources: auto is the
+// newest snapshot of each API pulled.
+func resolveSchemas(f *Factory, opts *EmulatorOptions) error {
+	for _, p := range opts.Schemas {
+		if p != "auto" {
+			opts.Emulator.Schemas = append(opts.Emulator.Schemas, emulator.Source{Path: p})
+			continue
+		}
+		pulled, err := f.pulledSchemas()
+		if err != nil {
+			return err
+		}
+		if len(pulled) == 0 {
+			return usageErrorf("--schema auto serves the schemas pulled, and none is kept yet: run `partnertui schema pull` and " +
+				"`partnertui schema pull --testing` first, or name the files")
+		}
+		opts.Emulator.Schemas = append(opts.Emulator.Schemas, pulled...)
+	}
+	return nil
 }
 
 // printEmulatorCoverage prints the coverage of the schemas in use.

@@ -248,10 +248,12 @@ func TestStatusExitCodes(t *testing.T) {
 	if code != ExitFailure || !strings.Contains(errOut, "invalid_client") {
 		t.Errorf("wrong secret: exit %d: %s", code, errOut)
 	}
+	// Without --env, --json is an array of every configured environment's
+	// report (here Sandbox alone).
 	code, out, errOut = runCLI(t, "status", "--config", cfg, "--project", "--json")
-	var rep statusReport
-	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || !rep.Works || rep.Token != "project" || rep.Project == nil {
-		t.Errorf("--project: exit %d, %+v, %v: %s", code, rep, err, errOut)
+	var reps []statusReport
+	if err := json.Unmarshal([]byte(out), &reps); code != ExitOK || err != nil || len(reps) != 1 || !reps[0].Works || reps[0].Token != "project" || reps[0].Project == nil {
+		t.Errorf("--project: exit %d, %+v, %v: %s", code, reps, err, errOut)
 	}
 	// The API cannot be reached.
 	down := filepath.Join(home, "down.toml")

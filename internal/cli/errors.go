@@ -10,6 +10,7 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/usage"
 )
 
@@ -59,9 +60,22 @@ func needsSignIn(err error) bool {
 // layers carry, then the one thing to do, worded for the command line.
 func (f *Factory) describe(err error) string { return describe(err, f.usesProjectToken()) }
 
-func describe(err error, project bool) string {
+// describeIn is describe for an error of the command at path.
+func (f *Factory) describeIn(err error, path string) string {
+	return describeIn(err, f.usesProjectToken(), path)
+}
+
+func describe(err error, project bool) string { return describeIn(err, project, "") }
+
+// describeIn is describe for an error of the command at path ("partnertui
+// transactions"): a usage mistake points at that command's own help.
+func describeIn(err error, project bool, path string) string {
 	facts := remedy.Sentence(err)
-	if cmd, _ := command(remedy.Classify(err, project)); cmd != "" {
+	r := remedy.Classify(err, project)
+	if r.Kind == remedy.ShowUsage && r.Command == "" && path != "" {
+		return facts + " Run `" + path + " --help` for usage."
+	}
+	if cmd, _ := command(r); cmd != "" {
 		return facts + " " + cmd
 	}
 	return facts
@@ -93,6 +107,8 @@ func command(r remedy.Remedy) (text string, ok bool) {
 		return "Check your network, and " + r.URLKey + " in the configuration.", true
 	case remedy.CheckURL:
 		return "Check api_url in the configuration.", true
+	case remedy.CheckPortal:
+		return "Open any web page in a browser to sign in to the network (a captive portal), or check api_url in the configuration; then run the command again.", true
 	case remedy.WriteConfig:
 		return "Run `partnertui config init` to write a commented template, or try `partnertui --demo`, which needs no credentials.", true
 	case remedy.FixConfigKey:
@@ -178,5 +194,7 @@ func printError(streams IO, getenv func(string) string, msg string, err error) {
 	if streams.ErrIsTerminal() && getenv("NO_COLOR") == "" {
 		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
 	}
-	fmt.Fprintln(streams.Err, label, msg)
+	// The sentence is clean already (remedy.Sentence); the advice may name
+	// a path from the environment: the whole line passes the sanitiser.
+	fmt.Fprintln(streams.Err, label, safetext.StripLines(msg))
 }

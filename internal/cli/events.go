@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/suggest"
 )
 
 // EventsOptions are `partnertui events`'s.
@@ -21,6 +23,9 @@ type EventsOptions struct {
 	Resource     string
 	Subscription string
 	Since        string
+	First        int
+
+	now time.Time // when a --since duration counts back from
 }
 
 // NewCmdEvents lists the webhook event log: every delivery the platform
@@ -37,6 +42,9 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 			"  partnertui events --resource bosci_… --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.params(); err != nil {
 				return err
 			}
@@ -44,46 +52,62 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	opts.Output.register(cmd, "event log entries")
-	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate), e.g. Transaction.Booked")
+	registerList[api.WebhookEventLog](&opts.Output, cmd, "event log entries")
+	registerFirst(cmd, &opts.First, "event log entries")
+	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate; any case), e.g. Transaction.Booked")
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
-	fl.StringVar(&opts.Since, "since", "", "only events logged on or after this `date` (YYYY-MM-DD or RFC 3339)")
+	fl.StringVar(&opts.Since, "since", "", timeFlagUsage("only events logged at or after", false))
 	completeChoices(cmd, "type", platform.WebhookEventTypes())
 	cmd.AddCommand(newCmdEventReplay(f))
 	return f.withSession(cmd, true)
 }
 
 func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
-	p := api.WebhookEventLogsParams{ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
+	p := api.WebhookEventLogsParams{First: o.First, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}
+	if o.now.IsZero() {
+		o.now = time.Now()
+	}
 	var err error
-	if p.StartDate, err = parseDate("--since", o.Since); err != nil {
+	if p.StartDate, err = parseTime("--since", o.Since, o.now, false); err != nil {
 		return p, err
 	}
-	for _, t := range o.Types {
-		if !slices.Contains(platform.WebhookEventTypes(), t) {
-			return p, unknownEventType(t)
-		}
+	if err := foldEventTypes("--type", o.Types); err != nil {
+		return p, err
 	}
 	p.EventType = listen.ServerType(o.Types)
 	return p, nil
 }
 
-// unknownEventType is the usage error of a --type the platform does not
-// know, naming the closest types it does.
-func unknownEventType(t string) error {
-	if near := closest(t, platform.WebhookEventTypes(), 3); len(near) > 0 {
-		return usageErrorf("--type %q is not a webhook event type: did you mean %s?", t, joinOr(near))
+// foldEventTypes checks types, in place, against the platform's webhook
+// event types, case aside (transaction.booked is Transaction.Booked); one
+// it does not know is a usage error naming flag and the closest types.
+func foldEventTypes(flag string, types []string) error {
+	for i, t := range types {
+		k, ok := suggest.Fold(t, platform.WebhookEventTypes())
+		if !ok {
+			return unknownEventType(flag, t)
+		}
+		types[i] = k
 	}
-	return usageErrorf("--type %q is not a webhook event type: they are named Resource.Event, such as Transaction.Booked (press tab after --type for all of them)", t)
+	return nil
+}
+
+// unknownEventType is the usage error of an event type the platform does
+// not know, given to flag, naming the closest types it does.
+func unknownEventType(flag, t string) error {
+	if near := suggest.Closest(t, platform.WebhookEventTypes(), 3); len(near) > 0 {
+		return usageErrorf("%s %q is not a webhook event type: did you mean %s?", flag, t, suggest.JoinOr(near))
+	}
+	return usageErrorf("%s %q is not a webhook event type: they are named Resource.Event, such as Transaction.Booked (press tab after %s for all of them)", flag, t, flag)
 }
 
 func eventColumns() []column[api.WebhookEventLog] {
 	return []column[api.WebhookEventLog]{
-		{title: "DATE", cell: func(l *api.WebhookEventLog) string { return stamp(l.EventDate) }},
+		{title: "DATE", cell: func(l *api.WebhookEventLog) string { return stampSeconds(l.EventDate) }},
 		{title: "TYPE", max: 30, cell: func(l *api.WebhookEventLog) string { return l.EventType }},
 		{title: "RESOURCE", cell: func(l *api.WebhookEventLog) string { return l.ResourceID }},
 		{title: "STATUS", right: true, cell: func(l *api.WebhookEventLog) string { return intOrDash(l.StatusCode) }},

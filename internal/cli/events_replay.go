@@ -16,6 +16,7 @@ type eventReplayOptions struct {
 	f            *Factory
 	subscription string
 	forwardTo    string
+	secrets      secretFlags
 }
 
 // newCmdEventReplay replays one event of the log, as the app's R does, or
@@ -28,9 +29,12 @@ func newCmdEventReplay(f *Factory) *cobra.Command {
 		Long: "Calls replayWebhookEvent: the platform POSTs the event's payload again, to the subscription it was\n" +
 			"first delivered to or to --subscription, logs the attempt, and says what the endpoint answered.\n" +
 			"It is a mutation: Live refuses it. With --forward-to, the platform is not asked: the payload the\n" +
-			"log holds is POSTed to your local endpoint with the subscription's secret, as listen does.",
+			"log holds is POSTed to your local endpoint with the subscription's secret, as listen does, or\n" +
+			"with the one --secret-env or --secret-file gives (a subscription listen --create made is gone\n" +
+			"once listen stops, and its secret with it).",
 		Example: "  partnertui events replay 7a1e…\n  partnertui events replay 7a1e… --subscription 1c3f…\n" +
-			"  partnertui events replay 7a1e… --forward-to http://localhost:8080/webhooks",
+			"  partnertui events replay 7a1e… --forward-to http://localhost:8080/webhooks\n" +
+			"  partnertui events replay 7a1e… --forward-to http://localhost:8080/webhooks --secret-env HANDLER_SECRET",
 		Args: exactlyOne("events replay", "event ID", "events"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.forwardTo != "" {
@@ -38,18 +42,26 @@ func newCmdEventReplay(f *Factory) *cobra.Command {
 					return err
 				}
 			}
+			if flag, ok := o.secrets.given(); ok && o.forwardTo == "" {
+				return usageErrorf("%s is the secret --forward-to sends to your endpoint; the platform's replay uses the subscription's own: add --forward-to, or drop %s", flag, flag)
+			}
+			secret, err := o.secrets.read(f.IO.In, f.env)
+			if err != nil {
+				return err
+			}
 			e, err := f.Env(cmd.Context())
 			if err != nil {
 				return err
 			}
 			if o.forwardTo != "" {
-				return o.forward(cmd.Context(), e, args[0])
+				return o.forward(cmd.Context(), e, args[0], secret)
 			}
 			return o.replay(cmd.Context(), e, args[0])
 		},
 	}
 	cmd.Flags().StringVar(&o.subscription, "subscription", "", "deliver to this webhook subscription (`id`), or with its secret, instead of the event's own")
 	cmd.Flags().StringVar(&o.forwardTo, "forward-to", "", "POST the event to this local `url` instead of having the platform deliver it")
+	o.secrets.register(cmd, "with --forward-to, send this secret in x-swan-secret instead of the subscription's")
 	return f.withSession(cmd, true)
 }
 
@@ -73,7 +85,7 @@ func (o *eventReplayOptions) replay(ctx context.Context, e *app.Env, id string) 
 }
 
 // forward POSTs the logged payload to --forward-to, once, as listen would.
-func (o *eventReplayOptions) forward(ctx context.Context, e *app.Env, id string) error {
+func (o *eventReplayOptions) forward(ctx context.Context, e *app.Env, id, secret string) error {
 	page, err := e.ProjectAPI.WebhookEventLogs(ctx, api.WebhookEventLogsParams{First: 1, EventID: id})
 	if err != nil {
 		return err
@@ -85,6 +97,6 @@ func (o *eventReplayOptions) forward(ctx context.Context, e *app.Env, id string)
 	if o.subscription != "" {
 		ev.WebhookSubscription = &api.WebhookSubscription{ID: o.subscription}
 	}
-	return listen.ForwardOnce(ctx, listen.Options{ForwardTo: o.forwardTo}, listen.Env{Name: string(e.Name), API: e.ProjectAPI},
+	return listen.ForwardOnce(ctx, listen.Options{ForwardTo: o.forwardTo, Secret: secret}, listen.Env{Name: string(e.Name), API: e.ProjectAPI},
 		listen.Streams{Out: o.f.IO.Out, Err: o.f.IO.Err}, ev)
 }

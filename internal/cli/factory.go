@@ -2,13 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/paths"
+	"github.com/partnertui/partnertui/internal/safetext"
+	"github.com/partnertui/partnertui/internal/schemacache"
 )
 
 // Factory is what every command is given: the streams, the session flags
@@ -94,12 +99,21 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 			return &UsageError{Err: err}
 		}
 	}
-	a, err := app.New(ctx, f.appOptions(cmd))
+	opts := f.appOptions(cmd)
+	a, err := app.New(ctx, opts)
+	if err != nil && len(opts.DemoSchemas) > 0 && errors.Is(err, emulator.ErrBadInput) {
+		fmt.Fprintln(f.IO.Err, "warning: --demo cannot serve the schemas pulled, so it serves what it models:", err)
+		opts.DemoSchemas = nil
+		a, err = app.New(ctx, opts)
+	}
 	if err != nil {
 		return err
 	}
+	if served := a.DemoServes(); len(served) > 0 {
+		fmt.Fprintln(f.IO.Err, demoServes(served))
+	}
 	for _, w := range a.Warnings {
-		fmt.Fprintln(f.IO.Err, "warning:", w)
+		fmt.Fprintln(f.IO.Err, "warning:", safetext.StripLines(w))
 	}
 	f.app = a
 	return nil
@@ -109,12 +123,37 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 // progress line hears the waits unless cmd owns the screen.
 func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
 	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project, Locations: f.Locations}
+	if opts.Demo {
+		// The schemas pulled, if any, are served whole; none (or a cache
+		// that cannot be read): the modelled part.
+		opts.DemoSchemas, _ = f.pulledSchemas()
+	}
 	if cmd.Annotations[ownsScreen] != "true" {
 		opts.OnWait = f.progressLine().onWait
 	}
 	opts.OnRequest = f.requestHook(cmd)
 	opts.OnRefresh = f.refreshHook(cmd)
 	return opts
+}
+
+// schemaStore is the schemas' snapshots, in the cache directory.
+func (f *Factory) schemaStore() (*schemacache.Store, error) {
+	dir, err := f.Locations.CacheDir()
+	if err != nil {
+		return nil, err
+	}
+	return schemacache.New(dir), nil
+}
+
+// demoServes says which schemas --demo's emulator serves whole.
+func demoServes(served map[string]string) string {
+	var parts []string
+	for _, api := range []string{"partner API", "Testing API"} {
+		if p, ok := served[api]; ok {
+			parts = append(parts, "the "+api+"'s, "+safetext.Strip(p))
+		}
+	}
+	return "--demo serves the schemas pulled whole, generating what it does not model: " + strings.Join(parts, "; ")
 }
 
 // App is the App built for the running command.

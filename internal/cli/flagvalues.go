@@ -2,26 +2,55 @@ package cli
 
 import (
 	"fmt"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/partnertui/partnertui/internal/suggest"
 )
 
-// parseDate reads a --since/--until value: a date (YYYY-MM-DD, midnight
-// UTC) or an RFC 3339 time.
-func parseDate(flag, v string) (time.Time, error) {
+// parseTime reads a --since or --until value, the same on every command:
+// a duration back from now (Go's, such as 30m or 2h, or whole days such as
+// 3d), a date (YYYY-MM-DD, UTC), or an RFC 3339 time. A date is its first
+// instant, or with through (an --until) its last: the day is included, as
+// the app's "To" includes it.
+func parseTime(flag, v string, now time.Time, through bool) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
+	d, err := time.ParseDuration(v)
+	if n, cut := strings.CutSuffix(v, "d"); cut && err != nil {
+		if days, aerr := strconv.Atoi(n); aerr == nil && strconv.Itoa(days) == n {
+			d, err = time.Duration(days)*24*time.Hour, nil
+		}
+	}
+	if err == nil {
+		if d <= 0 {
+			return time.Time{}, usageErrorf("%s %q is no time back from now: write a positive duration such as 2h", flag, v)
+		}
+		return now.Add(-d), nil
+	}
 	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		if through {
+			return t.AddDate(0, 0, 1), nil
+		}
 		return t, nil
 	}
-	if t, err := time.Parse(time.RFC3339, v); err == nil {
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
 		return t, nil
 	}
-	return time.Time{}, usageErrorf("%s %q is not a date: write YYYY-MM-DD or an RFC 3339 time such as 2026-11-22T10:00:00Z", flag, v)
+	return time.Time{}, usageErrorf("%s %q is neither a duration such as 2h, 30m or 3d nor a time such as 2026-11-22 or 2026-11-22T10:00:00Z", flag, v)
+}
+
+// timeFlagUsage is the help of a --since or --until flag.
+func timeFlagUsage(what string, through bool) string {
+	day := ""
+	if through {
+		day = "; a date includes that day"
+	}
+	return what + " this `time`: a duration back (30m, 2h, 3d), a date (YYYY-MM-DD, UTC) or an RFC 3339 time" + day
 }
 
 // parseAmount reads a --min/--max value as the API's AmountValue: a decimal
@@ -48,14 +77,33 @@ func parseAmount(flag, v string) (string, error) {
 	return v, nil
 }
 
-// checkChoices refuses values that are not among allowed, naming them all.
-func checkChoices(flag string, values, allowed []string) error {
-	for _, v := range values {
-		if !slices.Contains(allowed, v) {
-			return usageErrorf("%s %q is not one of %s", flag, v, strings.Join(allowed, ", "))
+// foldChoices checks values, in place, against allowed, case aside: a
+// value in another case becomes allowed's (booked is Booked). One not
+// among them is a usage error naming the flag as typed and the values
+// meant: those a typing mistake away or that hold it, else all of them
+// when they are few.
+func foldChoices(flag, what string, values, allowed []string) error {
+	for i, v := range values {
+		k, ok := suggest.Fold(v, allowed)
+		if !ok {
+			return unknownChoice(flag, what, v, allowed)
 		}
+		values[i] = k
 	}
 	return nil
+}
+
+// maxListed is how many values a usage error lists when none is close.
+const maxListed = 12
+
+func unknownChoice(flag, what, v string, allowed []string) error {
+	if near := suggest.Closest(v, allowed, 5); len(near) > 0 {
+		return usageErrorf("%s %q is not a %s: did you mean %s?", flag, v, what, suggest.JoinOr(near))
+	}
+	if len(allowed) <= maxListed {
+		return usageErrorf("%s %q is not a %s: write %s", flag, v, what, suggest.JoinOr(allowed))
+	}
+	return usageErrorf("%s %q is not a %s, nor close to one of the %d (press tab after %s to list them)", flag, v, what, len(allowed), flag)
 }
 
 // completeChoices completes a flag from a fixed list.
@@ -97,6 +145,15 @@ func stamp(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// stampSeconds writes a time in UTC to the second: the event log, where
+// a minute holds many entries.
+func stampSeconds(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
 // localTime writes t in the local time zone to the second, with the

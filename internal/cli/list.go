@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"reflect"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/internal/platform"
 )
 
@@ -19,13 +22,16 @@ const (
 	formatTable listFormat = iota // aligned columns, for people
 	formatJSON                    // one JSON array, written as the pages arrive
 	formatJSONL                   // one JSON object per line, for pipelines
+	formatCSV                     // RFC 4180 CSV (a list that registerCSV gave the flag)
 )
 
 // listFlags are the flags every list command has: the output format and
 // --all.
 type listFlags struct {
-	JSON, JSONL bool
-	All         bool
+	jsonFlags // --json [fields], --jq
+	JSONL     bool
+	CSV       bool // only where registerCSV added --csv
+	All       bool
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
 	// items as the pages arrive.
@@ -33,12 +39,13 @@ type listFlags struct {
 	noun    string // what the list holds ("accounts"), for help and messages
 }
 
-// register adds --json, --jsonl and --all for a list of noun.
-func (l *listFlags) register(cmd *cobra.Command, noun string) {
+// registerList adds --json (with its fields), --jq, --jsonl and --all to
+// cmd, a list of noun whose items are Ts.
+func registerList[T any](l *listFlags, cmd *cobra.Command, noun string) {
 	l.noun = noun
+	l.jsonFlags.register(cmd, reflect.TypeFor[T](), "print one JSON array of "+noun+" on stdout")
 	fl := cmd.Flags()
-	fl.BoolVar(&l.JSON, "json", false, "print one JSON array of "+noun+" on stdout")
-	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines)")
+	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines; --jq filters each)")
 	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
 }
 
@@ -50,6 +57,11 @@ func (l *listFlags) registerOrdered(cmd *cobra.Command) {
 	fl.Lookup("json").Usage += parts
 	fl.Lookup("jsonl").Usage += parts
 	fl.BoolVar(&l.Ordered, "ordered", false, "with --all --json/--jsonl, walk the list in its order, one page per request (the table always keeps it)")
+}
+
+// registerCSV adds --csv, for a list whose items are transactions.
+func (l *listFlags) registerCSV(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&l.CSV, "csv", false, "print RFC 4180 CSV, one header row: date, value date, counterparty, label, reference, signed amount, currency, status, balance after (booked), id")
 }
 
 // inParts reports whether the listing may walk the list in parts: every
@@ -77,13 +89,23 @@ func checkFirst(cmd *cobra.Command, n int) error {
 }
 
 func (l listFlags) format() (listFormat, error) {
+	n := 0
+	for _, b := range []bool{l.on(), l.JSONL, l.CSV} {
+		if b {
+			n++
+		}
+	}
 	switch {
-	case l.JSON && l.JSONL:
-		return 0, usageErrorf("--json and --jsonl cannot be used together")
-	case l.JSON:
-		return formatJSON, nil
+	case l.CSV && n > 1:
+		return 0, usageErrorf("--csv cannot be used with --json, --jq or --jsonl")
+	case l.JSON.on && l.JSON.fields == nil && l.JSONL:
+		return 0, usageErrorf("--json and --jsonl cannot be used together (--jsonl --json field,field writes those fields a line each)")
+	case l.CSV:
+		return formatCSV, nil
 	case l.JSONL:
 		return formatJSONL, nil
+	case l.on(): // --json, or --jq alone: the list as one array
+		return formatJSON, nil
 	}
 	return formatTable, nil
 }
@@ -111,11 +133,25 @@ func read[T any](list *api.List[T], l listFlags) walkFunc[T] {
 // listItems writes what walk yields as the flags ask, with progress on the
 // command's line of stderr: the end of every list command.
 func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], walk walkFunc[T]) error {
+	return listItemsCSV(ctx, streams, f, l, cols, nil, walk)
+}
+
+// csvRowFunc turns an item into a CSV export's row: the entry, its date
+// and its balance after ("" for none).
+type csvRowFunc[T any] func(*T) (e ledger.Entry, date time.Time, balance string, err error)
+
+// listItemsCSV is listItems for a list that --csv can write, row by row
+// with csvRow.
+func listItemsCSV[T any](ctx context.Context, streams IO, f *Factory, l listFlags, cols []column[T], csvRow csvRowFunc[T], walk walkFunc[T]) error {
 	format, err := l.format()
 	if err != nil {
 		return err
 	}
-	r := &listRun[T]{io: streams, format: format, noun: l.noun, cols: cols, screenful: screenful(streams)}
+	o, err := l.output()
+	if err != nil {
+		return err
+	}
+	r := &listRun[T]{io: streams, format: format, json: o, noun: l.noun, cols: cols, csvRow: csvRow, screenful: screenful(streams)}
 	return r.run(ctx, walk, f.progressLine())
 }
 
@@ -123,8 +159,10 @@ func listItems[T any](ctx context.Context, streams IO, f *Factory, l listFlags, 
 type listRun[T any] struct {
 	io        IO
 	format    listFormat
-	noun      string // "accounts", for messages
+	json      jsonOutput // --json's fields, --jq's filter
+	noun      string     // "accounts", for messages
 	cols      []column[T]
+	csvRow    csvRowFunc[T]
 	screenful int
 }
 
@@ -150,7 +188,12 @@ func (e *PartialListError) Unwrap() error { return e.Err }
 // terminal's stderr.
 func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progressLine) error {
 	bw := bufio.NewWriterSize(r.io.Out, 64<<10)
-	out := newItemWriterIndent(bw, r.format, r.cols, r.screenful, r.io.OutIsTerminal())
+	var out itemWriter[T]
+	if r.format == formatCSV {
+		out = &csvItemWriter[T]{w: bw, row: r.csvRow}
+	} else {
+		out = newItemWriterJSON(ctx, bw, r.format, r.json, r.cols, r.screenful, r.io.OutIsTerminal())
+	}
 	written, pages := 0, 0
 	err := walk(ctx, func(items []T, total int) error {
 		if err := out.write(items); err != nil {
@@ -177,6 +220,11 @@ func (r *listRun[T]) run(ctx context.Context, walk walkFunc[T], progress *progre
 	}
 	if err := out.close(); err != nil {
 		return err
+	}
+	if written == 0 {
+		// A table with no row writes nothing: a bare header reads as a
+		// broken listing. Said on stderr, for people; exit 0.
+		fmt.Fprintf(r.io.Err, "No %s found.\n", r.noun)
 	}
 	return bw.Flush()
 }

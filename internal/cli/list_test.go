@@ -9,8 +9,10 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/emulator"
 )
 
 // manyAccounts are n accounts with varied content (unicode, missing
@@ -211,5 +213,118 @@ func BenchmarkTableWriter(b *testing.B) {
 		if err := w.close(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestEveryListTakesTheSameFlags: every list command pages with --first
+// and writes --json, --jsonl and --all the same way.
+func TestEveryListTakesTheSameFlags(t *testing.T) {
+	t.Parallel()
+	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
+	root := NewCmdRoot(f)
+	for _, list := range []string{"accounts", "transactions", "cards", "events", "members", "statements", "subscriptions"} {
+		cmd, _, err := root.Find([]string{list})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, flag := range []string{"first", "json", "jsonl", "all"} {
+			if cmd.Flags().Lookup(flag) == nil {
+				t.Errorf("%s has no --%s", list, flag)
+			}
+		}
+		// Without --first a page is the configuration's page_size (api.List).
+		if fl := cmd.Flags().Lookup("first"); fl != nil && (fl.DefValue != "0" || !strings.Contains(fl.Usage, "page_size")) {
+			t.Errorf("%s --first defaults to %s (%q), want 0, the configuration's page_size", list, fl.DefValue, fl.Usage)
+		}
+	}
+}
+
+// TestTimeFlagsReadDurationsDatesAndTimes: --since and --until read the
+// same values on every command: a duration back, a date (an --until's
+// day included) or a time.
+func TestTimeFlagsReadDurationsDatesAndTimes(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	at := time.Date(2026, 11, 25, 11, 58, 3, 123456789, time.UTC)
+	day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		v       string
+		through bool
+		want    time.Time
+	}{
+		{"3m", false, now.Add(-3 * time.Minute)},
+		{"2h", true, now.Add(-2 * time.Hour)},
+		{"3d", false, now.Add(-72 * time.Hour)},
+		{"2026-11-22", false, day},
+		{"2026-11-22", true, day.AddDate(0, 0, 1)},
+		{at.Format(time.RFC3339Nano), true, at},
+	} {
+		if got, err := parseTime("--until", c.v, now, c.through); err != nil || !got.Equal(c.want) {
+			t.Errorf("parseTime(%q, through %v) = %v, %v; want %v", c.v, c.through, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"yesterday", "-2h", "0s", "3x"} {
+		if _, err := parseTime("--since", bad, now, false); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), `--since "`+bad+`"`) {
+			t.Errorf("parseTime(%q): %v, want a usage error naming --since", bad, err)
+		}
+	}
+}
+
+// TestEnumFlagsFoldCaseAndSuggest: an enum flag takes its values in any
+// case; a mistaken one names the flag as typed and the values meant (a
+// few, never the whole list), before anything is sent.
+func TestEnumFlagsFoldCaseAndSuggest(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
+	for _, args := range [][]string{
+		{"transactions", "--status", "booked,PENDING", "--type", "cardoutdebit", "--first", "5"},
+		{"cards", "--status", "enabled", "--first", "5"},
+		{"events", "--type", "transaction.booked", "--since", "3m", "--first", "5"},
+	} {
+		if code, _, errOut := runCLI(t, append(args, "--config", cfg, "--jsonl")...); code != ExitOK {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args       []string
+		want, deny string
+	}{
+		{[]string{"transactions", "--status", "Bookd"}, `--status "Bookd" is not a transaction status: did you mean Booked?`, ""},
+		{[]string{"transactions", "--type", "CardOut"}, `--type "CardOut" is not a transaction type: did you mean CardOut`, "SepaCreditTransferIn"},
+		{[]string{"transactions", "--type", "Zzzzzz"}, "nor close to one of the", "CardOutDebit"},
+		{[]string{"cards", "--status", "Enabeld"}, "did you mean Enabled?", ""},
+		{[]string{"cards", "--status", "x"}, "write ConsentPending, Processing, Enabled, Canceled or Canceling", ""},
+		{[]string{"events", "--type", "Transaction.Bookd"}, `--type "Transaction.Bookd" is not a webhook event type: did you mean Transaction.Booked?`, ""},
+		{[]string{"trigger", "card-debited", "--expect", "Transaction.Bookd"}, `--expect "Transaction.Bookd" is not a webhook event type`, "--type"},
+		{[]string{"listen", "--forward-to", "http://127.0.0.1:1/x", "--type", "Transaction.Bookd"}, `--type "Transaction.Bookd"`, ""},
+		{[]string{"cards", "--first", "0"}, "--first must be between 1 and 100", ""},
+		{[]string{"events", "--first", "101"}, "--first must be between 1 and 100", ""},
+	} {
+		code, out, errOut := runCLI(t, append(c.args, "--config", cfg)...)
+		if code != ExitUsage || out != "" || !strings.Contains(errOut, c.want) || (c.deny != "" && strings.Contains(errOut, c.deny)) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestEmptyResultSaysSo: a list with nothing to show exits 0 and says so
+// on stderr; its table is not even a header, its --json an empty array.
+func TestEmptyResultSaysSo(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
+	for format, want := range map[string]string{"": "", "--json": "[]\n", "--jsonl": ""} {
+		args := []string{"accounts", "--config", cfg, "--search", "no account is named this"}
+		if format != "" {
+			args = append(args, format)
+		}
+		code, out, errOut := runCLI(t, args...)
+		if code != ExitOK || out != want || errOut != "No accounts found.\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0, %q and the empty result said", args, code, out, errOut, want)
+		}
+	}
+	code, out, errOut := runCLI(t, "events", "--config", cfg, "--type", "User.Joined", "--resource", "nothing")
+	if code != ExitOK || out != "" || errOut != "No event log entries found.\n" {
+		t.Errorf("events: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/internal/listen"
-	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // ListenOptions are `partnertui listen`'s flags.
@@ -25,7 +19,8 @@ type ListenOptions struct {
 	Create       bool
 	Since        string // as given; the engine is given when it means
 	Resume       bool
-	Secret       string // --secret; - reads it from stdin
+	Secrets      secretFlags // --secret, --secret-env, --secret-file
+	Secret       string      // the secret they give, once read
 	PrintJSON    bool
 	Interval     time.Duration
 }
@@ -41,12 +36,14 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			"would. Each event is delivered and retried on its own (a failing event never holds up the\n" +
 			"others) and gets a line per attempt with the local answer. Redirects are never followed: a 3xx\n" +
 			"is the endpoint's answer. --create makes a subscription for the run (removed when listen\n" +
-			"stops), with --secret or a generated secret that is printed once. --since first forwards what\n" +
+			"stops), with the secret of --secret-env, --secret-file or --secret, or a generated one printed\n" +
+			"once. --since first forwards what\n" +
 			"the log holds since then, oldest first; --resume keeps listen's position in the state directory\n" +
 			"and forwards, when started again, the events it missed meanwhile, each eventId once. The log is\n" +
 			"read with the project's token (client credentials). Ctrl+C stops it.",
 		Example: "  partnertui listen --create --forward-to http://localhost:8080/webhooks\n" +
-			"  partnertui listen --create --secret my-handler-secret --print-json --forward-to http://localhost:8080/webhooks\n" +
+			"  partnertui listen --create --secret-env HANDLER_SECRET --print-json --forward-to http://localhost:8080/webhooks\n" +
+			"  partnertui listen --create --secret-file ~/.config/myapp/webhook-secret --forward-to http://localhost:8080/webhooks\n" +
 			"  partnertui listen --subscription 1c3f… --type Transaction.Booked --forward-to http://localhost:3000/hook\n" +
 			"  partnertui listen --subscription 1c3f… --resume --since 2h --forward-to http://localhost:3000/hook",
 		Args: noArgs,
@@ -54,7 +51,7 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			if err := checkForwardURL(opts.ForwardTo); err != nil {
 				return err
 			}
-			if err := opts.readSecret(); err != nil {
+			if err := opts.readSecret(f.env); err != nil {
 				return err
 			}
 			lo, err := opts.engineOptions(time.Now())
@@ -67,10 +64,10 @@ func NewCmdListen(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&opts.ForwardTo, "forward-to", "", "POST each event to this `url` (http or https)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only events of this webhook subscription (`id`)")
-	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate)")
+	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate; any case)")
 	fl.BoolVar(&opts.Create, "create", false, "create a subscription for this run, removed when listen stops")
-	fl.StringVar(&opts.Secret, "secret", "", "with --create, the subscription's `secret`, sent in x-swan-secret; - reads it from stdin (default: generated and printed)")
-	fl.StringVar(&opts.Since, "since", "", "first forward what the log holds since then: a `duration` back (2h, 3d) or a time (RFC 3339, YYYY-MM-DD)")
+	opts.Secrets.register(cmd, "with --create, the subscription's secret, sent in x-swan-secret (default: generated and printed)")
+	fl.StringVar(&opts.Since, "since", "", timeFlagUsage("first forward what the log holds since", false))
 	fl.BoolVar(&opts.Resume, "resume", false, "keep the position in the state directory, and start from it: the events missed while stopped are forwarded")
 	fl.BoolVar(&opts.PrintJSON, "print-json", false, "print each event's payload as it is forwarded")
 	fl.DurationVar(&opts.Interval, "interval", listen.DefaultInterval, "time between two reads of the event log (`duration`)")
@@ -97,58 +94,32 @@ func (o *ListenOptions) engineOptions(now time.Time) (listen.Options, error) {
 	case o.Since != "" && o.Create:
 		return lo, usageErrorf("--since forwards what the log holds for the subscription followed, and --create's is new, with nothing logged yet: " +
 			"use --subscription ID (partnertui subscriptions lists them), or follow them all")
-	case o.Secret != "" && !o.Create:
-		return lo, usageErrorf("--secret sets the secret of the subscription --create makes: add --create, or leave --secret out to use the secret --subscription's subscription has")
 	}
-	if p := platform.WebhookSecretProblem(o.Secret); p != "" {
-		return lo, usageErrorf("--secret %s", p)
+	if err := foldEventTypes("--type", lo.Types); err != nil {
+		return lo, err
+	}
+	if flag, ok := o.Secrets.given(); ok && !o.Create {
+		return lo, usageErrorf("%s sets the secret of the subscription --create makes: add --create, or leave %s out to use the secret --subscription's subscription has", flag, flag)
 	}
 	var err error
 	lo.Since, err = parseSince(o.Since, now)
 	return lo, err
 }
 
-// readSecret reads --secret - from stdin (one line, without its line end),
-// so that the secret is in no process list.
-func (o *ListenOptions) readSecret() error {
-	if o.Secret != "-" {
-		return nil
+// readSecret reads the secret the flags give: from stdin (--secret -),
+// a variable (as getenv reads the process's), a file, or the flag itself.
+func (o *ListenOptions) readSecret(getenv func(string) string) error {
+	if _, ok := o.Secrets.given(); ok && !o.Create {
+		return nil // engineOptions refuses it, naming the flag
 	}
-	line, size, err := readLine(bufio.NewReader(o.IO.In), platform.WebhookSecretMax*4+2)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("cannot read --secret from stdin: %w", err)
-	}
-	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-	if size > len(line)+1 || line == "" {
-		return usageErrorf("--secret - read %d bytes from stdin: give one line of at most %d characters", size, platform.WebhookSecretMax)
-	}
-	o.Secret = line
-	return nil
+	s, err := o.Secrets.read(o.IO.In, getenv)
+	o.Secret = s
+	return err
 }
 
-// parseSince reads --since: a duration back from now (Go's, or whole days
-// such as 3d), or a date or time.
+// parseSince reads --since as every command does (parseTime).
 func parseSince(v string, now time.Time) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	d, err := time.ParseDuration(v)
-	if n, cut := strings.CutSuffix(v, "d"); cut && err != nil {
-		var days int
-		if _, serr := fmt.Sscanf(n, "%d", &days); serr == nil && fmt.Sprint(days) == n {
-			d, err = time.Duration(days)*24*time.Hour, nil
-		}
-	}
-	if err == nil {
-		if d <= 0 {
-			return time.Time{}, usageErrorf("--since %q is no time back from now: write a positive duration such as 2h", v)
-		}
-		return now.Add(-d), nil
-	}
-	if t, err := parseDate("--since", v); err == nil {
-		return t, nil
-	}
-	return time.Time{}, usageErrorf("--since %q is neither a duration such as 2h, 30m or 3d nor a time such as 2026-11-22 or 2026-11-22T10:00:00Z", v)
+	return parseTime("--since", v, now, false)
 }
 
 func checkForwardURL(raw string) error {

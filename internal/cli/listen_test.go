@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -228,14 +229,14 @@ func TestListenSinceAndSecretFlagsAreChecked(t *testing.T) {
 func TestListenSecretFromStdin(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"tab\there-1\n": "tab\there-1", "crlf-secret\r\nmore\n": "crlf-secret", "no-newline": "no-newline"} {
-		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Secret: "-"}
-		if err := o.readSecret(); err != nil || o.Secret != want {
+		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Create: true, Secrets: secretFlags{value: "-"}}
+		if err := o.readSecret(func(string) string { return "" }); err != nil || o.Secret != want {
 			t.Errorf("stdin %q: %q, %v; want %q", in, o.Secret, err, want)
 		}
 	}
 	for _, in := range []string{"", "\n", strings.Repeat("x", 500) + "\n"} {
-		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Secret: "-"}
-		if err := o.readSecret(); exitCode(err) != ExitUsage {
+		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Create: true, Secrets: secretFlags{value: "-"}}
+		if err := o.readSecret(func(string) string { return "" }); exitCode(err) != ExitUsage {
 			t.Errorf("stdin %q: %v, want a usage error (exit %d)", in, err, ExitUsage)
 		}
 	}
@@ -289,5 +290,72 @@ func TestEventsReplay(t *testing.T) {
 	code, _, errOut = runCLI(t, "events", "replay", "no-such-event", "--forward-to", localURL, "--config", w.cfg)
 	if code != ExitUsage || !strings.Contains(errOut, `no event "no-such-event"`) {
 		t.Errorf("an unknown event with --forward-to: exit %d, %q", code, errOut)
+	}
+}
+
+// TestWebhookSecretsFromTheEnvironmentOrAFile: listen --create takes its
+// subscription's secret from --secret-env's variable or --secret-file's
+// first line, and events replay --forward-to sends the one they give
+// instead of the subscription's; none is ever echoed, and a secret given
+// two ways, from an unset variable, or one the header cannot carry, is a
+// usage error.
+func TestWebhookSecretsFromTheEnvironmentOrAFile(t *testing.T) {
+	t.Parallel()
+	w := newListenWorld(t)
+	const fromEnv, fromFile = "handler-secret-from-env", "handler-secret-from-file"
+	homeOf(t).Vars["HANDLER_SECRET"] = fromEnv
+	file := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(file, []byte(fromFile+"\r\nsecond line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for flag, want := range map[string][]string{fromEnv: {"--secret-env", "HANDLER_SECRET"}, fromFile: {"--secret-file", file}} {
+		run := startListen(t, append([]string{"--config", w.cfg, "--create", "--forward-to", "http://127.0.0.1:1/x"}, want...)...)
+		sub, err := w.Project.WebhookSubscription(context.Background(), run.subID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sub.Secret.Reveal() != flag {
+			t.Errorf("%v: the subscription's secret is %q, want %q", want, sub.Secret.Reveal(), flag)
+		}
+		run.stop(t)
+		if strings.Contains(run.err.String(), flag) {
+			t.Errorf("%v: listen printed the secret:\n%s", want, run.err.String())
+		}
+	}
+
+	rec, url := webhooktest.NewReceiver(t)
+	w.BookedOnly(t, url)
+	w.Transfer(t)
+	rec.Wait(t, 1)
+	id := rec.EventIDs()[0]
+	w.WaitLogged(t, api.WebhookEventLogsParams{EventID: id}, 1)
+	local, localURL := webhooktest.NewReceiver(t)
+	code, out, errOut := runCLI(t, "events", "replay", id, "--forward-to", localURL, "--secret-file", file, "--config", w.cfg)
+	if code != ExitOK || strings.Contains(out+errOut, fromFile) {
+		t.Fatalf("events replay --secret-file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	local.Wait(t, 1)
+	if got := local.Secrets(); len(got) != 1 || got[0] != fromFile {
+		t.Errorf("the local endpoint got the secrets %q, want %q", got, fromFile)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad")
+	if err := os.WriteFile(bad, []byte("s3cret\x01value\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"listen", "--create", "--secret-env", "NO_SUCH_VARIABLE_SET", "--forward-to", "http://127.0.0.1:1/x"}, "--secret-env NO_SUCH_VARIABLE_SET: the variable is not set"},
+		{[]string{"listen", "--create", "--secret-env", "HANDLER_SECRET", "--secret-file", file, "--forward-to", "http://127.0.0.1:1/x"}, "give the secret one way"},
+		{[]string{"listen", "--secret-env", "HANDLER_SECRET", "--forward-to", "http://127.0.0.1:1/x"}, "--secret-env sets the secret of the subscription --create makes"},
+		{[]string{"listen", "--create", "--secret-file", bad, "--forward-to", "http://127.0.0.1:1/x"}, "holds the control character 0x01"},
+		{[]string{"events", "replay", id, "--secret-env", "HANDLER_SECRET"}, "add --forward-to"},
+	} {
+		code, _, errOut := runCLI(t, append(tc.args, "--config", w.cfg)...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "s3cret") || strings.Contains(errOut, fromEnv) {
+			t.Errorf("%v: exit %d, %q; want exit 2 saying %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // LoginOptions are `partnertui login`'s.
@@ -19,6 +22,7 @@ type LoginOptions struct {
 	IO        IO
 	F         *Factory
 	NoBrowser bool
+	Force     bool // sign in again without asking, when signed in already
 }
 
 // NewCmdLogin signs the user in through the browser.
@@ -28,14 +32,18 @@ func NewCmdLogin(f *Factory) *cobra.Command {
 		Use:   "login",
 		Short: "Sign in through your browser and keep the session",
 		Long: "Opens the platform's sign-in page (the URL is always printed first), waits for the\n" +
-			"browser to come back to a 127.0.0.1 callback, and stores the tokens for this environment.",
-		Example: "  partnertui login\n  partnertui login --env live\n  partnertui login --no-browser   # over SSH: open the URL on your own machine",
-		Args:    noArgs,
+			"browser to come back to a 127.0.0.1 callback, and stores the tokens for this environment.\n" +
+			"Already signed in, it says as whom and asks before starting over (--force does not ask;\n" +
+			"with no answer, nothing changes).",
+		Example: "  partnertui login\n  partnertui login --env live\n  partnertui login --no-browser   # over SSH: open the URL on your own machine\n" +
+			"  partnertui login --force        # sign in again, as someone else",
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogin(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.NoBrowser, "no-browser", false, "print the URL but do not open a browser")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "sign in again without asking when already signed in")
 	return f.withSession(cmd, false)
 }
 
@@ -45,10 +53,16 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 		return err
 	}
 	name := e.Name
+	if !opts.Force {
+		again, err := confirmLoginAgain(ctx, opts, e)
+		if err != nil || !again {
+			return err
+		}
+	}
 	lo := auth.LoginOptions{
 		NoBrowser: opts.NoBrowser,
 		ShowURL:   func(p auth.SignInPrompt) { showSignIn(opts.IO, p) },
-		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", msg) },
+		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", safetext.StripLines(msg)) },
 		Getenv:    opts.F.env,
 	}
 	if e.DemoApprove != nil {
@@ -59,10 +73,64 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 		return err
 	}
 	for _, w := range id.Warnings {
-		fmt.Fprintln(opts.IO.Err, "warning:", w)
+		fmt.Fprintln(opts.IO.Err, "warning:", safetext.StripLines(w))
 	}
 	fmt.Fprintf(opts.IO.Err, "Signed in to %s as %s (client %s).\n", name, signedInAs(ctx, e, id), e.Config.ClientID)
 	return nil
+}
+
+// confirmLoginAgain says who is signed in to e already, if anyone, and
+// asks on stdin whether to start over: true to go on with a sign-in. A
+// session that no longer works is no reason to ask. Anything but yes (no
+// answer, a closed stdin) keeps the session.
+func confirmLoginAgain(ctx context.Context, opts *LoginOptions, e *app.Env) (bool, error) {
+	if e.Project {
+		return true, nil // the API is called with the project's token: no user to name
+	}
+	st, err := e.Session.Status()
+	if err != nil || st == nil || !st.SignedIn {
+		return true, nil
+	}
+	u, err := e.API.User(ctx)
+	switch {
+	case needsSignIn(err):
+		return true, nil // the session has ended: sign in again
+	case err != nil:
+		return false, err
+	}
+	who := u.FullName
+	if who == "" {
+		who = "user " + st.Subject
+	}
+	fmt.Fprintf(opts.IO.Err, "You are signed in to %s as %s (client %s). Sign in again, as anyone? [y/N] ",
+		platform.EnvTitle(string(e.Name)), safetext.Strip(who), e.Config.ClientID)
+	answer := readAnswer(opts.IO.In)
+	if answer != "y" && answer != "yes" {
+		fmt.Fprintf(opts.IO.Err, "\nStill signed in as %s; `partnertui logout --env %s` signs out, `partnertui login --env %s --force` signs in again.\n",
+			safetext.Strip(who), e.Name, e.Name)
+		return false, nil
+	}
+	return true, nil
+}
+
+// readAnswer reads one line of in, byte by byte (nothing past it is taken
+// from a reader a pasted address may follow on), trimmed and lower-cased.
+func readAnswer(in io.Reader) string {
+	var b []byte
+	one := make([]byte, 1)
+	for len(b) < 64 {
+		n, err := in.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				break
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	return strings.ToLower(strings.TrimSpace(string(b)))
 }
 
 // signedInAs names who signed in as status and the app do: the user's full

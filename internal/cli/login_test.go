@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/testkit"
 )
 
 // TestHeadlessSignInSaysWhatToDo: over SSH the sign-in prints the URL, the
@@ -47,7 +49,7 @@ func TestSignInWithABrowserSaysItOpens(t *testing.T) {
 // the app do, not by the user id.
 func TestLoginEndsWithTheUsersName(t *testing.T) {
 	t.Parallel()
-	code, out, errOut := runCLI(t, "--demo", "status", "--json")
+	code, out, errOut := runCLI(t, "--demo", "status", "--env", "sandbox", "--json")
 	var rep statusReport
 	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.User == nil || rep.User.FullName == "" {
 		t.Fatalf("status: exit %d, %v: %s", code, err, errOut)
@@ -138,5 +140,42 @@ func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("logging out of Sandbox deleted Live's snapshot: %v", err)
+	}
+}
+
+// TestLoginWhenSignedInAsksFirst: signed in already, login says as whom
+// and asks before starting over; no answer keeps the session (exit 0,
+// nothing sent to the sign-in), yes (or --force) starts the sign-in.
+func TestLoginWhenSignedInAsksFirst(t *testing.T) {
+	cfg, _ := signedInUserEmulator(t, 3)
+	code, out, errOut := runCLI(t, "status", "--config", cfg, "--env", "sandbox", "--json")
+	var rep statusReport
+	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.User == nil {
+		t.Fatalf("status: exit %d, %v: %s", code, err, errOut)
+	}
+	code, out, errOut = runCLI(t, "login", "--config", cfg)
+	if code != ExitOK || out != "" || !strings.Contains(errOut, "You are signed in to Sandbox as "+rep.User.FullName) ||
+		!strings.Contains(errOut, "[y/N]") || !strings.Contains(errOut, "Still signed in") || strings.Contains(errOut, "open this URL") {
+		t.Errorf("login with no answer: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "status", "--config", cfg, "--env", "sandbox"); code != ExitOK {
+		t.Errorf("the session did not survive a login answered no: exit %d: %s", code, errOut)
+	}
+	for _, c := range []struct {
+		in   string
+		args []string
+	}{{"y\n", nil}, {"", []string{"--force"}}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		errw := testkit.NewBuffer()
+		done := make(chan int, 1)
+		go func() {
+			done <- Run(ctx, process(t, IO{In: strings.NewReader(c.in), Out: io.Discard, Err: errw}), append([]string{"login", "--no-browser", "--config", cfg}, c.args...))
+		}()
+		errw.WaitFor(t, "the sign-in to start", func(s string) bool { return strings.Contains(s, "open this URL") })
+		cancel()
+		<-done
+		if asked := strings.Contains(errw.String(), "[y/N]"); asked == (c.in == "") {
+			t.Errorf("stdin %q %v: asked %v:\n%s", c.in, c.args, asked, errw.String())
+		}
 	}
 }

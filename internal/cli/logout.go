@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/remedy"
 )
 
 // LogoutOptions are `partnertui logout`'s.
@@ -45,7 +46,7 @@ func runLogout(ctx context.Context, opts *LogoutOptions) error {
 	// The app's first screen kept for the next launch goes with the
 	// session, whoever's it was.
 	if err := opts.F.App().ForgetSnapshots(name); err != nil {
-		fmt.Fprintln(opts.IO.Err, "warning: the launch snapshot could not be deleted:", err)
+		fmt.Fprintln(opts.IO.Err, "warning: the launch snapshot could not be deleted:", remedy.Sentence(err))
 	}
 	if err := e.Session.Logout(ctx); err != nil {
 		if !errors.Is(err, auth.ErrRevocationFailed) {
@@ -53,7 +54,7 @@ func runLogout(ctx context.Context, opts *LogoutOptions) error {
 		}
 		// The local session is gone either way; say what the server did
 		// not confirm.
-		fmt.Fprintln(opts.IO.Err, "warning:", err)
+		fmt.Fprintln(opts.IO.Err, "warning:", remedy.Sentence(err))
 	}
 	if !signedIn {
 		fmt.Fprintf(opts.IO.Err, "Nothing to do: you were not signed in to %s.\n", name)

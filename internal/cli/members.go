@@ -14,6 +14,7 @@ type MembersOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
+	First     int
 	AccountID string
 }
 
@@ -30,13 +31,17 @@ func NewCmdMembers(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
 			return runMembers(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "memberships")
+	registerList[api.AccountMembership](&opts.Output, cmd, "memberships")
+	registerFirst(cmd, &opts.First, "memberships")
 	return f.withSession(cmd, true)
 }
 
@@ -76,6 +81,6 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.MembershipsParams{AccountID: opts.AccountID}
+	p := api.MembershipsParams{First: opts.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), read(e.API.ListMemberships(p), opts.Output))
 }

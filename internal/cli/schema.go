@@ -8,9 +8,9 @@ import (
 func NewCmdSchema(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schema",
-		Short: "Compare the platform's GraphQL schemas",
+		Short: "Pull the platform's GraphQL schemas, list and compare them",
 		Args:  noArgs,
 	}
-	cmd.AddCommand(NewCmdSchemaDiff(f))
+	cmd.AddCommand(NewCmdSchemaPull(f), NewCmdSchemaPath(f), NewCmdSchemaList(f), NewCmdSchemaDiff(f))
 	return cmd
 }

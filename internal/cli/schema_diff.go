@@ -32,14 +32,16 @@ func NewCmdSchemaDiff(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff [OLD NEW]",
 		Short: "List every change between two schemas, classified breaking, dangerous or safe",
-		Long: "Compares two versions of a schema (each a file: SDL or an introspection answer) and lists\n" +
+		Long: "Compares two versions of a schema (each a file: SDL or an introspection answer; without\n" +
+			"files, the last two pulls of --env's endpoint, --testing for the Testing API's) and lists\n" +
 			"every change with the rule that classifies it: breaking (a field, argument, enum value or\n" +
 			"union member removed, an argument or input field made required, a type's kind or a\n" +
 			"field's type changed), dangerous (an enum value or union member added, a default changed,\n" +
 			"something deprecated) or safe (additions, descriptions). Between two Testing API schemas,\n" +
 			"a simulation renamed is reported as a rename.\n\n" +
 			"Exit codes: 0 no breaking change, 1 a breaking change, 2 usage error.",
-		Example: "  partnertui schema diff old/partner-schema.graphql partner-schema.graphql\n" +
+		Example: "  partnertui schema pull && partnertui schema diff   # what changed since the last pull\n" +
+			"  partnertui schema diff old/partner-schema.graphql partner-schema.graphql\n" +
 			"  partnertui schema diff before.json after.json --json | jq '.changes[] | select(.level == \"breaking\")'",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 0 && len(args) != 2 {
@@ -91,10 +93,20 @@ func runSchemaDiff(ctx context.Context, opts *SchemaDiffOptions) error {
 	} else {
 		older, newer, err = opts.Source.LastTwo(ctx, opts.Env, opts.Testing)
 		if errors.Is(err, errNoSnapshots) {
-			return &UsageError{Explained: true, Err: fmt.Errorf("%w: name the two schema files to compare, OLD and NEW (SDL or introspection JSON)", err)}
+			return &UsageError{Explained: true, Err: fmt.Errorf("%w: run `partnertui schema pull` (then again later, to compare), "+
+				"or name the two schema files to compare, OLD and NEW (SDL or introspection JSON)", err)}
 		}
 		if err != nil {
 			return err
+		}
+		if older == nil {
+			// A first pull: nothing has changed yet, which a scheduled
+			// job must not mistake for a failure.
+			if _, err := fmt.Fprintf(opts.IO.Err, "Only one pull is kept (%s): nothing to compare it with yet; the next `partnertui schema pull` will be.\n",
+				safetext.Strip(newer.Name)); err != nil || !opts.JSON {
+				return err
+			}
+			return writeJSON(opts.IO.Out, schemaDiffOutput{New: newer.Name, Endpoint: newer.Endpoint, Changes: []schemadiff.Change{}})
 		}
 	}
 	out := schemaDiffOutput{Old: older.Name, New: newer.Name, Endpoint: newer.Endpoint, Changes: schemadiff.Diff(older, newer)}

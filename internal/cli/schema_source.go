@@ -8,113 +8,150 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/app"
-	"github.com/partnertui/partnertui/internal/gqlop"
 	"github.com/partnertui/partnertui/internal/schemacache"
 	"github.com/partnertui/partnertui/internal/schemafile"
 )
 
 // schemaSource is where `check` and `schema diff` find the schemas no file
 // names: an endpoint's newest schema in an environment, and its two
-// newest snapshots. `schema pull` keeps dated snapshots; wiring it is one
-// implementation of this interface, set in newSchemaSource.
+// newest snapshots.
 type schemaSource interface {
 	// Latest is the newest schema of the endpoint (testing: the Testing
 	// API's) in env, nil when there is none.
 	Latest(ctx context.Context, env string, testing bool) (*schemafile.Schema, error)
-	// LastTwo are the endpoint's two newest snapshots, the older first.
+	// LastTwo are the endpoint's two newest snapshots, the older first;
+	// older is nil when only one was pulled, and the error wraps
+	// errNoSnapshots when none was.
 	LastTwo(ctx context.Context, env string, testing bool) (older, newer *schemafile.Schema, err error)
 }
 
-// errNoSnapshots: the source keeps one schema per endpoint, not a history.
-var errNoSnapshots = errors.New("no earlier schema is kept to compare with")
+// errNoSnapshots: no schema of the endpoint was pulled.
+var errNoSnapshots = errors.New("no schema of this endpoint was pulled")
 
-// newSchemaSource is the source the commands use.
+// newSchemaSource is the source the commands use: the snapshots `schema
+// pull` (and `partnertui api`) keep in the cache directory.
 func newSchemaSource(f *Factory, cmd *cobra.Command) schemaSource {
-	return &apiCacheSource{f: f, cmd: cmd}
+	return &snapshotSource{f: f, cmd: cmd}
 }
 
-// apiCacheSource reads the schema `partnertui api` caches for each
-// endpoint after its first introspection. It knows one schema per
-// endpoint, without deprecations (the api command does not ask for them).
-type apiCacheSource struct {
+type snapshotSource struct {
 	f   *Factory
 	cmd *cobra.Command
 }
 
-func (s *apiCacheSource) Latest(ctx context.Context, env string, testing bool) (*schemafile.Schema, error) {
-	if s.f.app == nil {
+func (s *snapshotSource) Latest(ctx context.Context, env string, testing bool) (*schemafile.Schema, error) {
+	ep, err := s.f.resolveEndpoint(ctx, s.cmd, env, testing)
+	if err != nil || ep.url == "" {
+		return nil, err // Live has no Testing API: nothing to check against
+	}
+	store, err := s.f.schemaStore()
+	if err != nil {
+		return nil, err
+	}
+	sn, err := store.Latest(ep.url)
+	if errors.Is(err, schemacache.ErrNotCached) {
+		return nil, nil // the caller says what to do
+	}
+	if err != nil {
+		return nil, err
+	}
+	return store.Load(sn)
+}
+
+func (s *snapshotSource) LastTwo(ctx context.Context, env string, testing bool) (*schemafile.Schema, *schemafile.Schema, error) {
+	ep, err := s.f.resolveEndpoint(ctx, s.cmd, env, testing)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ep.url == "" {
+		return nil, nil, noTestingAPI(ep.env)
+	}
+	store, err := s.f.schemaStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	kept, err := store.Snapshots(ep.url)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(kept) == 0 {
+		return nil, nil, fmt.Errorf("%w: the %s (%s)", errNoSnapshots, ep, ep.url)
+	}
+	newer, err := store.Load(kept[len(kept)-1])
+	if err != nil || len(kept) == 1 {
+		return nil, newer, err
+	}
+	older, err := store.Load(kept[len(kept)-2])
+	return older, newer, err
+}
+
+// schemaEndpoint is an endpoint of the platform as the configuration
+// names it.
+type schemaEndpoint struct {
+	env     config.EnvName
+	testing bool
+	url     string // "" for Live's Testing API, which does not exist
+}
+
+func (e schemaEndpoint) String() string {
+	if e.testing {
+		return string(e.env) + " Testing API"
+	}
+	return string(e.env) + " partner API"
+}
+
+// resolveEndpoint is the endpoint of env (--env; "" the configuration's
+// default) that testing selects. Only the configuration is read: no
+// credentials are needed.
+func (f *Factory) resolveEndpoint(ctx context.Context, cmd *cobra.Command, env string, testing bool) (schemaEndpoint, error) {
+	if f.app == nil {
 		// Built here, not before the command runs: with schema files
-		// named, check needs no configuration at all.
-		a, err := app.New(ctx, s.f.appOptions(s.cmd))
+		// named, check and diff need no configuration at all.
+		a, err := app.New(ctx, f.appOptions(cmd))
 		if err != nil {
-			return nil, err
+			return schemaEndpoint{}, err
 		}
-		s.f.app = a
+		f.app = a
 	}
-	name, err := s.f.app.EnvName(env)
+	name, err := f.app.EnvName(env)
 	if err != nil {
-		return nil, &UsageError{Err: err}
+		return schemaEndpoint{}, &UsageError{Err: err}
 	}
-	e, err := s.f.app.Env(name)
-	if errors.Is(err, config.ErrNotConfigured) {
-		return nil, nil // no environment, so nothing was ever cached for it
-	}
-	if err != nil {
-		return nil, err
-	}
-	if s.f.app.Demo() {
-		return nil, nil // the demo's emulator listens on a new port each run: nothing of it is cached
-	}
-	url, err := e.API.Endpoint(testing)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := s.f.Locations.CacheDir()
-	if err != nil {
-		return nil, nil
-	}
-	entry, err := schemacache.New(dir).Load(url)
-	if err != nil {
-		return nil, nil // nothing usable is cached: the caller says so
-	}
-	what := "partner API"
+	ep := schemaEndpoint{env: name, testing: testing, url: f.app.Config.Env(name).GraphQLURL()}
 	if testing {
-		what = "Testing API"
+		ep.url = f.app.Config.Env(name).TestingGraphQLURL()
 	}
-	label := fmt.Sprintf("the %s %s schema `partnertui api` cached on %s", config.EnvName(name), what, entry.Fetched.Format("2006-01-02"))
-	sch, err := gqlop.SchemaFromIntrospection(entry.Introspection)
+	return ep, nil
+}
+
+// noTestingAPI: --testing with --env live.
+func noTestingAPI(env config.EnvName) error {
+	return usageErrorf("%s has no Testing API (it exists only in Sandbox): use --env sandbox with --testing", env)
+}
+
+// pulledSchemas are the files of the newest snapshots of the partner API
+// and of the Testing API, over every environment: what `emulator --schema
+// auto` and --demo serve whole.
+func (f *Factory) pulledSchemas() ([]emulator.Source, error) {
+	store, err := f.schemaStore()
 	if err != nil {
-		return nil, nil
+		return nil, err
 	}
-	return schemafile.FromAST(label, sch, anyDeprecated(sch)), nil
-}
-
-// anyDeprecated: the schema marks a field or an enum value deprecated, so
-// the introspection that read it asked which are (an entry cached before
-// the query asked says nothing of them; the platform's schemas always
-// have some).
-func anyDeprecated(s *ast.Schema) bool {
-	for _, t := range s.Types {
-		for _, f := range t.Fields {
-			if _, ok := schemafile.Deprecation(f.Directives); ok {
-				return true
-			}
-		}
-		for _, v := range t.EnumValues {
-			if _, ok := schemafile.Deprecation(v.Directives); ok {
-				return true
-			}
+	newest, err := store.NewestOfEachAPI()
+	if err != nil {
+		return nil, err
+	}
+	var out []emulator.Source
+	for _, api := range []schemafile.Endpoint{schemafile.Partner, schemafile.Testing} {
+		if sn, ok := newest[api]; ok {
+			out = append(out, emulator.Source{Path: sn.Path})
 		}
 	}
-	return false
-}
-
-func (s *apiCacheSource) LastTwo(context.Context, string, bool) (*schemafile.Schema, *schemafile.Schema, error) {
-	return nil, nil, errNoSnapshots
+	return out, nil
 }
 
 // loadSchemaFile reads a schema named on the command line; a file that

@@ -13,6 +13,7 @@ type StatementsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
+	First     int
 	AccountID string
 }
 
@@ -27,13 +28,17 @@ func NewCmdStatements(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
 			return runStatements(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "statements")
+	registerList[api.Statement](&opts.Output, cmd, "statements")
+	registerFirst(cmd, &opts.First, "statements")
 	return f.withSession(cmd, true)
 }
 
@@ -56,6 +61,6 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StatementsParams{AccountID: opts.AccountID}
+	p := api.StatementsParams{First: opts.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), read(e.API.ListStatements(p), opts.Output))
 }

@@ -2,20 +2,25 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // StatusOptions are `partnertui status`'s.
 type StatusOptions struct {
 	IO   IO
 	F    *Factory
-	JSON bool
+	JSON jsonFlags
 	// Timeout bounds the check against the platform.
 	Timeout time.Duration
 }
@@ -30,16 +35,18 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 		Use:   "status",
 		Short: "Check the session end to end: environment, user or project, token expiry",
 		Long: "Gets a token (refreshing it when needed) and asks the platform who it belongs to, then\n" +
-			"reports the state after that check.\n\n" +
-			"Exit codes: 0 the session works, 4 a sign-in is needed (`partnertui login`), 1 anything\n" +
-			"else (a rejected client secret, an unreachable platform), 2 usage error.",
+			"reports the state after that check: for the environment --env names, or without --env for\n" +
+			"every configured environment, the default one first (--json: an array of reports).\n\n" +
+			"Exit codes: 0 every session checked works, 4 a sign-in is needed (`partnertui login`), 1\n" +
+			"anything else (a rejected client secret, an unreachable platform), 2 usage error; with\n" +
+			"several environments, the first one's that does not work.",
 		Example: "  partnertui status\n  partnertui status --env live --json\n  partnertui status --project",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
+	opts.JSON.register(cmd, reflect.TypeFor[statusReport](), "print one JSON object on stdout")
 	return f.withSession(cmd, true)
 }
 
@@ -59,11 +66,82 @@ type statusReport struct {
 	Problem      string           `json:"problem,omitempty"`
 }
 
+// runStatus checks the environment --env names, or every configured one.
 func runStatus(ctx context.Context, opts *StatusOptions) error {
-	e, err := opts.F.Env(ctx)
+	if opts.F.Session.Env != "" {
+		e, err := opts.F.Env(ctx)
+		if err != nil {
+			return err
+		}
+		rep, check := checkStatus(ctx, opts, e)
+		return reportStatus(ctx, opts, []statusReport{rep}, []error{check}, false)
+	}
+	first, err := opts.F.envName()
 	if err != nil {
 		return err
 	}
+	var reps []statusReport
+	var checks []error
+	for _, name := range []config.EnvName{first, first.Other()} {
+		e, err := opts.F.App().Env(name)
+		if errors.Is(err, config.ErrNotConfigured) && name != first {
+			continue // an environment never configured has nothing to check
+		}
+		if err == nil {
+			err = opts.F.App().EnsureSignedIn(ctx, e)
+		}
+		if err != nil {
+			return err
+		}
+		rep, check := checkStatus(ctx, opts, e)
+		reps, checks = append(reps, rep), append(checks, check)
+	}
+	return reportStatus(ctx, opts, reps, checks, true)
+}
+
+// reportStatus writes the reports (one JSON object, or with several an
+// array), each problem on stderr, and ends with the first problem's exit
+// code.
+func reportStatus(ctx context.Context, opts *StatusOptions, reps []statusReport, checks []error, several bool) error {
+	var v any = reps[0]
+	if several {
+		v = reps
+	}
+	err := opts.F.writeItem(ctx, opts.JSON, v, func(w io.Writer) error {
+		for i, rep := range reps {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			printStatus(w, rep)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var failed error
+	for i, check := range checks {
+		if check == nil {
+			continue
+		}
+		if !opts.JSON.on() {
+			fmt.Fprintln(opts.IO.Err, envTitle(reps[i].Env)+": "+reps[i].Problem)
+		}
+		if failed == nil {
+			failed = check
+		}
+	}
+	if failed != nil {
+		return &exitError{code: exitCode(failed)}
+	}
+	return nil
+}
+
+// envTitle is an environment's name as the platform writes it.
+func envTitle(env string) string { return platform.EnvTitle(env) }
+
+// checkStatus checks e's session end to end and reports on it.
+func checkStatus(ctx context.Context, opts *StatusOptions, e *app.Env) (statusReport, error) {
 	name := e.Name
 	rep := statusReport{Env: string(name), ClientID: e.Config.ClientID, Token: "user"}
 	if e.Project {
@@ -96,20 +174,7 @@ func runStatus(ctx context.Context, opts *StatusOptions) error {
 	if check != nil {
 		rep.Problem = opts.F.describe(check)
 	}
-	if opts.JSON {
-		if err := writeJSON(opts.IO.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		printStatus(opts.IO.Out, rep)
-	}
-	if check != nil {
-		if !opts.JSON {
-			fmt.Fprintln(opts.IO.Err, rep.Problem)
-		}
-		return &exitError{code: exitCode(check)}
-	}
-	return nil
+	return rep, check
 }
 
 func printStatus(w io.Writer, r statusReport) {

@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 )
 
 // SubscriptionsOptions are `partnertui subscriptions`'s.
@@ -15,6 +17,7 @@ type SubscriptionsOptions struct {
 	IO     IO
 	F      *Factory
 	Output listFlags
+	First  int
 }
 
 // NewCmdSubscriptions lists the project's webhook subscriptions; its
@@ -29,13 +32,17 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 		Example: "  partnertui subscriptions\n  partnertui subscriptions --json\n  partnertui subscriptions remove 1c3f…",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
 			return runSubscriptions(cmd.Context(), opts)
 		},
 	}
-	opts.Output.register(cmd, "webhook subscriptions")
+	registerList[api.WebhookSubscription](&opts.Output, cmd, "webhook subscriptions")
+	registerFirst(cmd, &opts.First, "webhook subscriptions")
 	cmd.AddCommand(newCmdSubscriptionRemove(f))
 	return f.withSession(cmd, true)
 }
@@ -46,8 +53,30 @@ func subscriptionColumns() []column[api.WebhookSubscription] {
 		{title: "STATUS", cell: func(s *api.WebhookSubscription) string { return s.StatusInfo.Status }},
 		{title: "LABEL", cell: func(s *api.WebhookSubscription) string { return s.Label }},
 		{title: "ENDPOINT", cell: func(s *api.WebhookSubscription) string { return s.Endpoint }},
-		{title: "EVENT TYPES", cell: func(s *api.WebhookSubscription) string { return strings.Join(s.EventTypes, ",") }},
+		{title: "EVENT TYPES", cell: func(s *api.WebhookSubscription) string { return eventTypesText(s.EventTypes) }},
 	}
+}
+
+// listedTypes is how many event types a subscription's row names; more
+// are counted (--json lists them all).
+const listedTypes = 3
+
+// eventTypesText is a subscription's event types for its row: "all 70"
+// when it has every type the platform knows, a count when they are many,
+// else the types.
+func eventTypesText(types []string) string {
+	known := platform.WebhookEventTypes()
+	all := len(types) >= len(known)
+	for _, k := range known {
+		all = all && slices.Contains(types, k)
+	}
+	switch {
+	case all:
+		return fmt.Sprintf("all %d", len(known))
+	case len(types) > listedTypes:
+		return fmt.Sprintf("%d types", len(types))
+	}
+	return strings.Join(types, ", ")
 }
 
 func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
@@ -55,7 +84,7 @@ func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
 	if err != nil {
 		return err
 	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{}), opts.Output))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{First: opts.First}), opts.Output))
 }
 
 func newCmdSubscriptionRemove(f *Factory) *cobra.Command {

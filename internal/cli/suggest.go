@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/agnivade/levenshtein"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/partnertui/partnertui/internal/suggest"
 )
 
 // maxSuggestDistance is how many edits away a command or flag may be and
@@ -36,9 +35,10 @@ func suggestCommand(cmd *cobra.Command, args []string) string {
 }
 
 // suggestFlag is the flag of cmd closest to the unknown long flag err
-// reports ("--first" for "--frist"), or "" when none is close enough.
-// Hidden flags are never suggested; neither is anything for a mistyped
-// shorthand, whose one letter is as close to most flags as to any.
+// reports ("--first" for "--frist"), or "" when none is a typing mistake
+// away (suggest.Typo: --csv is not --env). Hidden flags are never
+// suggested; neither is anything for a mistyped shorthand, whose one
+// letter is as close to most flags as to any.
 func suggestFlag(cmd *cobra.Command, err error) string {
 	// pflag hands its parse error to cobra's FlagErrorFunc unwrapped.
 	unknown, ok := err.(*pflag.NotExistError)
@@ -48,11 +48,10 @@ func suggestFlag(cmd *cobra.Command, err error) string {
 	typed := unknown.GetSpecifiedName()
 	best, bestD := "", maxSuggestDistance+1
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
+		if f.Hidden || !suggest.Typo(typed, f.Name) {
 			return
 		}
-		// A distance as long as the word itself shares nothing with it.
-		if d := levenshtein.ComputeDistance(typed, f.Name); d < bestD && d < len(typed) {
+		if d := suggest.Distance(typed, f.Name); d < bestD {
 			best, bestD = f.Name, d
 		}
 	})
@@ -60,43 +59,4 @@ func suggestFlag(cmd *cobra.Command, err error) string {
 		return ""
 	}
 	return "--" + best
-}
-
-// closest returns up to n of known nearest to v (case aside), nearest
-// first: those a typing mistake away (an edit distance of at most a third
-// of v's length, and 3), else those v starts.
-func closest(v string, known []string, n int) []string {
-	lv := strings.ToLower(v)
-	limit := min(3, max(1, len(lv)/3))
-	type scored struct {
-		s string
-		d int
-	}
-	var near []scored
-	for _, k := range known {
-		if d := levenshtein.ComputeDistance(lv, strings.ToLower(k)); d <= limit {
-			near = append(near, scored{k, d})
-		}
-	}
-	if len(near) == 0 && lv != "" {
-		for _, k := range known {
-			if strings.HasPrefix(strings.ToLower(k), lv) {
-				near = append(near, scored{k, len(k)})
-			}
-		}
-	}
-	slices.SortStableFunc(near, func(a, b scored) int { return a.d - b.d })
-	out := make([]string, 0, min(n, len(near)))
-	for _, s := range near[:min(n, len(near))] {
-		out = append(out, s.s)
-	}
-	return out
-}
-
-// joinOr writes "a", "a or b", "a, b or c".
-func joinOr(values []string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
-	}
-	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }

@@ -20,9 +20,12 @@ func TestUsageErrorsSuggest(t *testing.T) {
 		{[]string{"transactions", "--acount", "x"}, "Did you mean `--account`?"},
 		// An inherited flag is suggested as well as the command's own.
 		{[]string{"accounts", "--evn", "live"}, "Did you mean `--env`?"},
+		{[]string{"accounts", "--jsno"}, "Did you mean `--json`?"},
 		{[]string{"zzzzzz"}, ""},
 		{[]string{"accounts", "--zz"}, ""},
 		{[]string{"accounts", "-Z"}, ""},
+		// Two of three letters wrong is no typing mistake.
+		{[]string{"accounts", "--csv"}, ""},
 	}
 	for _, c := range cases {
 		code, out, errOut := runCLI(t, c.args...)
@@ -32,9 +35,14 @@ func TestUsageErrorsSuggest(t *testing.T) {
 		if strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: %q is not one line", c.args, errOut)
 		}
+		// The usage hint is the help of the command the mistake is in.
+		help := "Run `partnertui --help` for usage."
+		if len(c.args) > 1 {
+			help = "Run `partnertui " + c.args[0] + " --help` for usage."
+		}
 		switch {
-		case c.want == "" && !strings.Contains(errOut, "Run `partnertui --help` for usage."):
-			t.Errorf("%v: stderr %q, want the usage hint and no guess", c.args, errOut)
+		case c.want == "" && (!strings.Contains(errOut, help) || strings.Contains(errOut, "Did you mean")):
+			t.Errorf("%v: stderr %q, want %q and no guess", c.args, errOut, help)
 		case c.want != "" && !strings.Contains(errOut, c.want):
 			t.Errorf("%v: stderr %q lacks %q", c.args, errOut, c.want)
 		case c.want != "" && strings.Contains(errOut, "--help"):

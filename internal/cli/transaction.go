@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ type TransactionOptions struct {
 	IO   IO
 	F    *Factory
 	ID   string
-	JSON bool
+	JSON jsonFlags
 }
 
 // NewCmdTransaction shows one transaction in full.
@@ -32,7 +33,7 @@ func NewCmdTransaction(f *Factory) *cobra.Command {
 			return runTransaction(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object on stdout")
+	opts.JSON.register(cmd, reflect.TypeFor[api.TransactionDetail](), "print one JSON object on stdout")
 	return f.withSession(cmd, true)
 }
 
@@ -46,10 +47,7 @@ func runTransaction(ctx context.Context, opts *TransactionOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return writeTransactionDetail(opts.IO.Out, t)
+	return opts.F.writeItem(ctx, opts.JSON, t, func(w io.Writer) error { return writeTransactionDetail(w, t) })
 }
 
 // writeTransactionDetail writes a transaction as aligned lines.

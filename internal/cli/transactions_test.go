@@ -134,3 +134,89 @@ func TestMinAmountIgnoresTheSide(t *testing.T) {
 		t.Errorf("the help does not say what the sign of --min means:\n%s", help)
 	}
 }
+
+// TestUntilIncludesItsDay: --since D --until D lists exactly the
+// transactions executed on the day D, as the app's From and To do: the
+// platform's isBeforeExecutionDate excludes its bound, so --until D sends
+// the next midnight.
+func TestUntilIncludesItsDay(t *testing.T) {
+	t.Parallel()
+	home := homeOf(t).Dir
+	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
+	dates := func(args ...string) []string {
+		t.Helper()
+		code, out, errOut := runCLI(t, append([]string{"transactions", "--config", cfg, "--all", "--ordered", "--jsonl"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var got []string
+		for line := range strings.Lines(out) {
+			var tx struct {
+				ExecutionDate string `json:"executionDate"`
+			}
+			if err := json.Unmarshal([]byte(line), &tx); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			got = append(got, tx.ExecutionDate)
+		}
+		return got
+	}
+	all := dates()
+	if len(all) < 20 {
+		t.Fatalf("only %d transactions", len(all))
+	}
+	day := all[len(all)/2][:len("2026-11-22")]
+	want := 0
+	for _, d := range all {
+		if strings.HasPrefix(d, day) {
+			want++
+		}
+	}
+	got := dates("--since", day, "--until", day)
+	if len(got) != want || want == 0 {
+		t.Errorf("--since %s --until %s listed %d transactions, want the %d executed that day", day, day, len(got), want)
+	}
+	for _, d := range got {
+		if !strings.HasPrefix(d, day) {
+			t.Errorf("--since %s --until %s listed one executed %s", day, day, d)
+		}
+	}
+}
+
+// TestCrossAccountTableNamesTheAccount: the transactions table of several
+// accounts (the project's, or a user's accounts merged) has an ACCOUNT
+// column, each row naming its account, as the app's list does; one
+// account's table has none.
+func TestCrossAccountTableNamesTheAccount(t *testing.T) {
+	cfg, _ := signedInUserEmulator(t, 5)
+	for _, args := range [][]string{{}, {"--project"}} {
+		code, out, errOut := runCLI(t, append([]string{"transactions", "--config", cfg, "--first", "10"}, args...)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != ExitOK || len(lines) < 2 {
+			t.Fatalf("%v: exit %d, %q (%s)", args, code, out, errOut)
+		}
+		header := strings.Fields(lines[0])
+		if len(header) < 2 || header[len(header)-2] != "ACCOUNT" || header[len(header)-1] != "ID" {
+			t.Errorf("%v: header %q, want ACCOUNT before the last column, ID", args, lines[0])
+		}
+		// The header is ASCII; a row's names may not be: count in runes
+		// (each one cell wide here).
+		at := strings.Index(lines[0], "ACCOUNT")
+		for _, row := range lines[1:] {
+			rest := string([]rune(row)[at:])
+			if name := strings.TrimSpace(rest[:strings.LastIndex(rest, " ")]); name == "" || name == "-" {
+				t.Errorf("%v: a row names no account: %q", args, row)
+			}
+		}
+	}
+	code, out, _ := runCLI(t, "accounts", "--config", cfg, "--jsonl", "--first", "1")
+	var acc struct {
+		ID string `json:"id"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &acc) != nil {
+		t.Fatalf("accounts: exit %d, %q", code, out)
+	}
+	if code, out, errOut := runCLI(t, "transactions", "--config", cfg, "--account", acc.ID, "--first", "5"); code != ExitOK || strings.Contains(out, "ACCOUNT") {
+		t.Errorf("one account's table: exit %d, %q (%s); want no ACCOUNT column", code, out, errOut)
+	}
+}

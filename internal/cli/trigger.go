@@ -12,9 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/apicall"
+	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/scenario"
+	"github.com/partnertui/partnertui/internal/suggest"
 	"github.com/partnertui/partnertui/internal/trigger"
 )
 
@@ -50,7 +54,7 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 			"read with the project's token. Sandbox only.",
 		Example: "  partnertui trigger --list\n  partnertui trigger card-debited --card 3f2c… --amount 42.00\n" +
 			"  partnertui trigger transfer-returned --transaction bosci_… --json\n" +
-			"  partnertui trigger card-declined --set outcome=InsufficientFunds --expect Transaction.Rejected\n" +
+			"  partnertui trigger card-declined --set outcome=CardExpired --expect Transaction.Rejected\n" +
 			"  partnertui trigger --file refund.toml --timeout 2m",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,11 +75,11 @@ func NewCmdTrigger(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.List, "list", false, "list the built-in scenarios, what each does and the events it expects")
 	fl.StringVar(&opts.File, "file", "", "run the scenario of this TOML `file` instead of a built-in one")
-	fl.StringVar(&opts.Account, "account", "", "run on this account (`id`; default: your first Opened account with an IBAN)")
+	fl.StringVar(&opts.Account, "account", "", "run on this account (`id`; default: your first Opened account with an IBAN, in EUR for a SEPA scenario)")
 	fl.StringVar(&opts.Card, "card", "", "run on this card (`id`; default: your first Enabled card of an Opened account)")
 	fl.StringVar(&opts.Transaction, "transaction", "", "start from this existing transaction (`id`) instead of creating one")
 	fl.StringVar(&opts.Amount, "amount", "", "the scenario's `amount`, such as 42.00")
-	fl.StringArrayVar(&opts.Set, "set", nil, "set a step's argument (`[step.]field=value`, repeatable), e.g. outcome=InsufficientFunds")
+	fl.StringArrayVar(&opts.Set, "set", nil, "set a step's argument (`[step.]field=value`, repeatable), e.g. outcome=CardExpired; checked against the schema")
 	fl.StringSliceVar(&opts.Expect, "expect", nil, "wait for these event `types` instead of the scenario's (comma-separated; a type twice for two events)")
 	fl.DurationVar(&opts.Timeout, "timeout", triggerTimeout, "how long to wait for the events (`duration`; 0 does not wait)")
 	fl.BoolVar(&opts.JSON, "json", false, "write the run (steps, ids, events arrived and missing) as one JSON object")
@@ -136,8 +140,8 @@ func loadScenario(opts *TriggerOptions, args []string) (scenario.Scenario, error
 		}
 		names = append(names, sc.Name)
 	}
-	if near := closest(args[0], names, 3); len(near) > 0 {
-		return scenario.Scenario{}, usageErrorf("no scenario is named %q: did you mean %s?", args[0], joinOr(near))
+	if near := suggest.Closest(args[0], names, 3); len(near) > 0 {
+		return scenario.Scenario{}, usageErrorf("no scenario is named %q: did you mean %s?", args[0], suggest.JoinOr(near))
 	}
 	return scenario.Scenario{}, usageErrorf("no scenario is named %q: `partnertui trigger --list` names them", args[0])
 }
@@ -179,10 +183,8 @@ func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scen
 	if opts.expectSet {
 		expect = opts.Expect
 	}
-	for _, t := range expect {
-		if !slices.Contains(platform.WebhookEventTypes(), t) {
-			return sc, nil, unknownEventType(t)
-		}
+	if err := foldEventTypes("--expect", expect); err != nil {
+		return sc, nil, err
 	}
 	needs := sc.Needs(given)
 	for kind, id := range map[string]string{scenario.Account: opts.Account, scenario.Card: opts.Card} {
@@ -194,6 +196,32 @@ func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scen
 		return sc, nil, usageErrorf("%s cannot start from an existing transaction: drop --transaction", sc.Name)
 	}
 	return sc, expect, nil
+}
+
+// checkValues checks the values the steps give against the schemas of the
+// endpoints that serve them, as `partnertui api` checks an operation
+// (cached, else read by introspection), before anything is sent: an enum
+// value --set mistyped is a usage error with the values meant.
+func checkValues(ctx context.Context, f *Factory, e *app.Env, opts *TriggerOptions, sc scenario.Scenario) (scenario.Scenario, error) {
+	target := apicall.Env{Name: e.Name, API: e.API, Schemas: f.schemaCache()}
+	var schemas trigger.Schemas
+	var note string
+	var err error
+	if schemas.Testing, note, err = apicall.EndpointSchema(ctx, target, true); err != nil {
+		return sc, err
+	}
+	partner := slices.ContainsFunc(sc.Steps, func(s scenario.Step) bool {
+		return schemas.Testing == nil || schemas.Testing.Mutation == nil || schemas.Testing.Mutation.Fields.ForName(s.Op) == nil
+	})
+	if partner && note == "" {
+		if schemas.Partner, note, err = apicall.EndpointSchema(ctx, target, false); err != nil {
+			return sc, err
+		}
+	}
+	if note != "" {
+		fmt.Fprintln(f.IO.Err, "note: the scenario's values were not checked before they were sent:", safetext.Strip(note))
+	}
+	return trigger.CheckValues(sc, schemas, opts.Set)
 }
 
 // liveRefused is the usage error of trigger outside the Sandbox: Live has
@@ -218,6 +246,9 @@ func runTrigger(ctx context.Context, f *Factory, opts *TriggerOptions, sc scenar
 		trigger.Output{Out: f.IO.Out, Err: f.IO.Err, Terminal: f.IO.ErrIsTerminal(), Progress: f.progressLine()})
 	sc, expect, err := prepare(opts, sc, tr.Ops())
 	if err != nil {
+		return err
+	}
+	if sc, err = checkValues(ctx, f, e, opts, sc); err != nil {
 		return err
 	}
 	return tr.Run(ctx, sc, expect)

@@ -321,3 +321,37 @@ func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
 		t.Errorf("booking %s again: exit %d, stderr %s", booked, code, errOut)
 	}
 }
+
+// TestTriggerSetValuesAreCheckedAgainstTheSchema: a --set value of an enum
+// argument is checked against the Testing API's schema (read once by
+// introspection, then cached, as `api` does) before any simulation is
+// sent: one the enum does not have is a usage error with the values meant
+// (or all of them when none is close); one in another case is the
+// schema's value, and the run goes on.
+func TestTriggerSetValuesAreCheckedAgainstTheSchema(t *testing.T) {
+	e, cfg, _ := triggerEmulatorOf(t)
+	for _, c := range []struct {
+		set, want string
+	}{
+		{"outcome=InsufficientFunds", "--set outcome=InsufficientFunds: not a value of CardAuthorizationOutcome, which takes Accepted, AccountClosed"},
+		{"outcome=CardExpird", "--set outcome=CardExpird: not a value of CardAuthorizationOutcome: did you mean CardExpired?"},
+		{"authorize.outcome=DoNotHonour", "did you mean DoNotHonor?"},
+	} {
+		code, out, errOut := runCLI(t, "trigger", "--config", cfg, "card-declined", "--set", c.set)
+		if code != ExitUsage || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("--set %s: exit %d, stdout %q, stderr %q; want 2 and %q", c.set, code, out, errOut, c.want)
+		}
+	}
+	for _, op := range e.Log.Operations(t) {
+		if strings.Contains(strings.ToLower(op), "simulate") {
+			t.Errorf("a refused run sent %s", op)
+		}
+	}
+	code, rep, errOut := runTriggerJSON(t, cfg, "card-declined", "--set", "outcome=cardexpired", "--timeout", "30s")
+	if code != ExitOK || len(rep.Missing) != 0 || !slices.Equal(eventTypesOf(rep.Arrived), []string{"Transaction.Rejected"}) {
+		t.Errorf("--set outcome=cardexpired: exit %d, report %+v, stderr %q", code, rep, errOut)
+	}
+	if n := count(e.Log.Operations(t), "PartnertuiIntrospection"); n != 1 {
+		t.Errorf("the Testing API's schema was read %d times over four runs, want once (then cached)", n)
+	}
+}

@@ -3,10 +3,14 @@ package cli
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/apicall"
+	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/ui"
 )
 
@@ -35,7 +39,7 @@ func NewCmdTUI(f *Factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runTUI(cmd.Context(), opts)
+			return runTUI(cmd.Context(), opts, cmd)
 		},
 	}
 	cmd = f.withSession(cmd, true)
@@ -43,13 +47,52 @@ func NewCmdTUI(f *Factory) *cobra.Command {
 	return cmd
 }
 
+// firstRun reports whether partnertui runs with no configuration: not
+// under --demo, and no file where it looks for one, or one (exists) in
+// which no environment has its credentials yet (a template not filled in).
+func firstRun(a *app.App) (first, exists bool) {
+	if a.Demo() || a.ConfigFile == "" {
+		return false, false
+	}
+	if _, err := os.Lstat(a.ConfigFile); errors.Is(err, fs.ErrNotExist) {
+		return true, false
+	}
+	for _, name := range []config.EnvName{config.Sandbox, config.Live} {
+		if _, err := a.Env(name); !errors.Is(err, config.ErrNotConfigured) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// offerFirstRun shows the first-run screen; true when the user chose the
+// demo.
+func offerFirstRun(ctx context.Context, opts *TUIOptions, exists bool) (bool, error) {
+	path := opts.F.App().ConfigFile
+	choice, err := ui.FirstRun(ctx, ui.FirstRunOptions{ConfigPath: path, Exists: exists, NoColor: opts.F.env("NO_COLOR") != "",
+		WriteTemplate: func() error { return config.WriteTemplate(path) }})
+	return choice == ui.FirstRunDemo, err
+}
+
 // errNotATerminal: the terminal UI would draw escape sequences into a file
 // or a pipe.
 var errNotATerminal = errors.New("the terminal UI needs a terminal, and standard output is not one: for scripts, use a command with --json, such as `partnertui accounts --json`")
 
-func runTUI(ctx context.Context, opts *TUIOptions) error {
+func runTUI(ctx context.Context, opts *TUIOptions, cmd *cobra.Command) error {
 	if !opts.IO.OutIsTerminal() {
 		return &UsageError{Err: errNotATerminal}
+	}
+	if first, exists := firstRun(opts.F.App()); first {
+		demo, err := offerFirstRun(ctx, opts, exists)
+		if err != nil || !demo {
+			return err
+		}
+		// The demo, as --demo builds it.
+		opts.F.App().Close()
+		opts.F.app, opts.F.Session.Demo = nil, true
+		if err := opts.F.loadApp(ctx, cmd); err != nil {
+			return err
+		}
 	}
 	a := opts.F.App()
 	start, err := opts.F.envName()
@@ -57,7 +100,10 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 		return err
 	}
 	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests,
-		Getenv: opts.F.env, NoColor: opts.F.env("NO_COLOR") != ""}
+		Getenv: opts.F.env, NoColor: opts.F.env("NO_COLOR") != "", ConsentRedirect: a.ConsentRedirect}
+	if cfg, home := a.DemoPlace(); cfg != "" {
+		uopts.Demo = &ui.DemoPlace{ConfigFile: cfg, StateHome: home}
+	}
 	// The first screen's environment first: its request goes before the
 	// other environment is built and before the UI starts.
 	for _, name := range []config.EnvName{start, start.Other()} {
@@ -73,6 +119,12 @@ func runTUI(ctx context.Context, opts *TUIOptions) error {
 			PrefilledPhone: e.Config.AuthParams["phoneNumber"], ReadOnly: e.ReadOnly,
 			DemoApprove: e.DemoApprove, Project: e.Project,
 		}
+		schemas := apicall.Env{Name: name, API: e.API}
+		if !a.Demo() {
+			// Not under --demo: the emulator's port changes every run.
+			schemas.Schemas, _ = opts.F.schemaStore()
+		}
+		uopts.Envs[name].Schema = apicall.Source{Env: schemas}
 		if e.Snapshot != nil {
 			// Not a nil *app.Snapshot in the interface: the UI tests nil.
 			uopts.Envs[name].Snapshot = e.Snapshot

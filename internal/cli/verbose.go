@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/auth"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // DebugEnv turns the request lines on without --verbose: "api" for one
@@ -57,7 +58,8 @@ func (f *Factory) onRequest(r requestLines) func(api.Entry) {
 				}
 			}
 		}
-		f.progressLine().println(line)
+		// The operation's text is the user's, and may hold anything.
+		f.progressLine().println(safetext.StripLines(line))
 	}
 }
 
@@ -93,6 +95,11 @@ func requestLine(e api.Entry) string {
 	}
 	if e.Err != "" {
 		b.WriteString(" failed: " + e.Err)
+	}
+	if e.Answer != "" {
+		// What came instead of the API's JSON: the error names it in a
+		// sentence, here is its start.
+		b.WriteString("\n  answer: " + e.Answer)
 	}
 	return b.String()
 }

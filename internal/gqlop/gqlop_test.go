@@ -158,3 +158,27 @@ func TestCountReportsEveryLimitOnceWithItsSource(t *testing.T) {
 		t.Errorf("CheckLimits: %v, want %q", p, c.Broken[0].Message)
 	}
 }
+
+// TestIntrospectionQueryFitsTheSandboxLimits: the schema is read in one
+// request the Sandbox accepts, counted as the platform counts it.
+func TestIntrospectionQueryFitsTheSandboxLimits(t *testing.T) {
+	t.Parallel()
+	o, err := Parse(IntrospectionQuery, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.CheckLimits(SandboxLimits()); err != nil {
+		t.Fatal(err)
+	}
+	c := o.Count(SandboxLimits())
+	if c.Depth != 13 || c.TopLevel != 1 {
+		t.Errorf("counted %+v, want depth 13 and one top-level field", c)
+	}
+	t.Logf("the introspection query: depth %d, %d fields", c.Depth, c.Fields)
+	for _, want := range []string{"args(includeDeprecated: true) { ...InputValue }", "inputFields(includeDeprecated: true)",
+		"fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason }"} {
+		if !strings.Contains(IntrospectionQuery, want) {
+			t.Errorf("the query does not ask %q: a schema rebuilt from its answer would lack deprecated arguments and input fields", want)
+		}
+	}
+}

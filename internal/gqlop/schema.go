@@ -6,31 +6,39 @@ import (
 	"github.com/partnertui/partnertui/internal/schemafile"
 )
 
-// IntrospectionQuery reads what validation needs of a schema: every type
-// with its fields, arguments, input fields, interfaces, enum values and
-// possible types, and the directives; and which fields and enum values
-// are deprecated, and why (`partnertui check` reports their uses). Its
-// depth (13) and field count (about 175, fragments expanded) are within
-// the Sandbox limits.
+// IntrospectionQuery reads a schema whole, so that the SDL written from
+// its answer (internal/schemafile) is the schema the endpoint serves:
+// every type with its description, fields, arguments, input fields,
+// interfaces, enum values and possible types, and the directives; which
+// fields, arguments, input fields and enum values are deprecated, and why
+// (`partnertui check` reports their uses). Deprecated arguments and input
+// fields are asked for too (includeDeprecated), as graphql-js's own
+// query does with inputValueDeprecation: without it a server leaves them
+// out, and a schema rebuilt from its answer lacks them. It leaves out
+// specifiedByURL, isRepeatable and isOneOf, which servers older than the
+// 2021 specification refuse, failing the whole query. Its depth (13) and
+// field count (about 190, fragments expanded) are within the Sandbox
+// limits (TestIntrospectionQueryFitsTheSandboxLimits).
 const IntrospectionQuery = `query PartnertuiIntrospection {
   __schema {
     queryType { name }
     mutationType { name }
     subscriptionType { name }
     types { ...FullType }
-    directives { name locations args { ...InputValue } }
+    directives { name description locations args(includeDeprecated: true) { ...InputValue } }
   }
 }
 fragment FullType on __Type {
   kind
   name
-  fields(includeDeprecated: true) { name args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
-  inputFields { ...InputValue }
+  description
+  fields(includeDeprecated: true) { name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
+  inputFields(includeDeprecated: true) { ...InputValue }
   interfaces { ...TypeRef }
-  enumValues(includeDeprecated: true) { name isDeprecated deprecationReason }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
   possibleTypes { ...TypeRef }
 }
-fragment InputValue on __InputValue { name type { ...TypeRef } defaultValue }
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason }
 fragment TypeRef on __Type {
   kind name
   ofType { kind name ofType { kind name ofType { kind name ofType { kind name

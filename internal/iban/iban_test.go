@@ -136,3 +136,43 @@ func TestEPCPayloadAndQR(t *testing.T) {
 		t.Fatal("the dark-background QR is not inverted")
 	}
 }
+
+// A search is a whole IBAN, a part of one (its start or its last digits,
+// spaces allowed), or neither.
+func TestWholeAndPart(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in    string
+		whole bool
+		part  string
+	}{
+		{"FR76 1741 8000 0185 2140 9315 521", true, ""},
+		{"fr7617418000018521409315521", true, ""},
+		{"FR76 1741 8000 0185 2140 9315 522", true, ""}, // wrong check digits: still looked for
+		{"FR76 1741 8000", false, "FR7617418000"},
+		{"fr76", false, "FR76"},
+		{"9315 521", false, "9315521"},
+		{"9315521", false, "9315521"},
+		{"521", false, ""},                            // too few digits to mean anything
+		{"FR", false, ""},                             // a country alone
+		{"FR7x 1741", false, ""},                      // no check digits
+		{"Dupont", false, ""},                         // a name
+		{"Main account", false, ""},                   // a name
+		{"ZZ76 1741", false, ""},                      // no such country
+		{"DE89 3704 0044 0532 0130 00 99", false, ""}, // longer than a German IBAN
+	}
+	for _, c := range cases {
+		if got := Whole(c.in); got != c.whole {
+			t.Errorf("Whole(%q) = %v, want %v", c.in, got, c.whole)
+		}
+		if got := Part(c.in); got != c.part {
+			t.Errorf("Part(%q) = %q, want %q", c.in, got, c.part)
+		}
+	}
+	const acct = "FR76 1741 8000 0185 2140 9315 521"
+	for part, want := range map[string]bool{"FR7617418000": true, "9315521": true, "FR7699": false, "9315": false, "1741": false, "": false} {
+		if got := HasPart(acct, part); got != want {
+			t.Errorf("HasPart(%q, %q) = %v, want %v", acct, part, got, want)
+		}
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,18 +30,20 @@ type deliveries struct {
 
 	mu  sync.Mutex
 	cut int // ended by Ctrl+C before their last attempt
+
+	tickets int // events handed over so far; read by the log's reader only
 }
 
 // start delivers ev in a goroutine of its own. When pending events are
 // already in hand it waits for room if wait is set, else ev is reported
 // as not forwarded. It is false when ctx ended first.
-func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, wait bool) bool {
+func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, wait bool, ticket int) bool {
 	select {
 	case d.room <- struct{}{}:
 	default:
 		if !wait {
 			d.l.finish(ev)
-			d.l.report(ev, fmt.Sprintf("not forwarded: %d events are already being delivered or retried", pending), false)
+			d.l.report(ev, fmt.Sprintf("not forwarded: %d events are already being delivered or retried", pending), false, ticket)
 			return true
 		}
 		select {
@@ -49,7 +53,7 @@ func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret a
 		}
 	}
 	d.wg.Go(func() {
-		finished := d.l.deliver(ctx, ev, secret, d.slots)
+		finished := d.l.deliver(ctx, ev, secret, d.slots, ticket)
 		<-d.room
 		if !finished {
 			d.mu.Lock()
@@ -64,6 +68,7 @@ func (d *deliveries) start(ctx context.Context, ev api.WebhookEventLog, secret a
 // events it ended before their last attempt.
 func (d *deliveries) stop() {
 	d.wg.Wait()
+	d.l.flushHeld()
 	switch {
 	case d.cut == 1:
 		fmt.Fprintln(d.l.io.Err, "Stopped: 1 event was not delivered yet.")
@@ -76,10 +81,11 @@ func (d *deliveries) stop() {
 // 2xx, as the platform counts success, trying again with backoff; each
 // attempt is one line, the last one says when the event is given up.
 // finished is false when ctx ended it first.
-func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, slots chan struct{}) (finished bool) {
+// ticket orders its first line among the events' (report).
+func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret api.Secret, slots chan struct{}, ticket int) (finished bool) {
 	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
 		l.finish(ev)
-		l.report(ev, "not forwarded: the subscription's secret "+p+", so it cannot be sent as it is stored", false)
+		l.report(ev, "not forwarded: the subscription's secret "+p+", so it cannot be sent as it is stored", false, ticket)
 		return true
 	}
 	wait := l.opts.Backoff
@@ -97,14 +103,14 @@ func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret a
 			return false
 		case a.ok():
 			l.finish(ev)
-			l.report(ev, a.String(), payload)
+			l.report(ev, a.String(), payload, ticket)
 			return true
 		case attempt == MaxAttempts:
 			l.finish(ev)
-			l.report(ev, fmt.Sprintf("%s; gave up after %d attempts", a, attempt), payload)
+			l.report(ev, fmt.Sprintf("%s; gave up after %d attempts", a, attempt), payload, ticket)
 			return true
 		}
-		l.report(ev, fmt.Sprintf("%s; trying again in %s", a, wait), payload)
+		l.report(ev, fmt.Sprintf("%s; trying again in %s", a, wait), payload, ticket)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -118,14 +124,43 @@ func (l *listener) deliver(ctx context.Context, ev api.WebhookEventLog, secret a
 
 // report writes one line about ev on stdout and, when payload is set,
 // the payload on the next (PrintJSON, once per event). The payload was
-// made safe for the terminal when the API client decoded it.
-func (l *listener) report(ev api.WebhookEventLog, what string, payload bool) {
+// made safe for the terminal when the API client decoded it. An event's
+// lines carry its ticket (1, 2, … in the order events were handed over:
+// oldest first); its first line is held until every earlier ticket's
+// first line is out, and its later ones behind it, so a catch-up reads
+// oldest first whichever delivery ends first; 0 writes at once.
+func (l *listener) report(ev api.WebhookEventLog, what string, payload bool, ticket int) {
+	line := fmt.Sprintf("%s  %-28s %s  → %s\n", l.clock(), ev.EventType, ev.ResourceID, what)
+	if payload {
+		line += ev.RequestPayload + "\n"
+	}
 	l.out.Lock()
 	defer l.out.Unlock()
-	fmt.Fprintf(l.io.Out, "%s  %-28s %s  → %s\n", l.clock(), ev.EventType, ev.ResourceID, what)
-	if payload {
-		fmt.Fprintln(l.io.Out, ev.RequestPayload)
+	if ticket == 0 || ticket <= l.printed {
+		_, _ = io.WriteString(l.io.Out, line)
+		return
 	}
+	l.held[ticket] += line
+	for {
+		next, ok := l.held[l.printed+1]
+		if !ok {
+			return
+		}
+		_, _ = io.WriteString(l.io.Out, next)
+		delete(l.held, l.printed+1)
+		l.printed++
+	}
+}
+
+// flushHeld writes the first lines still held, in their order: their
+// earlier events were cut by Ctrl+C before their first attempt ended.
+func (l *listener) flushHeld() {
+	l.out.Lock()
+	defer l.out.Unlock()
+	for _, t := range slices.Sorted(maps.Keys(l.held)) {
+		_, _ = io.WriteString(l.io.Out, l.held[t])
+	}
+	clear(l.held)
 }
 
 // answer is the outcome of one POST: a status, or the error that stood
@@ -207,15 +242,18 @@ func ForwardOnce(ctx context.Context, opts Options, e Env, s Streams, ev api.Web
 	}
 	l := newListener(opts, e, s)
 	defer l.http.CloseIdleConnections()
-	secret, err := l.secret(ctx, ev)
-	if err != nil {
-		return err
+	secret := api.Secret(opts.Secret)
+	if secret == "" {
+		var err error
+		if secret, err = l.secret(ctx, ev); err != nil {
+			return err
+		}
 	}
 	if p := platform.WebhookSecretProblem(secret.Reveal()); p != "" {
 		return &NotDeliveredError{EventID: ev.EventID, Answer: "the subscription's secret " + p + ", so it cannot be sent as it is stored"}
 	}
 	a := l.post(ctx, ev.RequestPayload, secret)
-	l.report(ev, a.String(), false)
+	l.report(ev, a.String(), false, 0)
 	if !a.ok() {
 		return &NotDeliveredError{EventID: ev.EventID, Answer: a.String()}
 	}

@@ -44,7 +44,8 @@ type Options struct {
 	Since time.Time
 	// Resume keeps the position in the state directory and starts from it.
 	Resume bool
-	// Secret is Create's subscription's secret; "" generates one.
+	// Secret is Create's subscription's secret; "" generates one. For
+	// ForwardOnce, it is sent instead of the event's subscription's.
 	Secret string
 	// PrintJSON prints each event's payload as it is forwarded.
 	PrintJSON bool
@@ -199,6 +200,12 @@ type listener struct {
 	resumed bool      // pos was saved by an earlier run
 
 	out sync.Mutex // one event's line is never cut by another's
+	// The first line of each event handed over comes out in the order the
+	// events were handed over (oldest first), whichever delivery ends
+	// first: held holds those waiting for an earlier one's; printed is the
+	// last ticket out. Both under out.
+	held    map[int]string
+	printed int
 }
 
 func newListener(opts Options, e Env, s Streams) *listener {
@@ -208,7 +215,7 @@ func newListener(opts Options, e Env, s Streams) *listener {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.MaxIdleConnsPerHost = inFlight
-	return &listener{opts: opts, env: e, io: s, api: e.API, subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{},
+	return &listener{opts: opts, env: e, io: s, api: e.API, subID: opts.Subscription, seen: map[string]bool{}, secrets: map[string]api.Secret{}, held: map[int]string{},
 		http: &http.Client{Transport: tr, Timeout: opts.Timeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
@@ -273,7 +280,7 @@ func (l *listener) create(ctx context.Context) (*api.WebhookSubscription, error)
 	l.secrets[sub.ID] = secret
 	fmt.Fprintf(l.io.Err, "Created webhook subscription %s for this run; it is removed when listen stops.\n", sub.ID)
 	if l.opts.Secret == "" {
-		fmt.Fprintf(l.io.Err, "Its secret, sent in the x-swan-secret header for your handler to check, is %s (shown only now; --secret chooses it).\n", secret.Reveal())
+		fmt.Fprintf(l.io.Err, "Its secret, sent in the x-swan-secret header for your handler to check, is %s (shown only now; --secret-env or --secret-file chooses it).\n", secret.Reveal())
 	}
 	return sub, nil
 }

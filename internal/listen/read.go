@@ -9,6 +9,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/remedy"
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // run reads the log every interval until ctx ends and hands each new event
@@ -29,7 +30,7 @@ func (l *listener) run(ctx context.Context) error {
 			return err
 		}
 	}
-	fmt.Fprintf(l.io.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env.Name, l.opts.ForwardTo)
+	fmt.Fprintf(l.io.Err, "Ready: forwarding %s events to %s (Ctrl+C to stop).\n", l.env.Name, safetext.Strip(l.opts.ForwardTo))
 	d := &deliveries{l: l, slots: make(chan struct{}, inFlight), room: make(chan struct{}, pending)}
 	defer d.stop()
 	for _, ev := range backlog {
@@ -64,19 +65,28 @@ func (l *listener) run(ctx context.Context) error {
 }
 
 // hand gives ev to its delivery. A backlog event waits for room among the
-// events in hand; a live one finding none is reported as not forwarded.
-// It is false when ctx ended first.
-func (l *listener) hand(ctx context.Context, d *deliveries, ev api.WebhookEventLog, wait bool) bool {
+// events in hand, and its lines come out in the backlog's order, oldest
+// first (its ticket: report); a live one finding none is reported as not
+// forwarded, and its lines come as its attempts end, so a live event the
+// endpoint hangs on holds up no other's line. It is false when ctx ended
+// first.
+func (l *listener) hand(ctx context.Context, d *deliveries, ev api.WebhookEventLog, backlog bool) bool {
+	ticket := 0
+	if backlog {
+		d.tickets++
+		ticket = d.tickets
+	}
+	wait := backlog
 	secret, err := l.secret(ctx, ev)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false
 		}
 		l.finish(ev)
-		l.report(ev, "not forwarded: "+remedy.Sentence(err), false)
+		l.report(ev, "not forwarded: "+remedy.Sentence(err), false, ticket)
 		return true
 	}
-	return d.start(ctx, ev, secret, wait)
+	return d.start(ctx, ev, secret, wait, ticket)
 }
 
 // catchUp is the first read of the log. It returns, oldest first, what
@@ -109,9 +119,15 @@ func (l *listener) backlog(ctx context.Context, start time.Time, keep func(api.W
 	p := l.params()
 	p.StartDate = start
 	r := l.newRead()
+	// Where each event was first logged, counted from the newest entry:
+	// an event's later attempts are logged after it, above it.
+	first := map[string]int{}
+	n := 0
 	err := api.Walk(ctx, api.Pages(l.api.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
 		for _, ev := range page.Items {
 			r.take(ev, keep(ev))
+			first[ev.EventID] = n
+			n++
 		}
 		return nil
 	})
@@ -119,12 +135,16 @@ func (l *listener) backlog(ctx context.Context, start time.Time, keep func(api.W
 		return nil, err
 	}
 	// Oldest first: by date, and events of the same millisecond in the
-	// order they were logged.
+	// order they were first logged (whatever their retries since).
 	news := l.commit(r)
-	slices.Reverse(news)
-	slices.SortStableFunc(news, func(a, b api.WebhookEventLog) int { return eventDate(a).Compare(eventDate(b)) })
+	slices.SortStableFunc(news, func(a, b api.WebhookEventLog) int {
+		if c := eventDate(a).Compare(eventDate(b)); c != 0 {
+			return c
+		}
+		return first[b.EventID] - first[a.EventID]
+	})
 	if len(news) > 0 {
-		fmt.Fprintf(l.io.Err, "Catching up: %d events logged since %s, oldest first.\n", len(news), start.Local().Format(time.DateTime))
+		fmt.Fprintf(l.io.Err, "Catching up: %d events logged since %s, oldest first.\n", len(news), start.Local().Format("2006-01-02 15:04:05 MST"))
 	}
 	return news, nil
 }

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,5 +264,62 @@ func TestBacklogIsOldestFirst(t *testing.T) {
 		if i > 0 && ev.EventDate.Before(news[i-1].EventDate) {
 			t.Errorf("event %d (%s) is older than the one before it (%s)", i, ev.EventDate, news[i-1].EventDate)
 		}
+	}
+}
+
+// TestCatchUpLinesComeOldestFirst: the catch-up's lines come in the order
+// its events are forwarded, oldest first, although deliveries run at once
+// and the endpoint answers the first POST it gets last; the catch-up's
+// line names its time zone.
+func TestCatchUpLinesComeOldestFirst(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	sub := w.BookedOnly(t, "https://partnertui.invalid/booked")
+	var made []string
+	for range 6 {
+		made = append(made, w.Transfer(t))
+	}
+	w.WaitLogged(t, api.WebhookEventLogsParams{WebhookSubscriptionID: sub.ID}, 6)
+	var calls atomic.Int32
+	release := make(chan struct{})
+	rec, url := webhooktest.NewAnsweringReceiver(t, func(rw http.ResponseWriter, _ *http.Request, _ string) {
+		switch calls.Add(1) {
+		case 1:
+			select { // the first POST is answered once all the others are
+			case <-release:
+			case <-time.After(10 * time.Second):
+			}
+		case int32(len(made)):
+			close(release)
+		}
+	})
+	o := options(url)
+	o.Subscription, o.Since = sub.ID, time.Now().Add(-time.Hour)
+	run := w.start(t, o)
+	rec.Wait(t, len(made))
+	run.out.WaitFor(t, "a line per event", func(s string) bool { return strings.Count(s, "\n") >= len(made) })
+	run.stop(t)
+	var got []string
+	for line := range strings.Lines(run.out.String()) {
+		if f := strings.Fields(line); len(f) > 2 {
+			got = append(got, f[2])
+		}
+	}
+	// The log's order: by date (a transfer is booked on its own
+	// schedule), then as first logged.
+	news, err := newListener(o, w.env(), Streams{Out: io.Discard, Err: io.Discard}).backlog(context.Background(), o.Since, func(api.WebhookEventLog) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, ev := range news {
+		want = append(want, ev.ResourceID)
+	}
+	if len(want) != len(made) || !slices.Equal(got, want) {
+		t.Errorf("the lines name the transactions in the order %v, want the log's, oldest first: %v\n%s", got, want, run.out.String())
+	}
+	zone := time.Now().Format("MST")
+	if !regexp.MustCompile(`Catching up: 6 events logged since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d ` + zone + `, oldest first\.`).MatchString(run.err.String()) {
+		t.Errorf("the catch-up line does not name its time zone (%s):\n%s", zone, run.err.String())
 	}
 }

@@ -31,6 +31,17 @@ const (
 	MaxTopLevel = 5
 )
 
+// SEPACurrency is the currency of every SEPA credit transfer and direct
+// debit: an account in another currency can neither send nor receive one.
+const SEPACurrency = "EUR"
+
+// IsSEPAOperation reports whether the operation named (its schema name) moves
+// money by SEPA: the Testing API's Sepa simulations, and the partner API's
+// initiateCreditTransfers, whose beneficiaries are SEPA ones.
+func IsSEPAOperation(name string) bool {
+	return strings.Contains(name, "Sepa") || name == "initiateCreditTransfers"
+}
+
 // EnvTitle is an environment's name as the platform writes it: "Sandbox"
 // or "Live" for env "sandbox" or "live" (any other string as it is).
 func EnvTitle(env string) string {

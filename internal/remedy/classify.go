@@ -37,7 +37,7 @@ func Classify(err error, project bool) Remedy {
 	case errors.Is(err, context.Canceled):
 		return Remedy{Kind: Interrupted}
 	}
-	for _, c := range []func(error, bool) (Remedy, bool){localState, session, tokenEndpoint, signIn, apiAnswer} {
+	for _, c := range []func(error, bool) (Remedy, bool){localState, session, tokenEndpoint, signIn, unsent, apiAnswer} {
 		if r, ok := c(err, project); ok {
 			return r
 		}
@@ -171,33 +171,53 @@ func signIn(err error, _ bool) (Remedy, bool) {
 	return Remedy{}, false
 }
 
-// apiAnswer: what the API answered, or why nothing did.
-func apiAnswer(err error, _ bool) (Remedy, bool) {
+// apiAnswer: what the API answered, or why nothing did. Each of these is
+// a request the request log keeps (Logged).
+func apiAnswer(err error, project bool) (Remedy, bool) {
+	r, ok := apiAnswerKind(err, project)
+	r.Logged = ok
+	return r, ok
+}
+
+func apiAnswerKind(err error, _ bool) (Remedy, bool) {
 	var (
 		limited *api.RateLimitedError
 		network *api.NetworkError
 		bad     *api.BadResponseError
-		foreign *api.EndpointError
 	)
 	switch {
 	case errors.As(err, &limited):
 		return Remedy{Kind: RetryAt, Env: limited.Env, At: limited.RetryAt}, true
 	case errors.Is(err, api.ErrOperationLimit):
 		return Remedy{Kind: NarrowQuery}, true
-	case errors.Is(err, api.ErrReadOnly), errors.Is(err, api.ErrNoTestingAPI):
-		return Remedy{Kind: UseSandbox}, true
 	case errors.Is(err, api.ErrNotFound):
 		return Remedy{Kind: CheckID}, true
 	case errors.As(err, &network):
 		return Remedy{Kind: CheckNetwork, Env: network.Env, URLKey: "api_url"}, true
+	case errors.As(err, &bad) && bad.Kind == api.AnswerCutOff:
+		// The address is right: the answer was cut on its way.
+		return Remedy{Kind: Retry}, true
+	case errors.As(err, &bad) && bad.Kind == api.AnswerHTML && bad.Status < 300:
+		return Remedy{Kind: CheckPortal, Env: bad.Env}, true
 	case errors.As(err, &bad):
 		return Remedy{Kind: CheckURL, Env: bad.Env}, true
-	case errors.As(err, &foreign):
-		return Remedy{Kind: CheckURL, Env: foreign.Env}, true
 	case errors.Is(err, api.ErrServer), errors.Is(err, api.ErrGraphQL):
 		return Remedy{Kind: Retry}, true
 	case errors.Is(err, api.ErrRejected):
 		return Remedy{Kind: None}, true // the server's own words say why
+	}
+	return Remedy{}, false
+}
+
+// unsent: a request refused before it left the process, which the
+// request log does not keep.
+func unsent(err error, _ bool) (Remedy, bool) {
+	var foreign *api.EndpointError
+	switch {
+	case errors.Is(err, api.ErrReadOnly), errors.Is(err, api.ErrNoTestingAPI):
+		return Remedy{Kind: UseSandbox}, true
+	case errors.As(err, &foreign):
+		return Remedy{Kind: CheckURL, Env: foreign.Env}, true
 	}
 	return Remedy{}, false
 }

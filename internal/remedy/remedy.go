@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/partnertui/partnertui/internal/safetext"
 )
 
 // Kind is what the user can do about an error.
@@ -66,6 +68,11 @@ const (
 	// CheckURL means something that is not Env's API answered, or a request
 	// aimed elsewhere was refused; check the URLs under Env's table.
 	CheckURL
+	// CheckPortal means a web page answered at Env's API address with a
+	// success status: a network's sign-in page (captive portal) or a
+	// proxy stands between this machine and the platform; sign in to the
+	// network, else check the URLs under Env's table.
+	CheckPortal
 
 	// CheckClient means the project token of Env was refused; check the
 	// client's id and secret.
@@ -151,6 +158,10 @@ type Remedy struct {
 	// closest command or flag; "" when none is close. For
 	// RemoveSubscription, the command that removes it.
 	Command string
+	// Logged: the error is how a request to the API went (its answer, or
+	// why none came), which the request log keeps whole: the app's L and
+	// --verbose show it, the body of an answer that was not JSON included.
+	Logged bool
 }
 
 // Table is the config table of the remedy's environment: "sandbox" when
@@ -174,7 +185,10 @@ type Advised interface {
 // stop. It keeps the lower case of Go errors; a surface that starts a line
 // with it capitalises it (Capitalized).
 func Sentence(err error) string {
-	s := strings.TrimSpace(err.Error())
+	// Every surface shows the error through here: it is made safe for the
+	// terminal here, once, whatever it quotes (a server's text, a jq
+	// program's halt_error, a line of the user's own file).
+	s := strings.TrimSpace(safetext.StripLines(err.Error()))
 	if s == "" {
 		return "something went wrong."
 	}

@@ -6,6 +6,7 @@
 package safetext
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -114,6 +115,43 @@ func unchanged(s string) bool {
 		i += size
 	}
 	return true
+}
+
+// StripLines is Strip for a text of several lines, such as an error that
+// lists one problem a line: each line is stripped, the line ends (\n) are
+// kept.
+func StripLines(s string) string {
+	if unchanged(strings.ReplaceAll(s, "\n", " ")) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Strip(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// JSON makes JSON text safe to write to a terminal without changing what
+// it says: every rune Strip would drop that JSON may hold raw in a string
+// (DEL, the C1 controls, bidi controls, the line and paragraph
+// separators) is written as its \u escape instead. encoding/json already
+// escapes the C0 controls and replaces invalid UTF-8. For JSON a program
+// made (a jq filter's result), whose strings did not come through Strip.
+func JSON(b []byte) []byte {
+	if unchanged(strings.NewReplacer("\n", " ", "\t", " ", "\r", " ").Replace(string(b))) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' || isBidiControl(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
 
 // Truncate strips s and cuts it to max runes, marking the cut with "…":

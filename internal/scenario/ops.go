@@ -12,6 +12,9 @@ import (
 type Op struct {
 	Args    []Arg    // every argument it takes
 	Outputs []string // the fields its result gives later steps (transactionId)
+	// Currency is the currency the account a step of it refers to must
+	// hold (a SEPA transfer's account is in euros); "" takes any.
+	Currency string
 	// Do runs it with the arguments set (references resolved) and returns
 	// its outputs.
 	Do func(ctx context.Context, args map[string]string) (map[string]string, error)
@@ -28,6 +31,24 @@ type Ops map[string]Op
 
 func (o Op) takes(arg string) bool {
 	return slices.ContainsFunc(o.Args, func(a Arg) bool { return a.Name == arg })
+}
+
+// AccountCurrency is the currency the run's account must hold when the
+// objects in given are given: that of the first step that runs and refers
+// to the account with an operation that needs one; "" when none does.
+func (sc Scenario) AccountCurrency(ops Ops, given Objects) string {
+	for _, s := range sc.Steps {
+		if !s.runs(given) || ops[s.Op].Currency == "" {
+			continue
+		}
+		for _, v := range s.Args {
+			refs, _ := refsOf(v)
+			if slices.ContainsFunc(refs, func(r ref) bool { return r.name == Account }) {
+				return ops[s.Op].Currency
+			}
+		}
+	}
+	return ""
 }
 
 // Names lists the operations, sorted.

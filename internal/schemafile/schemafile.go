@@ -44,7 +44,7 @@ type Schema struct {
 	Endpoint Endpoint
 	// Deprecations: the source says which members are deprecated. SDL
 	// always does; an introspection answer only when it asked for
-	// isDeprecated (`partnertui api`'s cache does not).
+	// isDeprecated (internal/gqlop's query does).
 	Deprecations bool
 }
 
@@ -96,10 +96,17 @@ func FromIntrospection(name string, answer []byte) (*Schema, error) {
 	return Load(name, answer)
 }
 
-// FromAST wraps a schema already built (from an introspection answer
-// without deprecations, as `partnertui api` caches one).
-func FromAST(name string, s *ast.Schema, deprecations bool) *Schema {
-	return &Schema{Name: name, AST: s, Endpoint: Detect(s), Deprecations: deprecations}
+// SDL writes an introspection answer ({"data":{"__schema":…}},
+// {"__schema":…} or the __schema object itself) as SDL, the text Load
+// reads it back as, so that a schema read from an endpoint can be kept as
+// a file people and other tools read. deprecations reports whether the
+// answer says which members are deprecated.
+func SDL(answer []byte) (sdl string, deprecations bool, err error) {
+	trimmed := bytes.TrimLeft(answer, " \t\r\n\ufeff")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return "", false, errors.New("the introspection answer is not JSON")
+	}
+	return introspectionSDL(trimmed)
 }
 
 // Detect says which endpoint s is by the query only that endpoint serves.

@@ -42,12 +42,42 @@ type API struct {
 	OperationName string
 	Query         string
 	Variables     map[string]any
+	// At, when set, is the partnertui it runs against: a running --demo.
+	At *Place
+}
+
+// Place is a partnertui setup other than the user's own: the
+// configuration file and the XDG_STATE_HOME (its tokens) of a running
+// --demo, which exist only while it runs.
+type Place struct {
+	Config    string // --config
+	StateHome string // XDG_STATE_HOME
+}
+
+// command is the start of a partnertui command run at p: the variable
+// that points at its state, partnertui, the subcommand, --config.
+func (p *Place) command(sub string) []string {
+	if p == nil {
+		return []string{"partnertui", sub}
+	}
+	return []string{"XDG_STATE_HOME=" + Quote(p.StateHome), "partnertui", sub, "--config", Quote(p.Config)}
+}
+
+// Token is the `partnertui token` command whose output is the access
+// token of env (the project's with project) at p, the user's own setup
+// when p is nil.
+func Token(env string, project bool, p *Place) string {
+	parts := append(p.command("token"), "--env", Quote(env))
+	if project {
+		parts = append(parts, "--project")
+	}
+	return strings.Join(parts, " ")
 }
 
 // String is the command: strings as -f, every other value as -F (numbers,
 // booleans, null, objects and lists as JSON), in the variables' name order.
 func (a API) String() string {
-	parts := []string{"partnertui", "api"}
+	parts := a.At.command("api")
 	if a.Env != "" {
 		parts = append(parts, "--env", Quote(a.Env))
 	}

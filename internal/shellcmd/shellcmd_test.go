@@ -33,3 +33,20 @@ func TestAPICommand(t *testing.T) {
 		t.Errorf("curl %s", c)
 	}
 }
+
+// A command for a running --demo names its configuration and its state,
+// quoted, so that it reaches that demo and no other setup.
+func TestCommandsAtADemo(t *testing.T) {
+	at := &Place{Config: "/tmp/partnertui-demo-1/config.toml", StateHome: "/tmp/partnertui demo'1"}
+	got := API{Env: "sandbox", Query: "{ a }", At: at}.String()
+	want := `XDG_STATE_HOME='/tmp/partnertui demo'\''1' partnertui api --config /tmp/partnertui-demo-1/config.toml --env sandbox '{ a }'`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := Token("live", true, at), `XDG_STATE_HOME='/tmp/partnertui demo'\''1' partnertui token --config /tmp/partnertui-demo-1/config.toml --env live --project`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := Token("sandbox", false, nil); got != "partnertui token --env sandbox" {
+		t.Errorf("token %s", got)
+	}
+}

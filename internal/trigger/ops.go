@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 )
 
@@ -32,6 +33,12 @@ func Ops(c *api.Client, consent func(context.Context, *api.Payment) (*api.Paymen
 		ops[s.Field] = simulationOp(sim, s)
 	}
 	ops["initiateCreditTransfers"] = paymentOp(c, consent)
+	for name, op := range ops {
+		if platform.IsSEPAOperation(name) {
+			op.Currency = platform.SEPACurrency
+			ops[name] = op
+		}
+	}
 	return ops
 }
 

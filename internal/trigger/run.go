@@ -42,7 +42,7 @@ func (r *run) resolve(ctx context.Context) (scenario.Objects, error) {
 		var err error
 		switch kind {
 		case scenario.Account:
-			objs[kind], err = r.account(ctx)
+			objs[kind], err = r.account(ctx, r.sc.AccountCurrency(r.Ops(), objs))
 		case scenario.Card:
 			objs[kind], err = r.card(ctx)
 		case scenario.Transaction:
@@ -86,12 +86,17 @@ func accountObject(a *api.Account) map[string]string {
 	return map[string]string{"id": a.ID, "iban": a.IBAN, "name": a.Name, "holder": a.Holder.Info.Name, "currency": a.Currency}
 }
 
-// account is --account's, else the first Opened account with an IBAN.
-func (r *run) account(ctx context.Context) (map[string]string, error) {
+// account is --account's, else the first Opened account with an IBAN, in
+// currency when the steps need one (a SEPA transfer's account is in euros).
+func (r *run) account(ctx context.Context, currency string) (map[string]string, error) {
 	if r.opts.Account != "" {
 		a, err := r.env.API.Account(ctx, r.opts.Account)
 		if err != nil {
 			return nil, err
+		}
+		if currency != "" && a.Currency != currency {
+			return nil, usage.Errorf("account %s (%s) holds %s, but %s moves money by SEPA, in %s only: pass the id of an account in %s (`partnertui accounts` shows each one's currency)",
+				a.Name, a.ID, a.Currency, r.sc.Name, currency, currency)
 		}
 		return accountObject(a), nil
 	}
@@ -100,7 +105,7 @@ func (r *run) account(ctx context.Context) (map[string]string, error) {
 	stop := errors.New("found")
 	err := api.Walk(ctx, api.Pages(r.env.API.Accounts, api.AccountsQuery("")), func(p *api.Page[api.Account]) error {
 		for i := range p.Items {
-			if a := &p.Items[i]; a.StatusInfo.Status == "Opened" && a.IBAN != "" {
+			if a := &p.Items[i]; a.StatusInfo.Status == "Opened" && a.IBAN != "" && (currency == "" || a.Currency == currency) {
 				found = a
 				return stop
 			}
@@ -113,10 +118,14 @@ func (r *run) account(ctx context.Context) (map[string]string, error) {
 	if err != nil && !errors.Is(err, stop) {
 		return nil, err
 	}
-	if found == nil {
-		return nil, usage.Errorf("none of your first accounts is Opened with an IBAN: pass --account ID")
+	in := ""
+	if currency != "" {
+		in = " in " + currency
 	}
-	fmt.Fprintf(r.out.Err, "Using account %s (%s); --account ID picks another.\n", found.Name, found.ID)
+	if found == nil {
+		return nil, usage.Errorf("none of your first accounts is Opened%s with an IBAN: pass --account ID", in)
+	}
+	fmt.Fprintf(r.out.Err, "Using account %s (%s)%s; --account ID picks another.\n", found.Name, found.ID, in)
 	return accountObject(found), nil
 }
 

@@ -241,3 +241,55 @@ func TestRunRefusesWhatCannotEnd(t *testing.T) {
 		t.Errorf("the account picked is not named: %s", errw.String())
 	}
 }
+
+// TestSEPAScenariosRunOnAnEURAccount: a scenario whose steps move money
+// by SEPA on the run's account picks the first Opened account in EUR with
+// an IBAN, passing over an earlier one in another currency, and refuses an
+// --account in another currency before anything is sent; a card scenario
+// takes any currency.
+func TestSEPAScenariosRunOnAnEURAccount(t *testing.T) {
+	t.Parallel()
+	ops := Ops(nil, nil)
+	for name, want := range map[string]string{"transfer-received": "EUR", "direct-debit-rejected": "EUR", "transfer-sent-booked": "EUR", "card-debited": "", "fee": ""} {
+		if got := builtin(t, name).AccountCurrency(ops, nil); got != want {
+			t.Errorf("%s needs an account in %q, want %q", name, got, want)
+		}
+	}
+
+	w := newWorld(t, true)
+	page, err := w.User.Accounts(context.Background(), api.AccountsQuery(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := slices.IndexFunc(page.Items, func(a api.Account) bool { return a.StatusInfo.Status == "Opened" && a.IBAN != "" })
+	if first < 0 || page.Items[first].Currency == platform.SEPACurrency {
+		t.Fatalf("the demo user's first Opened account with an IBAN must not be in EUR for this test: %+v", page.Items[max(first, 0)])
+	}
+	other := page.Items[first]
+	errw := testkit.NewBuffer()
+	rep, err := w.run(t, Options{}, builtin(t, "transfer-received"), []string{}, errw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acc := rep.Objects[scenario.Account]; acc["currency"] != "EUR" || acc["iban"] == "" || acc["id"] == other.ID {
+		t.Errorf("transfer-received ran on %v, want an EUR account with an IBAN", acc)
+	}
+	if !strings.Contains(errw.String(), " in EUR; --account ID picks another.") {
+		t.Errorf("the account picked is not said to be in EUR: %s", errw.String())
+	}
+	before := len(w.Emu.Log.Operations(t))
+	_, err = w.run(t, Options{Account: other.ID}, builtin(t, "transfer-received"), []string{}, io.Discard)
+	var ue *usage.Error
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "holds "+other.Currency) || !strings.Contains(err.Error(), "in EUR only") {
+		t.Errorf("--account of a %s account: %v, want a usage error", other.Currency, err)
+	}
+	for _, op := range w.Emu.Log.Operations(t)[before:] {
+		if strings.HasPrefix(op, "Simulate") {
+			t.Errorf("sent %s for a run refused", op)
+		}
+	}
+	rep, err = w.run(t, Options{Timeout: 0}, builtin(t, "fee"), []string{}, io.Discard)
+	if err != nil || rep.Objects[scenario.Account]["id"] != other.ID {
+		t.Errorf("fee ran on %v (%v), want the first Opened account with an IBAN, %s", rep.Objects[scenario.Account], err, other.ID)
+	}
+}

@@ -69,6 +69,10 @@ type Column[T any] struct {
 	Right bool
 	// Cell is the cell's text for a row: plain text, no styling.
 	Cell func(*T) string
+	// Narrow, when set, is the cell's text while a column was dropped for
+	// the width: it can carry what the dropped one said, so that rows
+	// stay told apart (an account's holder beside its name).
+	Narrow func(*T) string
 }
 
 // KeyMap is the list's navigation.
@@ -248,6 +252,14 @@ func (m *Model[T]) Close() { m.cancel() }
 func (m *Model[T]) SetSize(w, h int) {
 	m.r.resize(w, h)
 	m.scroll()
+	m.prepare()
+}
+
+// SetColumns replaces the columns, keeping the rows and the cursor: a
+// screen that shows a few of many columns at a time moves them sideways.
+func (m *Model[T]) SetColumns(cols []Column[T]) {
+	m.r.all = cols
+	m.r.layout()
 	m.prepare()
 }
 
@@ -585,6 +597,21 @@ func (m *Model[T]) Selected() (row T, ok bool) {
 		return *r, true
 	}
 	return row, false
+}
+
+// All is every row of the list, in order, when every one is loaded (the
+// list then holds the whole connection); ok is false otherwise.
+func (m *Model[T]) All() (rows []T, ok bool) {
+	if !m.ready || m.st.loaded != m.st.n {
+		return nil, false
+	}
+	for _, s := range m.st.segs {
+		rows = append(rows, s.rows...)
+	}
+	if rows == nil {
+		rows = []T{}
+	}
+	return rows, true
 }
 
 // Cursor is the cursor's row, from 0.

@@ -675,3 +675,53 @@ func TestReformatRedrawsCells(t *testing.T) {
 		t.Fatalf("Reformat did not redraw, or read (%d requests):\n%s", c.count(), l.View())
 	}
 }
+
+// All is every row only once every row is loaded, in order.
+func TestAllOnlyWhenEveryRowIsLoaded(t *testing.T) {
+	t.Parallel()
+	c := newConn(250)
+	l := newList(c, true)
+	if _, ok := l.All(); ok {
+		t.Fatal("All before any read")
+	}
+	run(l, l.Query(nil))
+	press(l, "G")
+	if _, ok := l.All(); ok {
+		t.Fatalf("All with %d of %d rows loaded", l.Loaded(), l.Len())
+	}
+	for l.Cursor() > 0 {
+		press(l, "pgup")
+	}
+	rows, ok := l.All()
+	if !ok || len(rows) != 250 || rows[0].id != "r0" || rows[249].id != "r249" {
+		t.Fatalf("All: %d rows, %v", len(rows), ok)
+	}
+	empty := newList(newConn(0), true)
+	run(empty, empty.Query(nil))
+	if rows, ok := empty.All(); !ok || len(rows) != 0 {
+		t.Fatalf("an empty list: %v, %v", rows, ok)
+	}
+}
+
+// A column's Narrow text is drawn while another column was dropped for
+// the width, and its Cell otherwise.
+func TestNarrowCellWhileAColumnIsDropped(t *testing.T) {
+	t.Parallel()
+	l := New(Options[row]{
+		Columns: []Column[row]{
+			{Title: "Name", Width: 10, Flex: true, Cell: func(r *row) string { return r.name },
+				Narrow: func(r *row) string { return r.name + " · " + r.id }},
+			{Title: "ID", Width: 20, Drop: 1, Cell: func(r *row) string { return r.id }},
+		},
+		ID: func(r *row) string { return r.id }, Fetch: newConn(3).fetch, Keys: DefaultKeyMap(),
+	})
+	run(l, l.Query(nil))
+	l.SetSize(60, 5)
+	if v := ansi.Strip(l.View()); strings.Contains(v, "Row 1 · r1") || !strings.Contains(v, "r1") {
+		t.Fatalf("wide: %s", v)
+	}
+	l.SetSize(25, 5)
+	if v := ansi.Strip(l.View()); !strings.Contains(v, "Row 1 · r1") {
+		t.Fatalf("narrow: %s", v)
+	}
+}

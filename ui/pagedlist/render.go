@@ -19,6 +19,8 @@ type renderer[T any] struct {
 	w, h   int
 	cols   []Column[T]
 	widths []int
+	// narrow: a column was dropped for the width (Column.Narrow).
+	narrow bool
 
 	header             string // styled
 	gapPlain, gapShown string // a row not loaded yet, plain and styled
@@ -95,6 +97,7 @@ func (r *renderer[T]) layout() {
 			}
 		}
 	}
+	r.narrow = len(r.cols) < len(r.all)
 	if len(r.cols) == 0 && len(r.all) > 0 {
 		r.cols = append(r.cols, r.all[0])
 		r.widths = append(r.widths, w)
@@ -163,6 +166,10 @@ func (r *renderer[T]) line(row *T) string {
 		cs = make([]string, 0, len(r.cols))
 	}
 	for _, c := range r.cols {
+		if r.narrow && c.Narrow != nil {
+			cs = append(cs, c.Narrow(row))
+			continue
+		}
 		cs = append(cs, c.Cell(row))
 	}
 	return r.cells(cs)

@@ -50,7 +50,8 @@ type BookedTransactionStatusInfo struct {
 	BookingDate  string `graphql:"bookingDate"`
 	ValueDate    string `graphql:"valueDate"`
 	BalanceAfter *struct {
-		Amount *Amount `graphql:"amount"`
+		Amount         *Amount `graphql:"amount"`
+		SequenceNumber *int    `graphql:"sequenceNumber"`
 	} `graphql:"balanceAfter"`
 }
 

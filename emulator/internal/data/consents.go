@@ -16,9 +16,10 @@ const (
 
 // Consent purposes (ConsentPurpose) of what waits for a consent.
 const (
-	PurposeAddAccountMembership = "AddAccountMembership"
-	PurposeAddCard              = "AddCard"
-	PurposeInitPayment          = "InitPayment"
+	PurposeAddAccountMembership  = "AddAccountMembership"
+	PurposeAddCard               = "AddCard"
+	PurposeInitPayment           = "InitPayment"
+	PurposeScheduleStandingOrder = "ScheduleStandingOrder"
 )
 
 // Consent is what a ConsentPending membership or card waits for: the user
@@ -62,9 +63,15 @@ func (s *Store) CardConsent(c Card) Consent {
 // consent builds the pending consent at a position of account a, asked
 // for when what waits for it was created.
 func (s *Store) consent(a *Account, local uint64, purpose string, created time.Time) Consent {
+	return s.consentWith(s.entityID(kindConsent, uint64(a.idx)<<consentPosBits|local), a, local, purpose, created)
+}
+
+// consentWith builds a pending consent of account a with this id; local
+// seeds its draws.
+func (s *Store) consentWith(id string, a *Account, local uint64, purpose string, created time.Time) Consent {
 	h := newHrand(a.txSeed, local, 0x636f6e73)
 	c := Consent{
-		ID:        s.entityID(kindConsent, uint64(a.idx)<<consentPosBits|local),
+		ID:        id,
 		Purpose:   purpose,
 		Status:    ConsentCreated,
 		UserID:    s.LegalRepresentative(a).UserID,
@@ -87,4 +94,90 @@ func (s *Store) consent(a *Account, local uint64, purpose string, created time.T
 	}
 	c.URL = "https://consent.example.com/?" + url.Values{"consentId": {c.ID}, "env": {s.env}}.Encode()
 	return c
+}
+
+// ConsentByID returns the consent with this id, of whatever waits or
+// waited for it: a pending membership or card, a standing order, a
+// trusted beneficiary, a payment. A project token reads any; a user
+// token the consents that user gives.
+func (s *Store) ConsentByID(v Viewer, id string) (Consent, bool) {
+	c, ok := s.consentByID(id)
+	if !ok || (!v.Project && c.UserID != s.Effective(v.UserID)) {
+		return Consent{}, false
+	}
+	return c, true
+}
+
+func (s *Store) consentByID(id string) (Consent, bool) {
+	if pos, ok := s.decodeEntityID(kindConsent, id); ok {
+		return s.generatedConsent(pos)
+	}
+	for _, k := range []kind{kindOrderConsent, kindBeneficiaryConsent} {
+		if pos, ok := s.decodeEntityID(k, id); ok {
+			bits := uint(orderPosBits)
+			if k == kindBeneficiaryConsent {
+				bits = beneficiaryPosBits
+			}
+			idx := pos >> bits
+			if idx >= uint64(len(s.accounts)) {
+				return Consent{}, false
+			}
+			a := &s.accounts[idx]
+			if k == kindOrderConsent {
+				for _, o := range s.accountOrders(a) {
+					if o.Consent.ID == id {
+						return o.Consent, true
+					}
+				}
+			}
+			for _, b := range s.accountBeneficiaries(a) {
+				if b.Consent.ID == id {
+					return b.Consent, true
+				}
+			}
+			return Consent{}, false
+		}
+	}
+	if p, err := s.PaymentOfConsent(id); err == nil {
+		return p.Consent, true
+	}
+	if o, ok := s.OrderOfConsent(id); ok {
+		return o.Consent, true
+	}
+	if b, ok := s.BeneficiaryOfConsent(id); ok {
+		return b.Consent, true
+	}
+	return Consent{}, false
+}
+
+// generatedConsent is the consent at a position: a pending membership's
+// or a pending card's.
+func (s *Store) generatedConsent(pos uint64) (Consent, bool) {
+	idx, local := pos>>consentPosBits, pos&(1<<consentPosBits-1)
+	if idx >= uint64(len(s.accounts)) {
+		return Consent{}, false
+	}
+	a := &s.accounts[idx]
+	if local < 1<<8 {
+		if int(local) >= s.memberCount(a) {
+			return Consent{}, false
+		}
+		m := s.membership(a, int(local))
+		if m.Status != MemberConsentPending {
+			return Consent{}, false
+		}
+		return s.MembershipConsent(m), true
+	}
+	rank := int(local - 1<<8)
+	slot := rank / cardsPerMembership
+	if slot >= s.memberCount(a) {
+		return Consent{}, false
+	}
+	m := s.membership(a, slot)
+	if n := rank % cardsPerMembership; n < int(m.cards) {
+		if c := s.card(a, &m, n); c.Status == CardConsentPending {
+			return s.CardConsent(c), true
+		}
+	}
+	return Consent{}, false
 }

@@ -134,6 +134,10 @@ type Store struct {
 	entityWindow time.Duration
 	idSalt       uint64
 	permQ        uint64
+	// numberOffset shifts the last seven digits of account numbers; the
+	// numbers of virtual IBANs continue the same bijection past the
+	// accounts, so no two IBANs of the store are equal.
+	numberOffset uint64
 
 	// The transaction timeline (schedule.go).
 	roundActive []int32
@@ -145,6 +149,10 @@ type Store struct {
 	membershipTotal int
 	cardTotal       int
 	upcoming        func() []upcomingTx // scheduled transfers, by execution date
+	holderIdx       holderIndex         // holder ids to accounts, on first use
+	onbIdx          onboardingIndex     // every onboarding, on first use
+	companies       func() []int32      // Opened company accounts, on first use
+	profIdx         profileIndex        // accounts with a merchant profile, on first use
 
 	demo     []*User       // demo users, whose bit in demoMask is their index
 	demoM    []*membership // their memberships; immutable after New
@@ -172,8 +180,16 @@ type Store struct {
 	byConsent map[string]string   // payment id by consent id
 	idents    map[string]*Identification
 	funding   funding // funding sources and their account verifications
-	newUsers  int     // users added at run time, for deterministic ids
-	created   int     // users added by CreateUser
+	vibans    vibans  // virtual IBANs added and changed at run time
+	orders    orders  // standing orders scheduled and changed at run time
+	benefs    beneficiaries
+	// payeeTokens are the verifications of payee by token.
+	payeeTokens map[string]*PayeeToken
+	holders     holderChanges // holders' verifications the Testing API set
+	deposits    capitalDeposits
+	merch       merchantChanges
+	newUsers    int // users added at run time, for deterministic ids
+	created     int // users added by CreateUser
 }
 
 // Sentinel errors of store operations; the GraphQL layer maps them to
@@ -237,6 +253,7 @@ func New(cfg Config) (*Store, error) {
 	s.generateAccounts(cfg.Accounts, envSalt)
 	s.buildTimeline()
 	s.upcoming = sync.OnceValue(s.scheduledTransfers)
+	s.companies = sync.OnceValue(s.openCompanies)
 	s.generateUsers(envSalt)
 	s.countEntities()
 	return s, nil
@@ -271,6 +288,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 	pcg := rand.NewPCG(uint64(s.seed)^envSalt, 0)
 	r := rand.New(pcg)
 	numberOffset := r.Uint64() % 10_000_000
+	s.numberOffset = numberOffset
 	for i := range n {
 		pcg.Seed(uint64(s.seed)^envSalt, uint64(i)+1)
 		a := &s.accounts[i]

@@ -95,8 +95,3 @@ func (s *Store) MemberAddress(m Membership) Address {
 
 // LegalRepresentative is the account's first membership.
 func (s *Store) LegalRepresentative(a *Account) Membership { return s.membership(a, 0) }
-
-// StatementURL is where a generated statement's PDF is.
-func StatementURL(st Statement) string {
-	return "https://statements.example.com/" + st.ID + ".pdf"
-}

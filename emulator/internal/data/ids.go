@@ -84,6 +84,20 @@ const (
 	kindTransaction
 	kindRepaymentCycle
 	kindConsent
+	kindVirtualIBAN
+	kindStandingOrder
+	kindOrderPayment
+	kindOrderConsent
+	kindBeneficiary
+	kindBeneficiaryConsent
+	kindRequirement
+	kindOnboarding
+	kindDeposit
+	kindDepositDocument
+	kindShareholder
+	kindMerchantProfile
+	kindPaymentMethod
+	kindPaymentLink
 )
 
 // idValue is the order-preserving 48-bit value an id starts with: its
@@ -110,6 +124,24 @@ func (s *Store) idStride(k kind) uint64 {
 		n <<= 16
 	case kindConsent:
 		n <<= consentPosBits
+	case kindVirtualIBAN:
+		n <<= vibanPosBits
+	case kindStandingOrder, kindOrderPayment, kindOrderConsent:
+		n <<= orderPosBits
+	case kindRequirement:
+		n <<= 2
+	case kindPaymentMethod:
+		n <<= 2
+	case kindPaymentLink:
+		n <<= 6
+	case kindDeposit:
+		n = uint64(depositCount(len(s.accounts)))
+	case kindDepositDocument, kindShareholder:
+		n = uint64(depositCount(len(s.accounts))) << depositPosBits
+	case kindOnboarding:
+		n += uint64(onboardingsInProgress(len(s.accounts)))
+	case kindBeneficiary, kindBeneficiaryConsent:
+		n <<= beneficiaryPosBits
 	case kindTransaction:
 		n = uint64(rounds) << positionBits
 	}

@@ -30,6 +30,8 @@ type Payment struct {
 	RedirectURL string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	// StandingOrderID is the standing order a payment executes, if any.
+	StandingOrderID string
 }
 
 // MaxPayments bounds the payments initiated in one emulator.
@@ -81,12 +83,20 @@ func (s *Store) InitiatePayment(userID, accountID string, transfers []OutgoingTr
 // Payment returns a copy of the payment with this id.
 func (s *Store) Payment(id string) (Payment, error) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	p, ok := s.payments[id]
-	if !ok {
-		return Payment{}, fmt.Errorf("payment %s: %w", id, ErrNotFound)
+	var c Payment
+	if ok {
+		c = p.clone()
 	}
-	return p.clone(), nil
+	s.mu.RUnlock()
+	if ok {
+		return c, nil
+	}
+	// A seeded standing order's execution.
+	if sp, ok := s.seededOrderPayment(id); ok {
+		return sp, nil
+	}
+	return Payment{}, fmt.Errorf("payment %s: %w", id, ErrNotFound)
 }
 
 func (p *Payment) clone() Payment {
@@ -159,6 +169,7 @@ func (s *Store) execute(paymentID string) (Payment, error) {
 			if err != nil {
 				return err
 			}
+			t.PaymentID = paymentID
 			ids = append(ids, t.ID)
 		}
 		// Under the same lock, so no one sees the payment half done.
@@ -179,13 +190,22 @@ func (s *Store) runtimeID(salt uint64, n int) string {
 	return uuidFrom(r.Uint64(), r.Uint64())
 }
 
-// PaymentTransactions pages through the transactions a payment sent.
-func (s *Store) PaymentTransactions(p Payment, q TransactionQuery) (Page[Transaction], error) {
-	txs := make([]Transaction, 0, len(p.TransactionIDs))
-	for _, id := range p.TransactionIDs {
-		if t, ok := s.lookup(id); ok {
+// PaymentCursor is the opaque cursor of a payment.
+func PaymentCursor(p *Payment) string { return encodeCursor("payment", p.ID) }
+
+// TransactionsOf pages through the transactions of these ids, those that
+// exist.
+func (s *Store) TransactionsOf(ids []string, q TransactionQuery) (Page[Transaction], error) {
+	txs := make([]Transaction, 0, len(ids))
+	for _, id := range ids {
+		if t, ok := s.Transaction(id); ok {
 			txs = append(txs, t)
 		}
 	}
 	return s.pageOf(txs, q)
+}
+
+// PaymentTransactions pages through the transactions a payment sent.
+func (s *Store) PaymentTransactions(p Payment, q TransactionQuery) (Page[Transaction], error) {
+	return s.TransactionsOf(p.TransactionIDs, q)
 }

@@ -92,6 +92,25 @@ func (s *Store) statements(a *Account) []Statement {
 	return out
 }
 
+// Statement is the statement of this id and its account, when the viewer
+// sees the account.
+func (s *Store) Statement(v Viewer, id string) (*Account, Statement, bool) {
+	pos, ok := s.decodeEntityID(kindStatement, id)
+	if !ok {
+		return nil, Statement{}, false
+	}
+	idx, n := int32(pos>>8), int(pos&0xff)
+	if idx < 0 || int(idx) >= len(s.accounts) || !s.canSee(v, idx) {
+		return nil, Statement{}, false
+	}
+	a := &s.accounts[idx]
+	all := s.statements(a)
+	if n >= len(all) {
+		return nil, Statement{}, false
+	}
+	return a, all[n], true
+}
+
 // StatementQuery is one page request of an account's statements.
 type StatementQuery struct {
 	First int

@@ -179,35 +179,47 @@ func (s *Store) Transactions(a *Account, q TransactionQuery) (Page[Transaction],
 	return s.pageOf(s.transactions(a), q)
 }
 
-// pageOf filters, sorts and pages a short list of transactions.
+// pageOf filters, sorts and pages an account's transactions. It sorts
+// their keys, the transactions staying where they are: an account with
+// many simulated transactions (up to MaxSimulatedPerAccount) would
+// otherwise have them all moved about on every page.
 func (s *Store) pageOf(all []Transaction, q TransactionQuery) (Page[Transaction], error) {
 	q.Filter.normalize()
 	after, err := s.cursorKey(q.After, q.OrderBy)
 	if err != nil {
 		return Page[Transaction]{}, err
 	}
-	txs := all[:0]
+	type keyed struct {
+		k txKey
+		i int
+	}
+	keys := make([]keyed, 0, len(all))
 	for i := range all {
 		if t := &all[i]; q.Filter.matchesKind(t) && q.Filter.matchesText(t) {
-			txs = append(txs, *t)
+			keys = append(keys, keyed{keyOf(q.OrderBy, t), i})
 		}
 	}
 	sign := 1
 	if !q.Asc {
 		sign = -1
 	}
-	slices.SortFunc(txs, func(x, y Transaction) int { return sign * keyOf(q.OrderBy, &x).compare(keyOf(q.OrderBy, &y)) })
+	slices.SortFunc(keys, func(x, y keyed) int { return sign * x.k.compare(y.k) })
 	start := 0
 	if after != nil {
-		start, _ = slices.BinarySearchFunc(txs, *after, func(t Transaction, k txKey) int {
-			c := sign * keyOf(q.OrderBy, &t).compare(k)
+		start, _ = slices.BinarySearchFunc(keys, *after, func(e keyed, k txKey) int {
+			c := sign * e.k.compare(k)
 			if c == 0 {
 				return -1 // the cursor's own transaction is before the page
 			}
 			return c
 		})
 	}
-	return window(txs, start, q.First), nil
+	end := min(start+q.First, len(keys))
+	txs := make([]Transaction, 0, max(end-start, 0))
+	for _, e := range keys[start:max(end, start)] {
+		txs = append(txs, all[e.i])
+	}
+	return Page[Transaction]{TotalCount: len(keys), Items: txs, HasNextPage: end < len(keys), HasPreviousPage: start > 0}, nil
 }
 
 // Transaction returns a transaction by id with its texts.

@@ -172,7 +172,7 @@ type holderR struct {
 }
 
 func (h *holderR) ID() ID                     { return ID(h.a.HolderID) }
-func (h *holderR) VerificationStatus() string { return h.a.VerificationStatus }
+func (h *holderR) VerificationStatus() string { return h.verification().Status }
 func (h *holderR) Info() *holderInfoR         { return &holderInfoR{r: h.r, a: h.a} }
 func (h *holderR) CreatedDate() scalar        { return dateTime(h.a.CreatedAt) }
 func (h *holderR) UpdatedDate() scalar        { return dateTime(h.a.UpdatedAt) }

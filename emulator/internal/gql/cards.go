@@ -150,3 +150,15 @@ func (r *partnerResolver) Cards(ctx context.Context, args cardsArgs) (*cardConnR
 	}
 	return r.request(ctx).cards(page), nil
 }
+
+// Spending is what the card spent in its limit's window.
+func (c *cardR) Spending() *spendingR { return &spendingR{s: c.r.store.CardSpending(c.c)} }
+
+// spendingR is a Spending, and its time range.
+type spendingR struct{ s data.Spending }
+
+func (s *spendingR) Period() string        { return s.s.Period }
+func (s *spendingR) Amount() *amountR      { return amount(s.s.Amount, s.s.Currency) }
+func (s *spendingR) TimeRange() *spendingR { return s }
+func (s *spendingR) Start() scalar         { return dateTime(s.s.Start) }
+func (s *spendingR) End() scalar           { return dateTime(s.s.End) }

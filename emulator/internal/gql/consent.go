@@ -1,6 +1,9 @@
 package gql
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/partnertui/partnertui/emulator/internal/data"
 )
 
@@ -31,3 +34,15 @@ func (c *consentR) User() *userR        { return c.r.user(c.c.UserID) }
 // RedirectUrl is where the user lands once the consent flow ends: the
 // project's registered redirect URI.
 func (c *consentR) RedirectUrl() string { return c.r.redirectURI }
+
+// Consent reads a consent by its id: any for a project token, a user's
+// own for a user token. The schema's answer is non-null, so an unknown id
+// is an error.
+func (r *partnerResolver) Consent(ctx context.Context, args struct{ ID ID }) (*consentR, error) {
+	req := r.request(ctx)
+	c, ok := r.store.ConsentByID(req.viewer, string(args.ID))
+	if !ok {
+		return nil, fmt.Errorf("no consent has the id %q: pass the id of a consent a mutation answered", string(args.ID))
+	}
+	return &consentR{r: req, c: c}, nil
+}

@@ -21,7 +21,7 @@ type Events struct {
 	wg     sync.WaitGroup
 
 	mu     sync.Mutex
-	timers map[*scheduled]struct{} // direct debits waiting for their date, stopped on close
+	timers map[*scheduled]struct{} // direct debits and standing orders waiting for their date, stopped on close
 }
 
 // EventsConfig configures an environment's webhook service: the waits of
@@ -129,6 +129,12 @@ func (e *Events) book(accountID, txID string) {
 // Account.Updated, or Transaction.Rejected for insufficient funds. One
 // rejected or canceled meanwhile is left alone.
 func (e *Events) executeAt(at time.Time, txID string) {
+	e.later(at, func() { e.executeDirectDebit(txID) })
+}
+
+// later runs fn when the emulator's clock, as it reads now, reaches at;
+// never once the service closes.
+func (e *Events) later(at time.Time, fn func()) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ctx.Err() != nil {
@@ -145,12 +151,12 @@ func (e *Events) executeAt(at time.Time, txID string) {
 			return
 		}
 		defer e.wg.Done()
-		e.executeDirectDebit(txID)
+		fn()
 	})
 	e.timers[s] = struct{}{}
 }
 
-// scheduled is a timer of a direct debit waiting for its date.
+// scheduled is a timer of what waits for its date.
 type scheduled struct{ timer *time.Timer }
 
 // enter forgets a timer that fired and counts its work in, unless the

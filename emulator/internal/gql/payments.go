@@ -54,8 +54,8 @@ const maxCreditTransfers = 100
 func (c creditTransferInput) outgoing(accountID string, i int) (data.OutgoingTransfer, error) {
 	at := fmt.Sprintf("creditTransfers[%d]", i)
 	b := c.SepaBeneficiary
-	if b == nil || c.SwanAccountBeneficiary != nil || c.TrustedBeneficiaryID != nil {
-		return data.OutgoingTransfer{}, fmt.Errorf("%s: the emulator sends transfers to a sepaBeneficiary only: pass sepaBeneficiary {iban, name}", at)
+	if b == nil || c.SwanAccountBeneficiary != nil {
+		return data.OutgoingTransfer{}, fmt.Errorf("%s: the emulator sends transfers to a sepaBeneficiary, a trustedBeneficiaryId or a beneficiaryVerificationToken: pass one of them", at)
 	}
 	if c.RequestedExecutionAt != nil {
 		return data.OutgoingTransfer{}, fmt.Errorf("%s: the emulator sends transfers at once: leave requestedExecutionAt out", at)
@@ -94,11 +94,16 @@ func (r *partnerResolver) InitiateCreditTransfers(ctx context.Context, args init
 	}
 	accountID := string(*in.AccountID)
 	transfers := make([]data.OutgoingTransfer, len(in.CreditTransfers))
+	results := make([]*payeeResultR, len(in.CreditTransfers))
 	for i, t := range in.CreditTransfers {
+		if rej, err := r.creditor(c.viewer, accountID, &t); rej != nil || err != nil {
+			return rej, err
+		}
 		var err error
 		if transfers[i], err = t.outgoing(accountID, i); err != nil {
 			return nil, err
 		}
+		results[i] = payeeResult(r.store.VerifyPayee(transfers[i].CreditorName, transfers[i].CreditorIBAN))
 	}
 	p, err := r.store.InitiatePayment(c.viewer.UserID, accountID, transfers, c.base+ConsentPath(r.store.Env()), in.ConsentRedirectURL)
 	switch {
@@ -114,7 +119,35 @@ func (r *partnerResolver) InitiateCreditTransfers(ctx context.Context, args init
 	} else {
 		r.events.paymentSent(p)
 	}
-	return &paymentPayloadR{kind: "Success", payment: &paymentR{r: r.request(ctx), p: p}}, nil
+	return &paymentPayloadR{kind: "Success", payment: &paymentR{r: r.request(ctx), p: p}, results: results}, nil
+}
+
+// creditor resolves a transfer to a trusted beneficiary or through a
+// verification token into its SEPA creditor; a beneficiary not found is
+// the payload's AccountNotFoundRejection's kin, a forbidden one Forbidden.
+func (r *partnerResolver) creditor(v data.Viewer, accountID string, t *creditTransferInput) (*paymentPayloadR, error) {
+	var name, iban string
+	switch {
+	case t.TrustedBeneficiaryID != nil && t.SepaBeneficiary == nil:
+		n, i, err := r.store.TransferTo(v, accountID, string(*t.TrustedBeneficiaryID))
+		switch {
+		case errors.Is(err, data.ErrNotFound), errors.Is(err, data.ErrForbidden):
+			return &paymentPayloadR{kind: "Forbidden", message: err.Error()}, nil
+		case err != nil:
+			return nil, err
+		}
+		name, iban = n, i
+	case t.BeneficiaryVerificationToken != nil && t.SepaBeneficiary == nil && t.TrustedBeneficiaryID == nil:
+		tok, err := r.store.UsePayeeToken(*t.BeneficiaryVerificationToken)
+		if err != nil {
+			return &paymentPayloadR{kind: "Forbidden", message: err.Error()}, nil
+		}
+		name, iban = tok.Name, tok.IBAN
+	default:
+		return nil, nil
+	}
+	t.SepaBeneficiary, t.TrustedBeneficiaryID, t.BeneficiaryVerificationToken = &sepaBeneficiaryInput{Iban: scalar(iban), Name: name}, nil, nil
+	return nil, nil
 }
 
 func (r *partnerResolver) Payment(ctx context.Context, args struct{ ID ID }) (*paymentR, error) {
@@ -147,7 +180,11 @@ type paymentPayloadR struct {
 	message string
 	ident   string
 	payment *paymentR
+	results []*payeeResultR // the verification of each transfer's creditor
 }
+
+// BeneficiaryVerificationResults are in the order of the transfers.
+func (p *paymentPayloadR) BeneficiaryVerificationResults() []*payeeResultR { return p.results }
 
 func (p *paymentPayloadR) Message() string    { return p.message }
 func (p *paymentPayloadR) ID() string         { return p.ident }
@@ -195,4 +232,17 @@ func (p *paymentR) Transactions(args transactionsArgs) (*txConnR, error) {
 		return nil, fmt.Errorf("transactions: %w", err)
 	}
 	return p.r.txConn(page), nil
+}
+
+// Payment is the payment that sent a transfer, if one did.
+func (t *txR) Payment() *paymentR {
+	id := t.r.store.PaymentIDOf(t.t)
+	if id == "" {
+		return nil
+	}
+	p, err := t.r.store.Payment(id)
+	if err != nil {
+		return nil
+	}
+	return &paymentR{r: t.r, p: p}
 }

@@ -112,10 +112,12 @@ type partnerResolver struct {
 type request struct {
 	*partnerResolver
 	viewer data.Viewer
+	base   string // the emulator's address as the caller reached it
 }
 
 func (r *partnerResolver) request(ctx context.Context) *request {
-	return &request{partnerResolver: r, viewer: viewerOf(ctx)}
+	c := callerFrom(ctx)
+	return &request{partnerResolver: r, viewer: c.viewer, base: c.base}
 }
 
 func checkFirst(first int32) error {

@@ -35,6 +35,10 @@ type payloadR struct {
 	fee     *feeR
 	// verification is updateAccountVerificationStatus's.
 	verification *verificationR
+	// holder is updateAccountHolder's; holderStatus its verification
+	// status when it refuses.
+	holder       *holderR
+	holderStatus string
 	// emits are the webhook events the change causes, in the platform's
 	// order; adminRoot sends them once the resolver returns.
 	emits []emission

@@ -88,7 +88,7 @@ func (t *txR) Amount() *amountR                { return t.amount(t.t.Amount) }
 func (t *txR) OriginalAmount() *amountR        { return t.amount(t.t.Amount) }
 func (t *txR) Label() string                   { return t.t.Label }
 func (t *txR) StatusInfo() *txStatusR          { return &txStatusR{t: &t.t} }
-func (t *txR) PaymentID() *string              { return nil }
+func (t *txR) PaymentID() *string              { return optString(t.r.store.PaymentIDOf(t.t)) }
 func (t *txR) CreatedAt() scalar               { return dateTime(t.t.CreatedAt) }
 func (t *txR) UpdatedAt() scalar               { return dateTime(t.t.UpdatedAt) }
 func (t *txR) Counterparty() string            { return t.t.Counterparty }
