@@ -87,6 +87,7 @@ func readmeExamples(t *testing.T) []readmeExample {
 // values the README writes as placeholders.
 type readmeWorld struct {
 	bin, dir, cfg string
+	home          string // the examples' $HOME
 	emu           *testkit.Emulator
 	env           []string
 	values        map[string]string // placeholder → value
@@ -96,7 +97,7 @@ func newReadmeWorld(t *testing.T) *readmeWorld {
 	t.Helper()
 	home := testenv.NewHome(t)
 	e := testkit.StartEmulator(t, emulator.Options{})
-	w := &readmeWorld{bin: realBinary.Path(t), dir: t.TempDir(), cfg: filepath.Join(home.Dir, "config.toml"), emu: e}
+	w := &readmeWorld{bin: realBinary.Path(t), dir: t.TempDir(), home: home.Dir, cfg: filepath.Join(home.Dir, "config.toml"), emu: e}
 	e.WriteConfig(t, w.cfg, testkit.Config{Token: "user"})
 	stateDir, err := home.Locations.StateDir()
 	if err != nil {
@@ -180,7 +181,7 @@ func (w *readmeWorld) writeFiles(t *testing.T, eur api.Account) {
 	for name, body := range files {
 		path := filepath.Join(w.dir, name)
 		if strings.HasPrefix(name, "../home/") {
-			path = filepath.Join(os.Getenv("HOME"), strings.TrimPrefix(name, "../home/"))
+			path = filepath.Join(w.home, strings.TrimPrefix(name, "../home/"))
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			t.Fatal(err)

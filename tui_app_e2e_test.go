@@ -239,7 +239,7 @@ func TestTmuxHostileSnapshotIsCleaned(t *testing.T) {
 	tm.waitFor("account list", "Accounts", "row 1 of", "updated")
 	tm.keys("q")
 	tm.waitExit()
-	snaps, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui", "launch-sandbox-*.json"))
+	snaps, _ := filepath.Glob(filepath.Join(tm.home.Locations.State, "launch-sandbox-*.json"))
 	if len(snaps) != 1 {
 		t.Fatalf("launch snapshots: %v", snaps)
 	}

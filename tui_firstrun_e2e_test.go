@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -14,7 +13,7 @@ import (
 func TestTmuxFirstRun(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		tm := newTmux(t)
-		file := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "partnertui", "config.toml")
+		file := tm.home.Locations.ConfigFile
 		tm.start(sz[0], sz[1], realBinary.Path(t))
 		tm.waitFor("the first-run screen", "first run", "No configuration yet", file, "Try it now", "client_id", "d try the demo", "q quit")
 		if sz[0] == 120 {
