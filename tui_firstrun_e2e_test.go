@@ -11,6 +11,7 @@ import (
 // starts the demo, q leaves having written nothing; with the template not
 // yet filled in, the screen says so.
 func TestTmuxFirstRun(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		tm := newTmux(t)
 		file := tm.home.Locations.ConfigFile

@@ -32,6 +32,7 @@ func firstOf[T any](t *testing.T, args ...string) T {
 // statement's document is saved by --download (whole, no token sent) or
 // opened by --open; an id that is none is a failure that says to check it.
 func TestCardMemberAndStatementCommands(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 5)
 	acc := firstOf[api.Account](t, "accounts", "--config", cfg)
 	card := firstOf[api.Card](t, "cards", "--config", cfg)

@@ -116,6 +116,7 @@ func TestJSONFieldsAndJQOnEveryCommand(t *testing.T) {
 // single-item commands all take --json field,field and --jq (-q), and
 // their help names the fields.
 func TestEveryListAndItemCommandTakesJSONFieldsAndJQ(t *testing.T) {
+	t.Parallel()
 	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
 	root := NewCmdRoot(f)
 	for _, name := range []string{"accounts", "account", "transactions", "transaction", "cards", "card", "events", "members", "member", "statements", "statement", "subscriptions", "status"} {

@@ -243,6 +243,7 @@ func TestEveryListTakesTheSameFlags(t *testing.T) {
 // same values on every command: a duration back, a date (an --until's
 // day included) or a time.
 func TestTimeFlagsReadDurationsDatesAndTimes(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	at := time.Date(2026, 11, 25, 11, 58, 3, 123456789, time.UTC)
 	day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)

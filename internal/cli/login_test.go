@@ -147,6 +147,7 @@ func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
 // and asks before starting over; no answer keeps the session (exit 0,
 // nothing sent to the sign-in), yes (or --force) starts the sign-in.
 func TestLoginWhenSignedInAsksFirst(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 3)
 	code, out, errOut := runCLI(t, "status", "--config", cfg, "--env", "sandbox", "--json")
 	var rep statusReport

@@ -188,6 +188,7 @@ func TestUntilIncludesItsDay(t *testing.T) {
 // column, each row naming its account, as the app's list does; one
 // account's table has none.
 func TestCrossAccountTableNamesTheAccount(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 5)
 	for _, args := range [][]string{{}, {"--project"}} {
 		code, out, errOut := runCLI(t, append([]string{"transactions", "--config", cfg, "--first", "10"}, args...)...)

@@ -329,6 +329,7 @@ func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
 // (or all of them when none is close); one in another case is the
 // schema's value, and the run goes on.
 func TestTriggerSetValuesAreCheckedAgainstTheSchema(t *testing.T) {
+	t.Parallel()
 	e, cfg, _ := triggerEmulatorOf(t)
 	for _, c := range []struct {
 		set, want string

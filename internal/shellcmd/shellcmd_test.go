@@ -37,6 +37,7 @@ func TestAPICommand(t *testing.T) {
 // A command for a running --demo names its configuration and its state,
 // quoted, so that it reaches that demo and no other setup.
 func TestCommandsAtADemo(t *testing.T) {
+	t.Parallel()
 	at := &Place{Config: "/tmp/partnertui-demo-1/config.toml", StateHome: "/tmp/partnertui demo'1"}
 	got := API{Env: "sandbox", Query: "{ a }", At: at}.String()
 	want := `XDG_STATE_HOME='/tmp/partnertui demo'\''1' partnertui api --config /tmp/partnertui-demo-1/config.toml --env sandbox '{ a }'`
