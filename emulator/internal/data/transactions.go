@@ -184,7 +184,7 @@ func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) txT
 	t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at, at
 	typ := drawType(&h, a, k)
 	t.Kind, t.Product, t.Type, t.Side, t.AuthorizationType = typ.kind, typ.product, typ.name, typ.side, typ.authorization
-	setStatus(t, &h, a, epoch.Sub(at))
+	setStatus(t, &h, a, s.epoch.Sub(at))
 	return typ
 }
 
