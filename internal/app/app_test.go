@@ -269,3 +269,37 @@ func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoDataRunsUpToToday: --demo's emulator generates its data up to
+// the start of the current UTC day, so its newest booking is of the last
+// day, whatever the day the demo runs.
+func TestDemoDataRunsUpToToday(t *testing.T) {
+	testenv.Isolate(t)
+	ctx := context.Background()
+	before := time.Now()
+	a, err := New(ctx, Options{Demo: true})
+	after := time.Now()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	// A demo started across midnight UTC may take either day.
+	epoch := a.demo.info.Epoch
+	if !epoch.Equal(emulator.StartOfDay(before)) && !epoch.Equal(emulator.StartOfDay(after)) {
+		t.Fatalf("--demo's data is generated up to %s, want the start of today %s", epoch, emulator.StartOfDay(after))
+	}
+	e, err := a.Env(config.Sandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := e.ProjectAPI.TransactionList(ctx, api.TransactionsParams{First: 1, Status: []string{"Booked"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 {
+		t.Fatal("--demo has no booking")
+	}
+	if newest := page.Items[0].CreatedAt; newest.After(epoch) || epoch.Sub(newest) > 24*time.Hour {
+		t.Errorf("--demo's newest booking is at %s, want within the day before %s", newest, epoch)
+	}
+}

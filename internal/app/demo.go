@@ -36,8 +36,11 @@ type demo struct {
 // served whole.
 func startDemo(ctx context.Context, schemas []emulator.Source) (*demo, error) {
 	// A simulated transfer stays Pending for a moment, so the demo shows
-	// both of its states and their webhook events.
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas})
+	// both of its states and their webhook events. The data is generated
+	// up to the start of today (UTC): the demo's accounts look alive
+	// whatever the day, and are the same all day long.
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas,
+		Epoch: emulator.StartOfDay(time.Now())})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}
