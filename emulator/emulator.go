@@ -44,8 +44,9 @@ type Options struct {
 	// what is pending, upcoming or due is so relative to it. One Seed and
 	// one Epoch give byte-identical data and answers, whatever the clock
 	// [DefaultEpoch, fixed so tests' figures never move]. partnertui --demo
-	// and `partnertui emulator` pass StartOfDay(time.Now()). It may not be
-	// after Now (nothing is dated in the future) nor before 2000.
+	// and `partnertui emulator` pass the StartOfDay of the app's clock
+	// (the latter's --epoch another time). It may not be after Now
+	// (nothing is dated in the future) nor before 2000.
 	Epoch time.Time
 	// SigningKey signs id_tokens; nil generates a fresh RSA key. Tests
 	// share one because generating a key costs about 100 ms.

@@ -270,23 +270,23 @@ func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
 	}
 }
 
-// TestDemoDataRunsUpToToday: --demo's emulator generates its data up to
-// the start of the current UTC day, so its newest booking is of the last
-// day, whatever the day the demo runs.
-func TestDemoDataRunsUpToToday(t *testing.T) {
-	testenv.Isolate(t)
+// TestDemoDataRunsUpToTheAppsDay: --demo's emulator generates its data
+// up to the start of the UTC day of the app's clock, read when the app
+// starts, so its newest booking is of the day before whatever the day the
+// demo runs.
+func TestDemoDataRunsUpToTheAppsDay(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	before := time.Now()
-	a, err := New(ctx, Options{Demo: true})
-	after := time.Now()
+	// 23:30 in UTC+1 is 22:30 UTC, still the 20th in UTC.
+	now := time.Date(2026, time.November, 20, 23, 30, 0, 0, time.FixedZone("CET", 3600))
+	a, err := New(ctx, Options{Demo: true, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.Close)
-	// A demo started across midnight UTC may take either day.
-	epoch := a.demo.info.Epoch
-	if !epoch.Equal(emulator.StartOfDay(before)) && !epoch.Equal(emulator.StartOfDay(after)) {
-		t.Fatalf("--demo's data is generated up to %s, want the start of today %s", epoch, emulator.StartOfDay(after))
+	epoch := time.Date(2026, time.November, 20, 0, 0, 0, 0, time.UTC)
+	if got := a.demo.info.Epoch; !got.Equal(epoch) {
+		t.Fatalf("--demo's data is generated up to %s, want the start of the app's day %s", got, epoch)
 	}
 	e, err := a.Env(config.Sandbox)
 	if err != nil {

@@ -26,9 +26,14 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The test's own cache directory: never the developer's pulled schemas.
-	code = run(ctx, &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: &errb}, CacheDir: cacheDirOf(t)}, args)
+	code = run(ctx, &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: &errb}, CacheDir: cacheDirOf(t), Now: testClock}, args)
 	return code, out.String(), errb.String()
 }
+
+// testClock is the app's clock of the commands the tests run: --demo's
+// data and the emulator command's are generated up to the start of its
+// day, the same whatever the day the tests run.
+func testClock() time.Time { return time.Date(2026, time.November, 1, 9, 0, 0, 0, time.UTC) }
 
 func TestHelpListsEveryCommand(t *testing.T) {
 	testenv.Isolate(t)

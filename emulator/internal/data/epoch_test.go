@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -121,6 +122,55 @@ func TestDataIsConsistentAtAnyEpoch(t *testing.T) {
 		}
 		if upcoming == 0 {
 			t.Errorf("epoch %s: no Upcoming transfer: the rule went untested", epoch)
+		}
+	}
+}
+
+// TestRecentStatusesAreFoundAtAnyEpoch: the root transactions' query
+// searches only the last rounds for what is pending, upcoming or deferred,
+// counted back from the store's epoch: at any epoch, before the default
+// or after it, it lists each one the histories hold; and a standing order
+// still ahead executes after the epoch's day.
+func TestRecentStatusesAreFoundAtAnyEpoch(t *testing.T) {
+	t.Parallel()
+	for _, epoch := range []time.Time{DefaultEpoch(), demoEpoch, time.Date(2024, time.March, 10, 6, 0, 0, 0, time.UTC), time.Date(2031, time.February, 28, 17, 45, 0, 0, time.UTC)} {
+		s := epochStore(t, epoch, 400)
+		want := map[string][]string{}
+		orders := 0
+		for i := range s.accounts {
+			a := &s.accounts[i]
+			for _, tx := range s.history(a, true) {
+				want[tx.Status] = append(want[tx.Status], tx.ID)
+			}
+			for _, o := range s.seededOrders(a) {
+				if o.Status == OrderEnabled && !o.NextExecution.IsZero() {
+					orders++
+					if !o.NextExecution.After(epoch.Truncate(day).Add(day)) {
+						t.Errorf("epoch %s: account %d: an Enabled standing order executes next at %s, not after the epoch's day", epoch, i, o.NextExecution)
+					}
+				}
+			}
+		}
+		for _, status := range []string{StatusPending, StatusUpcoming, StatusDeferred} {
+			if len(want[status]) == 0 {
+				t.Errorf("epoch %s: no %s transaction: the window went untested", epoch, status)
+			}
+			p, err := s.RootTransactions(context.Background(), TransactionQuery{First: 1 << 20, OrderBy: "id", Filter: TransactionFilter{Statuses: []string{status}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tx := range p.Items {
+				got = append(got, tx.ID)
+			}
+			slices.Sort(got)
+			slices.Sort(want[status])
+			if !slices.Equal(got, want[status]) || p.TotalCount != len(want[status]) {
+				t.Errorf("epoch %s: the root query lists %d %s transactions (counts %d), the histories hold %d", epoch, len(got), status, p.TotalCount, len(want[status]))
+			}
+		}
+		if orders == 0 {
+			t.Errorf("epoch %s: no Enabled standing order: the rule went untested", epoch)
 		}
 	}
 }
