@@ -124,10 +124,12 @@ func (e *emulatorProcess) stop() {
 
 // startEmulatorProcess runs `partnertui emulator` with accounts accounts
 // and the rate limit given as --rate-limit takes it ("2000/5m"), and the
-// flags in extra.
+// flags in extra. Its data is the in-process emulators' (--epoch at
+// emulator.DefaultEpoch), whatever the day the tests run.
 func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string, extra ...string) *emulatorProcess {
 	t.Helper()
-	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit}, extra...)
+	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit,
+		"--epoch", emulator.DefaultEpoch().Format(time.RFC3339)}, extra...)
 	cmd := exec.Command(bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -29,6 +29,10 @@ type Options struct {
 	// paths, one per API); none serves its modelled part.
 	DemoSchemas []emulator.Source
 	Project     bool // --project: API calls use a project token
+	// Now is the app's clock, read once when New starts --demo: the demo's
+	// data is generated up to the start of that UTC day. nil is time.Now;
+	// tests give a fixed one, so the demo's data is the same any day.
+	Now func() time.Time
 	// OnWait hears every wait of every API client the app builds (a spent
 	// request budget, a 429): the command line prints it; nil ignores it.
 	OnWait func(api.Wait)
@@ -107,7 +111,11 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	a := &App{locations: opts.Locations, project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
-		d, err := startDemo(ctx, opts.Locations.Temp, opts.DemoSchemas)
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		d, err := startDemo(ctx, opts.Locations.Temp, opts.DemoSchemas, emulator.StartOfDay(now()))
 		if err != nil {
 			return nil, err
 		}

@@ -310,3 +310,37 @@ func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoDataRunsUpToTheAppsDay: --demo's emulator generates its data
+// up to the start of the UTC day of the app's clock, read when the app
+// starts, so its newest booking is of the day before whatever the day the
+// demo runs.
+func TestDemoDataRunsUpToTheAppsDay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	// 23:30 in UTC+1 is 22:30 UTC, still the 20th in UTC.
+	now := time.Date(2026, time.November, 20, 23, 30, 0, 0, time.FixedZone("CET", 3600))
+	a, err := New(ctx, Options{Demo: true, Locations: testenv.NewHome(t).Locations, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	epoch := time.Date(2026, time.November, 20, 0, 0, 0, 0, time.UTC)
+	if got := a.demo.info.Epoch; !got.Equal(epoch) {
+		t.Fatalf("--demo's data is generated up to %s, want the start of the app's day %s", got, epoch)
+	}
+	e, err := a.Env(config.Sandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := e.ProjectAPI.TransactionList(ctx, api.TransactionsParams{First: 1, Status: []string{"Booked"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 {
+		t.Fatal("--demo has no booking")
+	}
+	if newest := page.Items[0].CreatedAt; newest.After(epoch) || epoch.Sub(newest) > 24*time.Hour {
+		t.Errorf("--demo's newest booking is at %s, want within the day before %s", newest, epoch)
+	}
+}

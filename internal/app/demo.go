@@ -34,11 +34,14 @@ type demo struct {
 // temporary directory that close removes: a demo writes nothing that
 // outlives it (the log file excepted, see LogPath). The directory is made
 // in tmp ("" is the system's temporary directory). schemas, if any, are
-// served whole.
-func startDemo(ctx context.Context, tmp string, schemas []emulator.Source) (*demo, error) {
+// served whole. The data is generated up to epoch, the start of the
+// app's day (UTC): the demo's accounts look alive whatever the day, and
+// are the same all day long.
+func startDemo(ctx context.Context, tmp string, schemas []emulator.Source, epoch time.Time) (*demo, error) {
 	// A simulated transfer stays Pending for a moment, so the demo shows
 	// both of its states and their webhook events.
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas})
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas,
+		Epoch: epoch})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -36,6 +37,9 @@ type Process struct {
 	// (PARTNERTUI_DEBUG, NO_COLOR, BROWSER, SSH_CONNECTION…); nil reads
 	// none.
 	Getenv func(string) string
+	// Now is the process's clock (nil: time.Now); tests give a fixed one
+	// so that --demo's data does not move with the calendar.
+	Now func() time.Time
 }
 
 // System is this process's own: its standard streams, the locations its
@@ -72,7 +76,7 @@ func isTerminal(w any) bool {
 
 // Run executes the command line args in p and returns the exit code.
 func Run(ctx context.Context, p Process, args []string) int {
-	f := &Factory{IO: p.IO, Locations: p.Locations, Getenv: p.Getenv}
+	f := &Factory{IO: p.IO, Locations: p.Locations, Getenv: p.Getenv, Now: p.Now}
 	defer f.Close()
 	root := NewCmdRoot(f)
 	root.SetArgs(jsonFieldArgs(root, args))

@@ -41,7 +41,7 @@ func homeOf(t *testing.T) *testenv.Home {
 // process is the command line's process with streams, in t's home.
 func process(t *testing.T, streams IO) Process {
 	h := homeOf(t)
-	return Process{IO: streams, Locations: h.Locations, Getenv: h.Getenv}
+	return Process{IO: streams, Locations: h.Locations, Getenv: h.Getenv, Now: testClock}
 }
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -52,6 +52,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	code = Run(ctx, process(t, IO{In: strings.NewReader(""), Out: &out, Err: &errb}), args)
 	return code, out.String(), errb.String()
 }
+
+// testClock is the app's clock of the commands the tests run: --demo's
+// data and the emulator command's are generated up to the start of its
+// day, the same whatever the day the tests run.
+func testClock() time.Time { return time.Date(2026, time.November, 1, 9, 0, 0, 0, time.UTC) }
 
 func TestHelpListsEveryCommand(t *testing.T) {
 	t.Parallel()

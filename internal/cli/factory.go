@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,11 @@ type Factory struct {
 	// Getenv reads the process's variables (Process.Getenv); nil reads
 	// none (see env).
 	Getenv func(string) string
+	// Now is the app's clock, read once when a command starts: --demo's
+	// data and `partnertui emulator`'s are generated up to the start of
+	// its UTC day (unless --epoch says otherwise). nil is time.Now; tests
+	// give a fixed one, so that data does not move with the calendar.
+	Now func() time.Time
 
 	app      *app.App
 	progress *progressLine
@@ -37,6 +43,14 @@ func (f *Factory) env(name string) string {
 		return ""
 	}
 	return f.Getenv(name)
+}
+
+// now reads the app's clock.
+func (f *Factory) now() time.Time {
+	if f.Now == nil {
+		return time.Now()
+	}
+	return f.Now()
 }
 
 // progressLine is the command's one line of stderr for progress and waits.
@@ -122,7 +136,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 // appOptions are the App's options for cmd: the session flags, and the
 // progress line hears the waits unless cmd owns the screen.
 func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
-	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project, Locations: f.Locations}
+	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project, Locations: f.Locations, Now: f.now}
 	if opts.Demo {
 		// The schemas pulled, if any, are served whole; none (or a cache
 		// that cannot be read): the modelled part.

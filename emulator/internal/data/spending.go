@@ -19,7 +19,7 @@ type Spending struct {
 // start of its hour). Now is the later of the emulator's clock and the end
 // of the generated history.
 func (s *Store) CardSpending(c Card) Spending {
-	end := laterOf(s.now().UTC(), epoch).Truncate(time.Hour)
+	end := laterOf(s.now().UTC(), s.epoch).Truncate(time.Hour)
 	sp := Spending{Period: "Monthly", Currency: c.Currency, Start: end.AddDate(0, -1, 0), End: end}
 	for _, t := range s.transactions(&s.accounts[c.AccountIndex]) {
 		if t.CardID != c.ID || t.Kind != KindCard || t.Side != "Debit" {
