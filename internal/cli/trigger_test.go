@@ -288,7 +288,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
 		}
-		if err := sc.At(time.Now()).Check(ops); err != nil {
+		if err := sc.At(time.Now()).With(scenario.ConsentRedirect, "http://127.0.0.1:9/").Check(ops); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
 		}
 		for _, e := range sc.Expected(nil) {
