@@ -12,8 +12,8 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/landing"
+	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
