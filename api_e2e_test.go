@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -19,21 +18,22 @@ import (
 // same JSON as `api` itself; neither the printed command nor anything on
 // stderr holds the token.
 func TestDryRunCurlRunsAsIs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed")
 	}
-	home := testenv.Isolate(t)
+	home := testenv.NewHome(t)
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 5})
-	cfg := filepath.Join(home, "config.toml")
+	cfg := filepath.Join(home.Dir, "config.toml")
 	e.WriteConfig(t, cfg, testkit.Config{Token: "project"})
 	bin := realBinary.Path(t)
 	run := func(script string) (string, string) {
 		t.Helper()
 		cmd := exec.Command("bash", "-c", script)
-		cmd.Env = append(os.Environ(), "PT="+bin, "CFG="+cfg)
+		cmd.Env = append(home.Environ(), "PT="+bin, "CFG="+cfg)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

@@ -29,10 +29,10 @@ func TestProcessBenchmarkExport(t *testing.T) {
 	if os.Getenv("PARTNERTUI_PROCESS_BENCH") == "" {
 		t.Skip("whole-process benchmark: set PARTNERTUI_PROCESS_BENCH=1 to run it")
 	}
-	home := testenv.Isolate(t)
+	home := testenv.NewHome(t)
 	bin := realBinary.Path(t)
 	emu := startEmulatorProcess(t, bin, 20, "100000000/1m")
-	cfg := filepath.Join(home, "bench-export.toml")
+	cfg := filepath.Join(home.Dir, "bench-export.toml")
 	writeProjectConfig(t, cfg, emu)
 	token := emu.projectToken(t)
 	accounts := openedEURAccounts(t, emu, token)
@@ -57,10 +57,9 @@ func TestProcessBenchmarkExport(t *testing.T) {
 			// Each run gets its own state directory: a run of 1,000
 			// requests would otherwise wait for the machine's request
 			// budget (2,000 per 5 minutes).
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
 			out := filepath.Join(t.TempDir(), "statement.xml")
 			total, _, peak, cpu := timeProcess(t, []string{bin, "--config", cfg, "export", "--account", accounts[i], "--from", from,
-				"--format", "camt053", "-o", out}, os.Environ())
+				"--format", "camt053", "-o", out}, append(home.Environ(), "XDG_STATE_HOME="+t.TempDir()))
 			fi, err := os.Stat(out)
 			if err != nil {
 				t.Fatalf("the export wrote no statement: %v", err)

@@ -31,8 +31,10 @@ func TestLatencyBenchmark(t *testing.T) {
 	if os.Getenv("PARTNERTUI_PROCESS_BENCH") == "" {
 		t.Skip("whole-process benchmark: set PARTNERTUI_PROCESS_BENCH=1 to run it")
 	}
+	// Not parallel: a measurement, which other tests' load would distort.
 	tm := newTmux(t)
-	home := os.Getenv("HOME")
+	tm.fresh = true
+	home := tm.home.Dir
 	bin := realBinary.Path(t)
 	logPath := filepath.Join(t.TempDir(), "requests.jsonl")
 	emu := startEmulatorProcess(t, bin, 10_000, "1000000/1m", "--latency", latencyRTT.String(), "--request-log", logPath)
@@ -43,7 +45,7 @@ func TestLatencyBenchmark(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.stateDir = filepath.Join(home, "state", "partnertui")
+	b.stateDir = tm.home.Locations.State
 	signin.Session(t, emu.kit, cfg.Env(config.Sandbox), b.stateDir)
 
 	// A session of its own keeps the tmux server up between launches, so

@@ -34,7 +34,8 @@ func TestProcessBenchmark(t *testing.T) {
 	if os.Getenv("PARTNERTUI_PROCESS_BENCH") == "" {
 		t.Skip("whole-process benchmark: set PARTNERTUI_PROCESS_BENCH=1 to run it")
 	}
-	home := testenv.Isolate(t)
+	// Not parallel: a measurement, which other tests' load would distort.
+	home := testenv.NewHome(t)
 	bin := realBinary.Path(t)
 	loop := filepath.Join(t.TempDir(), "plainloop")
 	build := exec.Command("go", "build", "-o", loop, "./testdata/plainloop")
@@ -56,15 +57,15 @@ func TestProcessBenchmark(t *testing.T) {
 	rss := map[int]int64{}
 	for _, accounts := range []int{10_000, 100_000} {
 		emu := startEmulatorProcess(t, bin, accounts, "1000000/1m")
-		cfg := filepath.Join(home, fmt.Sprintf("bench-%d.toml", accounts))
+		cfg := filepath.Join(home.Dir, fmt.Sprintf("bench-%d.toml", accounts))
 		writeProjectConfig(t, cfg, emu)
 		cli := []string{bin, "--config", cfg, "accounts", "--project", "--all", "--json"}
 		plain := []string{loop, emu.graphqlURL, query}
-		loopEnv := append(os.Environ(), "PLAINLOOP_TOKEN="+emu.projectToken(t))
+		loopEnv := append(home.Environ(), "PLAINLOOP_TOKEN="+emu.projectToken(t))
 		if accounts == 10_000 {
 			// One untimed run each: partnertui's first run fetches the
 			// project token it then keeps, the loop's warms the page cache.
-			timeProcess(t, cli, os.Environ())
+			timeProcess(t, cli, home.Environ())
 			timeProcess(t, plain, loopEnv)
 			var cliTimes, loopTimes, cliFirst, loopFirst []time.Duration
 			for i := range runs {
@@ -75,7 +76,7 @@ func TestProcessBenchmark(t *testing.T) {
 					order = [][]string{plain, cli}
 				}
 				for _, args := range order {
-					env := os.Environ()
+					env := home.Environ()
 					if args[0] == loop {
 						env = loopEnv
 					}
@@ -97,8 +98,7 @@ func TestProcessBenchmark(t *testing.T) {
 			// Each run gets its own state directory: 3 runs of 1,000
 			// requests would otherwise wait for the machine's request
 			// budget (2,000 per 5 minutes).
-			t.Setenv("XDG_STATE_HOME", t.TempDir())
-			_, _, peak, _ := timeProcess(t, cli, os.Environ())
+			_, _, peak, _ := timeProcess(t, cli, append(home.Environ(), "XDG_STATE_HOME="+t.TempDir()))
 			peaks = append(peaks, peak)
 		}
 		slices.Sort(peaks)
@@ -124,10 +124,12 @@ func (e *emulatorProcess) stop() {
 
 // startEmulatorProcess runs `partnertui emulator` with accounts accounts
 // and the rate limit given as --rate-limit takes it ("2000/5m"), and the
-// flags in extra.
+// flags in extra. Its data is the in-process emulators' (--epoch at
+// emulator.DefaultEpoch), whatever the day the tests run.
 func startEmulatorProcess(t *testing.T, bin string, accounts int, rateLimit string, extra ...string) *emulatorProcess {
 	t.Helper()
-	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit}, extra...)
+	args := append([]string{"emulator", "--json", "--accounts", fmt.Sprint(accounts), "--rate-limit", rateLimit,
+		"--epoch", emulator.DefaultEpoch().Format(time.RFC3339)}, extra...)
 	cmd := exec.Command(bin, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

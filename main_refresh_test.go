@@ -28,23 +28,31 @@ func TestRealBinariesAndGoroutinesRefreshOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := testenv.NewHome(t)
 	e := testkit.StartEmulator(t, emulator.Options{})
-	cfgPath := filepath.Join(home, "config.toml")
-	e.WriteConfig(t, cfgPath, testkit.Config{SecretEnv: "PT_TEST_SECRET"})
+	cfgPath := filepath.Join(home.Dir, "config.toml")
+	kc := testkit.Config{SecretEnv: "PT_TEST_SECRET"}
+	e.WriteConfig(t, cfgPath, kc)
 	cfg, _, err := config.Load(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stateDir := filepath.Join(home, "state", "partnertui")
-	first := signin.NewSession(t, cfg.Env(config.Sandbox), stateDir)
+	// The binaries read the secret from the variable the file names; the
+	// sessions of this process are given it.
+	env := home.Environ()
+	env = append(env, e.SecretVar(t, kc))
+	sb := cfg.Env(config.Sandbox)
+	sb.ClientSecret = e.Env(t, config.Sandbox).ClientSecret
+	stateDir := home.Locations.State
+	first := signin.NewSession(t, sb, stateDir)
 	signin.AsDemoUser(t, e, first, config.Sandbox)
 
 	oldRefresh := ageStoredToken(t, first.StorePath())
 	if n := e.Log.Refreshes(t); n != 0 {
 		t.Fatalf("%d refreshes before the race", n)
 	}
-	refreshRace(t, realBinary.Path(t), cfgPath, signin.NewSession(t, cfg.Env(config.Sandbox), stateDir))
+	refreshRace(t, realBinary.Path(t), cfgPath, env, signin.NewSession(t, sb, stateDir))
 	if n := e.Log.Refreshes(t); n != 1 {
 		t.Fatalf("%d refresh requests reached the server, want exactly 1", n)
 	}
@@ -86,9 +94,10 @@ func ageStoredToken(t *testing.T, path string) any {
 }
 
 // refreshRace starts two partnertui processes listing an account with the
-// configuration cfgPath and 50 goroutines asking inProc for a token, all
-// at once, and fails the test unless every one succeeds.
-func refreshRace(t *testing.T, bin, cfgPath string, inProc *auth.Session) {
+// configuration cfgPath in the environment env and 50 goroutines asking
+// inProc for a token, all at once, and fails the test unless every one
+// succeeds.
+func refreshRace(t *testing.T, bin, cfgPath string, env []string, inProc *auth.Session) {
 	t.Helper()
 	type result struct {
 		out []byte
@@ -100,6 +109,7 @@ func refreshRace(t *testing.T, bin, cfgPath string, inProc *auth.Session) {
 		go func() {
 			<-start
 			cmd := exec.Command(bin, "--config", cfgPath, "accounts", "--first", "1", "--json")
+			cmd.Env = env
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()

@@ -18,7 +18,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/reference"
@@ -88,6 +87,7 @@ func readmeExamples(t *testing.T) []readmeExample {
 // values the README writes as placeholders.
 type readmeWorld struct {
 	bin, dir, cfg string
+	home          string // the examples' $HOME
 	emu           *testkit.Emulator
 	env           []string
 	values        map[string]string // placeholder → value
@@ -95,11 +95,11 @@ type readmeWorld struct {
 
 func newReadmeWorld(t *testing.T) *readmeWorld {
 	t.Helper()
-	home := testenv.Isolate(t)
+	home := testenv.NewHome(t)
 	e := testkit.StartEmulator(t, emulator.Options{})
-	w := &readmeWorld{bin: realBinary.Path(t), dir: t.TempDir(), cfg: filepath.Join(home, "config.toml"), emu: e}
+	w := &readmeWorld{bin: realBinary.Path(t), dir: t.TempDir(), home: home.Dir, cfg: filepath.Join(home.Dir, "config.toml"), emu: e}
 	e.WriteConfig(t, w.cfg, testkit.Config{Token: "user"})
-	stateDir, err := paths.StateDir()
+	stateDir, err := home.Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func newReadmeWorld(t *testing.T) *readmeWorld {
 	if err := os.Symlink(w.bin, filepath.Join(binDir, "partnertui")); err != nil {
 		t.Fatal(err)
 	}
-	w.env = append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
+	w.env = append(home.Environ(), "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"PARTNERTUI_CONFIG="+w.cfg, "HANDLER_SECRET=readme-handler-secret", "NO_COLOR=1")
 	return w
 }
@@ -181,7 +181,7 @@ func (w *readmeWorld) writeFiles(t *testing.T, eur api.Account) {
 	for name, body := range files {
 		path := filepath.Join(w.dir, name)
 		if strings.HasPrefix(name, "../home/") {
-			path = filepath.Join(os.Getenv("HOME"), strings.TrimPrefix(name, "../home/"))
+			path = filepath.Join(w.home, strings.TrimPrefix(name, "../home/"))
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			t.Fatal(err)
@@ -241,6 +241,7 @@ func TestREADMEExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
+	t.Parallel()
 	for _, tool := range []string{"sh", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("the README's examples need %s (.ci/run installs it)", tool)

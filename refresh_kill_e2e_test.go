@@ -61,7 +61,8 @@ func TestKillRealBinaryDuringRefresh(t *testing.T) {
 		t.Skip("builds the binary; skipped in -short mode")
 	}
 	measure, runs, load := envCount(t, "PARTNERTUI_KILL_MEASURE", 5), envCount(t, "PARTNERTUI_KILL_RUNS", 10), envCount(t, "PARTNERTUI_KILL_LOAD", 0)
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := testenv.NewHome(t)
 	rotated := make(chan time.Time, 1)
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 3, OnRefreshRotated: func() {
 		select {
@@ -70,14 +71,20 @@ func TestKillRealBinaryDuringRefresh(t *testing.T) {
 		}
 	}})
 	px := startAnswerProxy(t, strings.TrimPrefix(e.Info.AuthURL, "http://"))
-	cfgPath := filepath.Join(home, "config.toml")
-	e.WriteConfig(t, cfgPath, testkit.Config{SecretEnv: "PT_KILL_SECRET", AuthURL: px.url})
+	cfgPath := filepath.Join(home.Dir, "config.toml")
+	kc := testkit.Config{SecretEnv: "PT_KILL_SECRET", AuthURL: px.url}
+	e.WriteConfig(t, cfgPath, kc)
 	cfg, _, err := config.Load(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The binary reads the secret from the variable the file names; the
+	// sessions of this process are given it.
+	env := cfg.Env(config.Sandbox)
+	env.ClientSecret = e.Env(t, config.Sandbox).ClientSecret
 	r := &killRig{t: t, e: e, px: px, rotated: rotated, bin: realBinary.Path(t), cfgPath: cfgPath,
-		env: cfg.Env(config.Sandbox), direct: e.Env(t, config.Sandbox), stateDir: filepath.Join(home, "state", "partnertui")}
+		procEnv: append(home.Environ(), e.SecretVar(t, kc), "PARTNERTUI_DEBUG=auth"),
+		env:     env, direct: e.Env(t, config.Sandbox), stateDir: home.Locations.State}
 	r.signIn()
 	startBusy(t, load)
 
@@ -160,6 +167,7 @@ type killRig struct {
 	rotated   <-chan time.Time
 	bin       string
 	cfgPath   string
+	procEnv   []string            // the binary's variables
 	env       *config.Environment // the binary's: its auth_url is the proxy
 	direct    *config.Environment // the emulator's own, to sign in
 	stateDir  string
@@ -208,7 +216,7 @@ func (r *killRig) roundFrom(kill time.Duration, fromStart bool) roundResult {
 	default:
 	}
 	cmd := exec.Command(r.bin, "--config", r.cfgPath, "accounts", "--first", "1", "--json")
-	cmd.Env = append(os.Environ(), "PARTNERTUI_DEBUG=auth")
+	cmd.Env = r.procEnv
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

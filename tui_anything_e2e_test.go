@@ -12,6 +12,7 @@ import (
 // introspection), a row's object with all its fields, a nested object
 // unfolded, its id followed to the rich view of its type, and back.
 func TestTmuxAnythingToRichViewAndBack(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) { anythingToRichView(t, size[0], size[1]) })
 	}

@@ -54,6 +54,7 @@ func portalProxy(t *testing.T, target string) (addr string, on *atomic.Bool) {
 // platform's place is one sentence with its remedy, whole at 80 columns,
 // with L for the request; the page itself is in the request log only.
 func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
 		tm := newTmux(t)
 		bin := realBinary.Path(t)
@@ -93,6 +94,7 @@ func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
 // set and no display (the test's terminal has none), the sign-in says
 // the command will be run, and was.
 func TestTmuxSignInSaysItRunsBrowser(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
 		tm := newTmux(t)
 		tm.start(w, h, realBinary.Path(t), "--demo")
@@ -116,6 +118,7 @@ func TestTmuxSignInSaysItRunsBrowser(t *testing.T) {
 // replaces the trail and a bad id said in the palette, and the sort and
 // the trail kept through a trip to Live.
 func TestTmuxAccountsSortSearchAndJumps(t *testing.T) {
+	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
 		tm := newTmux(t)
 		tm.start(w, h, realBinary.Path(t), "--demo")
@@ -180,6 +183,7 @@ func TestTmuxAccountsSortSearchAndJumps(t *testing.T) {
 // copied from L (c, C) runs, while the demo runs, against that demo: its
 // configuration, its state and its token, not the user's.
 func TestTmuxDemoCopiesRun(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	tm.start(120, 40, bin, "--demo")
@@ -228,6 +232,7 @@ func TestTmuxDemoCopiesRun(t *testing.T) {
 // control and a bidi override shows as plain text, and the terminal's
 // title stays the app's.
 func TestTmuxHostileSnapshotIsCleaned(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	// Far away: the snapshot is on screen for seconds before the first
@@ -239,7 +244,7 @@ func TestTmuxHostileSnapshotIsCleaned(t *testing.T) {
 	tm.waitFor("account list", "Accounts", "row 1 of", "updated")
 	tm.keys("q")
 	tm.waitExit()
-	snaps, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui", "launch-sandbox-*.json"))
+	snaps, _ := filepath.Glob(filepath.Join(tm.home.Locations.State, "launch-sandbox-*.json"))
 	if len(snaps) != 1 {
 		t.Fatalf("launch snapshots: %v", snaps)
 	}

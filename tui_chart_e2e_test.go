@@ -14,6 +14,7 @@ import (
 // platform a few seconds later, and the chart redraws by itself, r never
 // pressed: one booking more, and in over the period that much higher.
 func TestTmuxChartRedrawsAfterASimulatedTransfer(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	var accounts []struct {

@@ -9,6 +9,7 @@ import (
 // account opened with the : palette, its members, a member's card, back,
 // its transactions, one transaction.
 func TestTmuxWholeAccount(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 

@@ -6,6 +6,7 @@ import "testing"
 // a transfer from an account, see Transaction.Booked appear in the Events
 // view, open it, jump to the transaction.
 func TestTmuxEventsEndToEnd(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	tm.start(120, 40, bin, "--demo")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,9 +11,10 @@ import (
 // starts the demo, q leaves having written nothing; with the template not
 // yet filled in, the screen says so.
 func TestTmuxFirstRun(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		tm := newTmux(t)
-		file := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "partnertui", "config.toml")
+		file := tm.home.Locations.ConfigFile
 		tm.start(sz[0], sz[1], realBinary.Path(t))
 		tm.waitFor("the first-run screen", "first run", "No configuration yet", file, "Try it now", "client_id", "d try the demo", "q quit")
 		if sz[0] == 120 {

@@ -19,8 +19,12 @@ func lastLine(screen string) string {
 // over the app's screen, and once the wait is over the footer is whole
 // again (badge, request count, help) without a resize.
 func TestTmuxFooterThrough429(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) { footerThrough429(t, size[0], size[1]) })
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			footerThrough429(t, size[0], size[1])
+		})
 	}
 }
 
@@ -103,8 +107,12 @@ func (m *tmux) waitForWords(what string, texts ...string) string {
 // to its booking, the whole help of the Transactions tab, the members'
 // legend, the way back from Live, and signing out.
 func TestTmuxFirstHour(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) { firstHour(t, size[0], size[1]) })
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			firstHour(t, size[0], size[1])
+		})
 	}
 }
 

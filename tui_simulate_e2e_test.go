@@ -90,6 +90,7 @@ func startDemoAt(tm *tmux, bin, target string) {
 // debits it (the authorization prefilled), and the screen shows the debit
 // Booked and the authorization Released, with r never pressed.
 func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	card := payableDemoCard(t, tm, bin)
@@ -146,6 +147,7 @@ func answerInBrowser(t *testing.T, consentURL, decision string) string {
 // in a browser lands on partnertui's own page, which loads, and the
 // transfer is followed, with r never pressed.
 func TestTmuxTransferWaitsForConsent(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	emu := startEmulatorProcess(t, bin, 30, "1000000/1m")
@@ -155,7 +157,7 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := cfg.Env(config.Sandbox)
-	sess := signin.Session(t, emu.kit, env, filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui"))
+	sess := signin.Session(t, emu.kit, env, tm.home.Locations.State)
 	user, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: sess.TokenSource()})
 	if err != nil {
 		t.Fatal(err)

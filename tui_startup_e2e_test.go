@@ -14,6 +14,7 @@ import (
 // The binary runs it once (lipgloss's detection when the process starts)
 // and hands that profile to Bubble Tea instead of detecting it again.
 func TestTmuxColorProfileDetectedOnce(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	tmuxPath, err := exec.LookPath("tmux")

@@ -54,7 +54,8 @@ func TestRealProcessesWaitingOutA429AllSaySo(t *testing.T) {
 		}
 		rounds = n
 	}
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := testenv.NewHome(t)
 	bin := realBinary.Path(t)
 	for round := range rounds {
 		// The round needs requests refused: should the machine be so slow
@@ -73,7 +74,7 @@ func TestRealProcessesWaitingOutA429AllSaySo(t *testing.T) {
 // waitsOfRealProcesses runs one round of
 // TestRealProcessesWaitingOutA429AllSaySo on an emulator of its own (so
 // its window starts empty, and its budget file is new).
-func waitsOfRealProcesses(t *testing.T, bin, home, round string) (refused int) {
+func waitsOfRealProcesses(t *testing.T, bin string, home *testenv.Home, round string) (refused int) {
 	const procs, limit = 20, 12
 	// The window is what a refused request waits: long enough that every
 	// process sends inside it, short enough for a test.
@@ -86,13 +87,15 @@ func waitsOfRealProcesses(t *testing.T, bin, home, round string) (refused int) {
 		window = d
 	}
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 3, RateLimit: limit, RateWindow: window})
-	cfg := filepath.Join(home, "config-"+round+".toml")
-	e.WriteConfig(t, cfg, testkit.Config{SecretEnv: "PT_WAITS_SECRET"})
+	cfg := filepath.Join(home.Dir, "config-"+round+".toml")
+	kc := testkit.Config{SecretEnv: "PT_WAITS_SECRET"}
+	e.WriteConfig(t, cfg, kc)
+	env := append(home.Environ(), e.SecretVar(t, kc), "PARTNERTUI_DEBUG=api")
 	stderr := make([]bytes.Buffer, procs)
 	cmds := make([]*exec.Cmd, procs)
 	for i := range procs {
 		cmd := exec.Command(bin, "--config", cfg, "accounts", "--first", "1", "--project", "--json")
-		cmd.Env = append(os.Environ(), "PARTNERTUI_DEBUG=api")
+		cmd.Env = env
 		cmd.Stderr = &stderr[i]
 		cmds[i] = cmd
 	}

@@ -53,7 +53,7 @@ type Options struct {
 	// BudgetDir holds the request budget shared by every process of the
 	// machine (the platform counts per IP address): one file per GraphQL
 	// host, dir/budget-<host>, see internal/budget. The app passes
-	// paths.StateDir(); --demo its temporary directory. Empty keeps the
+	// its state directory (paths.Locations); --demo its temporary one. Empty keeps the
 	// budget in this process only.
 	BudgetDir string
 	// Log, when set, keeps each request of this client (with those of

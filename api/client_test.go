@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,12 +15,14 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 func okAccounts(w http.ResponseWriter) { writeJSON200(w, accountsPage(0, 2, 2)) }
 
 func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
+	t.Parallel()
 	want := operationTexts(t)
 	var got gqlRequest
 	var auth string
@@ -71,6 +72,7 @@ func TestRequestCarriesTokenOperationNameAndExactQuery(t *testing.T) {
 }
 
 func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) == 1 {
@@ -103,6 +105,7 @@ func TestRetryAfterIsHonouredAndQueryRetried(t *testing.T) {
 }
 
 func TestRetryAfterHTTPDate(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	var clk *clock.Fake
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -122,6 +125,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 }
 
 func TestBackoffWithoutRetryAfter(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) <= 3 {
@@ -146,6 +150,7 @@ func TestBackoffWithoutRetryAfter(t *testing.T) {
 }
 
 func TestRetriesAreBounded(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -167,6 +172,7 @@ func TestRetriesAreBounded(t *testing.T) {
 }
 
 func TestMutationIsNeverRetried(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -187,6 +193,7 @@ func TestMutationIsNeverRetried(t *testing.T) {
 }
 
 func TestSimulateTransferSuccessAndRejection(t *testing.T) {
+	t.Parallel()
 	var path string
 	reject := false
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -222,6 +229,7 @@ func TestSimulateTransferSuccessAndRejection(t *testing.T) {
 }
 
 func TestSimulateOnLiveSendsNothing(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
 		o.Env = "live"
@@ -237,6 +245,7 @@ func TestSimulateOnLiveSendsNothing(t *testing.T) {
 // TestReadOnlyRefusesMutationsBeforeSending: the read-only policy holds in
 // the client itself, whatever a surface offers.
 func TestReadOnlyRefusesMutationsBeforeSending(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
 		o.ReadOnly = true
@@ -472,6 +481,7 @@ func shapeFaults() []faultCase {
 }
 
 func TestFaultServers(t *testing.T) {
+	t.Parallel()
 	cases := slices.Concat(statusFaults(), bodyFaults(), shapeFaults())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -493,6 +503,7 @@ func TestFaultServers(t *testing.T) {
 }
 
 func TestServerThatNeverAnswersTimesOut(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -516,6 +527,7 @@ func TestServerThatNeverAnswersTimesOut(t *testing.T) {
 }
 
 func TestStalledBodyTimesOut(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -535,12 +547,8 @@ func TestStalledBodyTimesOut(t *testing.T) {
 }
 
 func TestUnreachableHostIsANetworkError(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close() // nothing listens there any more
+	t.Parallel()
+	addr := fmt.Sprintf("127.0.0.1:%d", testkit.UnusedPort(t)) // nothing listens there
 	c, err := New(Options{Env: "live", GraphQLURL: "http://" + addr + "/live-partner/graphql", TokenSource: staticToken()})
 	if err != nil {
 		t.Fatal(err)
@@ -558,6 +566,7 @@ func TestUnreachableHostIsANetworkError(t *testing.T) {
 }
 
 func TestCancelledContextIsNotANetworkError(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -579,6 +588,7 @@ func (sessionOver) SignInRequired() bool { return true }
 func (f failingSource) Token() (*oauth2.Token, error) { return nil, f.err }
 
 func TestTokenSourceSignInRequired(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
 		o.TokenSource = failingSource{fmt.Errorf("refresh refused: %w", sessionOver{})}
@@ -598,6 +608,7 @@ func TestTokenSourceSignInRequired(t *testing.T) {
 }
 
 func TestTokenSourceOtherFailure(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), func(o *Options) {
 		o.TokenSource = failingSource{errors.New("dial tcp: connection refused")}
 	})
@@ -610,6 +621,7 @@ func TestTokenSourceOtherFailure(t *testing.T) {
 // A 401 says which token was refused: the signed-in user's access token,
 // or the project token, whose remedy is the client credentials.
 func TestUnauthorizedNamesTheToken(t *testing.T) {
+	t.Parallel()
 	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
@@ -629,6 +641,7 @@ func TestUnauthorizedNamesTheToken(t *testing.T) {
 }
 
 func TestGuardRefusesForeignEndpoints(t *testing.T) {
+	t.Parallel()
 	var foreign atomic.Int32
 	evilURL := httptestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { foreign.Add(1) }))
 	var own atomic.Int32
@@ -665,6 +678,7 @@ func TestGuardRefusesForeignEndpoints(t *testing.T) {
 }
 
 func TestNewRejectsUnsafeURLs(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"", "ftp://x/graphql", "http://api.example.com/sandbox-partner/graphql", "https://user:pw@api.example.com/x", "/relative"} {
 		if _, err := New(Options{Env: "sandbox", GraphQLURL: u, TokenSource: staticToken()}); err == nil {
 			t.Errorf("New accepted %q", u)
@@ -679,6 +693,7 @@ func TestNewRejectsUnsafeURLs(t *testing.T) {
 }
 
 func TestBudgetWaitsInsteadOfSending(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -715,6 +730,7 @@ func TestBudgetWaitsInsteadOfSending(t *testing.T) {
 }
 
 func TestBudgetWaitHonoursContext(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }),
 		func(o *Options) {
 			o.Budget = 1
@@ -733,6 +749,7 @@ func TestBudgetWaitHonoursContext(t *testing.T) {
 }
 
 func TestServerRateLimitHeadersOverride(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "500")
 		w.Header().Set("X-RateLimit-Remaining", "120")
@@ -748,6 +765,7 @@ func TestServerRateLimitHeadersOverride(t *testing.T) {
 }
 
 func TestServerSaysBudgetSpent(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, clk, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -772,6 +790,7 @@ func TestServerSaysBudgetSpent(t *testing.T) {
 }
 
 func TestUpdatesNeverBlockAndDeliverTheLatest(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
 	for range 20 {
 		if _, err := c.Accounts(context.Background(), AccountsParams{}); err != nil {
@@ -794,6 +813,7 @@ func TestUpdatesNeverBlockAndDeliverTheLatest(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { okAccounts(w) }), nil)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -810,6 +830,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 func TestAccountUserProjectTransactions(t *testing.T) {
+	t.Parallel()
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := decodeReq(t, r)
 		switch q.OperationName {

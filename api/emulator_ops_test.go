@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 )
 
 // opCoverage records which operations of Operations() a test ran, so a new
@@ -82,7 +83,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 		}
 	})
 
-	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, r.cov, r.project, r.listed) })
+	t.Run("webhooks", func(t *testing.T) { webhookOperations(t, r.srv, r.cov, r.project, r.listed) })
 	t.Run("simulations", func(t *testing.T) { simulationOperations(t, r.cov, r.user) })
 	t.Run("endorse", func(t *testing.T) { endorseOperations(t, r.cov) })
 	t.Run("incoming direct debit", func(t *testing.T) { incomingDirectDebitOperations(t, r.cov) })
@@ -98,6 +99,7 @@ func TestEveryOperationRunsOnTheEmulator(t *testing.T) {
 // the clients of both token kinds, the coverage so far, and the homes
 // whose ids the reads start from.
 type opsRun struct {
+	srv            *emulator.Server
 	cov            *opCoverage
 	project, user  *Client
 	demo           emulator.DemoUser
@@ -108,10 +110,17 @@ type opsRun struct {
 // startOpsRun signs the demo user in and reads both homes.
 func startOpsRun(t *testing.T) *opsRun {
 	t.Helper()
-	info := startEmulator(t)
+	// An emulator of its own, of the default size: every operation
+	// runs on it, and reads with filters go through all its data.
+	srv, err := emulator.Start(context.Background(), emulator.Options{RateLimit: 1 << 30, SigningKey: emulatortest.SigningKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	info := srv.Info()
 	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()
-	r := &opsRun{cov: &opCoverage{ran: map[string]bool{}}, demo: demo,
+	r := &opsRun{srv: srv, cov: &opCoverage{ran: map[string]bool{}}, demo: demo,
 		project: emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil),
 		user:    emulatorClient(t, info, "sandbox", userToken, nil)}
 
@@ -474,7 +483,7 @@ func checkTxStatus(t *testing.T, tx *TransactionDetail, status string) {
 // would: subscribe an endpoint, cause an event (a simulated incoming
 // transfer), read its delivery in the event log, replay it, change and
 // remove the subscription.
-func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts []Account) {
+func webhookOperations(t *testing.T, srv *emulator.Server, cov *opCoverage, project *Client, accounts []Account) {
 	ctx := context.Background()
 	endpoint, delivered := webhookEndpoint(t)
 	sub, err := project.AddWebhookSubscription(ctx, WebhookSubscriptionInput{
@@ -497,7 +506,7 @@ func webhookOperations(t *testing.T, cov *opCoverage, project *Client, accounts 
 	case <-time.After(10 * time.Second):
 		t.Fatal("the Transaction.Pending event was not delivered within 10s")
 	}
-	entry := loggedDelivery(t, cov, project, eventID, sub.ID)
+	entry := loggedDelivery(t, srv, cov, project, eventID, sub.ID)
 	if entry.ResourceID != txID || entry.StatusCode == nil || *entry.StatusCode != http.StatusOK || entry.WebhookSubscription == nil || entry.WebhookSubscription.ID != sub.ID {
 		t.Errorf("%s entry = %+v", OpWebhookEventLogs, entry)
 	}
@@ -581,12 +590,8 @@ func simulateCredit(t *testing.T, cov *opCoverage, project *Client, accounts []A
 // endpoint's answer is in, just after the endpoint saw the event: read the
 // log, and while the entry is not there wait for the emulator's next log
 // entry.
-func loggedDelivery(t *testing.T, cov *opCoverage, project *Client, eventID, subID string) *WebhookEventLog {
+func loggedDelivery(t *testing.T, srv *emulator.Server, cov *opCoverage, project *Client, eventID, subID string) *WebhookEventLog {
 	t.Helper()
-	srv, err := sharedEmulator()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for {
 		recorded := srv.WebhookRecorded("sandbox")
 		logs, err := project.WebhookEventLogs(context.Background(), WebhookEventLogsParams{First: 10, EventID: eventID, WebhookSubscriptionID: subID, EventType: "Transaction.Pending"})

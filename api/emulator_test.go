@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
@@ -30,7 +31,7 @@ var (
 	emulatorStarted atomic.Bool
 	sharedEmulator  = sync.OnceValues(func() (*emulator.Server, error) {
 		emulatorStarted.Store(true)
-		return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30})
+		return emulator.Start(context.Background(), emulator.Options{Accounts: emulatorAccounts, RateLimit: 1 << 30, SigningKey: emulatortest.SigningKey()})
 	})
 )
 
@@ -90,6 +91,7 @@ func loadAll(t *testing.T, c *Client, p AccountsParams) []Account {
 }
 
 func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	first, err := c.Accounts(context.Background(), AccountsParams{First: 1})
@@ -123,6 +125,7 @@ func TestEmulatorPaginationOver10000Accounts(t *testing.T) {
 }
 
 func TestEmulatorFilters(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	ctx := context.Background()
@@ -172,6 +175,7 @@ func TestEmulatorFilters(t *testing.T) {
 }
 
 func TestEmulatorAccountDetailAndProject(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	ctx := context.Background()
@@ -201,6 +205,7 @@ func TestEmulatorAccountDetailAndProject(t *testing.T) {
 }
 
 func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	// A sandbox token sent to the live endpoint.
 	c := emulatorClient(t, info, "live", projectTokenSource(t, info, "sandbox"), nil)
@@ -215,6 +220,7 @@ func TestEmulatorCrossEnvironmentTokenIsUnauthorized(t *testing.T) {
 }
 
 func TestEmulatorUserTransactionsAndSimulatedTransfer(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	demo, userToken := sandboxUser(t, info)
 	c := emulatorClient(t, info, "sandbox", userToken, nil)
@@ -308,6 +314,7 @@ func sandboxUser(t *testing.T, info emulator.Info) (emulator.DemoUser, oauth2.To
 // belongs to and the first page of accounts) costs one request, for a user
 // token and for a project token alike.
 func TestEmulatorHomeIsOneRequest(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	demo, userToken := sandboxUser(t, info)
 	ctx := context.Background()

@@ -25,6 +25,7 @@ func ids(as []Account) []string {
 // filtered by hand, with the server's search for an account number's
 // digits after them; each page at most its size, each account once.
 func TestEmulatorIBANPartSearch(t *testing.T) {
+	t.Parallel()
 	info := startEmulator(t)
 	c := emulatorClient(t, info, "sandbox", projectTokenSource(t, info, "sandbox"), nil)
 	ctx := context.Background()

@@ -42,6 +42,7 @@ func measure(set ast.SelectionSet, depth int) (fields, deepest int) {
 }
 
 func TestOperationsStayWithinSandboxLimits(t *testing.T) {
+	t.Parallel()
 	ops, err := Operations()
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +84,7 @@ func TestOperationsStayWithinSandboxLimits(t *testing.T) {
 }
 
 func TestMeasureCountsNestedFieldsAndFragments(t *testing.T) {
+	t.Parallel()
 	doc, err := parser.ParseQuery(&ast.Source{Input: `query Q { a { b { c } ... on T { d e { f } } } g }`})
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +116,7 @@ func loadSchema(t *testing.T, name string) *ast.Schema {
 }
 
 func TestOperationsConformToSchema(t *testing.T) {
+	t.Parallel()
 	// The check must be able to fail: a wrong field name is caught.
 	if _, errs := gqlparser.LoadQueryWithRules(loadSchema(t, "partner-schema.graphql"), `query Bad { accounts(first: 1) { edges { node { iban } } } }`, nil); len(errs) == 0 {
 		t.Fatal("the validator accepted a field the schema lacks (iban)")

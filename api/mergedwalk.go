@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/partnertui/partnertui/internal/platform"
@@ -501,4 +503,80 @@ func (m *MergedTransactions) soonest(k int) []*txStream {
 	}
 	slices.SortStableFunc(open, func(a, b *txStream) int { return cmp.Compare(len(a.buf), len(b.buf)) })
 	return open[:min(len(open), k)]
+}
+
+// mergedList is a user's transactions across accounts as a List reads
+// them. A walk merges afresh, reading ahead when it reads the whole list;
+// the pages of a screen that pages through it follow one another through
+// one merge kept between reads (a row's cursor is the number of rows up to
+// it), and a read from anywhere else starts the merge afresh and reads up
+// to there. Reads are one at a time; progress has a lock of its own.
+type mergedList struct {
+	src  TransactionPager
+	base TransactionsParams
+	mu   sync.Mutex // held across a read
+	cur  atomic.Pointer[MergedTransactions]
+}
+
+func (l *mergedList) walk(ctx context.Context, all bool, size int, each func([]TransactionDetail, int) error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := MergeTransactions(l.src, l.base, all)
+	l.cur.Store(m)
+	for {
+		rows, more, err := m.Next(ctx, size)
+		_, _, total, _ := m.Progress()
+		if len(rows) > 0 || err == nil {
+			if werr := each(rows, max(total, m.Emitted())); werr != nil {
+				return werr
+			}
+		}
+		if err != nil || !more || !all {
+			return err
+		}
+	}
+}
+
+func (l *mergedList) page(ctx context.Context, after string, first int) (*Page[TransactionDetail], error) {
+	from := 0
+	if after != "" {
+		n, err := strconv.Atoi(after)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("the list's cursor %q is not one of its own", after)
+		}
+		from = n
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.cur.Load()
+	if m == nil || m.Emitted() != from {
+		m = MergeTransactions(l.src, l.base, false)
+		l.cur.Store(m)
+		if from > 0 {
+			if _, _, err := m.Next(ctx, from); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rows, more, err := m.Next(ctx, first)
+	if len(rows) == 0 && err != nil {
+		return nil, err
+	}
+	// Rows read before an error are handed out: the next read, from where
+	// they end, meets the error again.
+	_, _, total, _ := m.Progress()
+	return &Page[TransactionDetail]{Items: rows, TotalCount: max(total, from+len(rows)), PageInfo: PageInfo{
+		HasNextPage: more || err != nil, StartCursor: strconv.Itoa(from + 1), EndCursor: strconv.Itoa(from + len(rows)),
+	}}, nil
+}
+
+func (l *mergedList) progress() MergeProgress {
+	m := l.cur.Load()
+	if m == nil {
+		return MergeProgress{}
+	}
+	var p MergeProgress
+	p.Started, p.Accounts, p.Total, p.Ended = m.Progress()
+	p.InTurn = m.InTurn()
+	return p
 }

@@ -120,6 +120,7 @@ func wantMergedOf(t *testing.T, got, want []TransactionDetail) {
 // every account the user sees, newest first, each once, also read a few
 // rows at a time and with pages read ahead.
 func TestMergedTransactionsAreTheAccountsListsMerged(t *testing.T) {
+	t.Parallel()
 	c, _ := mergedRun(t)
 	p := TransactionsParams{OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
 	want, today := perAccount(t, c, p)
@@ -137,6 +138,7 @@ func TestMergedTransactionsAreTheAccountsListsMerged(t *testing.T) {
 // the user sees reads five accounts per request, so it costs about a
 // fifth of the requests of reading the accounts in turn.
 func TestMergedTransactionsFilterCostsAFifth(t *testing.T) {
+	t.Parallel()
 	c, _ := mergedRun(t)
 	p := TransactionsParams{Status: []string{"Booked"}, IsAboveAmount: "100", OrderBy: TxOrderExecutionDate, Direction: DirectionDesc}
 	want, today := perAccount(t, c, p)
@@ -155,6 +157,7 @@ func TestMergedTransactionsFilterCostsAFifth(t *testing.T) {
 // whole, and reading on from it gives the rest; the order key follows
 // OrderBy.
 func TestMergedTransactionsFirstPageThenOnward(t *testing.T) {
+	t.Parallel()
 	c, ctx := mergedRun(t)
 	p := TransactionsParams{OrderBy: TxOrderCreatedAt}
 	m := MergeTransactions(c, p, false)
@@ -184,6 +187,7 @@ func TestMergedTransactionsFirstPageThenOnward(t *testing.T) {
 // newest first, exactly the accounts' lists merged, and its first rows
 // cost a request per hundred accounts and a few more.
 func TestMergedTransactionsWithHeadsPastFiveHundred(t *testing.T) {
+	t.Parallel()
 	e := newSplitEmulator(t, MaxMergedAccounts+150)
 	_, userToken := sandboxUser(t, e.info)
 	c := emulatorClient(t, e.info, "sandbox", userToken, nil)
@@ -215,6 +219,7 @@ func TestMergedTransactionsWithHeadsPastFiveHundred(t *testing.T) {
 // gets the accounts alone, and each account's first page apart: the same
 // list, at a request per five accounts.
 func TestMergedTransactionsWithoutHeadsAfterALimit(t *testing.T) {
+	t.Parallel()
 	e := newSplitEmulator(t, 120)
 	e.refuseOp = OpAccountsTransactionHeads
 	_, userToken := sandboxUser(t, e.info)
@@ -235,6 +240,7 @@ func TestMergedTransactionsWithoutHeadsAfterALimit(t *testing.T) {
 // accounts' order, nothing missed or twice, the first rows without
 // reading every account.
 func TestMergedTransactionsInTurnPastTheMergeable(t *testing.T) {
+	t.Parallel()
 	e := newSplitEmulator(t, MaxMergedAccounts+150)
 	_, userToken := sandboxUser(t, e.info)
 	c := emulatorClient(t, e.info, "sandbox", userToken, nil)

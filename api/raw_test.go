@@ -11,6 +11,7 @@ import (
 )
 
 func TestDoSendsTheTextAndKeepsTheAnswersOrder(t *testing.T) {
+	t.Parallel()
 	var got gqlRequest
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = decodeReq(t, r)
@@ -32,6 +33,7 @@ func TestDoSendsTheTextAndKeepsTheAnswersOrder(t *testing.T) {
 }
 
 func TestDoRefusesALiveMutationBeforeSending(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { calls.Add(1) }), func(o *Options) {
 		o.Env, o.ReadOnly, o.TestingURL = "live", true, ""
@@ -57,6 +59,7 @@ func TestDoRefusesALiveMutationBeforeSending(t *testing.T) {
 // (its schema) is asked without a token, through the budget and the
 // environment guard like any request.
 func TestAnAnonymousClientSendsNoToken(t *testing.T) {
+	t.Parallel()
 	var auth atomic.Value
 	c, _, srv := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth.Store(r.Header.Get("Authorization"))
@@ -85,6 +88,7 @@ func TestAnAnonymousClientSendsNoToken(t *testing.T) {
 // keeps its descriptions' newlines; the request log's copy of its errors
 // is still made safe for a terminal.
 func TestAVerbatimAnswerKeepsItsStrings(t *testing.T) {
+	t.Parallel()
 	const answer = `{"data":{"d":"line one\nline two"},"errors":[{"message":"bad\u001b]52;c;SGk=\u0007 thing"}]}`
 	log := NewRequestLog(0, nil)
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

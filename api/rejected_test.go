@@ -53,6 +53,7 @@ func onlyNewToken(t *testing.T, sent *[]string, mu *sync.Mutex) http.Handler {
 }
 
 func TestUnauthorizedRetriesOnceWithARotatedToken(t *testing.T) {
+	t.Parallel()
 	var (
 		mu   sync.Mutex
 		sent []string
@@ -81,6 +82,7 @@ func TestUnauthorizedRetriesOnceWithARotatedToken(t *testing.T) {
 }
 
 func TestUnauthorizedWithNothingNewerIsReported(t *testing.T) {
+	t.Parallel()
 	var (
 		mu   sync.Mutex
 		sent []string

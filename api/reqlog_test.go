@@ -12,6 +12,7 @@ import (
 )
 
 func TestRequestLogKeepsEveryRequestWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	var lines []string
 	log := NewRequestLog(3, func(e Entry) { lines = append(lines, fmt.Sprintf("%+v", e)) })

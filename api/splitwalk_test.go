@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 	"golang.org/x/oauth2"
 )
 
@@ -38,7 +39,7 @@ type splitEmulator struct {
 
 func newSplitEmulator(t testing.TB, accounts int) *splitEmulator {
 	t.Helper()
-	srv, err := emulator.Start(context.Background(), emulator.Options{Accounts: accounts, RateLimit: 1 << 30})
+	srv, err := emulator.Start(context.Background(), emulator.Options{Accounts: accounts, RateLimit: 1 << 30, SigningKey: emulatortest.SigningKey()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 // second client's first request reuses the first one's connection, and
 // each client's guard still refuses any other environment's endpoint.
 func TestClientsSharingATransportShareConnections(t *testing.T) {
+	t.Parallel()
 	var conns atomic.Int32
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON200(w, accountsPage(0, 1, 1))

@@ -27,6 +27,7 @@ func (s *countingSource) Token() (*oauth2.Token, error) {
 // WarmToken asks the token source once and sends no request; a source's
 // failure comes back wrapped, never a token.
 func TestWarmTokenAsksTheSourceOnly(t *testing.T) {
+	t.Parallel()
 	var requests atomic.Int32
 	src := &countingSource{}
 	c, _, _ := newTestClient(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { requests.Add(1) }),

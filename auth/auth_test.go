@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,19 +14,13 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/config"
+	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
-// freePort is a loopback port free a moment ago, for a fixed redirect_uri.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
+// freePort is a port of 127.0.0.1 nothing listens on (testkit.UnusedPort),
+// for a redirect URI with a fixed port.
+func freePort(t *testing.T) int { return testkit.UnusedPort(t) }
 
 func newTestSession(t *testing.T, env *config.Environment, dir string, clk *clock.Fake) *Session {
 	t.Helper()

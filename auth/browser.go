@@ -100,14 +100,14 @@ func defaultOpener(getenv func(string) string, goos string) func(context.Context
 // headless (over SSH it would start a browser on this machine).
 func CanOpen(getenv func(string) string) bool { return defaultOpener(getenv, runtime.GOOS) != nil }
 
-// OpenBrowser opens url with $BROWSER (a command that receives the URL as
+// OpenBrowser opens url with $BROWSER as getenv reads it (a command that receives the URL as
 // its argument; "%s" in it is replaced by the URL) when set, else with the
 // system's opener. The opener's output never reaches the terminal (a TUI
 // would be drawn over): standard output is discarded and standard error is
 // kept only to explain a failure. It waits for the opener so a failure is
 // seen.
-func OpenBrowser(ctx context.Context, target string) error {
-	return openBrowser(ctx, target, os.Getenv, runtime.GOOS)
+func OpenBrowser(ctx context.Context, target string, getenv func(string) string) error {
+	return openBrowser(ctx, target, getenv, runtime.GOOS)
 }
 
 func openBrowser(ctx context.Context, target string, getenv func(string) string, goos string) error {
@@ -130,7 +130,7 @@ func openBrowser(ctx context.Context, target string, getenv func(string) string,
 		if !substituted {
 			args = append(args, target)
 		}
-		if err := runOpener(ctx, fields[0], args...); err != nil {
+		if err := runOpener(ctx, getenv("TMPDIR"), fields[0], args...); err != nil {
 			return fmt.Errorf("$BROWSER command %w", err)
 		}
 		return nil
@@ -142,7 +142,7 @@ func openBrowser(ctx context.Context, target string, getenv func(string) string,
 	}
 	for _, name := range openers {
 		if _, err := exec.LookPath(name); err == nil {
-			return runOpener(ctx, name, target)
+			return runOpener(ctx, getenv("TMPDIR"), name, target)
 		}
 	}
 	return fmt.Errorf("no browser opener found (looked for %s)", strings.Join(openers, ", "))
@@ -172,11 +172,13 @@ const maxOpenerOutput = 4 << 10
 // waiting or, once closed, kill it with SIGPIPE. The file is unlinked as
 // soon as it is open (the descriptor still reads and writes it): a sign-in
 // that ends while the opener runs ends the process too, and a removal
-// deferred to the opener's end would then never run.
-func runOpener(ctx context.Context, name string, args ...string) error {
+// deferred to the opener's end would then never run. The file is made in
+// tmp ($TMPDIR as the caller's getenv reads it; "" is the system's
+// temporary directory).
+func runOpener(ctx context.Context, tmp, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.WaitDelay = time.Second
-	errOut, err := os.CreateTemp("", "partnertui-browser-*.log")
+	errOut, err := os.CreateTemp(tmp, "partnertui-browser-*.log")
 	if err == nil {
 		if os.Remove(errOut.Name()) != nil {
 			// Windows removes no open file: remove it once closed.

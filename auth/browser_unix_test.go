@@ -55,8 +55,8 @@ func TestExplicitBrowserRunsWithoutADisplay(t *testing.T) {
 // still runs, so a process that exits then (a sign-in completed while the
 // browser is open) leaves nothing behind.
 func TestBrowserLogLeavesNothingBehind(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "started")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -67,7 +67,7 @@ func TestBrowserLogLeavesNothingBehind(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- openBrowser(ctx, "http://127.0.0.1/x", envOf("BROWSER", "env PT_FIFO="+fifo+" "+script), "linux")
+		done <- openBrowser(ctx, "http://127.0.0.1/x", envOf("BROWSER", "env PT_FIFO="+fifo+" "+script, "TMPDIR", tmp), "linux")
 	}()
 	started := make(chan error, 1)
 	go func() {

@@ -21,43 +21,21 @@ import (
 	"github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
-// helperBins holds the test helper binaries, built once per test run.
-var helperBins struct {
-	once    sync.Once
-	dir     string
-	err     error
-	browser string
-	proc    string
-}
+// helpers are the test's helper programs: the scripted browser and the
+// second process of the concurrency and crash tests, kept between runs
+// (testkit.Binary).
+var helpers struct{ browser, proc *testkit.Binary }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if helperBins.dir != "" {
-		os.RemoveAll(helperBins.dir)
-	}
-	os.Exit(code)
+	helpers.browser, helpers.proc = testkit.NewProgram("./auth/internal/testbrowser"), testkit.NewProgram("./auth/internal/testproc")
+	testkit.RunWaiting(m, helpers.browser.Cleanup, helpers.proc.Cleanup)
 }
 
+// buildHelpers returns the helper programs' paths, building them the
+// first time.
 func buildHelpers(t *testing.T) (browser, proc string) {
 	t.Helper()
-	helperBins.once.Do(func() {
-		helperBins.dir, helperBins.err = os.MkdirTemp("", "partnertui-auth-helpers-")
-		if helperBins.err != nil {
-			return
-		}
-		// One go build for both: half the linking wait.
-		cmd := exec.Command("go", "build", "-buildvcs=false", "-o", helperBins.dir+string(filepath.Separator), "./internal/testbrowser", "./internal/testproc")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			helperBins.err = fmt.Errorf("go build helpers: %v\n%s", err, b)
-			return
-		}
-		helperBins.browser = filepath.Join(helperBins.dir, "testbrowser")
-		helperBins.proc = filepath.Join(helperBins.dir, "testproc")
-	})
-	if helperBins.err != nil {
-		t.Fatal(helperBins.err)
-	}
-	return helperBins.browser, helperBins.proc
+	return helpers.browser.Path(t), helpers.proc.Path(t)
 }
 
 // startEmulator is the kit's emulator with a small data set: sign-in

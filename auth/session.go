@@ -36,7 +36,7 @@ const (
 // SessionOptions configure one environment's Session.
 type SessionOptions struct {
 	Env *config.Environment
-	// StateDir holds the token files and locks (paths.StateDir, or a
+	// StateDir holds the token files and locks (the app's state directory, or a
 	// temporary directory for --demo). Required.
 	StateDir string
 	// HTTPClient is used for token-endpoint, discovery and revocation calls;

@@ -91,7 +91,9 @@ type Environment struct {
 	ClientSecretEnv     string
 	ClientSecretCommand string
 	RedirectURI         string // default http://127.0.0.1/callback
-	PageSize            int    // 0 means the default (100)
+	// PageSize is how many items one request for a page of any list asks
+	// for, 1 to platform.PageMax; 0 means the default (the maximum).
+	PageSize            int
 	IdentificationLevel string // "", PVID, QES, Expert or Auto
 	AuthParams          map[string]string
 	Token               string // TokenUser (default) or TokenProject
@@ -100,6 +102,9 @@ type Environment struct {
 	// launch_snapshot says otherwise; a top-level launch_snapshot = false
 	// turns it off in both.
 	LaunchSnapshot bool
+	// pageSizeSet: the file wrote page_size, so 0 is a mistake, not
+	// the default.
+	pageSizeSet bool
 }
 
 // Default returns the configuration used when no file exists: both

@@ -24,6 +24,7 @@ func writeFile(t *testing.T, content string, mode os.FileMode) string {
 }
 
 func TestLoadValid(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, `default_env = "live"
 [sandbox]
 client_id = "SANDBOX_abc"
@@ -79,6 +80,7 @@ client_secret_command = "echo s"
 }
 
 func TestLoadMissingFile(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "nope.toml")
 	cfg, _, err := Load(p)
 	if !errors.Is(err, ErrNoConfig) {
@@ -93,6 +95,7 @@ func TestLoadMissingFile(t *testing.T) {
 }
 
 func TestValidationErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, doc string
 		line      int
@@ -153,6 +156,7 @@ func TestValidationErrors(t *testing.T) {
 // TestUnknownKeyHidesNoOtherProblem: an unknown key is one problem among
 // the others of the file, all listed at once in the file's order.
 func TestUnknownKeyHidesNoOtherProblem(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "[sandbox]\nclient_id = \"LIVE_1\"\nclientid = \"x\"\npage_size = 500\n[live]\ncolour = 1\n", 0o600)
 	_, _, err := Load(p)
 	var ve *ValidationError
@@ -172,6 +176,7 @@ func TestUnknownKeyHidesNoOtherProblem(t *testing.T) {
 // TestNoCitationOfADocumentUsersLack: the template and the messages never
 // send people to "spec 4.3", a document they do not have.
 func TestNoCitationOfADocumentUsersLack(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "[sandbox]\nclient_id = \"SANDBOX_1\"\nidentification_level = \"Auto\"\n", 0o600)
 	_, _, err := Load(p)
 	for _, text := range []string{Template(), fmt.Sprint(err)} {
@@ -182,6 +187,7 @@ func TestNoCitationOfADocumentUsersLack(t *testing.T) {
 }
 
 func TestSeveralProblemsAllReported(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "[sandbox]\nclient_id = \"LIVE_1\"\npage_size = 500\n", 0o600)
 	_, _, err := Load(p)
 	var ve *ValidationError
@@ -191,6 +197,7 @@ func TestSeveralProblemsAllReported(t *testing.T) {
 }
 
 func TestValidateInMemory(t *testing.T) {
+	t.Parallel()
 	cfg := Default()
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("defaults invalid: %v", err)
@@ -211,6 +218,7 @@ func TestValidateInMemory(t *testing.T) {
 }
 
 func TestPermissionWarning(t *testing.T) {
+	t.Parallel()
 	doc := "[sandbox]\nclient_id = \"SANDBOX_1\"\nclient_secret = \"hunter2\"\n"
 	p := writeFile(t, doc, 0o644)
 	_, warns, err := Load(p)
@@ -232,6 +240,7 @@ func TestPermissionWarning(t *testing.T) {
 }
 
 func TestParseEnv(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]EnvName{"sandbox": Sandbox, "LIVE": Live, " Live ": Live} {
 		if got, err := ParseEnv(in); err != nil || got != want {
 			t.Errorf("ParseEnv(%q) = %q, %v", in, got, err)
@@ -246,6 +255,7 @@ func TestParseEnv(t *testing.T) {
 }
 
 func TestTemplate(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a", "b")
 	p := filepath.Join(dir, "config.toml")
 	if err := WriteTemplate(p); err != nil {
@@ -275,20 +285,28 @@ func TestTemplate(t *testing.T) {
 	}
 }
 
-func TestSecret(t *testing.T) {
+// TestSecretFromAVariable: client_secret_env names a variable of the
+// process, read trimmed; an unset one is named in the error. Not parallel:
+// the variable is the process's, which only t.Setenv sets.
+func TestSecretFromAVariable(t *testing.T) {
 	ctx := context.Background()
-	e := &Environment{Name: Live, ClientSecret: "inline"}
-	if s, err := e.Secret(ctx); err != nil || s != "inline" {
-		t.Errorf("inline: %q %v", s, err)
-	}
 	t.Setenv("PT_TEST_SECRET", " fromenv \n")
-	e = &Environment{Name: Live, ClientSecretEnv: "PT_TEST_SECRET"}
+	e := &Environment{Name: Live, ClientSecretEnv: "PT_TEST_SECRET"}
 	if s, err := e.Secret(ctx); err != nil || s != "fromenv" {
 		t.Errorf("env: %q %v", s, err)
 	}
 	e = &Environment{Name: Live, ClientSecretEnv: "PT_TEST_UNSET_VAR"}
 	if _, err := e.Secret(ctx); err == nil || !strings.Contains(err.Error(), "PT_TEST_UNSET_VAR") {
 		t.Errorf("unset env: %v", err)
+	}
+}
+
+func TestSecret(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := &Environment{Name: Live, ClientSecret: "inline"}
+	if s, err := e.Secret(ctx); err != nil || s != "inline" {
+		t.Errorf("inline: %q %v", s, err)
 	}
 	e = &Environment{Name: Sandbox, ClientSecretCommand: "printf '  cmdsecret  \\nsecond line\\n'"}
 	if s, err := e.Secret(ctx); err != nil || s != "cmdsecret" {
@@ -400,6 +418,7 @@ func manyKeys(n int) string {
 // The launch snapshot is on in Sandbox and off in Live by default; each
 // environment's key changes that, and a top-level false turns both off.
 func TestLaunchSnapshotKeys(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		file          string
 		sandbox, live bool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"regexp"
@@ -300,11 +301,9 @@ func fillEnv(dst *Environment, src *fileEnv) []Problem {
 		dst.RedirectURI = *src.RedirectURI
 	}
 	if src.PageSize != nil {
-		if *src.PageSize < 1 || *src.PageSize > platform.PageMax {
-			problems = append(problems, Problem{Key: string(dst.Name) + ".page_size", Message: fmt.Sprintf("must be between 1 and %d (the API maximum), not %d", platform.PageMax, *src.PageSize)})
-		} else {
-			dst.PageSize = int(*src.PageSize)
-		}
+		// Checked with the rest of the environment (problems), which
+		// reports a page_size written as 0 too.
+		dst.PageSize, dst.pageSizeSet = int(max(min(*src.PageSize, math.MaxInt), math.MinInt)), true
 	}
 	dst.ClientID = src.ClientID
 	dst.ClientSecret = src.ClientSecret
@@ -385,7 +384,7 @@ func (e *Environment) problems(name EnvName) []Problem {
 	if e.ClientSecretEnv != "" && !validEnvVar(e.ClientSecretEnv) {
 		add("client_secret_env", "%q is not an environment variable name: use letters, digits and underscores, e.g. PARTNERTUI_SANDBOX_SECRET", safetext.Truncate(e.ClientSecretEnv, 40))
 	}
-	if e.PageSize < 0 || e.PageSize > platform.PageMax {
+	if (e.PageSize != 0 || e.pageSizeSet) && (e.PageSize < 1 || e.PageSize > platform.PageMax) {
 		add("page_size", "must be between 1 and %d (the API maximum), not %d", platform.PageMax, e.PageSize)
 	}
 	if e.IdentificationLevel != "" && !slices.Contains(IdentificationLevels(), e.IdentificationLevel) {

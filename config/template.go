@@ -44,7 +44,8 @@ client_secret_env = "PARTNERTUI_SANDBOX_SECRET"
 # the dashboard; any port on 127.0.0.1 is accepted, so a port here is only
 # needed when you forward one (ssh -L 8400:127.0.0.1:8400).
 redirect_uri = "http://127.0.0.1/callback"
-# Accounts fetched per request, 1 to {{page_max}}.
+# Items asked for per request, in every list (accounts, transactions, members,
+# cards, statements, the event log), 1 to {{page_max}}; --first overrides it.
 page_size = {{page_max}}
 # Token used for API calls: "user" (the signed-in user's, sees the accounts
 # the user belongs to) or "project" (client credentials, sees every account).

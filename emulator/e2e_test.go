@@ -39,6 +39,7 @@ func totalCount(t *testing.T, out map[string]any) int {
 }
 
 func TestEndToEndSignInAndGraphQL(t *testing.T) {
+	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{Accounts: 150})
 	info := srv.Info()
 	sb := info.Environments["sandbox"]
@@ -153,6 +154,7 @@ func jwtClaims(t *testing.T, jwt string) map[string]any {
 }
 
 func TestEndToEndDenyAndNewUser(t *testing.T) {
+	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{Accounts: 30})
 	info := srv.Info()
 	cfg := oauthConfig(info, "live")
@@ -181,6 +183,7 @@ func TestEndToEndDenyAndNewUser(t *testing.T) {
 }
 
 func TestStartInfoAndShutdown(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := emulator.Start(ctx, emulator.Options{Accounts: 10, SigningKey: emulatortest.SigningKey()})
 	if err != nil {
@@ -238,6 +241,7 @@ func TestStartInfoAndShutdown(t *testing.T) {
 }
 
 func TestRunReturnsWhenCancelled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, err := emulator.Start(ctx, emulator.Options{Accounts: 5, SigningKey: emulatortest.SigningKey()})
 	if err != nil {

@@ -39,6 +39,15 @@ type Options struct {
 	// simulated transfers [time.Now]; tests inject a fake one. Token and
 	// code expiry follow the real clock (fosite reads time.Now itself).
 	Now func() time.Time
+	// Epoch is the "now" of the generated data: accounts are created in
+	// the three years before it, their transactions happen up to it, and
+	// what is pending, upcoming or due is so relative to it. One Seed and
+	// one Epoch give byte-identical data and answers, whatever the clock
+	// [DefaultEpoch, fixed so tests' figures never move]. partnertui --demo
+	// and `partnertui emulator` pass the StartOfDay of the app's clock
+	// (the latter's --epoch another time). It may not be after Now
+	// (nothing is dated in the future) nor before 2000.
+	Epoch time.Time
 	// SigningKey signs id_tokens; nil generates a fresh RSA key. Tests
 	// share one because generating a key costs about 100 ms.
 	SigningKey *rsa.PrivateKey
@@ -101,6 +110,14 @@ const (
 	CallbackURI = "http://127.0.0.1/callback"
 )
 
+// DefaultEpoch is Options.Epoch when none is given: 2026-11-01 09:00 UTC.
+func DefaultEpoch() time.Time { return data.DefaultEpoch() }
+
+// StartOfDay is the start of t's UTC day: the epoch of partnertui --demo
+// and `partnertui emulator`, so the data is generated up to today and
+// every start of one day serves the same data.
+func StartOfDay(t time.Time) time.Time { return t.UTC().Truncate(24 * time.Hour) }
+
 // DemoWebhookEndpoint is where Options.DemoSubscription points: a reserved
 // name that fails at once, so each delivery is logged without waiting.
 const DemoWebhookEndpoint = gql.DemoWebhookEndpoint
@@ -125,8 +142,10 @@ type DemoUser struct {
 
 // Info is printed by `partnertui emulator` (one JSON line with --json).
 type Info struct {
-	APIURL       string             `json:"api_url"`
-	AuthURL      string             `json:"auth_url"`
+	APIURL  string `json:"api_url"`
+	AuthURL string `json:"auth_url"`
+	// Epoch is the time the data is generated up to (Options.Epoch).
+	Epoch        time.Time          `json:"epoch"`
 	Environments map[string]EnvInfo `json:"environments"` // "sandbox", "live"
 	DemoUsers    []DemoUser         `json:"demo_users"`
 	// Schemas are the schema files served instead of the model's own, by
@@ -243,7 +262,30 @@ func withDefaults(o Options) (Options, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if err := checkEpoch(&o); err != nil {
+		return o, optionsError{err}
+	}
 	return o, nil
+}
+
+// checkEpoch defaults Options.Epoch and refuses one the data cannot be
+// generated up to: after Now, it would date bookings in the future.
+func checkEpoch(o *Options) error {
+	if o.Epoch.IsZero() {
+		o.Epoch = DefaultEpoch()
+		return nil
+	}
+	o.Epoch = o.Epoch.UTC()
+	if now := o.Now().UTC(); o.Epoch.After(now) {
+		return fmt.Errorf("epoch %s is after now (%s): the data would be dated in the future; choose a time up to now, such as today %s",
+			o.Epoch.Format(time.RFC3339), now.Format(time.RFC3339), StartOfDay(now).Format(time.DateOnly))
+	}
+	// The data's three years then start well within the times every part
+	// of the emulator represents (Unix nanoseconds among them).
+	if o.Epoch.Year() < 2000 {
+		return fmt.Errorf("epoch %s is before 2000: choose a later date", o.Epoch.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // site is what Start serves and what it must close.
@@ -304,7 +346,7 @@ func assemble(opts Options, base string, envs []*environment, schemas *served) (
 	if err != nil {
 		return nil, err
 	}
-	info := Info{APIURL: base, AuthURL: base, Environments: map[string]EnvInfo{}}
+	info := Info{APIURL: base, AuthURL: base, Epoch: opts.Epoch, Environments: map[string]EnvInfo{}}
 	schemas.describe(&info)
 	for _, e := range envs {
 		info.Environments[e.name] = e.info(base)
@@ -415,6 +457,9 @@ func PrintInfo(w io.Writer, info Info, asJSON bool) error {
 	fmt.Fprintf(&b, "partnertui emulator is running\n\n")
 	fmt.Fprintf(&b, "  API base URL   %s\n", info.APIURL)
 	fmt.Fprintf(&b, "  Auth URL       %s/oauth2 (discovery: %s/.well-known/openid-configuration)\n", info.AuthURL, info.AuthURL)
+	if !info.Epoch.IsZero() {
+		fmt.Fprintf(&b, "  Data           generated up to %s\n", epochText(info.Epoch))
+	}
 	for _, env := range []string{"sandbox", "live"} {
 		e, ok := info.Environments[env]
 		if !ok {
@@ -445,6 +490,16 @@ func PrintInfo(w io.Writer, info Info, asJSON bool) error {
 		return fmt.Errorf("write the emulator info: %w", err)
 	}
 	return nil
+}
+
+// epochText is the epoch as the banner says it: to the minute, unless it
+// has seconds.
+func epochText(t time.Time) string {
+	t = t.UTC()
+	if t.Truncate(time.Minute).Equal(t) {
+		return t.Format("2006-01-02 15:04 UTC")
+	}
+	return t.Format(time.RFC3339Nano)
 }
 
 // printSchemas says which schemas are served, and which of the model's

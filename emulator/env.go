@@ -79,7 +79,7 @@ func (e *environment) startEvents(opts Options) {
 // newEnvironment generates the data set and the client of one environment;
 // its events are started once every environment could be built.
 func newEnvironment(opts Options, spec envSpec) (*environment, error) {
-	store, err := data.New(data.Config{Env: spec.name, Seed: opts.Seed + spec.seedOffset, Accounts: opts.Accounts, Now: opts.Now})
+	store, err := data.New(data.Config{Env: spec.name, Seed: opts.Seed + spec.seedOffset, Accounts: opts.Accounts, Epoch: opts.Epoch, Now: opts.Now})
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,7 @@ func noDuplicates(t *testing.T, ids []string) {
 }
 
 func TestAccountsPaginationWalksAllPages(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 257})
 	for _, tc := range []struct {
 		name, token string
@@ -125,6 +126,7 @@ func TestAccountsPaginationWalksAllPages(t *testing.T) {
 }
 
 func TestAccountsOrder(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 80})
 	for _, dir := range []string{"Asc", "Desc"} {
 		var d accountsData
@@ -139,6 +141,7 @@ func TestAccountsOrder(t *testing.T) {
 }
 
 func TestAccountsFilters(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 400})
 	var d accountsData
 	e.mustData(pathSandbox, tokSandboxProject, accountsPageQuery, map[string]any{"first": 100, "filters": map[string]any{"status": []string{"Closed", "Suspended"}}}, &d)
@@ -190,6 +193,7 @@ func findAccount(e *testEnv, id string) struct{ Number, HolderID string } {
 }
 
 func TestAccountsFirstBounds(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 120})
 	var d accountsData
 	e.mustData(pathSandbox, tokSandboxProject, `{ accounts { totalCount edges { node { id } } } }`, nil, &d)
@@ -207,6 +211,7 @@ func TestAccountsFirstBounds(t *testing.T) {
 }
 
 func TestAccountAndVisibility(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 200})
 	users := e.sandbox.DemoUsers()
 	// An account the second user is not a member of.
@@ -231,6 +236,7 @@ func TestAccountAndVisibility(t *testing.T) {
 }
 
 func TestUserAndProjectInfo(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{})
 	users := e.sandbox.DemoUsers()
 	q := `query($id: String) { user(id: $id) { id firstName lastName fullName mobilePhoneNumber birthDate status createdAt identificationLevels { PVID QES expert } } }`
@@ -262,6 +268,7 @@ func TestUserAndProjectInfo(t *testing.T) {
 }
 
 func TestTransactionsConnection(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 20})
 	acc := e.sandbox.AllAccounts()[3]
 	q := `query($id: ID!, $after: String, $f: TransactionsFiltersInput) { account(accountId: $id) { transactions(first: 7, after: $after, filters: $f, orderBy: {field: executionDate, direction: Asc}) {
@@ -353,6 +360,7 @@ func deepQuery(depth int) string {
 }
 
 func TestSandboxOperationLimits(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 10})
 	for _, tc := range []struct {
 		name, query string
@@ -393,6 +401,7 @@ func TestSandboxOperationLimits(t *testing.T) {
 }
 
 func TestLiveHasNoOperationLimits(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 10})
 	six := `{ a: projectInfo { id } b: projectInfo { id } c: projectInfo { id } d: projectInfo { id } e: projectInfo { id } f: projectInfo { id } }`
 	for _, q := range []string{six, deepQuery(16), fragmentBomb(10)} {
@@ -403,6 +412,7 @@ func TestLiveHasNoOperationLimits(t *testing.T) {
 }
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 10})
 	q := `{ projectInfo { id } }`
 	for _, tc := range []struct{ name, path, token string }{
@@ -426,6 +436,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 10})
 	big := append([]byte(`{"query":"{ projectInfo { id } }","variables":{"pad":"`), bytes.Repeat([]byte("x"), maxBody)...)
 	big = append(big, `"}}`...)
@@ -476,6 +487,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestSimulateIncomingTransfer(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 60})
 	users := e.sandbox.DemoUsers()
 	var iban, id string
@@ -570,6 +582,7 @@ func cents(t *testing.T, v string) int64 {
 }
 
 func TestSandboxUsers(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 100})
 	users := e.sandbox.DemoUsers()
 	var list struct {
@@ -636,6 +649,7 @@ func TestSandboxUsers(t *testing.T) {
 }
 
 func TestResponsesAreJSON(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5})
 	r := e.query(pathSandbox, tokSandboxProject, `{ projectInfo { id } }`, nil)
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
@@ -648,6 +662,7 @@ func TestResponsesAreJSON(t *testing.T) {
 }
 
 func TestSameSeedSameAnswers(t *testing.T) {
+	t.Parallel()
 	q := `{ accounts(first: 20) { edges { node { id IBAN name holder { info { name } } balances { booked { value } } } } } }`
 	a := newTestEnv(t, Options{Accounts: 50, Seed: 5}).query(pathSandbox, tokSandboxProject, q, nil)
 	b := newTestEnv(t, Options{Accounts: 50, Seed: 5}).query(pathSandbox, tokSandboxProject, q, nil)
@@ -661,6 +676,7 @@ func TestSameSeedSameAnswers(t *testing.T) {
 }
 
 func TestConcurrentTransfersAndReads(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 30})
 	var acc *struct{ id, iban string }
 	for _, a := range e.sandbox.AllAccounts() {
@@ -720,6 +736,7 @@ func spreadBomb(n int, leaf string) string {
 }
 
 func TestSpreadBombsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5})
 	for _, leaf := range []string{"...Missing", "id", "... on Account { id }"} {
 		for path, tok := range map[string]string{pathSandbox: tokSandboxProject, pathLive: tokLiveProject} {
@@ -732,6 +749,7 @@ func TestSpreadBombsAreRefused(t *testing.T) {
 }
 
 func TestSandboxUsersPagingAndFields(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 10})
 	users := e.sandbox.DemoUsers()
 	q := `query($after: String, $offset: Int, $dir: OrderByDirection) { sandboxUsers(first: 2, after: $after, offset: $offset, orderBy: {field: createdAt, direction: $dir}) {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestRateLimit429AndRetryAfter(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5, RateLimit: 3, RateWindow: time.Minute})
 	q := `{ projectInfo { id } }`
 	for i := range 3 {
@@ -48,6 +49,7 @@ func TestRateLimit429AndRetryAfter(t *testing.T) {
 }
 
 func TestRateLimiterUnit(t *testing.T) {
+	t.Parallel()
 	clock := testclock.New(time.Unix(1_000_000, 0))
 	l := newRateLimiter(2, time.Second, clock.Now)
 	if ok, _ := l.allow("a"); !ok {
@@ -76,6 +78,7 @@ func TestRateLimiterUnit(t *testing.T) {
 }
 
 func TestCORSRefused(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5})
 	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+pathSandbox, strings.NewReader(`{"query":"{ projectInfo { id } }"}`))
 	req.Header.Set("Content-Type", "application/json")
@@ -114,6 +117,7 @@ func TestCORSRefused(t *testing.T) {
 // corsGranting pretends to be a handler that grants CORS; the middleware
 // must strip it.
 func TestMiddlewareStripsCORSGrants(t *testing.T) {
+	t.Parallel()
 	m := &middleware{
 		limiter: newRateLimiter(10, time.Minute, time.Now),
 		now:     time.Now,
@@ -135,6 +139,7 @@ func TestMiddlewareStripsCORSGrants(t *testing.T) {
 }
 
 func TestPanicRecovery(t *testing.T) {
+	t.Parallel()
 	var log bytes.Buffer
 	m := &middleware{
 		limiter: newRateLimiter(10, time.Minute, time.Now),
@@ -162,6 +167,7 @@ func TestPanicRecovery(t *testing.T) {
 }
 
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5})
 	q := `query Page($first: Int!) { accounts(first: $first) { totalCount } }`
 	e.query(pathSandbox, tokSandboxProject, q, map[string]any{"first": 3})
@@ -216,6 +222,7 @@ func TestRequestLog(t *testing.T) {
 }
 
 func TestParseRateLimit(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]struct {
 		n int
 		d time.Duration
@@ -235,6 +242,7 @@ func TestParseRateLimit(t *testing.T) {
 }
 
 func TestPrintInfo(t *testing.T) {
+	t.Parallel()
 	info := Info{
 		APIURL: "http://127.0.0.1:1234", AuthURL: "http://127.0.0.1:1234",
 		Environments: map[string]EnvInfo{
@@ -277,6 +285,7 @@ func TestPrintInfo(t *testing.T) {
 }
 
 func TestRetryAfterIsWholeSeconds(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t, Options{Accounts: 5, RateLimit: 1, RateWindow: 1500 * time.Millisecond})
 	e.query(pathSandbox, tokSandboxProject, `{ projectInfo { id } }`, nil)
 	r := e.query(pathSandbox, tokSandboxProject, `{ projectInfo { id } }`, nil)

@@ -12,6 +12,7 @@ import (
 // Options the emulator cannot run with are the caller's mistake, and say so
 // with ErrInvalidOptions, so `partnertui emulator` can report a usage error.
 func TestStartRefusesInvalidOptions(t *testing.T) {
+	t.Parallel()
 	for name, opts := range map[string]emulator.Options{
 		"too many accounts":    {Accounts: 100001},
 		"negative accounts":    {Accounts: -1},

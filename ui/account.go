@@ -57,7 +57,7 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	for _, t := range table {
 		parts = append(parts, t.parts(a.ID)...)
 	}
-	o := newAccountOpening(a.ID, env.Project, parts, &env.views, c.now)
+	o := newAccountOpening(a.ID, env.Project, env.API.PageSize(), parts, &env.views, c.now)
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read

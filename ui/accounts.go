@@ -14,7 +14,6 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/iban"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -47,12 +46,12 @@ func (q accountsQuery) whole() bool { return !serverOrder(q.order) || q.ibanPart
 // runs.
 func (q accountsQuery) isDefault() bool { return q == defaultAccountsQuery() }
 
-// params are the first page's arguments: the command line's search
+// params are the first page's arguments for a: the command line's search
 // (api.AccountsQuery), in the order chosen here when the platform has it
-// (newest first otherwise, which orders equals).
-func (q accountsQuery) params() api.AccountsParams {
+// (newest first otherwise, which orders equals), a page of a's page size.
+func (q accountsQuery) params(a API) api.AccountsParams {
 	p := api.AccountsQuery(q.search)
-	p.First, p.OrderBy, p.Direction = platform.PageMax, sortCreated, api.DirectionDesc
+	p.First, p.OrderBy, p.Direction = a.PageSize(), sortCreated, api.DirectionDesc
 	if serverOrder(q.order) {
 		p.OrderBy = q.order
 		if q.reverse {
@@ -62,28 +61,19 @@ func (q accountsQuery) params() api.AccountsParams {
 	return p
 }
 
+// list is the query's list as the platform pages it; its reverse order
+// (its end first) is the other direction.
+func (q accountsQuery) list(a API) *api.List[api.Account] {
+	return api.ListOf(a.Accounts, q.params(a), a.PageSize())
+}
+
 // fetch reads pages of the query: the whole list for an order of this
-// side or a part of an IBAN (wholeFetch), else a page at a time. The
-// list's reverse order (its end first) is the other direction.
+// side or a part of an IBAN (wholeFetch), else a page at a time.
 func (q accountsQuery) fetch(a API, w *wholeRead) pagedlist.Fetch[api.Account] {
 	if q.whole() {
 		return q.wholeFetch(a, w)
 	}
-	asc := q.reverse
-	params := pageParams(q.params(), func(p *api.AccountsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-		if asc {
-			// Shown oldest first: its end first is the newest first.
-			p.Direction = map[string]string{api.DirectionAsc: api.DirectionDesc, api.DirectionDesc: api.DirectionAsc}[dir]
-		}
-	})
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.Account], error) {
-		page, err := a.Accounts(ctx, params(r))
-		if err != nil || page == nil {
-			return pagedlist.Page[api.Account]{}, err
-		}
-		return pageOf(page), nil
-	}
+	return fetchList(q.list(a))
 }
 
 // accountColumns: the name and IBAN matter most; the holder goes first on
@@ -147,6 +137,7 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		id:         func(a *api.Account) string { return a.ID },
 		fetch:      s.query.fetch(env.API, s.whole),
 		reversible: true,
+		pageSize:   s.query.list(env.API).PageSize(),
 		empty:      s.emptyText,
 		open: func(a api.Account) tea.Cmd {
 			return push(env.Name, newAccountScreen(c, env, a))
@@ -179,7 +170,7 @@ func (s *accountsScreen) init() tea.Cmd {
 func (s *accountsScreen) loadHome() tea.Cmd {
 	s.homeID, s.homeErr = s.c.nextID(), nil
 	id, env, a, sess, project := s.homeID, s.env.Name, s.env.API, s.env.Session, s.env.Project
-	ctx, p := s.ctx, s.query.params()
+	ctx, p := s.ctx, s.query.params(s.env.API)
 	early := s.env.early
 	s.env.early = nil // taken once
 	if !s.query.isDefault() {
@@ -240,7 +231,7 @@ type FirstScreen struct {
 // asking again. It reads e and changes nothing in it.
 func Prefetch(ctx context.Context, e *Environment) *FirstScreen {
 	ch := make(chan homeAnswer, 1)
-	p, a, sess, project := defaultAccountsQuery().params(), e.API, e.Session, e.Project
+	p, a, sess, project := defaultAccountsQuery().params(e.API), e.API, e.Session, e.Project
 	go func() { ch <- askHome(ctx, a, sess, p, project) }()
 	return &FirstScreen{of: e, answer: ch}
 }
@@ -395,7 +386,7 @@ func (s *accountsScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // again costs no request.
 func (s *accountsScreen) run(q accountsQuery) tea.Cmd {
 	if rows, ok := s.list.All(); ok && q.whole() && q.search == s.query.search && !s.query.whole() {
-		p := s.query.params()
+		p := s.query.params(s.env.API)
 		s.whole.keep(s.query.search, readOrder(p), rows)
 	}
 	s.setQuery(q)

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -186,7 +185,7 @@ func (w *wholeRead) load(ctx context.Context, a API, search string, p api.Accoun
 	w.of.Store(0)
 	w.reading.Store(true)
 	defer w.reading.Store(false)
-	p.First, p.After = platform.PageMax, ""
+	p.After = ""
 	if p.IBANPart != "" {
 		// The part is matched on every account: say how far it has read.
 		ctx = api.WithScanProgress(ctx, func(read, of int) { w.read.Store(int64(read)); w.of.Store(int64(of)) })
@@ -225,7 +224,7 @@ func (w *wholeRead) progress() string {
 // one page.
 func (q accountsQuery) wholeFetch(a API, w *wholeRead) pagedlist.Fetch[api.Account] {
 	var again atomic.Bool
-	p := q.params()
+	p := q.params(a)
 	// An order of this side sorts the list read in any order; a part of
 	// an IBAN in the platform's order is the list read in that order.
 	order := ""

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -40,10 +39,10 @@ type accountOpening struct {
 }
 
 // newAccountOpening is the request that opens account id with the first
-// page of each of parts.
-func newAccountOpening(id string, project bool, parts []api.AccountPart, cache *viewCache, now func() time.Time) *accountOpening {
+// page, of size rows, of each of parts.
+func newAccountOpening(id string, project bool, size int, parts []api.AccountPart, cache *viewCache, now func() time.Time) *accountOpening {
 	// Each part's first page is the one its list asks for first.
-	p := api.AccountViewParams{AccountID: id, Project: project, First: platform.PageMax, Parts: parts}
+	p := api.AccountViewParams{AccountID: id, Project: project, First: size, Parts: parts}
 	o := &accountOpening{params: p, cache: cache, now: now, took: make(map[string]int, len(parts))}
 	if v, read, ok := cache.get(id); ok {
 		o.gen, o.view, o.read = 1, v, read
@@ -141,7 +140,7 @@ func (o *accountOpening) forget() {
 // reads for itself after that.
 func firstPage[P, T any](o *accountOpening, list api.AccountList[P, T], fetch pagedlist.Fetch[T]) pagedlist.Fetch[T] {
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
-		if r.After == "" && !r.Reverse && r.First == platform.PageMax {
+		if r.After == "" && !r.Reverse && r.First == o.params.First {
 			if v, read := o.take(ctx, list.Name()); v != nil {
 				if p := list.Page(v); p != nil {
 					page := pageOf(p)

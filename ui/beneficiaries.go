@@ -22,22 +22,16 @@ type beneficiariesScreen struct {
 }
 
 func newBeneficiariesList(c *common, env *envState, accountID string) *beneficiariesScreen {
-	base := beneficiariesParams(accountID)
+	// Read from the end, the labels come backwards.
+	list := api.ListOf(objects(env).Beneficiaries, beneficiariesParams(accountID), env.API.PageSize())
 	return &beneficiariesScreen{newListScreen(c, env, listSpec[api.Beneficiary]{
-		title:   "Beneficiaries",
-		noun:    "trusted beneficiaries",
-		columns: beneficiaryColumns(),
-		id:      func(b *api.Beneficiary) string { return b.ID },
-		fetch: fetchPages(objects(env).Beneficiaries, pageParams(base, func(p *api.BeneficiariesParams, after string, first int, dir string) {
-			// Read from the end, the labels come backwards.
-			p.After, p.First = after, first
-			if dir == api.DirectionDesc {
-				p.Direction = api.DirectionAsc
-			} else {
-				p.Direction = api.DirectionDesc
-			}
-		})),
-		reversible: true,
+		title:      "Beneficiaries",
+		noun:       "trusted beneficiaries",
+		columns:    beneficiaryColumns(),
+		id:         func(b *api.Beneficiary) string { return b.ID },
+		fetch:      fetchList(list),
+		reversible: list.Reversible(),
+		pageSize:   list.PageSize(),
 		empty:      func() string { return "No trusted beneficiaries on this account." },
 		open: func(b api.Beneficiary) tea.Cmd {
 			return push(env.Name, newBeneficiaryScreen(c, env, b.ID, &b))
@@ -118,7 +112,7 @@ func newBeneficiaryScreen(c *common, env *envState, id string, b *api.Beneficiar
 		noun:    "transfers",
 		columns: transferColumns(),
 		id:      func(t *api.BeneficiaryTransfer) string { return t.ID },
-		fetch:   nestedPages(a.BeneficiaryTransfers, id),
+		fetch:   nestedPages(a.BeneficiaryTransfers, id, env.API.PageSize()),
 		empty:   func() string { return "No transfer was sent to this beneficiary yet." },
 		open: func(t api.BeneficiaryTransfer) tea.Cmd {
 			return push(env.Name, newTxDetail(c, env, t.TransactionDetail))

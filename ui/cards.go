@@ -19,6 +19,7 @@ type cardsScreen struct {
 	*listScreen[api.Card]
 	get       func(context.Context, api.CardsParams) (*api.Page[api.Card], error)
 	base      api.CardsParams
+	size      int // the client's page size
 	filterKey key.Binding
 	status    string // "" or one of api.CardStatuses()
 }
@@ -26,7 +27,7 @@ type cardsScreen struct {
 // newCardsList lists cards: one membership's (p.MembershipID), one
 // account's (p.AccountID), or every card the token sees.
 func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
-	s := &cardsScreen{get: env.API.Cards, base: cardsParams(p), filterKey: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "status: any"))}
+	s := &cardsScreen{get: env.API.Cards, base: cardsParams(p), size: env.API.PageSize(), filterKey: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "status: any"))}
 	title, empty := "Cards", "No cards on this account."
 	if p.MembershipID == "" && p.AccountID == "" {
 		title, empty = "All cards", "No cards in "+envTitle(env.Name)+" for this token."
@@ -38,6 +39,7 @@ func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
 		id:         func(c *api.Card) string { return c.ID },
 		fetch:      s.fetch(),
 		reversible: true,
+		pageSize:   api.ListOf(s.get, s.base, s.size).PageSize(),
 		empty: func() string {
 			if s.status != "" {
 				return "No " + s.status + " cards here: press " + s.filterKey.Help().Key + " for the next status."
@@ -89,9 +91,7 @@ func (s *cardsScreen) fetch() pagedlist.Fetch[api.Card] {
 	if s.status != "" {
 		p.Statuses = []string{s.status}
 	}
-	return fetchPages(s.get, pageParams(p, func(p *api.CardsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	return fetchList(api.ListOf(s.get, p, s.size))
 }
 
 func (s *cardsScreen) ShortHelp() []key.Binding {

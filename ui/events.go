@@ -29,6 +29,12 @@ const (
 	eventsPageSize     = 50
 )
 
+// eventsPage is the Events view's page: eventsPageSize rows, fewer when
+// the configuration's page_size is smaller.
+func eventsPage(a API) int {
+	return min(a.PageSize(), eventsPageSize)
+}
+
 // eventsPollMsg is the live tail's timer.
 type eventsPollMsg struct {
 	envTag
@@ -200,12 +206,12 @@ func newEventsScreen(c *common, env *envState, q eventsQuery) *eventsScreen {
 		failed:  "Could not read the event log.",
 		columns: eventColumns(c.now),
 		id:      func(l *api.WebhookEventLog) string { return l.ID },
-		fetch:   q.fetch(env.ProjectAPI, &env.events, env.ctx, c.now),
+		fetch:   q.fetch(env.ProjectAPI, eventsPage(env.API), &env.events, env.ctx, c.now),
 		// The log reads newest first only, and no further than the user
 		// looks: G goes to the oldest entry read and reads the page
 		// before it, one request; walking the whole log to its end would
-		// spend a request per 50 entries on rows nobody asked to see.
-		pageSize: eventsPageSize,
+		// spend a request per page on rows nobody asked to see.
+		pageSize: eventsPage(env.API),
 		project:  true,
 		keepErr:  true,
 		empty:    s.emptyText,
@@ -311,7 +317,7 @@ func (s *eventsScreen) syncKeys() {
 // first page) is all the window needs; further down the tail pauses, so
 // the poll never costs a second read for the rows around the cursor.
 func (s *eventsScreen) tailing() bool {
-	return s.list.Cursor()+s.list.Rows() < eventsPageSize
+	return s.list.Cursor()+s.list.Rows() < s.spec.pageSize
 }
 
 func (s *eventsScreen) schedulePoll() tea.Cmd {
@@ -428,7 +434,7 @@ func (s *eventsScreen) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
 // until it answers.
 func (s *eventsScreen) run(q eventsQuery) tea.Cmd {
 	s.query, s.polling = q, false
-	return s.listScreen.query(q.fetch(s.env.ProjectAPI, &s.env.events, s.env.ctx, s.c.now))
+	return s.listScreen.query(q.fetch(s.env.ProjectAPI, s.spec.pageSize, &s.env.events, s.env.ctx, s.c.now))
 }
 
 // view is the listScreen's, with the tail's status line under the

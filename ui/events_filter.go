@@ -31,22 +31,17 @@ type eventsQuery struct {
 func (q eventsQuery) filtered() bool { return q.eventType != "" || q.status != "" || q.resource != "" }
 
 func (q eventsQuery) params() api.WebhookEventLogsParams {
-	return api.WebhookEventLogsParams{First: eventsPageSize, EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
+	return api.WebhookEventLogsParams{EventType: q.eventType, StatusText: q.status, ResourceID: q.resource}
 }
 
-// fetch reads the log's pages, newest first (the log has no other order);
-// each first page read is kept in cache (when set) with when it was read,
-// for the next visit of the same query. A first page is worth keeping
-// even when the view that asked for it has gone: leaving the view stops
-// its read only before it is sent (api.FinishOnceSent); bg, the
+// fetch reads the log's pages of size rows, newest first (the log has no
+// other order); each first page read is kept in cache (when set) with
+// when it was read, for the next visit of the same query. A first page is
+// worth keeping even when the view that asked for it has gone: leaving the
+// view stops its read only before it is sent (api.FinishOnceSent); bg, the
 // environment's context, ends it whatever happens.
-func (q eventsQuery) fetch(p ProjectAPI, cache *eventsCache, bg context.Context, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
-	base := q.params()
-	read := fetchPages(p.WebhookEventLogs, func(r pagedlist.Request) api.WebhookEventLogsParams {
-		pp := base
-		pp.After, pp.First = r.After, r.First
-		return pp
-	})
+func (q eventsQuery) fetch(p ProjectAPI, size int, cache *eventsCache, bg context.Context, now func() time.Time) pagedlist.Fetch[api.WebhookEventLog] {
+	read := fetchList(api.ListOf(p.WebhookEventLogs, q.params(), size))
 	if cache == nil {
 		return read
 	}

@@ -25,8 +25,9 @@ type fakeWhole struct {
 	// default one with every right.
 	viewer      map[string]*api.AccountMembership
 	detailCalls int
-	viewCalls   int   // AccountView: the account and its tabs' first pages
-	viewErr     error // AccountView fails with it; the single reads do not
+	viewCalls   int                     // AccountView: the account and its tabs' first pages
+	views       []api.AccountViewParams // each AccountView request
+	viewErr     error                   // AccountView fails with it; the single reads do not
 	txParams    []api.TransactionsParams
 	// txPages are AccountsTransactionPages's requests, each its pages.
 	txPages     [][]api.TransactionsParams
@@ -457,6 +458,7 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.viewCalls++
+	f.views = append(f.views, p)
 	if f.viewErr != nil {
 		return nil, f.viewErr
 	}

@@ -47,6 +47,8 @@ type fakeAPI struct {
 	pos      map[string]int
 	posLen   int
 	posFirst *api.Account
+	// pageSize is the configuration's page_size (0: unset).
+	pageSize int
 }
 
 func newFakeAPI(n int) *fakeAPI {
@@ -212,6 +214,14 @@ func (f *fakeAPI) Status() api.Status {
 }
 
 func (f *fakeAPI) Updates() <-chan api.Status { return f.updates }
+
+// PageSize is as a client's: page_size, else the platform's maximum.
+func (f *fakeAPI) PageSize() int {
+	if f.pageSize > 0 {
+		return f.pageSize
+	}
+	return platform.PageMax
+}
 
 // makeTxs are n booked incoming transfers to accountID, one a day.
 func makeTxs(accountID string, n int) []api.TransactionDetail {

@@ -42,9 +42,7 @@ func newHoldersList(c *common, env *envState) *holdersScreen {
 
 func (s *holdersScreen) fetch(env *envState) pagedlist.Fetch[api.AccountHolder] {
 	p := api.AccountHoldersParams{VerificationStatuses: s.filter.values(), OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return fetchPages(objects(env).AccountHolders, pageParams(p, func(p *api.AccountHoldersParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	return fetchList(api.ListOf(objects(env).AccountHolders, p, env.API.PageSize()))
 }
 
 func (s *holdersScreen) ShortHelp() []key.Binding {
@@ -107,7 +105,7 @@ func newHolderScreen(c *common, env *envState, id string, h *api.AccountHolder) 
 		noun:     "accounts",
 		columns:  accountColumns(),
 		id:       func(a *api.Account) string { return a.ID },
-		fetch:    nestedPages(a.AccountHolderAccounts, id),
+		fetch:    nestedPages(a.AccountHolderAccounts, id, env.API.PageSize()),
 		empty:    func() string { return "This holder has no account the token can see." },
 		open:     func(acct api.Account) tea.Cmd { return openCmd(env.Name, resourceAccount, acct.ID) },
 		openDesc: "open account",

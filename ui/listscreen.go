@@ -14,11 +14,12 @@ import (
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
-// fetchPages reads one API list's pages; params turns a request into the
-// method's parameters.
-func fetchPages[P, T any](get func(context.Context, P) (*api.Page[T], error), params func(pagedlist.Request) P) pagedlist.Fetch[T] {
+// fetchList reads the pages of one of api's lists, which decides how they
+// are read (the operation, the page size, a merge of several accounts'
+// lists) and what their cursors are.
+func fetchList[T any](list *api.List[T]) pagedlist.Fetch[T] {
 	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[T], error) {
-		page, err := get(ctx, params(r))
+		page, err := list.Page(ctx, r.After, r.First, r.Reverse)
 		if err != nil || page == nil {
 			return pagedlist.Page[T]{}, err
 		}
@@ -34,21 +35,6 @@ func pageOf[T any](p *api.Page[T]) pagedlist.Page[T] {
 	}
 }
 
-// pageParams turns a request into a list's parameters: base with the
-// request's cursor and size, read newest first, or oldest first for a
-// reverse read. set writes them where the parameters keep them.
-func pageParams[P any](base P, set func(p *P, after string, first int, dir string)) func(pagedlist.Request) P {
-	return func(r pagedlist.Request) P {
-		p := base
-		dir := api.DirectionDesc
-		if r.Reverse {
-			dir = api.DirectionAsc
-		}
-		set(&p, r.After, r.First, dir)
-		return p
-	}
-}
-
 // listSpec is what one list screen reads and how it draws it.
 type listSpec[T any] struct {
 	title   string // the breadcrumb
@@ -57,12 +43,13 @@ type listSpec[T any] struct {
 	id      func(*T) string
 	fetch   pagedlist.Fetch[T]
 	// reversible: fetch honours Request.Reverse, so G reaches the end in
-	// one request.
+	// one request (api.List.Reversible).
 	reversible bool
 	// walkToEnd: a list that is not reversible still takes G to its true
 	// last row, reading every page before it in order.
 	walkToEnd bool
-	// pageSize is the rows of one request; 0 means the platform's maximum.
+	// pageSize is the rows of one request (api.List.PageSize); 0 means
+	// the environment's (the configuration's page_size).
 	pageSize int
 	// project: the list is read with the environment's project-token
 	// client. Its answers carry no msgErr (a refused project token is a
@@ -114,6 +101,9 @@ type listScreen[T any] struct {
 
 func newListScreen[T any](c *common, env *envState, spec listSpec[T]) *listScreen[T] {
 	ctx, cancel := context.WithCancel(env.ctx)
+	if spec.pageSize == 0 && env.API != nil {
+		spec.pageSize = env.API.PageSize()
+	}
 	s := &listScreen[T]{c: c, env: env, ctx: ctx, cancel: cancel, spec: spec,
 		keys: listKeys{nav: navKeys(), Open: openKey(spec.openDesc), Refresh: refreshKey()}}
 	run := c.listRun(env.Name)

@@ -58,20 +58,19 @@ func (s *membersScreen) reopen(c *common, env *envState) screen {
 }
 
 func newMembersList(c *common, env *envState, accountID string) *membersScreen {
-	base := membersParams(accountID)
+	list := api.ListOf(env.API.AccountMemberships, membersParams(accountID), env.API.PageSize())
 	title, empty := "Members", "No members on this account."
 	if accountID == "" {
 		title, empty = "All members", "No memberships in "+envTitle(env.Name)+" for this token."
 	}
 	return &membersScreen{across: accountID == "", listScreen: newListScreen(c, env, listSpec[api.AccountMembership]{
-		title:   title,
-		noun:    "members",
-		columns: memberColumns(accountID == ""),
-		id:      func(m *api.AccountMembership) string { return m.ID },
-		fetch: fetchPages(env.API.AccountMemberships, pageParams(base, func(p *api.MembershipsParams, after string, first int, dir string) {
-			p.After, p.First, p.Direction = after, first, dir
-		})),
-		reversible: true,
+		title:      title,
+		noun:       "members",
+		columns:    memberColumns(accountID == ""),
+		id:         func(m *api.AccountMembership) string { return m.ID },
+		fetch:      fetchList(list),
+		reversible: list.Reversible(),
+		pageSize:   list.PageSize(),
 		empty:      func() string { return empty },
 		open: func(m api.AccountMembership) tea.Cmd {
 			return push(env.Name, newMemberScreen(c, env, m.ID, &m))

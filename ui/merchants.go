@@ -42,9 +42,7 @@ func newMerchantProfilesList(c *common, env *envState) *merchantProfilesScreen {
 
 func (s *merchantProfilesScreen) fetch(env *envState) pagedlist.Fetch[api.MerchantProfile] {
 	p := api.MerchantProfilesParams{Statuses: s.filter.values(), OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return fetchPages(objects(env).MerchantProfiles, pageParams(p, func(p *api.MerchantProfilesParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	return fetchList(api.ListOf(objects(env).MerchantProfiles, p, env.API.PageSize()))
 }
 
 func (s *merchantProfilesScreen) ShortHelp() []key.Binding {
@@ -106,16 +104,16 @@ func newMerchantProfileScreenByID(c *common, env *envState, id string) *merchant
 func newMerchantProfileScreen(c *common, env *envState, id string, p *api.MerchantProfile) *merchantProfileScreen {
 	a := objects(env)
 	item := newItemScreen(c, env, resourceMerchantProfile, id, "merchant profile", a.MerchantProfile, p)
-	base := api.PaymentLinksParams{MerchantProfileID: id, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
+	links := api.ListOf(a.PaymentLinks, api.PaymentLinksParams{MerchantProfileID: id, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc},
+		env.API.PageSize())
 	rows := newListScreen(c, env, listSpec[api.PaymentLink]{
-		title:   "Payment links",
-		noun:    "payment links",
-		columns: paymentLinkColumns(),
-		id:      func(l *api.PaymentLink) string { return l.ID },
-		fetch: fetchPages(a.PaymentLinks, pageParams(base, func(p *api.PaymentLinksParams, after string, first int, dir string) {
-			p.After, p.First, p.Direction = after, first, dir
-		})),
-		reversible: true,
+		title:      "Payment links",
+		noun:       "payment links",
+		columns:    paymentLinkColumns(),
+		id:         func(l *api.PaymentLink) string { return l.ID },
+		fetch:      fetchList(links),
+		reversible: links.Reversible(),
+		pageSize:   links.PageSize(),
 		empty:      func() string { return "This merchant profile has no payment link." },
 		open:       func(l api.PaymentLink) tea.Cmd { return push(env.Name, newPaymentLinkScreen(c, env, l.ID, &l)) },
 		openDesc:   "open payment link",

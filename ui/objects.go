@@ -282,11 +282,10 @@ func (s *detailList[T, R]) view() string {
 	return strings.Join(top, "\n") + "\n" + s.rows.view()
 }
 
-// nestedPages reads the pages of a list an object holds (api.NestedParams).
-func nestedPages[T any](get func(context.Context, api.NestedParams) (*api.Page[T], error), id string) pagedlist.Fetch[T] {
-	return fetchPages(get, func(r pagedlist.Request) api.NestedParams {
-		return api.NestedParams{ID: id, After: r.After, First: r.First}
-	})
+// nestedPages reads the pages of a list an object holds
+// (api.NestedParams), size rows a request.
+func nestedPages[T any](get func(context.Context, api.NestedParams) (*api.Page[T], error), id string, size int) pagedlist.Fetch[T] {
+	return fetchList(api.ListOf(get, api.NestedParams{ID: id}, size))
 }
 
 // pageKeys open a page (an onboarding's, a payment link's) in the

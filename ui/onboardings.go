@@ -27,16 +27,15 @@ func (e *projectOnlyError) Error() string {
 		" has no project-token client"
 }
 
-// projectPages reads a project's list with get of the project-token
-// client; without one, every read says so.
-func projectPages[P, T any](env *envState, what string, get func(ProjectAPI) func(context.Context, P) (*api.Page[T], error),
-	params func(pagedlist.Request) P) pagedlist.Fetch[T] {
+// projectPages reads a project's list, as list makes it of the
+// project-token client; without one, every read says so.
+func projectPages[T any](env *envState, what string, list func(ProjectAPI) *api.List[T]) pagedlist.Fetch[T] {
 	if env.ProjectAPI == nil {
 		return func(context.Context, pagedlist.Request) (pagedlist.Page[T], error) {
 			return pagedlist.Page[T]{}, &projectOnlyError{env: string(env.Name), what: what}
 		}
 	}
-	return fetchPages(get(env.ProjectAPI), params)
+	return fetchList(list(env.ProjectAPI))
 }
 
 // projectGet reads one of the project's items by id with the
@@ -78,11 +77,9 @@ type onboardingsScreen struct {
 
 func (s *onboardingsScreen) fetch(env *envState) pagedlist.Fetch[api.Onboarding] {
 	p := api.OnboardingsParams{Statuses: s.filter.values(), OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return projectPages(env, "onboardings", func(p ProjectAPI) func(context.Context, api.OnboardingsParams) (*api.Page[api.Onboarding], error) {
-		return p.Onboardings
-	}, pageParams(p, func(p *api.OnboardingsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	return projectPages(env, "onboardings", func(a ProjectAPI) *api.List[api.Onboarding] {
+		return api.ListOf(a.Onboardings, p, env.API.PageSize())
+	})
 }
 
 func (s *onboardingsScreen) ShortHelp() []key.Binding {
@@ -286,11 +283,9 @@ func newCapitalDepositsList(c *common, env *envState) *capitalDepositsScreen {
 
 func (s *capitalDepositsScreen) fetch(env *envState) pagedlist.Fetch[api.CapitalDeposit] {
 	p := api.CapitalDepositsParams{Statuses: s.filter.values(), OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return projectPages(env, "capital deposit cases", func(p ProjectAPI) func(context.Context, api.CapitalDepositsParams) (*api.Page[api.CapitalDeposit], error) {
-		return p.CapitalDeposits
-	}, pageParams(p, func(p *api.CapitalDepositsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	return projectPages(env, "capital deposit cases", func(a ProjectAPI) *api.List[api.CapitalDeposit] {
+		return api.ListOf(a.CapitalDeposits, p, env.API.PageSize())
+	})
 }
 
 func (s *capitalDepositsScreen) ShortHelp() []key.Binding {

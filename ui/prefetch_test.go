@@ -11,6 +11,7 @@ import (
 // starts (Prefetch): the account list shows that answer and does not ask
 // again, and a session that is not signed in still leads to the sign-in.
 func TestPrefetchedFirstScreenIsTheOnlyRequest(t *testing.T) {
+	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, prefetch: true})
 	d.wantScreen("row 1 of 3")
 	if got := len(d.sbx.homes); got != 1 {

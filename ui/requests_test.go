@@ -21,6 +21,7 @@ import (
 // account's own marked; enter shows one pretty-printed; c and C copy it as
 // commands with no token, and the copied curl answers what the API does.
 func TestRequestsViewShowsWhatEachScreenAsked(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the emulator")
 	}

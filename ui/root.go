@@ -112,7 +112,7 @@ func New(opts Options) *Model {
 		getenv: getenv, headless: auth.Headless(getenv),
 		openURL: opts.OpenURL, opens: auth.CanOpen(getenv), consentRedirect: opts.ConsentRedirect, logged: opts.Requests != nil}
 	if c.openURL == nil {
-		c.openURL = auth.OpenBrowser
+		c.openURL = func(ctx context.Context, url string) error { return auth.OpenBrowser(ctx, url, getenv) }
 	}
 	if c.tick == nil {
 		c.tick = tea.Tick

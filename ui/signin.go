@@ -395,7 +395,7 @@ func (s *signinScreen) waitNote() tea.Cmd {
 // checkUser asks who signed in, with the first page of accounts the list
 // will show: one request.
 func (s *signinScreen) checkUser() tea.Cmd {
-	a, ctx, id, env, p := s.env.API, s.ctx, s.id, s.env.Name, defaultAccountsQuery().params()
+	a, ctx, id, env, p := s.env.API, s.ctx, s.id, s.env.Name, defaultAccountsQuery().params(s.env.API)
 	return s.c.task(func() tea.Msg {
 		h, err := a.Home(ctx, p, false)
 		return homeMsg{envTag: envTag{env}, id: id, home: h, err: err}

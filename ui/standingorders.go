@@ -114,7 +114,7 @@ func newStandingOrderScreen(c *common, env *envState, id string, so *api.Standin
 		noun:     "transactions",
 		columns:  txColumns(false),
 		id:       func(t *api.TransactionDetail) string { return t.ID },
-		fetch:    nestedPages(a.StandingOrderTransactions, id),
+		fetch:    nestedPages(a.StandingOrderTransactions, id, env.API.PageSize()),
 		empty:    func() string { return "This standing order has made no transfer yet." },
 		open:     func(t api.TransactionDetail) tea.Cmd { return push(env.Name, newTxDetail(c, env, t)) },
 		openDesc: "open transaction",

@@ -11,16 +11,15 @@ import (
 // newStatementsList lists one account's statements, the latest period
 // first.
 func newStatementsList(c *common, env *envState, accountID string) *listScreen[api.Statement] {
-	base := statementsParams(accountID)
+	list := api.ListOf(env.API.Statements, statementsParams(accountID), env.API.PageSize())
 	return newListScreen(c, env, listSpec[api.Statement]{
-		title:   "Statements",
-		noun:    "statements",
-		columns: statementColumns(),
-		id:      func(s *api.Statement) string { return s.ID },
-		fetch: fetchPages(env.API.Statements, pageParams(base, func(p *api.StatementsParams, after string, first int, dir string) {
-			p.After, p.First, p.Direction = after, first, dir
-		})),
-		reversible: true,
+		title:      "Statements",
+		noun:       "statements",
+		columns:    statementColumns(),
+		id:         func(s *api.Statement) string { return s.ID },
+		fetch:      fetchList(list),
+		reversible: list.Reversible(),
+		pageSize:   list.PageSize(),
 		empty:      func() string { return "No statements for this account yet." },
 		open: func(st api.Statement) tea.Cmd {
 			return push(env.Name, newStatementScreen(c, env, st))

@@ -1,12 +1,8 @@
 package ui
 
 import (
-	"context"
 	"fmt"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -28,7 +24,9 @@ type txListScreen struct {
 	keys      txListKeys
 	filter    txFilter
 	form      *txFilterForm // open while the filters are edited
-	walk      *mergedWalk   // the user-token list across accounts; nil otherwise
+	// source is the list read now (with the filters set): an account's,
+	// the project's, or the user's accounts' merged (api.Transactions).
+	source *api.List[api.TransactionDetail]
 }
 
 func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
@@ -41,15 +39,18 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 	if accountID == "" {
 		title = "All transactions"
 	}
+	fetch := t.fetch(env)
 	t.listScreen = newListScreen(c, env, listSpec[api.TransactionDetail]{
 		title:   title,
 		noun:    "transactions",
 		columns: txColumns(accountID == ""),
 		id:      func(tx *api.TransactionDetail) string { return tx.ID },
+		fetch:   fetch,
 		// Across accounts, a user token merges the accounts' lists, which
 		// cannot be read from the end: G reads every page before it.
-		reversible: accountID != "" || env.Project,
-		walkToEnd:  accountID == "" && !env.Project,
+		reversible: t.source.Reversible(),
+		walkToEnd:  !t.source.Reversible(),
+		pageSize:   t.source.PageSize(),
 		empty:      t.emptyText,
 		open: func(tx api.TransactionDetail) tea.Cmd {
 			return push(env.Name, newTxDetail(c, env, tx))
@@ -57,7 +58,6 @@ func newTxListScreen(c *common, env *envState, accountID string) *txListScreen {
 		openDesc: "open transaction",
 		note:     t.note,
 	})
-	t.spec.fetch = t.fetch()
 	t.syncKeys()
 	return t
 }
@@ -71,24 +71,17 @@ func (t *txListScreen) reopen(c *common, env *envState) screen {
 	}
 	n := newTxListScreen(c, env, "")
 	n.filter = t.filter
-	n.spec.fetch = n.fetch()
+	n.spec.fetch = n.fetch(env)
 	return n
 }
 
 // fetch reads the transactions with the filters set now, newest
 // execution first.
-func (t *txListScreen) fetch() pagedlist.Fetch[api.TransactionDetail] {
+func (t *txListScreen) fetch(env *envState) pagedlist.Fetch[api.TransactionDetail] {
 	base := txParams(t.accountID)
 	t.filter.apply(&base)
-	a := t.env.API
-	if t.accountID == "" && !t.env.Project {
-		t.walk = &mergedWalk{a: a, base: base}
-		return t.walk.fetch()
-	}
-	t.walk = nil
-	return fetchPages(a.TransactionList, pageParams(base, func(p *api.TransactionsParams, after string, first int, dir string) {
-		p.After, p.First, p.Direction = after, first, dir
-	}))
+	t.source = api.Transactions(env.API, base, env.Project, env.API.PageSize())
+	return fetchList(t.source)
 }
 
 // txParams is how a transaction list reads, before its filters: newest
@@ -156,20 +149,20 @@ func (t *txListScreen) note() string {
 	if s := t.filter.summary(); s != "" {
 		parts = append(parts, s)
 	}
-	if w := t.walk; w != nil {
-		switch started, accounts, inTurn, done := w.progress(); {
-		case done && accounts == 0:
+	if m, ok := t.source.Merged(); ok {
+		switch {
+		case m.Ended && m.Accounts == 0:
 			parts = append(parts, "you have no accounts")
-		case done:
-			parts = append(parts, fmt.Sprintf("all %d accounts read", accounts))
-		case accounts == 0:
+		case m.Ended:
+			parts = append(parts, fmt.Sprintf("all %d accounts read", m.Accounts))
+		case m.Accounts == 0:
 			parts = append(parts, "reading your accounts")
-		case inTurn:
-			parts = append(parts, fmt.Sprintf("%d of %d accounts read, one after another", started, accounts))
-		case started < accounts:
-			parts = append(parts, fmt.Sprintf("%d of %d accounts read", started, accounts))
+		case m.InTurn:
+			parts = append(parts, fmt.Sprintf("%d of %d accounts read, one after another", m.Started, m.Accounts))
+		case m.Started < m.Accounts:
+			parts = append(parts, fmt.Sprintf("%d of %d accounts read", m.Started, m.Accounts))
 		default:
-			parts = append(parts, fmt.Sprintf("%d accounts merged", accounts))
+			parts = append(parts, fmt.Sprintf("%d accounts merged", m.Accounts))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -222,7 +215,7 @@ func (t *txListScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		t.form = nil
 		if applied && f != t.filter {
 			t.filter = f
-			return tea.Batch(cmd, t.query(t.fetch())), true
+			return tea.Batch(cmd, t.query(t.fetch(t.env))), true
 		}
 		return cmd, true
 	}
@@ -233,7 +226,7 @@ func (t *txListScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return t.openForm(filterSearch), true
 	case key.Matches(msg, t.keys.ClearFilter):
 		t.filter = txFilter{}
-		return t.query(t.fetch()), true
+		return t.query(t.fetch(t.env)), true
 	}
 	return t.listScreen.handleKey(msg)
 }
@@ -256,68 +249,4 @@ func (t *txListScreen) view() string {
 		return t.form.view()
 	}
 	return t.listScreen.view()
-}
-
-// mergedWalk reads, for a user token, the transactions of every account
-// the user sees as one list (api.MergedTransactions): the platform serves
-// the project's transactions to project tokens only. A row's cursor is the
-// number of rows up to it; a read from elsewhere than where the merge
-// stands (the list read again from its start) starts it afresh.
-//
-// The list's fetches run off the event loop, one at a time; the status
-// line reads the merge's progress, which has a lock of its own.
-type mergedWalk struct {
-	a    API
-	base api.TransactionsParams
-	mu   sync.Mutex // held across a read
-	m    atomic.Pointer[api.MergedTransactions]
-}
-
-// progress is how many accounts had their first page read, of how many,
-// whether they come one after another, and whether the list was read to
-// its end.
-func (w *mergedWalk) progress() (started, accounts int, inTurn, done bool) {
-	m := w.m.Load()
-	if m == nil {
-		return 0, 0, false, false
-	}
-	started, accounts, _, done = m.Progress()
-	return started, accounts, m.InTurn(), done
-}
-
-func (w *mergedWalk) fetch() pagedlist.Fetch[api.TransactionDetail] {
-	return func(ctx context.Context, r pagedlist.Request) (pagedlist.Page[api.TransactionDetail], error) {
-		var out pagedlist.Page[api.TransactionDetail]
-		from := 0
-		if r.After != "" {
-			n, err := strconv.Atoi(r.After)
-			if err != nil || n < 0 {
-				return out, fmt.Errorf("the list's cursor %q is not one of its own", r.After)
-			}
-			from = n
-		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		m := w.m.Load()
-		if m == nil || m.Emitted() != from {
-			m = api.MergeTransactions(w.a, w.base, false)
-			w.m.Store(m)
-			if from > 0 {
-				if _, _, err := m.Next(ctx, from); err != nil {
-					return out, err
-				}
-			}
-		}
-		rows, more, err := m.Next(ctx, r.First)
-		if len(rows) == 0 && err != nil {
-			return out, err
-		}
-		// Rows read before an error are handed out: the next read, from
-		// where they end, meets the error again and shows it.
-		_, _, total, _ := m.Progress()
-		out.Rows, out.HasNext = rows, more || err != nil
-		out.StartCursor, out.EndCursor = strconv.Itoa(from+1), strconv.Itoa(from+len(rows))
-		out.Total = max(total, from+len(rows))
-		return out, nil
-	}
 }

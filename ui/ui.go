@@ -73,6 +73,9 @@ type API interface {
 	SimulateIncomingTransfer(ctx context.Context, in api.IncomingTransfer) (string, error)
 	// objectsAPI reads the account's other objects (objects.go).
 	objectsAPI
+	// PageSize is how many rows one request of a list asks for, 1 to
+	// platform.PageMax: the configuration's page_size, else the maximum.
+	PageSize() int
 	// Do sends an operation built at run time (the view of anything's,
 	// checked against the schema first), its answer's strings made safe.
 	Do(ctx context.Context, r api.Request) (*api.Response, error)
@@ -149,8 +152,8 @@ type Options struct {
 	// the UI started; the account list of its environment takes its
 	// answer, once. nil: the account list asks.
 	FirstScreen *FirstScreen
-	// LogPath is the log file; "" means paths.LogFile().
-	// Run opens it; the UI never logs to the screen.
+	// LogPath is the log file, in the state directory the process was
+	// given. Run opens it; the UI never logs to the screen.
 	LogPath string
 	// Logger overrides LogPath (tests); nil discards when used through New.
 	Logger *slog.Logger
@@ -158,7 +161,8 @@ type Options struct {
 	Clipboard func(text string) tea.Cmd
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// NoColor drops all colours (Run sets it when NO_COLOR is non-empty).
+	// NoColor drops all colours (the command line sets it when NO_COLOR
+	// is non-empty).
 	NoColor bool
 	// LoginTimeout bounds one browser sign-in; 0 means the auth default.
 	LoginTimeout time.Duration
@@ -191,11 +195,7 @@ type Options struct {
 func Run(ctx context.Context, opts Options) (err error) {
 	logPath := opts.LogPath
 	if logPath == "" {
-		p, perr := paths.LogFile()
-		if perr != nil {
-			return fmt.Errorf("%w; set XDG_STATE_HOME to a writable directory", perr)
-		}
-		logPath = p
+		return errors.New("ui: no log file given")
 	}
 	if err := paths.EnsureDir(filepath.Dir(logPath)); err != nil {
 		return err
@@ -207,9 +207,6 @@ func Run(ctx context.Context, opts Options) (err error) {
 	defer f.Close()
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	if os.Getenv("NO_COLOR") != "" {
-		opts.NoColor = true
 	}
 	m := New(opts)
 	defer m.Close()

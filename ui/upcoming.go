@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
 // upcomingTab is an account's Upcoming tab: what will leave the account
@@ -68,35 +67,29 @@ type upcomingScreen struct {
 func newUpcomingScreen(c *common, env *envState, accountID string) *upcomingScreen {
 	s := &upcomingScreen{c: c, env: env, accountID: accountID, cancel: newOrderCancel(c, env),
 		keys: upcomingKeys{Switch: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "standing orders"))}}
-	up := upcomingParams(accountID)
+	up := api.ListOf(env.API.TransactionList, upcomingParams(accountID), env.API.PageSize())
+	orders := api.ListOf(objects(env).StandingOrders, standingOrdersParams(accountID), env.API.PageSize())
 	s.upcoming = newListScreen(c, env, listSpec[api.TransactionDetail]{
-		title:   "Upcoming",
-		noun:    "upcoming transactions",
-		columns: txColumns(false),
-		id:      func(t *api.TransactionDetail) string { return t.ID },
-		fetch: fetchPages(env.API.TransactionList, func(r pagedlist.Request) api.TransactionsParams {
-			p := up
-			p.After, p.First = r.After, r.First
-			if r.Reverse {
-				p.Direction = api.DirectionDesc
-			}
-			return p
-		}),
-		reversible: true,
+		title:      "Upcoming",
+		noun:       "upcoming transactions",
+		columns:    txColumns(false),
+		id:         func(t *api.TransactionDetail) string { return t.ID },
+		fetch:      fetchList(up),
+		reversible: up.Reversible(),
+		pageSize:   up.PageSize(),
 		empty:      func() string { return "Nothing is due to leave this account: it has no upcoming transaction." },
 		open:       func(t api.TransactionDetail) tea.Cmd { return push(env.Name, newTxDetail(c, env, t)) },
 		openDesc:   "open transaction",
 		note:       s.nextNote,
 	})
 	s.orders = newListScreen(c, env, listSpec[api.StandingOrder]{
-		title:   "Standing orders",
-		noun:    "standing orders",
-		columns: standingOrderColumns(),
-		id:      func(o *api.StandingOrder) string { return o.ID },
-		fetch: fetchPages(objects(env).StandingOrders, pageParams(standingOrdersParams(accountID), func(p *api.StandingOrdersParams, after string, first int, dir string) {
-			p.After, p.First, p.Direction = after, first, dir
-		})),
-		reversible: true,
+		title:      "Standing orders",
+		noun:       "standing orders",
+		columns:    standingOrderColumns(),
+		id:         func(o *api.StandingOrder) string { return o.ID },
+		fetch:      fetchList(orders),
+		reversible: orders.Reversible(),
+		pageSize:   orders.PageSize(),
 		empty:      func() string { return "This account has no standing order." },
 		open: func(o api.StandingOrder) tea.Cmd {
 			return push(env.Name, newStandingOrderScreen(c, env, o.ID, &o))

@@ -166,11 +166,7 @@ func virtualIbansParams(accountID string) api.VirtualIbansParams {
 func (s *vibansScreen) fetch(accountID string) pagedlist.Fetch[api.VirtualIban] {
 	p := virtualIbansParams(accountID)
 	p.Statuses = s.filter.values()
-	return fetchPages(objects(s.ch.env).VirtualIbans, func(r pagedlist.Request) api.VirtualIbansParams {
-		q := p
-		q.After, q.First = r.After, r.First
-		return q
-	})
+	return fetchList(api.ListOf(objects(s.ch.env).VirtualIbans, p, s.ch.env.API.PageSize()))
 }
 
 func vibanColumns() []pagedlist.Column[api.VirtualIban] {

@@ -9,6 +9,7 @@ import (
 // token once, so the Events view's first read is its only request; a
 // failure there is the Events view's to show, not the launch's.
 func TestLaunchFetchesTheProjectTokenAhead(t *testing.T) {
+	t.Parallel()
 	warmedBeforeHome := -1
 	d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: 120, h: 40}, func(d *driver) {
 		d.sbx.onHome = func() { warmedBeforeHome = d.sbxP.warmed() }

@@ -23,12 +23,16 @@ import (
 
 // Options are the choices the user made on the command line.
 type Options struct {
-	ConfigPath string // --config; "" means paths.ConfigFile()
+	ConfigPath string // --config; "" means Locations.ConfigFile
 	Demo       bool   // --demo: the embedded emulator, nothing real read or written
 	// DemoSchemas are schemas --demo's emulator serves whole (contents or
 	// paths, one per API); none serves its modelled part.
 	DemoSchemas []emulator.Source
 	Project     bool // --project: API calls use a project token
+	// Now is the app's clock, read once when New starts --demo: the demo's
+	// data is generated up to the start of that UTC day. nil is time.Now;
+	// tests give a fixed one, so the demo's data is the same any day.
+	Now func() time.Time
 	// OnWait hears every wait of every API client the app builds (a spent
 	// request budget, a 429): the command line prints it; nil ignores it.
 	OnWait func(api.Wait)
@@ -38,10 +42,12 @@ type Options struct {
 	// OnRefresh hears each step of each refresh of a user session
 	// (PARTNERTUI_DEBUG=auth prints them); nil ignores them.
 	OnRefresh func(auth.RefreshEvent)
-	// StateDir holds the token files, their locks and the request budget;
-	// "" means paths.StateDir(). Tests running in parallel give their own,
-	// as they cannot move XDG_STATE_HOME.
-	StateDir string
+	// Locations are where the app keeps its files: the configuration
+	// read unless ConfigPath names one, the state directory (token files,
+	// their locks, the request budget, the launch snapshots, the log) and
+	// where --demo makes its temporary one. The command line resolves
+	// them when the process starts; a test gives its own.
+	Locations paths.Locations
 }
 
 // ReadOnly is the Live read-only policy, decided here and nowhere else: no
@@ -60,6 +66,7 @@ type App struct {
 	// and client: the app's Requests screen reads it.
 	Requests *api.RequestLog
 
+	locations paths.Locations
 	project   bool
 	onWait    func(api.Wait)
 	onRefresh func(auth.RefreshEvent)
@@ -101,10 +108,14 @@ type Env struct {
 // A missing configuration file is not an error here: the defaults are used
 // and Env says what is missing when an environment is asked for.
 func New(ctx context.Context, opts Options) (*App, error) {
-	a := &App{project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
+	a := &App{locations: opts.Locations, project: opts.Project, onWait: opts.OnWait, onRefresh: opts.OnRefresh, envs: map[config.EnvName]*Env{},
 		Requests: api.NewRequestLog(0, opts.OnRequest)}
 	if opts.Demo {
-		d, err := startDemo(ctx, opts.DemoSchemas)
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		d, err := startDemo(ctx, opts.Locations.Temp, opts.DemoSchemas, emulator.StartOfDay(now()))
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +126,7 @@ func New(ctx context.Context, opts Options) (*App, error) {
 	}
 	a.ConfigFile = opts.ConfigPath
 	if a.ConfigFile == "" {
-		a.ConfigFile = paths.ConfigFile()
+		a.ConfigFile = opts.Locations.ConfigFile
 	}
 	cfg, warnings, err := config.Load(a.ConfigFile)
 	if err != nil && !errors.Is(err, config.ErrNoConfig) {
@@ -127,11 +138,8 @@ func New(ctx context.Context, opts Options) (*App, error) {
 		return nil, err
 	}
 	a.Config, a.Warnings = cfg, warnings
-	a.StateDir = opts.StateDir
-	if a.StateDir == "" {
-		if a.StateDir, err = paths.StateDir(); err != nil {
-			return nil, err
-		}
+	if a.StateDir, err = opts.Locations.StateDir(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -286,7 +294,7 @@ func (a *App) EnsureSignedIn(ctx context.Context, e *Env) error {
 
 // LogPath is the terminal UI's log file. Under --demo it is still the real
 // state directory's: a crash log must outlive the demo's temporary one.
-func (a *App) LogPath() (string, error) { return paths.LogFile() }
+func (a *App) LogPath() (string, error) { return a.locations.LogFile() }
 
 // NotConfiguredError reports that an environment lacks its client settings
 // in File.

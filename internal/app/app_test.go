@@ -24,8 +24,8 @@ import (
 // pool; Sandbox and Live never do, so no connection (and no token) of one
 // environment serves the other.
 func TestEnvironmentClientsShareOnePoolPerEnvironment(t *testing.T) {
-	testenv.Isolate(t)
-	a, err := New(context.Background(), Options{Demo: true})
+	t.Parallel()
+	a, err := New(context.Background(), Options{Demo: true, Locations: testenv.NewHome(t).Locations})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +58,7 @@ func TestEnvironmentClientsShareOnePoolPerEnvironment(t *testing.T) {
 // or the other environment never sees it; its file is 0600, written by
 // rename, never read through a link, and gone after ForgetSnapshots.
 func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	who := struct{ client, subject string }{"SANDBOX_a", "user-1"}
 	snap := func(env config.EnvName) *Snapshot {
@@ -122,9 +123,10 @@ func TestSnapshotIsPerIdentityAndGoesAtLogout(t *testing.T) {
 // TestDemoServesASchema: --demo's emulator serves a schema it is given
 // whole, and says which; without one it serves its modelled part.
 func TestDemoServesASchema(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
+	loc := testenv.NewHome(t).Locations
 	schema := []byte("type Query { projectInfo: ProjectInfo! accounts: Int }\ntype ProjectInfo { id: ID! name: String! }\n")
-	a, err := New(context.Background(), Options{Demo: true, DemoSchemas: []emulator.Source{{Path: "pulled/partner.graphql", Data: schema}}})
+	a, err := New(context.Background(), Options{Demo: true, Locations: loc, DemoSchemas: []emulator.Source{{Path: "pulled/partner.graphql", Data: schema}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestDemoServesASchema(t *testing.T) {
 	if got := a.DemoServes(); got["partner API"] != "pulled/partner.graphql" || len(got) != 1 {
 		t.Errorf("DemoServes = %v", got)
 	}
-	plain, err := New(context.Background(), Options{Demo: true})
+	plain, err := New(context.Background(), Options{Demo: true, Locations: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,13 +144,52 @@ func TestDemoServesASchema(t *testing.T) {
 	}
 }
 
+// TestFilesGoWhereTheLocationsSay: the app reads the configuration file
+// and keeps its state in the directories it is given, made 0700, and
+// --demo's throw-away token directory is made in the temporary directory
+// given and gone once the app is closed.
+func TestFilesGoWhereTheLocationsSay(t *testing.T) {
+	t.Parallel()
+	h := testenv.NewHome(t)
+	a, err := New(context.Background(), Options{Locations: h.Locations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	if a.ConfigFile != h.Locations.ConfigFile || a.StateDir != h.Locations.State {
+		t.Errorf("config file %q, state %q; want %q, %q", a.ConfigFile, a.StateDir, h.Locations.ConfigFile, h.Locations.State)
+	}
+	if fi, err := os.Stat(h.Locations.State); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the state directory: %v, %v", fi, err)
+	}
+	if log, err := a.LogPath(); err != nil || log != filepath.Join(h.Locations.State, "partnertui.log") {
+		t.Errorf("LogPath = %q, %v", log, err)
+	}
+
+	demo, err := New(context.Background(), Options{Demo: true, Locations: h.Locations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(demo.StateDir, h.Locations.Temp+string(filepath.Separator)) {
+		t.Errorf("--demo keeps its tokens in %q, not in the temporary directory %q", demo.StateDir, h.Locations.Temp)
+	}
+	if log, err := demo.LogPath(); err != nil || log != filepath.Join(h.Locations.State, "partnertui.log") {
+		t.Errorf("--demo's LogPath = %q, %v; want the real state directory's", log, err)
+	}
+	demo.Close()
+	if left, _ := filepath.Glob(filepath.Join(h.Locations.Temp, "*")); len(left) > 0 {
+		t.Errorf("--demo left %v behind", left)
+	}
+}
+
 // A payment's consent sends the browser back to ConsentRedirect: a page
 // of this process that loads (under --demo, as against the platform), the
 // same one for every payment, gone once the app is closed.
 func TestConsentRedirectLandsOnAPageThatLoads(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
+	h := testenv.NewHome(t)
 	ctx := context.Background()
-	a, err := New(ctx, Options{Demo: true})
+	a, err := New(ctx, Options{Demo: true, Locations: h.Locations})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,5 +308,39 @@ func TestSnapshotTextIsCleanedWhenReadBack(t *testing.T) {
 				t.Errorf("%q read back as %q (control %U), want %q", sample.In, s, r, want)
 			}
 		}
+	}
+}
+
+// TestDemoDataRunsUpToTheAppsDay: --demo's emulator generates its data
+// up to the start of the UTC day of the app's clock, read when the app
+// starts, so its newest booking is of the day before whatever the day the
+// demo runs.
+func TestDemoDataRunsUpToTheAppsDay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	// 23:30 in UTC+1 is 22:30 UTC, still the 20th in UTC.
+	now := time.Date(2026, time.November, 20, 23, 30, 0, 0, time.FixedZone("CET", 3600))
+	a, err := New(ctx, Options{Demo: true, Locations: testenv.NewHome(t).Locations, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	epoch := time.Date(2026, time.November, 20, 0, 0, 0, 0, time.UTC)
+	if got := a.demo.info.Epoch; !got.Equal(epoch) {
+		t.Fatalf("--demo's data is generated up to %s, want the start of the app's day %s", got, epoch)
+	}
+	e, err := a.Env(config.Sandbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := e.ProjectAPI.TransactionList(ctx, api.TransactionsParams{First: 1, Status: []string{"Booked"}, OrderBy: "createdAt", Direction: api.DirectionDesc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 {
+		t.Fatal("--demo has no booking")
+	}
+	if newest := page.Items[0].CreatedAt; newest.After(epoch) || epoch.Sub(newest) > 24*time.Hour {
+		t.Errorf("--demo's newest booking is at %s, want within the day before %s", newest, epoch)
 	}
 }

@@ -32,16 +32,20 @@ type demo struct {
 
 // startDemo starts the emulator on a random loopback port, with tokens in a
 // temporary directory that close removes: a demo writes nothing that
-// outlives it (the log file excepted, see LogPath). schemas, if any, are
-// served whole.
-func startDemo(ctx context.Context, schemas []emulator.Source) (*demo, error) {
+// outlives it (the log file excepted, see LogPath). The directory is made
+// in tmp ("" is the system's temporary directory). schemas, if any, are
+// served whole. The data is generated up to epoch, the start of the
+// app's day (UTC): the demo's accounts look alive whatever the day, and
+// are the same all day long.
+func startDemo(ctx context.Context, tmp string, schemas []emulator.Source, epoch time.Time) (*demo, error) {
 	// A simulated transfer stays Pending for a moment, so the demo shows
 	// both of its states and their webhook events.
-	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas})
+	srv, err := emulator.Start(context.WithoutCancel(ctx), emulator.Options{BookingDelay: demoBookingDelay, DemoSubscription: true, Schemas: schemas,
+		Epoch: epoch})
 	if err != nil {
 		return nil, wrapDemo(err)
 	}
-	dir, err := os.MkdirTemp("", "partnertui-demo-*")
+	dir, err := os.MkdirTemp(tmp, "partnertui-demo-*")
 	if err != nil {
 		srv.Close()
 		return nil, fmt.Errorf("could not create a temporary token directory for --demo: %w", err)

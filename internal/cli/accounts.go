@@ -33,7 +33,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
@@ -76,12 +76,5 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 			progress.set(fmt.Sprintf("matching the IBAN's %s on every account: %d of %d read", partName(params.IBANPart), read, of))
 		})
 	}
-	walk := walkPages(e.API.Accounts, params, opts.Output.All)
-	if opts.Output.inParts() {
-		// From both ends at once: half the requests.
-		walk = func(ctx context.Context, each func([]api.Account, int) error) error {
-			return e.API.AccountsInParts(ctx, params, each)
-		}
-	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), walk)
+	return listItems(ctx, opts.IO, opts.F, opts.Output, accountColumns(), read(e.API.ListAccounts(params), opts.Output))
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/iban"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestAccountsTableShowsTheID: the table has the id that account, members
@@ -44,7 +43,8 @@ func emulatorAccounts(t *testing.T, cfg string, args ...string) []api.Account {
 // TestAccountsNewestFirstAsInTheApp: the command asks for the app's order
 // (api.AccountsQuery, which both use): newest first, by creation.
 func TestAccountsNewestFirstAsInTheApp(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	if n := len(emulatorAccounts(t, cfg, "--first", "40")); n != 40 {
 		t.Fatalf("%d accounts, want 40", n)
@@ -67,7 +67,8 @@ func TestAccountsNewestFirstAsInTheApp(t *testing.T) {
 // TestAccountsSearchFindsAnIBAN: --search with an IBAN, spaced or compact,
 // finds its account, as the app's search field does.
 func TestAccountsSearchFindsAnIBAN(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{})
 	var want api.Account
 	for _, a := range emulatorAccounts(t, cfg, "--first", "50") {
@@ -93,7 +94,8 @@ func TestAccountsSearchFindsAnIBAN(t *testing.T) {
 // here, since the platform matches whole IBANs only, at a request per
 // 100 accounts read.
 func TestAccountsSearchFindsAPartOfAnIBAN(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	all := emulatorAccounts(t, cfg, "--all", "--ordered")
 	var want api.Account

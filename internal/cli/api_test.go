@@ -9,7 +9,6 @@ import (
 
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/safetext"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // emulatorOps lists the operation names of the GraphQL requests in the
@@ -52,7 +51,8 @@ const accountIDs = `query Ids($after: String) {
 }`
 
 func TestAPIPaginatesEveryAccount(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	log := &syncBuffer{}
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 250, RequestLog: log})
 
@@ -90,7 +90,8 @@ func TestAPIPaginatesEveryAccount(t *testing.T) {
 }
 
 func TestAPIPaginatesANestedConnection(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	log := &syncBuffer{}
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5, RequestLog: log})
 	code, out, errOut := runCLI(t, "api", "--config", cfg, "--jq", ".data.accounts.edges[0].node.id", "{ accounts(first: 1) { edges { node { id } } } }")
@@ -134,7 +135,8 @@ func TestAPIPaginatesANestedConnection(t *testing.T) {
 // does not fit the schema exits 2 with the place at fault, and the
 // emulator never sees it.
 func TestAPIRefusesBeforeSending(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	log := &syncBuffer{}
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5, RequestLog: log})
 	deep := "query Deep {\n" + strings.Repeat("account(accountId: \"x\") {\nholder {\n", 7) + "info {\nname\n}\n" + strings.Repeat("}\n}\n", 7) + "}"
@@ -167,7 +169,8 @@ func TestAPIRefusesBeforeSending(t *testing.T) {
 }
 
 func TestAPIErrorsGoToStderrWithTheData(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5})
 	code, out, errOut := runCLI(t, "api", "--config", cfg, `query { user { id } accounts(first: 1) { totalCount } }`)
 	if code != ExitFailure {
@@ -187,7 +190,7 @@ func TestAPIErrorsGoToStderrWithTheData(t *testing.T) {
 }
 
 func TestAPIRefusesALiveMutation(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "--demo", "--env", "live", "api", `mutation { removeWebhookSubscription(input: {id: "x"}) { __typename } }`)
 	if code != ExitFailure || out != "" || !strings.Contains(errOut, "read-only") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the Live mutation refused", code, out, errOut)
@@ -195,7 +198,7 @@ func TestAPIRefusesALiveMutation(t *testing.T) {
 }
 
 func TestAPIUsageMistakes(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	for _, args := range [][]string{
 		{"api", "--slurp", "{ user { id } }"},
 		{"api", "--jq", ".[", "{ user { id } }"},
@@ -215,7 +218,8 @@ func TestAPIUsageMistakes(t *testing.T) {
 // request on stderr, PARTNERTUI_DEBUG=api,body the operation with it, and
 // neither ever the token that `token` prints.
 func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 150})
 	code, tok, errOut := runCLI(t, "token", "--config", cfg)
 	tok = strings.TrimSpace(tok)
@@ -231,7 +235,7 @@ func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
 		!strings.Contains(lines[2], "sandbox Ids 200") || !strings.Contains(lines[2], "budget 3/2000") {
 		t.Errorf("--verbose wrote:\n%s\nwant the introspection and two pages, one line each", errOut)
 	}
-	t.Setenv(DebugEnv, "api,body")
+	homeOf(t).Vars[DebugEnv] = "api,body"
 	code, _, errOut = runCLI(t, "api", "--config", cfg, "-F", "n=2", "query Two($n: Int!) { accounts(first: $n) { totalCount } }")
 	if code != ExitOK || !strings.Contains(errOut, "Two 200") || !strings.Contains(errOut, "  query Two($n: Int!)") || !strings.Contains(errOut, `variables: {"n":2}`) {
 		t.Errorf("PARTNERTUI_DEBUG=api,body: exit %d, stderr:\n%s", code, errOut)
@@ -242,7 +246,8 @@ func TestVerboseShowsEveryRequestButNoToken(t *testing.T) {
 }
 
 func TestAPIChecksTheTestingAPIAgainstItsOwnSchema(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	log := &syncBuffer{}
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 2, RequestLog: log})
 	code, _, errOut := runCLI(t, "api", "--config", cfg, "--testing", "mutation Nope { accounts { id } }")
@@ -260,7 +265,8 @@ func TestAPIChecksTheTestingAPIAgainstItsOwnSchema(t *testing.T) {
 // --verbose with PARTNERTUI_DEBUG=api,body; and both print the variables
 // by the one rule (api.Request.Redacted), so they show the same.
 func TestPrintedCommandsHoldNoSecret(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
 	const secret = "s3cr3t-dry-run-0123456789"
 	const op = `mutation Add($i: AddWebhookSubscriptionInput!) { addWebhookSubscription(input: $i) { __typename } }`
@@ -281,7 +287,7 @@ func TestPrintedCommandsHoldNoSecret(t *testing.T) {
 		t.Errorf("--dry-run of a literal secret: exit %d, %q (%s)", code, out, errOut)
 	}
 
-	t.Setenv(DebugEnv, "api,body")
+	homeOf(t).Vars[DebugEnv] = "api,body"
 	code, _, errOut = runCLI(t, "api", "--config", cfg, "-F", input, op)
 	if code != ExitOK || strings.Contains(errOut, secret) {
 		t.Fatalf("--verbose: exit %d, and the secret must not be in:\n%s", code, errOut)
@@ -314,7 +320,8 @@ func TestPrintedCommandsHoldNoSecret(t *testing.T) {
 // as they are: what the program writes passes internal/safetext, its own
 // error messages included.
 func TestJQNeverWritesControlsToTheTerminal(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 1})
 	const op = `query { projectInfo { id } }`
 	payloads := []string{"x\u001b]0;t\u0007\u009b2J\u202ey"} // the issue's

@@ -9,15 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // badAnswerPlatform answers the token request, then every GraphQL request
 // with answer.
 func badAnswerPlatform(t *testing.T, answer http.HandlerFunc) (cfg string) {
 	t.Helper()
-	home := testenv.Isolate(t)
+	home := homeOf(t).Dir
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/oauth2/token" {
 			w.Header().Set("Content-Type", "application/json")
@@ -39,6 +37,7 @@ func badAnswerPlatform(t *testing.T, answer http.HandlerFunc) (cfg string) {
 // remedy (issue 31, item 9): a captive portal's page is named as one, and
 // its body is for --verbose only.
 func TestCaptivePortalIsDescribedNotQuoted(t *testing.T) {
+	t.Parallel()
 	cfg := badAnswerPlatform(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = io.WriteString(w, "<!DOCTYPE html>\n<html><head><title>Hotel Wi-Fi</title></head><body><form>Accept the \"terms\"</form></body></html>")
@@ -62,6 +61,7 @@ func TestCaptivePortalIsDescribedNotQuoted(t *testing.T) {
 // A cut-off answer is said as one, and the remedy is to run the command
 // again, not to check the configuration.
 func TestCutOffAnswerSaysRunAgain(t *testing.T) {
+	t.Parallel()
 	cfg := badAnswerPlatform(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"data":{"accounts":{"totalCount":3,"edges":[{"node":{"id":"acc-1","name":"Ma`)

@@ -35,7 +35,7 @@ func NewCmdBeneficiaries(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "beneficiary status", opts.Status, api.BeneficiaryStatuses()); err != nil {
@@ -85,5 +85,5 @@ func runBeneficiaries(ctx context.Context, opts *BeneficiariesOptions) error {
 	}
 	p := api.BeneficiariesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: "label", Direction: api.DirectionAsc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, beneficiaryColumns(), walkPages(e.API.Beneficiaries, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, beneficiaryColumns(), read(e.API.ListBeneficiaries(p), opts.Output))
 }

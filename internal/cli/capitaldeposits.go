@@ -34,7 +34,7 @@ func NewCmdCapitalDeposits(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "capital deposit case status", opts.Status, api.CapitalDepositStatuses()); err != nil {
@@ -87,5 +87,5 @@ func runCapitalDeposits(ctx context.Context, opts *CapitalDepositsOptions) error
 	// The platform lists capital deposit cases to a project token only.
 	p := api.CapitalDepositsParams{First: opts.First, Statuses: opts.Status, Search: opts.Search,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, capitalDepositColumns(), walkPages(e.ProjectAPI.CapitalDeposits, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, capitalDepositColumns(), read(e.ProjectAPI.ListCapitalDeposits(p), opts.Output))
 }

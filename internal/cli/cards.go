@@ -32,7 +32,7 @@ func NewCmdCards(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "card status", opts.Status, api.CardStatuses()); err != nil {
@@ -83,5 +83,5 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 		return err
 	}
 	p := api.CardsParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), walkPages(e.API.Cards, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), read(e.API.ListCards(p), opts.Output))
 }

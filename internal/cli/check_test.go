@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit/reference"
 )
 
@@ -154,7 +153,8 @@ func TestCheckAndSchemaDiffUsageErrors(t *testing.T) {
 // against each endpoint, then check with no schema named: what api read
 // is kept as a snapshot, as `schema pull` keeps one.
 func TestCheckWithoutSchemaUsesWhatAPICached(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	if code, _, errOut := runCLI(t, "check", "."); code != ExitUsage || !strings.Contains(errOut, "no schema to check against") {
 		t.Fatalf("no schema anywhere: exit %d, stderr %q; want 2 and what to do", code, errOut)
 	}

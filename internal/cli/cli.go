@@ -10,8 +10,11 @@ import (
 	"context"
 	"io"
 	"os"
+	"time"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/partnertui/partnertui/internal/paths"
 )
 
 // IO is where a command reads and writes. Data goes to Out, everything
@@ -22,8 +25,28 @@ type IO struct {
 	Err io.Writer
 }
 
-// System is the process's own standard streams.
-func System() IO { return IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr} }
+// Process is what the command line is given by the process it runs in:
+// its streams, where its files are and its environment variables. Nothing
+// below the command line reads the environment for a location; tests give
+// their own directories and variables, so that they run side by side.
+type Process struct {
+	IO
+	// Locations are resolved once, when the process starts.
+	Locations paths.Locations
+	// Getenv reads the variables that change what a command does
+	// (PARTNERTUI_DEBUG, NO_COLOR, BROWSER, SSH_CONNECTION…); nil reads
+	// none.
+	Getenv func(string) string
+	// Now is the process's clock (nil: time.Now); tests give a fixed one
+	// so that --demo's data does not move with the calendar.
+	Now func() time.Time
+}
+
+// System is this process's own: its standard streams, the locations its
+// environment gives (paths.FromEnvironment) and its variables.
+func System() Process {
+	return Process{IO: IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, Locations: paths.FromEnvironment(), Getenv: os.Getenv}
+}
 
 // OutIsTerminal reports whether Out is a terminal (tables, not JSON).
 func (s IO) OutIsTerminal() bool { return isTerminal(s.Out) }
@@ -51,27 +74,22 @@ func isTerminal(w any) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// Run executes the command line args and returns the exit code.
-func Run(ctx context.Context, streams IO, args []string) int {
-	return run(ctx, &Factory{IO: streams}, args)
-}
-
-// run executes args with f, whose directories a test may have set.
-func run(ctx context.Context, f *Factory, args []string) int {
-	streams := f.IO
+// Run executes the command line args in p and returns the exit code.
+func Run(ctx context.Context, p Process, args []string) int {
+	f := &Factory{IO: p.IO, Locations: p.Locations, Getenv: p.Getenv, Now: p.Now}
 	defer f.Close()
 	root := NewCmdRoot(f)
 	root.SetArgs(jsonFieldArgs(root, args))
-	root.SetIn(streams.In)
-	root.SetOut(streams.Out)
-	root.SetErr(streams.Err)
+	root.SetIn(p.In)
+	root.SetOut(p.Out)
+	root.SetErr(p.Err)
 	ran, err := root.ExecuteContextC(ctx)
 	if err != nil {
 		path := ""
 		if ran != nil {
 			path = ran.CommandPath()
 		}
-		printError(streams, f.describeIn(err, path), err)
+		printError(p.IO, f.env, f.describeIn(err, path), err)
 	}
 	return exitCode(err)
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,18 +21,45 @@ import (
 	"github.com/partnertui/partnertui/internal/testenv"
 )
 
+// homes holds each test's home (testenv.Home), made the first time the
+// test asks for it: a test's runs of the command line share it (a login,
+// then a status), no two tests do, and nothing process-wide is changed, so
+// the tests run in parallel.
+var homes sync.Map // *testing.T → *testenv.Home
+
+// homeOf is t's home.
+func homeOf(t *testing.T) *testenv.Home {
+	if h, ok := homes.Load(t); ok {
+		return h.(*testenv.Home)
+	}
+	h := testenv.NewHome(t)
+	homes.Store(t, h)
+	t.Cleanup(func() { homes.Delete(t) })
+	return h
+}
+
+// process is the command line's process with streams, in t's home.
+func process(t *testing.T, streams IO) Process {
+	h := homeOf(t)
+	return Process{IO: streams, Locations: h.Locations, Getenv: h.Getenv, Now: testClock}
+}
+
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	// The test's own cache directory: never the developer's pulled schemas.
-	code = run(ctx, &Factory{IO: IO{In: strings.NewReader(""), Out: &out, Err: &errb}, CacheDir: cacheDirOf(t)}, args)
+	code = Run(ctx, process(t, IO{In: strings.NewReader(""), Out: &out, Err: &errb}), args)
 	return code, out.String(), errb.String()
 }
 
+// testClock is the app's clock of the commands the tests run: --demo's
+// data and the emulator command's are generated up to the start of its
+// day, the same whatever the day the tests run.
+func testClock() time.Time { return time.Date(2026, time.November, 1, 9, 0, 0, 0, time.UTC) }
+
 func TestHelpListsEveryCommand(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "--help")
 	if code != ExitOK {
 		t.Fatalf("--help exited %d, stderr: %s", code, errOut)
@@ -44,7 +72,7 @@ func TestHelpListsEveryCommand(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	var outs []string
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		code, out, errOut := runCLI(t, args...)
@@ -59,7 +87,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestUsageErrorsExitTwo(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string
@@ -96,7 +124,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 }
 
 func TestConfigInitAndPath(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	code, out, errOut := runCLI(t, "config", "path")
 	want := filepath.Join(home, "config", "partnertui", "config.toml")
 	if code != ExitOK || strings.TrimSpace(out) != want {
@@ -119,7 +148,7 @@ func TestConfigInitAndPath(t *testing.T) {
 }
 
 func TestNoConfigSaysWhatToDo(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, _, errOut := runCLI(t, "accounts")
 	if code != ExitFailure {
 		t.Fatalf("exit %d, want %d", code, ExitFailure)
@@ -133,9 +162,9 @@ func TestNoConfigSaysWhatToDo(t *testing.T) {
 // whole stack (emulator, demo sign-in through the forms, token store, API
 // client, output) in one process.
 func TestDemoCommands(t *testing.T) {
-	home := testenv.Isolate(t)
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
+	t.Parallel()
+	home := homeOf(t).Dir
+	tmp := homeOf(t).Locations.Temp
 
 	code, out, errOut := runCLI(t, "--demo", "accounts", "--json", "--first", "5")
 	if code != ExitOK {
@@ -197,14 +226,14 @@ func TestDemoCommands(t *testing.T) {
 // TestEmulatorCommandPrintsOneJSONLine: `partnertui emulator --json` prints
 // exactly one JSON object on one line, serves until interrupted, then exits 0.
 func TestEmulatorCommandPrintsOneJSONLine(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
 	var errb bytes.Buffer
 	go func() {
-		done <- Run(ctx, IO{In: strings.NewReader(""), Out: pw, Err: &errb}, []string{"emulator", "--json", "--accounts", "10", "--rate-limit", "50/1m"})
+		done <- Run(ctx, process(t, IO{In: strings.NewReader(""), Out: pw, Err: &errb}), []string{"emulator", "--json", "--accounts", "10", "--rate-limit", "50/1m"})
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -255,7 +284,7 @@ func TestEmulatorCommandPrintsOneJSONLine(t *testing.T) {
 // TestHelpShowsOnlyTheFlagsThatApply: each command lists its own flags with
 // value placeholders and examples, and not the flags of others.
 func TestHelpShowsOnlyTheFlagsThatApply(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	cases := []struct {
 		args       []string
 		want, deny []string
@@ -289,7 +318,7 @@ func TestHelpShowsOnlyTheFlagsThatApply(t *testing.T) {
 // TestTUINeedsATerminal: with stdout redirected, the terminal UI says to use
 // a command with --json instead of drawing escape sequences into a file.
 func TestTUINeedsATerminal(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "--demo")
 	if code != ExitUsage || out != "" || !strings.Contains(errOut, "--json") || !strings.Contains(errOut, "not") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -298,7 +327,7 @@ func TestTUINeedsATerminal(t *testing.T) {
 
 // TestEnvCompletes: --env completes in the shell.
 func TestEnvCompletes(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, _ := runCLI(t, "__complete", "accounts", "--env", "")
 	if code != ExitOK || !strings.Contains(out, "sandbox") || !strings.Contains(out, "live") {
 		t.Fatalf("exit %d, completions %q", code, out)
@@ -336,7 +365,8 @@ func fakePlatform(t *testing.T, retryAfter string) (url string, graphqlCalls *at
 // TestWaitIsSaidOnStderr: a 429 with Retry-After makes the command wait,
 // and stderr says for how long and why, while stdout carries only data.
 func TestWaitIsSaidOnStderr(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	url, calls := fakePlatform(t, "2")
 	cfg := filepath.Join(home, "c.toml")
 	body := fmt.Sprintf("[sandbox]\napi_url = %q\nauth_url = %q\nclient_id = \"SANDBOX_test\"\nclient_secret = \"s\"\ntoken = \"project\"\n", url, url)
@@ -359,6 +389,7 @@ func TestWaitIsSaidOnStderr(t *testing.T) {
 // the command line's wait line on stderr would be drawn over its screen,
 // so only the other commands' clients report to it.
 func TestTUIWaitsStayOffStderr(t *testing.T) {
+	t.Parallel()
 	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
 	root := NewCmdRoot(f)
 	if f.appOptions(root).OnWait != nil {
@@ -376,8 +407,7 @@ func TestTUIWaitsStayOffStderr(t *testing.T) {
 // --all --jsonl walks accounts and the project's transactions in parts:
 // the same items as --ordered's single walk, each once.
 func TestAllInPartsEqualsOrdered(t *testing.T) {
-	testenv.Isolate(t)
-	t.Setenv("TMPDIR", t.TempDir())
+	t.Parallel()
 	ids := func(args ...string) []string {
 		t.Helper()
 		code, out, errOut := runCLI(t, append([]string{"--demo", "--project", "--all", "--jsonl", "--first", "9"}, args...)...)

@@ -15,20 +15,21 @@ const configFlagUsage = "configuration `file` (default: $" + paths.ConfigEnv + "
 
 // ConfigOptions are those of `partnertui config path` and `config init`.
 type ConfigOptions struct {
-	IO   IO
-	Path string // --config
+	IO      IO
+	Path    string // --config
+	Default string // the process's configuration file (Locations.ConfigFile)
 }
 
 func (o *ConfigOptions) file() string {
 	if o.Path != "" {
 		return o.Path
 	}
-	return paths.ConfigFile()
+	return o.Default
 }
 
 // NewCmdConfig finds or writes the configuration file.
 func NewCmdConfig(f *Factory) *cobra.Command {
-	opts := &ConfigOptions{IO: f.IO}
+	opts := &ConfigOptions{IO: f.IO, Default: f.Locations.ConfigFile}
 	cmd := &cobra.Command{
 		Use:     "config",
 		Short:   "Find or create the configuration file",

@@ -18,6 +18,7 @@ type EmulatorOptions struct {
 	Emulator   emulator.Options
 	RateLimit  string // "2000/5m"
 	RequestLog string // file
+	Epoch      string // --epoch: a date or an RFC 3339 time; "" is the start of today (UTC)
 	JSON       bool
 	Schemas    []string // --schema files, one per API
 	Fixtures   string   // --fixtures file
@@ -35,12 +36,16 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 		Example: "  partnertui emulator\n  partnertui emulator --listen 127.0.0.1:8080 --accounts 5000 --seed 7 --json\n  partnertui emulator --token-ttl 2s   # watch refresh-token rotation\n  partnertui emulator --latency 100ms  # answer as from 100 ms away\n" +
 			"  partnertui emulator --schema partner.graphql --schema admin.graphql --fixtures fixtures.toml   # every operation, not only the modelled ones\n" +
 			"  partnertui emulator --schema partner.graphql --schema admin.graphql --coverage                 # what is modelled, generated, missing\n" +
-			"  partnertui emulator --schema auto                                                              # the schemas pulled (partnertui schema pull)",
+			"  partnertui emulator --schema auto                                                              # the schemas pulled (partnertui schema pull)\n" +
+			"  partnertui emulator --epoch 2026-01-15   # the data as of that day, whatever the day it runs (CI)",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if opts.Emulator.RateLimit, opts.Emulator.RateWindow, err = emulator.ParseRateLimit(opts.RateLimit); err != nil {
 				return &UsageError{Err: err}
+			}
+			if opts.Emulator.Epoch, err = parseEpoch(opts.Epoch, f.now()); err != nil {
+				return err
 			}
 			if err := resolveSchemas(f, opts); err != nil {
 				return err
@@ -69,11 +74,29 @@ func NewCmdEmulator(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Emulator.TokenAuthMethod, "token-auth-method", "client_secret_post", "how the demo clients authenticate at the token endpoint: client_secret_post or client_secret_basic (`method`)")
 	fl.BoolVar(&opts.Emulator.OmitRetryAfter, "omit-retry-after", false, "answer 429 without a Retry-After header")
 	fl.DurationVar(&opts.Emulator.Latency, "latency", 0, "answer as if the platform were `D` of round trip away: every answer waits D, a new connection's first one 2×D")
+	fl.StringVar(&opts.Epoch, "epoch", "", "generate the data up to this `date` (YYYY-MM-DD, UTC) or RFC 3339 time, the same on any day (default: the start of today, UTC)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the URLs and credentials as one JSON line")
 	fl.StringArrayVar(&opts.Schemas, "schema", nil, "serve the whole schema in `file` (SDL or introspection JSON), generating what is not modelled; once for the partner API, once for the Testing API; auto: the newest of each pulled (partnertui schema pull)")
 	fl.StringVar(&opts.Fixtures, "fixtures", "", "set objects of the --schema schemas by type and id from `file` (TOML or JSON)")
 	fl.BoolVar(&opts.Coverage, "coverage", false, "print, per domain, the operations modelled, generated and missing, and exit")
 	return cmd
+}
+
+// parseEpoch reads --epoch: a date (YYYY-MM-DD) is its first instant,
+// UTC; an RFC 3339 time is that instant; none is the start of now's UTC
+// day, so every start on one day serves the same data. One after now, or
+// before 2000, is the emulator's to refuse, with its reason.
+func parseEpoch(v string, now time.Time) (time.Time, error) {
+	if v == "" {
+		return emulator.StartOfDay(now), nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t.UTC(), nil
+	}
+	return time.Time{}, usageErrorf("--epoch %q is neither a date (YYYY-MM-DD, such as 2026-01-15, UTC) nor an RFC 3339 time (such as 2026-01-15T09:00:00Z)", v)
 }
 
 // resolveSchemas turns --schema into the emulator's sources: auto is the

@@ -19,7 +19,6 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/listen"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/apptest"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
@@ -57,7 +56,8 @@ func projectClient(t *testing.T, e *testkit.Emulator) *api.Client {
 // receiver is reported per event and retried, never a crash; with no
 // subscription and no --create, listen says how to make one.
 func TestListenBadInput(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{})
 	for _, bad := range []string{"localhost:8080", "ftp://x/y", "http://"} {
 		code, _, errOut := runCLI(t, "listen", "--config", cfg, "--forward-to", bad)
@@ -95,17 +95,18 @@ func (s *syncBuffer) String() string {
 //
 //	PARTNERTUI_LISTEN_LATENCY=1 go test -run TestListenLatency -v ./internal/cli
 func TestListenLatency(t *testing.T) {
+	// Not parallel: a measurement, which other tests' load would distort.
 	if os.Getenv("PARTNERTUI_LISTEN_LATENCY") == "" {
 		t.Skip("measurement: set PARTNERTUI_LISTEN_LATENCY=1 to run it")
 	}
-	home := testenv.Isolate(t)
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	rec, url := webhooktest.NewReceiver(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
 	go func() {
-		Run(ctx, IO{In: strings.NewReader(""), Out: io.Discard, Err: pw},
+		Run(ctx, process(t, IO{In: strings.NewReader(""), Out: io.Discard, Err: pw}),
 			[]string{"listen", "--config", cfg, "--create", "--type", "Transaction.Pending", "--forward-to", url})
 		pw.Close()
 	}()
@@ -152,7 +153,8 @@ func TestListenLatency(t *testing.T) {
 // TestAccountCommandsOnTheEmulator runs the commands that explore an
 // account, with a project token, through the whole stack.
 func TestAccountCommandsOnTheEmulator(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{})
 	run := func(args ...string) string {
 		t.Helper()
@@ -231,7 +233,8 @@ func TestAccountCommandsOnTheEmulator(t *testing.T) {
 // only when it works, 4 when a sign-in is needed, 1 for anything else; it
 // works with --project.
 func TestStatusExitCodes(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "user", emulator.Options{})
 	code, out, errOut := runCLI(t, "status", "--config", cfg)
 	if code != ExitSignIn || !strings.Contains(out, "Signed in:    no") || !strings.Contains(errOut, "partnertui login --env sandbox") {
@@ -266,7 +269,7 @@ func TestStatusExitCodes(t *testing.T) {
 // is named and generated); a file that is no schema, or fixtures naming an
 // unknown type, is a usage error that says the file and line.
 func TestEmulatorSchemaFlags(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	dir := t.TempDir()
 	schema := filepath.Join(dir, "partner.graphql")
 	if err := os.WriteFile(schema, []byte("type Query { projectInfo: ProjectInfo! accounts: Int }\ntype ProjectInfo { id: ID! name: String! }\ntype Mutation { closeAccount(accountId: ID!): Boolean }\n"), 0o600); err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -186,13 +185,13 @@ func loginCommand(env string) string {
 
 // printError writes the error sentence on stderr: "Error:" in bold red on a
 // terminal, plain for scripts and logs.
-func printError(streams IO, msg string, err error) {
+func printError(streams IO, getenv func(string) string, msg string, err error) {
 	var silent *exitError
 	if errors.As(err, &silent) {
 		return
 	}
 	label := "Error:"
-	if streams.ErrIsTerminal() && os.Getenv("NO_COLOR") == "" {
+	if streams.ErrIsTerminal() && getenv("NO_COLOR") == "" {
 		label = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#d70000")).Render(label)
 	}
 	// The sentence is clean already (remedy.Sentence); the advice may name

@@ -42,6 +42,9 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 			"  partnertui events --resource bosci_… --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.params(); err != nil {
 				return err
 			}
@@ -62,9 +65,6 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 
 func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
 	p := api.WebhookEventLogsParams{First: o.First, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
-	if err := checkFirst(o.First); err != nil {
-		return p, err
-	}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}
@@ -137,7 +137,7 @@ func runEvents(ctx context.Context, opts *EventsOptions) error {
 	}
 	p, _ := opts.params()
 	// The event log belongs to the project, whatever token the rest uses.
-	walk := walkPages(e.ProjectAPI.WebhookEventLogs, p, opts.Output.All)
+	walk := read(e.ProjectAPI.ListWebhookEventLogs(p), opts.Output)
 	if len(opts.Types) > 1 {
 		inner := walk
 		walk = func(ctx context.Context, each func([]api.WebhookEventLog, int) error) error {

@@ -45,7 +45,7 @@ func newCmdEventReplay(f *Factory) *cobra.Command {
 			if flag, ok := o.secrets.given(); ok && o.forwardTo == "" {
 				return usageErrorf("%s is the secret --forward-to sends to your endpoint; the platform's replay uses the subscription's own: add --forward-to, or drop %s", flag, flag)
 			}
-			secret, err := o.secrets.read(f.IO.In)
+			secret, err := o.secrets.read(f.IO.In, f.env)
 			if err != nil {
 				return err
 			}

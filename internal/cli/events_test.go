@@ -11,14 +11,13 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/platform"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
 )
 
 // TestEventsTypeIsChecked: an event type the platform does not know is a
 // usage error, before anything is sent, that names the closest known ones.
 func TestEventsTypeIsChecked(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	for _, c := range []struct{ typ, want string }{
 		{"Transaction.Booke", "did you mean Transaction.Booked?"},
 		{"transaction.bookd", "did you mean Transaction.Booked?"},
@@ -37,7 +36,8 @@ func TestEventsTypeIsChecked(t *testing.T) {
 // webhookEventTypes lists is one events --type accepts, and a known type
 // lists the log.
 func TestEventsKnowsThePlatformsTypes(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	types, err := projectClient(t, e).WebhookEventTypes(context.Background())
 	if err != nil || len(types) == 0 {
@@ -57,7 +57,8 @@ func TestEventsKnowsThePlatformsTypes(t *testing.T) {
 // a subscription to every event type reads "all N", one to many a count,
 // one to a few its types, each on one short row.
 func TestEventTablesReadAtAGlance(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{})
 	project := projectClient(t, e)
 	all := platform.WebhookEventTypes()

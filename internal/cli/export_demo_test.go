@@ -9,7 +9,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/ledger"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestEveryDemoAccountsExportAddsUp: the export of every account of the
@@ -21,7 +20,8 @@ func TestEveryDemoAccountsExportAddsUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("exports each of the demo's accounts")
 	}
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: emulator.DefaultAccounts})
 	c := projectClient(t, e)
 	var accounts []api.Account

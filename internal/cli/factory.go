@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,12 +22,35 @@ import (
 type Factory struct {
 	IO      IO
 	Session SessionFlags
-	// CacheDir is the cache directory (the schemas' snapshots); ""
-	// resolves paths.CacheDir() the first time a command asks.
-	CacheDir string
+	// Locations are where the process keeps its files (Process.Locations).
+	Locations paths.Locations
+	// Getenv reads the process's variables (Process.Getenv); nil reads
+	// none (see env).
+	Getenv func(string) string
+	// Now is the app's clock, read once when a command starts: --demo's
+	// data and `partnertui emulator`'s are generated up to the start of
+	// its UTC day (unless --epoch says otherwise). nil is time.Now; tests
+	// give a fixed one, so that data does not move with the calendar.
+	Now func() time.Time
 
 	app      *app.App
 	progress *progressLine
+}
+
+// env reads the process's variable name ("" when there is no Getenv).
+func (f *Factory) env(name string) string {
+	if f.Getenv == nil {
+		return ""
+	}
+	return f.Getenv(name)
+}
+
+// now reads the app's clock.
+func (f *Factory) now() time.Time {
+	if f.Now == nil {
+		return time.Now()
+	}
+	return f.Now()
 }
 
 // progressLine is the command's one line of stderr for progress and waits.
@@ -112,7 +136,7 @@ func (f *Factory) loadApp(ctx context.Context, cmd *cobra.Command) error {
 // appOptions are the App's options for cmd: the session flags, and the
 // progress line hears the waits unless cmd owns the screen.
 func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
-	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project}
+	opts := app.Options{ConfigPath: f.Session.Config, Demo: f.Session.Demo, Project: f.Session.Project, Locations: f.Locations, Now: f.now}
 	if opts.Demo {
 		// The schemas pulled, if any, are served whole; none (or a cache
 		// that cannot be read): the modelled part.
@@ -128,14 +152,11 @@ func (f *Factory) appOptions(cmd *cobra.Command) app.Options {
 
 // schemaStore is the schemas' snapshots, in the cache directory.
 func (f *Factory) schemaStore() (*schemacache.Store, error) {
-	if f.CacheDir == "" {
-		dir, err := paths.CacheDir()
-		if err != nil {
-			return nil, err
-		}
-		f.CacheDir = dir
+	dir, err := f.Locations.CacheDir()
+	if err != nil {
+		return nil, err
 	}
-	return schemacache.New(f.CacheDir), nil
+	return schemacache.New(dir), nil
 }
 
 // demoServes says which schemas --demo's emulator serves whole.

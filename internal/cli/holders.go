@@ -37,7 +37,7 @@ func NewCmdHolders(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			for _, c := range []struct {
@@ -97,5 +97,5 @@ func runHolders(ctx context.Context, opts *HoldersOptions) error {
 	}
 	p := api.AccountHoldersParams{First: opts.First, Types: opts.Type, VerificationStatuses: opts.Verification,
 		Statuses: opts.Status, Search: opts.Search, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, holderColumns(), walkPages(e.API.AccountHolders, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, holderColumns(), read(e.API.ListAccountHolders(p), opts.Output))
 }

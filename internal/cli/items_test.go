@@ -32,6 +32,7 @@ func firstOf[T any](t *testing.T, args ...string) T {
 // statement's document is saved by --download (whole, no token sent) or
 // opened by --open; an id that is none is a failure that says to check it.
 func TestCardMemberAndStatementCommands(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 5)
 	acc := firstOf[api.Account](t, "accounts", "--config", cfg)
 	card := firstOf[api.Card](t, "cards", "--config", cfg)
@@ -87,7 +88,7 @@ func TestCardMemberAndStatementCommands(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf %s \"$1\" > "+opened+"\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("BROWSER", script)
+	homeOf(t).Vars["BROWSER"] = script
 	code, _, errOut = runCLI(t, "statement", generated.ID, "--open", "--config", cfg)
 	if got, _ := os.ReadFile(opened); code != ExitOK || string(got) != generated.StatusInfo.URL {
 		t.Errorf("--open: exit %d (%s), the browser got %q, want %q", code, errOut, got, generated.StatusInfo.URL)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // keysOf are the keys of a JSON object, in the order written.
@@ -39,7 +38,8 @@ func keysOf(t *testing.T, obj string) []string {
 // filters the list as one array (or, with --jsonl, each item), a field
 // the items lack is a usage error with the fields meant.
 func TestJSONFieldsAndJQOnEveryCommand(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 5})
 	run := func(args ...string) string {
 		t.Helper()
@@ -116,6 +116,7 @@ func TestJSONFieldsAndJQOnEveryCommand(t *testing.T) {
 // single-item commands all take --json field,field and --jq (-q), and
 // their help names the fields.
 func TestEveryListAndItemCommandTakesJSONFieldsAndJQ(t *testing.T) {
+	t.Parallel()
 	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
 	root := NewCmdRoot(f)
 	for _, name := range []string{"accounts", "account", "transactions", "transaction", "cards", "card", "events", "members", "member", "statements", "statement", "subscriptions", "status"} {

@@ -73,11 +73,15 @@ func (l listFlags) inParts() bool {
 
 // registerFirst adds --first, the page size, for a list of noun.
 func registerFirst(cmd *cobra.Command, first *int, noun string) {
-	cmd.Flags().IntVar(first, "first", platform.PageMax, fmt.Sprintf("%s per page, `N` from 1 to %d", noun, platform.PageMax))
+	cmd.Flags().IntVar(first, "first", 0, fmt.Sprintf("%s per page, `N` from 1 to %d (default: the configuration's page_size, else %d)", noun, platform.PageMax, platform.PageMax))
 }
 
-// checkFirst refuses a --first the API would refuse.
-func checkFirst(n int) error {
+// checkFirst refuses a --first the API would refuse; without --first the
+// list's page size is the configuration's (api.List).
+func checkFirst(cmd *cobra.Command, n int) error {
+	if !cmd.Flags().Changed("first") {
+		return nil
+	}
 	if n < 1 || n > platform.PageMax {
 		return usageErrorf("--first must be between 1 and %d (the API's page maximum), not %d", platform.PageMax, n)
 	}
@@ -111,21 +115,19 @@ func (l listFlags) format() (listFormat, error) {
 // fetches the next page meanwhile).
 type walkFunc[T any] func(ctx context.Context, each func(items []T, total int) error) error
 
-// walkPages walks an API list: its first page, or with all every page,
-// the next one fetched while this one is written.
-func walkPages[P interface{ WithAfter(string) P }, T any](get func(context.Context, P) (*api.Page[T], error), p P, all bool) walkFunc[T] {
-	return func(ctx context.Context, each func([]T, int) error) error {
-		if !all {
-			page, err := get(ctx, p)
-			if page != nil {
-				if werr := each(page.Items, page.TotalCount); werr != nil {
-					return werr
-				}
-			}
-			return err
-		}
-		return api.Walk(ctx, api.Pages(get, p), func(page *api.Page[T]) error { return each(page.Items, page.TotalCount) })
+// read is the walk of list the flags ask for: its first page; with --all
+// every page, or every item in whatever order comes fastest for a program
+// (inParts). How the list is read, and how many items per request, is
+// api's.
+func read[T any](list *api.List[T], l listFlags) walkFunc[T] {
+	how := api.FirstPage
+	switch {
+	case l.inParts():
+		how = api.AllItems
+	case l.All:
+		how = api.AllPages
 	}
+	return func(ctx context.Context, each func([]T, int) error) error { return list.Read(ctx, how, each) }
 }
 
 // listItems writes what walk yields as the flags ask, with progress on the

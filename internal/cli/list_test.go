@@ -13,7 +13,6 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // manyAccounts are n accounts with varied content (unicode, missing
@@ -220,9 +219,12 @@ func BenchmarkTableWriter(b *testing.B) {
 // TestEveryListTakesTheSameFlags: every list command pages with --first
 // and writes --json, --jsonl and --all the same way.
 func TestEveryListTakesTheSameFlags(t *testing.T) {
+	t.Parallel()
 	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
 	root := NewCmdRoot(f)
-	for _, list := range []string{"accounts", "transactions", "cards", "events", "members", "statements", "subscriptions"} {
+	for _, list := range []string{"accounts", "transactions", "cards", "events", "members", "statements", "subscriptions",
+		"virtual-ibans", "standing-orders", "beneficiaries", "account-holders", "onboardings", "capital-deposits",
+		"merchant-profiles", "payment-links"} {
 		cmd, _, err := root.Find([]string{list})
 		if err != nil {
 			t.Fatal(err)
@@ -232,8 +234,9 @@ func TestEveryListTakesTheSameFlags(t *testing.T) {
 				t.Errorf("%s has no --%s", list, flag)
 			}
 		}
-		if fl := cmd.Flags().Lookup("first"); fl != nil && fl.DefValue != "100" {
-			t.Errorf("%s --first defaults to %s, want the page maximum, 100", list, fl.DefValue)
+		// Without --first a page is the configuration's page_size (api.List).
+		if fl := cmd.Flags().Lookup("first"); fl != nil && (fl.DefValue != "0" || !strings.Contains(fl.Usage, "page_size")) {
+			t.Errorf("%s --first defaults to %s (%q), want 0, the configuration's page_size", list, fl.DefValue, fl.Usage)
 		}
 	}
 }
@@ -242,6 +245,7 @@ func TestEveryListTakesTheSameFlags(t *testing.T) {
 // same values on every command: a duration back, a date (an --until's
 // day included) or a time.
 func TestTimeFlagsReadDurationsDatesAndTimes(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	at := time.Date(2026, 11, 25, 11, 58, 3, 123456789, time.UTC)
 	day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
@@ -272,7 +276,8 @@ func TestTimeFlagsReadDurationsDatesAndTimes(t *testing.T) {
 // case; a mistaken one names the flag as typed and the values meant (a
 // few, never the whole list), before anything is sent.
 func TestEnumFlagsFoldCaseAndSuggest(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
 	for _, args := range [][]string{
 		{"transactions", "--status", "booked,PENDING", "--type", "cardoutdebit", "--first", "5"},
@@ -308,7 +313,8 @@ func TestEnumFlagsFoldCaseAndSuggest(t *testing.T) {
 // TestEmptyResultSaysSo: a list with nothing to show exits 0 and says so
 // on stderr; its table is not even a header, its --json an empty array.
 func TestEmptyResultSaysSo(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
 	for format, want := range map[string]string{"": "", "--json": "[]\n", "--jsonl": ""} {
 		args := []string{"accounts", "--config", cfg, "--search", "no account is named this"}

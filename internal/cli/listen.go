@@ -51,7 +51,7 @@ func NewCmdListen(f *Factory) *cobra.Command {
 			if err := checkForwardURL(opts.ForwardTo); err != nil {
 				return err
 			}
-			if err := opts.readSecret(); err != nil {
+			if err := opts.readSecret(f.env); err != nil {
 				return err
 			}
 			lo, err := opts.engineOptions(time.Now())
@@ -107,12 +107,12 @@ func (o *ListenOptions) engineOptions(now time.Time) (listen.Options, error) {
 }
 
 // readSecret reads the secret the flags give: from stdin (--secret -),
-// a variable, a file, or the flag itself.
-func (o *ListenOptions) readSecret() error {
+// a variable (as getenv reads the process's), a file, or the flag itself.
+func (o *ListenOptions) readSecret(getenv func(string) string) error {
 	if _, ok := o.Secrets.given(); ok && !o.Create {
 		return nil // engineOptions refuses it, naming the flag
 	}
-	s, err := o.Secrets.read(o.IO.In)
+	s, err := o.Secrets.read(o.IO.In, getenv)
 	o.Secret = s
 	return err
 }

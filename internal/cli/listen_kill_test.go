@@ -76,6 +76,7 @@ type binaryListen struct {
 func startBinaryListen(t *testing.T, bin string, args ...string) *binaryListen {
 	t.Helper()
 	b := &binaryListen{cmd: exec.Command(bin, append([]string{"listen"}, args...)...), out: testkit.NewBuffer(), err: testkit.NewBuffer()}
+	b.cmd.Env = homeOf(t).Environ()
 	stdout, err := b.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +113,7 @@ func (b *binaryListen) wait() error {
 // started again after 20 more: the local endpoint has answered exactly the
 // 70 events, each once.
 func TestListenResumeAfterKill9(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary; skipped in -short mode")
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/partnertui/partnertui/internal/budget"
 	"github.com/partnertui/partnertui/internal/listen"
 	"github.com/partnertui/partnertui/internal/platform"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
 )
@@ -37,7 +36,7 @@ type listenWorld struct {
 
 func newListenWorld(t *testing.T) *listenWorld {
 	t.Helper()
-	home := testenv.Isolate(t)
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{WebhookRetryInterval: 5 * time.Millisecond, WebhookMaxRetries: 3})
 	return &listenWorld{World: webhooktest.WorldOf(t, e), cfg: cfg}
 }
@@ -61,7 +60,7 @@ func startListen(t *testing.T, args ...string) *listenRun {
 	r.cancel = cancel
 	pr, pw := io.Pipe()
 	go func() {
-		code := Run(ctx, IO{In: strings.NewReader(""), Out: io.Discard, Err: pw}, append([]string{"listen"}, args...))
+		code := Run(ctx, process(t, IO{In: strings.NewReader(""), Out: io.Discard, Err: pw}), append([]string{"listen"}, args...))
 		pw.Close()
 		r.done <- code
 	}()
@@ -112,6 +111,7 @@ func (r *listenRun) stop(t *testing.T) (int, time.Duration) {
 // TestListenUnknownSubscriptionIsAUsageError: an id the project does not
 // have is exit 2, with the ids it has, or how to list them.
 func TestListenUnknownSubscriptionIsAUsageError(t *testing.T) {
+	t.Parallel()
 	w := newListenWorld(t)
 	code, _, errOut := runCLI(t, "listen", "--config", w.cfg, "--subscription", "nope", "--forward-to", "http://127.0.0.1:1/x")
 	if code != ExitUsage || !strings.Contains(errOut, `"nope"`) || !strings.Contains(errOut, "partnertui subscriptions --env sandbox") {
@@ -133,11 +133,12 @@ func TestListenUnknownSubscriptionIsAUsageError(t *testing.T) {
 // half an hour; the subscription left is named with the command that
 // removes it, and that command works.
 func TestCtrlCUnderASpentBudget(t *testing.T) {
+	t.Parallel()
 	w := newListenWorld(t)
 	run := startListen(t, "--config", w.cfg, "--create", "--forward-to", "http://127.0.0.1:1/x")
 	// Another process was answered 429 with a Retry-After of 30 minutes.
 	host := hostOf(t, w.Emu.Info.Environments["sandbox"].GraphQLURL)
-	stateDir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui")
+	stateDir := homeOf(t).Locations.State
 	b, err := budget.Open(stateDir, host, budget.Config{Limit: platform.RequestBudget, Window: platform.BudgetWindow})
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +182,7 @@ func hostOf(t *testing.T, raw string) string {
 // TestListenSinceAndSecretFlagsAreChecked: flags that cannot work are
 // usage errors, and a refused --secret is never echoed.
 func TestListenSinceAndSecretFlagsAreChecked(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -225,15 +227,16 @@ func TestListenSinceAndSecretFlagsAreChecked(t *testing.T) {
 // first line (CRLF or LF), so it is in no process list; none, or a line
 // the platform would not take, is a usage error.
 func TestListenSecretFromStdin(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"tab\there-1\n": "tab\there-1", "crlf-secret\r\nmore\n": "crlf-secret", "no-newline": "no-newline"} {
 		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Create: true, Secrets: secretFlags{value: "-"}}
-		if err := o.readSecret(); err != nil || o.Secret != want {
+		if err := o.readSecret(func(string) string { return "" }); err != nil || o.Secret != want {
 			t.Errorf("stdin %q: %q, %v; want %q", in, o.Secret, err, want)
 		}
 	}
 	for _, in := range []string{"", "\n", strings.Repeat("x", 500) + "\n"} {
 		o := &ListenOptions{IO: IO{In: strings.NewReader(in)}, Create: true, Secrets: secretFlags{value: "-"}}
-		if err := o.readSecret(); exitCode(err) != ExitUsage {
+		if err := o.readSecret(func(string) string { return "" }); exitCode(err) != ExitUsage {
 			t.Errorf("stdin %q: %v, want a usage error (exit %d)", in, err, ExitUsage)
 		}
 	}
@@ -243,6 +246,7 @@ func TestListenSecretFromStdin(t *testing.T) {
 // again to its subscription's endpoint, which gets the same payload; an
 // unknown event is refused with the platform's reason.
 func TestEventsReplay(t *testing.T) {
+	t.Parallel()
 	w := newListenWorld(t)
 	rec, url := webhooktest.NewReceiver(t)
 	w.BookedOnly(t, url)
@@ -296,9 +300,10 @@ func TestEventsReplay(t *testing.T) {
 // two ways, from an unset variable, or one the header cannot carry, is a
 // usage error.
 func TestWebhookSecretsFromTheEnvironmentOrAFile(t *testing.T) {
+	t.Parallel()
 	w := newListenWorld(t)
 	const fromEnv, fromFile = "handler-secret-from-env", "handler-secret-from-file"
-	t.Setenv("HANDLER_SECRET", fromEnv)
+	homeOf(t).Vars["HANDLER_SECRET"] = fromEnv
 	file := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(file, []byte(fromFile+"\r\nsecond line\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -63,6 +63,7 @@ func runLogin(ctx context.Context, opts *LoginOptions) error {
 		NoBrowser: opts.NoBrowser,
 		ShowURL:   func(p auth.SignInPrompt) { showSignIn(opts.IO, p) },
 		Warn:      func(msg string) { fmt.Fprintln(opts.IO.Err, "warning:", safetext.StripLines(msg)) },
+		Getenv:    opts.F.env,
 	}
 	if e.DemoApprove != nil {
 		lo.Open, lo.FailOnOpenError = e.DemoApprove, true

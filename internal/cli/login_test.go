@@ -13,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/auth"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 )
 
@@ -50,7 +48,7 @@ func TestSignInWithABrowserSaysItOpens(t *testing.T) {
 // TestLoginEndsWithTheUsersName: login names who signed in as status and
 // the app do, not by the user id.
 func TestLoginEndsWithTheUsersName(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "--demo", "status", "--env", "sandbox", "--json")
 	var rep statusReport
 	if err := json.Unmarshal([]byte(out), &rep); code != ExitOK || err != nil || rep.User == nil || rep.User.FullName == "" {
@@ -65,6 +63,7 @@ func TestLoginEndsWithTheUsersName(t *testing.T) {
 // TestSecondLogoutSaysNotSignedIn: logout says it signed out only when
 // there was a session.
 func TestSecondLogoutSaysNotSignedIn(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 20)
 	for i, want := range []string{"Signed out of sandbox.", "you were not signed in to sandbox"} {
 		code, out, errOut := runCLI(t, "logout", "--config", cfg)
@@ -121,8 +120,9 @@ func TestPastesOfAnySize(t *testing.T) {
 // TestLogoutDeletesTheLaunchSnapshots: the app's first screen kept on disk
 // goes with the environment's session, and only that environment's.
 func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 20)
-	dir, err := paths.StateDir()
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +147,7 @@ func TestLogoutDeletesTheLaunchSnapshots(t *testing.T) {
 // and asks before starting over; no answer keeps the session (exit 0,
 // nothing sent to the sign-in), yes (or --force) starts the sign-in.
 func TestLoginWhenSignedInAsksFirst(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 3)
 	code, out, errOut := runCLI(t, "status", "--config", cfg, "--env", "sandbox", "--json")
 	var rep statusReport
@@ -169,7 +170,7 @@ func TestLoginWhenSignedInAsksFirst(t *testing.T) {
 		errw := testkit.NewBuffer()
 		done := make(chan int, 1)
 		go func() {
-			done <- Run(ctx, IO{In: strings.NewReader(c.in), Out: io.Discard, Err: errw}, append([]string{"login", "--no-browser", "--config", cfg}, c.args...))
+			done <- Run(ctx, process(t, IO{In: strings.NewReader(c.in), Out: io.Discard, Err: errw}), append([]string{"login", "--no-browser", "--config", cfg}, c.args...))
 		}()
 		errw.WaitFor(t, "the sign-in to start", func(s string) bool { return strings.Contains(s, "open this URL") })
 		cancel()

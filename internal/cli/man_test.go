@@ -3,15 +3,13 @@ package cli
 import (
 	"strings"
 	"testing"
-
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestManPage: the man page keeps each paragraph of the help whole (man
 // starts a paragraph at every line of the source), shows no backtick of
 // the help's value placeholders, and `man` is listed in --help.
 func TestManPage(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, page, errOut := runCLI(t, "man")
 	if code != ExitOK {
 		t.Fatalf("man: exit %d: %s", code, errOut)

@@ -31,7 +31,7 @@ func NewCmdMembers(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
@@ -82,5 +82,5 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 		return err
 	}
 	p := api.MembershipsParams{First: opts.First, AccountID: opts.AccountID}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), walkPages(e.API.AccountMemberships, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), read(e.API.ListMemberships(p), opts.Output))
 }

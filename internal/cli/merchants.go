@@ -33,7 +33,7 @@ func NewCmdMerchantProfiles(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "merchant profile status", opts.Status, api.MerchantProfileStatuses()); err != nil {
@@ -77,7 +77,7 @@ func runMerchantProfiles(ctx context.Context, opts *MerchantProfilesOptions) err
 	}
 	p := api.MerchantProfilesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, merchantProfileColumns(), walkPages(e.API.MerchantProfiles, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, merchantProfileColumns(), read(e.API.ListMerchantProfiles(p), opts.Output))
 }
 
 // PaymentLinksOptions are `partnertui payment-links`'s.
@@ -105,7 +105,7 @@ func NewCmdPaymentLinks(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "payment link status", opts.Status, api.PaymentLinkStatuses()); err != nil {
@@ -140,5 +140,5 @@ func runPaymentLinks(ctx context.Context, opts *PaymentLinksOptions) error {
 	}
 	p := api.PaymentLinksParams{First: opts.First, MerchantProfileID: opts.ProfileID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, paymentLinkColumns(), walkPages(e.API.PaymentLinks, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, paymentLinkColumns(), read(e.API.ListPaymentLinks(p), opts.Output))
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/ledger"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 )
 
@@ -133,7 +132,8 @@ func independentFold(t *testing.T, txs []api.TransactionDetail, days int, now ti
 // forwards from zero, on the generated history and again after a
 // simulated incoming transfer and a fee.
 func TestBalanceHistoryEqualsAnIndependentFold(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 30})
 	c := projectClient(t, e)
 	acct := addingUpAccount(t, c)
@@ -202,7 +202,8 @@ func TestBalanceHistoryEqualsAnIndependentFold(t *testing.T) {
 // parsed back, hold exactly its booked transactions of the period, in
 // booking order, and their balances add up to what the platform reports.
 func TestExportsRoundTrip(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 30})
 	c := projectClient(t, e)
 	acct := addingUpAccount(t, c)
@@ -377,7 +378,8 @@ func dropOneBooking(t *testing.T, e *testkit.Emulator) (proxyURL string, dropped
 // of its bookings, the export writes nothing, names the difference (the
 // missing booking's amount) and exits 1; a file -o names is not created.
 func TestExportOfAPeriodThatDoesNotAddUp(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 30})
 	c := projectClient(t, e)
 	acct := addingUpAccount(t, c)

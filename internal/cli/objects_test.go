@@ -8,7 +8,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 )
 
@@ -58,7 +57,8 @@ func tableEndsWithID(t *testing.T, id string, args ...string) {
 // lines and a table, on both environments of the modelled emulator, and
 // a list of one account refuses to run without it.
 func TestObjectCommandsListThem(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 10})
 	cfg := home + "/objects.toml"
 	e.WriteConfig(t, cfg, testkit.Config{Token: "project", Envs: []config.EnvName{config.Sandbox, config.Live}})
@@ -129,7 +129,7 @@ func TestObjectCommandsListThem(t *testing.T) {
 // the platform does not have, is a usage error that says what to do, and
 // nothing is sent.
 func TestObjectCommandsUsageErrors(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string

@@ -34,7 +34,7 @@ func NewCmdOnboardings(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "onboarding status", opts.Status, api.OnboardingStatuses()); err != nil {
@@ -101,5 +101,5 @@ func runOnboardings(ctx context.Context, opts *OnboardingsOptions) error {
 	// The platform lists onboardings to a project token only.
 	p := api.OnboardingsParams{First: opts.First, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, onboardingColumns(), walkPages(e.ProjectAPI.Onboardings, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, onboardingColumns(), read(e.ProjectAPI.ListOnboardings(p), opts.Output))
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,23 +17,18 @@ import (
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/schemacache"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/reference"
 )
 
-// testCaches gives each test one cache directory of its own, which every
-// runCLI of the test shares: a test never reads the developer's pulled
-// schemas, and a pull is there for the test's next command.
-var testCaches sync.Map // *testing.T → string
-
+// cacheDirOf is the cache directory of t's home, which every runCLI of
+// the test shares: a test never reads the developer's pulled schemas,
+// and a pull is there for the test's next command.
 func cacheDirOf(t *testing.T) string {
-	if dir, ok := testCaches.Load(t); ok {
-		return dir.(string)
+	dir, err := homeOf(t).Locations.CacheDir()
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	testCaches.Store(t, dir)
-	t.Cleanup(func() { testCaches.Delete(t) })
 	return dir
 }
 
@@ -76,7 +70,8 @@ func servingReference(t *testing.T, partner, testing string) *testkit.Emulator {
 // partner API pulled, as a user would, without credentials; list shows
 // each pull, path the newest file, and a pull unchanged says so.
 func TestSchemaPullKeepsDatedSnapshots(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e := servingReference(t, reference.Path(t, reference.PartnerSchema), reference.Path(t, reference.TestingSchema))
 	cfg := filepath.Join(home, "emulator.toml")
 	e.WriteConfig(t, cfg, testkit.Config{Envs: []config.EnvName{config.Sandbox, config.Live}, Secret: "not-needed-to-pull"})
@@ -140,7 +135,8 @@ func TestSchemaPullKeepsDatedSnapshots(t *testing.T) {
 // change, and `check` with no schema named finds the operation that
 // selects the removed field.
 func TestSchemaDiffComparesTheLastTwoPulls(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	old, changed := plantedSchemas(t)
 	testingSchema := reference.Path(t, reference.TestingSchema)
 	before := servingReference(t, old, testingSchema)
@@ -275,7 +271,9 @@ func recipeSteps(t *testing.T) [][][]string {
 // removed that the code selects). The first morning passes; the second,
 // check annotates the line and schema diff reports the breaking change.
 func TestTheREADMEsCIRecipeRuns(t *testing.T) {
-	home := testenv.Isolate(t)
+	// Not parallel: the recipe runs in its repository's folder (t.Chdir),
+	// which is the process's.
+	home := homeOf(t).Dir
 	steps := recipeSteps(t)
 	var names []string
 	for _, s := range steps {
@@ -290,7 +288,7 @@ func TestTheREADMEsCIRecipeRuns(t *testing.T) {
 	platform := newSwitchable(t, before)
 	cfg := filepath.Join(home, "config.toml")
 	before.WriteConfig(t, cfg, testkit.Config{APIURL: platform.URL})
-	t.Setenv("PARTNERTUI_CONFIG", cfg)
+	homeOf(t).Locations.ConfigFile = cfg
 	repo := t.TempDir()
 	if err := os.WriteFile(filepath.Join(repo, "ops.graphql"), []byte("query Numbers {\n  accounts(first: 1) {\n    edges { node { number } }\n  }\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -334,7 +332,8 @@ func TestTheREADMEsCIRecipeRuns(t *testing.T) {
 // is signed in), and a note says so; with no secret to get one, the
 // error says the endpoint wants a token and what is missing.
 func TestSchemaPullAsksWithATokenWhenRefusedWithout(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 1})
 	u, err := url.Parse(e.Info.APIURL)
 	if err != nil {

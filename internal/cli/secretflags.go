@@ -48,9 +48,9 @@ func (s *secretFlags) given() (flag string, ok bool) {
 const maxSecretFile = 64 << 10
 
 // read returns the secret given ("" when none), read from stdin, the
-// variable or the file; a secret the x-swan-secret header cannot carry is
+// variable (as getenv reads the process's) or the file; a secret the x-swan-secret header cannot carry is
 // a usage error that never echoes it.
-func (s *secretFlags) read(stdin io.Reader) (string, error) {
+func (s *secretFlags) read(stdin io.Reader, getenv func(string) string) (string, error) {
 	n := 0
 	for _, v := range []string{s.value, s.env, s.file} {
 		if v != "" {
@@ -76,8 +76,8 @@ func (s *secretFlags) read(stdin io.Reader) (string, error) {
 	case s.value != "":
 		secret = s.value
 	case s.env != "":
-		v, ok := os.LookupEnv(s.env)
-		if !ok || v == "" {
+		v := getenv(s.env)
+		if v == "" {
 			return "", usageErrorf("--secret-env %s: the variable is not set, or empty: export it first", s.env)
 		}
 		secret = v

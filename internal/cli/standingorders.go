@@ -37,7 +37,7 @@ func NewCmdStandingOrders(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "standing order status", opts.Status, api.StandingOrderStatuses()); err != nil {
@@ -85,5 +85,5 @@ func runStandingOrders(ctx context.Context, opts *StandingOrdersOptions) error {
 	}
 	p := api.StandingOrdersParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, standingOrderColumns(), walkPages(e.API.StandingOrders, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, standingOrderColumns(), read(e.API.ListStandingOrders(p), opts.Output))
 }

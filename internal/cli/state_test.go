@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestStateDirectoryIsOurs: the README's promise on the state directory.
@@ -16,9 +15,10 @@ import (
 // request budget's file is refused, with its path, and its target left
 // alone.
 func TestStateDirectoryIsOurs(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{})
-	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "partnertui")
+	state := homeOf(t).Locations.State
 	if err := os.MkdirAll(state, 0o777); err != nil {
 		t.Fatal(err)
 	}

@@ -80,10 +80,10 @@ func runStatement(ctx context.Context, opts *StatementOptions) error {
 		return fmt.Errorf("statement %s's document is at %q, which is not a web address (https, or http on this machine): nothing was fetched", s.ID, doc)
 	}
 	if opts.Open {
-		if !auth.CanOpen(os.Getenv) {
+		if !auth.CanOpen(opts.F.env) {
 			return usageErrorf("no browser can be opened here (over SSH or without a display, with no $BROWSER set): use --download FILE")
 		}
-		if err := auth.OpenBrowser(ctx, doc); err != nil {
+		if err := auth.OpenBrowser(ctx, doc, opts.F.env); err != nil {
 			return fmt.Errorf("the browser did not open: %w", err)
 		}
 		fmt.Fprintf(opts.IO.Err, "Opened statement %s in your browser.\n", s.ID)

@@ -28,7 +28,7 @@ func NewCmdStatements(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
@@ -62,5 +62,5 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 		return err
 	}
 	p := api.StatementsParams{First: opts.First, AccountID: opts.AccountID}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), walkPages(e.API.Statements, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), read(e.API.ListStatements(p), opts.Output))
 }

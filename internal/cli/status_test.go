@@ -11,8 +11,6 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
@@ -35,11 +33,12 @@ func TestStatusTimesCarryAZone(t *testing.T) {
 // status does: a section each, what to do for each that does not work on
 // stderr, and the first failure's exit code; --env checks one.
 func TestStatusWithoutEnvSummarisesEveryEnvironment(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e := testkit.StartEmulator(t, emulator.Options{Accounts: 3})
 	cfg := filepath.Join(home, "both.toml")
 	e.WriteConfig(t, cfg, testkit.Config{Envs: []config.EnvName{config.Sandbox, config.Live}})
-	dir, err := paths.StateDir()
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}

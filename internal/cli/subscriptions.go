@@ -32,7 +32,7 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 		Example: "  partnertui subscriptions\n  partnertui subscriptions --json\n  partnertui subscriptions remove 1c3f…",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if _, err := opts.Output.format(); err != nil {
@@ -84,8 +84,7 @@ func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.WebhookSubscriptionsParams{First: opts.First}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), walkPages(e.ProjectAPI.WebhookSubscriptions, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{First: opts.First}), opts.Output))
 }
 
 func newCmdSubscriptionRemove(f *Factory) *cobra.Command {

@@ -3,14 +3,12 @@ package cli
 import (
 	"strings"
 	"testing"
-
-	"github.com/partnertui/partnertui/internal/testenv"
 )
 
 // TestUsageErrorsSuggest: a mistyped command or flag is answered with the
 // closest one, as gh and kubectl do; nothing close, nothing suggested.
 func TestUsageErrorsSuggest(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want string // "" when nothing is close

@@ -47,6 +47,9 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 			"  partnertui transactions --account 3f2a… --status Booked --all --csv > booked.csv",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFirst(cmd, opts.First); err != nil {
+				return err
+			}
 			if _, err := opts.params(); err != nil {
 				return err
 			}
@@ -76,9 +79,6 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 // usage errors before anything is sent.
 func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
 	p := api.TransactionsParams{First: o.First, AccountID: o.AccountID, Status: o.Status, Type: o.Type, Search: o.Search}
-	if err := checkFirst(o.First); err != nil {
-		return p, err
-	}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}
@@ -144,22 +144,10 @@ func runTransactions(ctx context.Context, opts *TransactionsOptions) error {
 		return err
 	}
 	p, _ := opts.params()
-	var walk walkFunc[api.TransactionDetail]
-	switch {
-	case p.AccountID == "" && e.Project && opts.Output.inParts():
-		// By type and from both ends of each at once: up to five pages
-		// per request.
-		walk = func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
-			return e.API.ProjectTransactionsInParts(ctx, p, 0, each)
-		}
-	case p.AccountID != "" || e.Project:
-		walk = walkPages(e.API.TransactionList, p, opts.Output.All)
-	default:
-		// A user token cannot list the project's transactions: merge the
-		// lists of the user's accounts.
-		walk = mergedTransactions(e.API, p, opts.Output.All)
-	}
-	return listItemsCSV(ctx, opts.IO, opts.F, opts.Output, transactionColumns(p.AccountID == ""), transactionCSVRow, walk)
+	// An account's list, the project's (in parts when any order will do)
+	// or, for a user token, every account's merged: api's choice.
+	return listItemsCSV(ctx, opts.IO, opts.F, opts.Output, transactionColumns(p.AccountID == ""), transactionCSVRow,
+		read(e.API.ListTransactions(p), opts.Output))
 }
 
 // transactionCSVRow is a transaction as a CSV export's row: dated by its
@@ -175,30 +163,4 @@ func transactionCSVRow(t *api.TransactionDetail) (ledger.Entry, time.Time, strin
 		balance = ledger.Format(e.BalanceAfter, e.Currency)
 	}
 	return e, e.BookingDate, balance, nil
-}
-
-// mergedTransactions lists, for a user token, the transactions of every
-// account the user sees as one list, newest execution first (five
-// accounts' pages per request, merged by date): its first page, or with all
-// the whole list, reading pages ahead to fill each request.
-func mergedTransactions(c *api.Client, p api.TransactionsParams, all bool) walkFunc[api.TransactionDetail] {
-	return func(ctx context.Context, each func([]api.TransactionDetail, int) error) error {
-		m := api.MergeTransactions(c, p, all)
-		n := p.First
-		if n <= 0 {
-			n = c.PageSize()
-		}
-		for {
-			rows, more, err := m.Next(ctx, n)
-			_, _, total, _ := m.Progress()
-			if len(rows) > 0 || err == nil {
-				if werr := each(rows, max(total, m.Emitted())); werr != nil {
-					return werr
-				}
-			}
-			if err != nil || !more || !all {
-				return err
-			}
-		}
-	}
 }

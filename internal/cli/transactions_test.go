@@ -9,8 +9,6 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
@@ -19,9 +17,9 @@ import (
 // user is signed in for the CLI, and returns its config and request log.
 func signedInUserEmulator(t *testing.T, n int) (cfg string, log *testkit.RequestLog) {
 	t.Helper()
-	home := testenv.Isolate(t)
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "user", emulator.Options{Accounts: n})
-	dir, err := paths.StateDir()
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +32,7 @@ func signedInUserEmulator(t *testing.T, n int) (cfg string, log *testkit.Request
 // the one before had no transaction, so it sends no request it drops, and
 // every request it sends is answered 200.
 func TestFirstTransactionsOfAUserSendNoSpareRequest(t *testing.T) {
+	t.Parallel()
 	cfg, log := signedInUserEmulator(t, 80000)
 	before := len(log.Requests(t))
 	code, out, errOut := runCLI(t, "transactions", "--first", "5", "--jsonl", "--config", cfg)
@@ -58,6 +57,7 @@ func TestFirstTransactionsOfAUserSendNoSpareRequest(t *testing.T) {
 // `transactions --all` is every account's transactions merged, newest
 // execution first, each once, five accounts' pages per request.
 func TestUserTransactionsAreOneListNewestFirst(t *testing.T) {
+	t.Parallel()
 	cfg, log := signedInUserEmulator(t, 120)
 	before := len(log.Requests(t))
 	code, out, errOut := runCLI(t, "transactions", "--all", "--status", "Booked", "--jsonl", "--config", cfg)
@@ -103,7 +103,8 @@ func TestUserTransactionsAreOneListNewestFirst(t *testing.T) {
 // the help says so, and a negative bound, which would match everything,
 // is a usage error that says why.
 func TestMinAmountIgnoresTheSide(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{})
 	code, out, errOut := runCLI(t, "transactions", "--min", "100", "--first", "100", "--json", "--config", cfg)
 	if code != ExitOK {
@@ -139,7 +140,8 @@ func TestMinAmountIgnoresTheSide(t *testing.T) {
 // platform's isBeforeExecutionDate excludes its bound, so --until D sends
 // the next midnight.
 func TestUntilIncludesItsDay(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	_, cfg := startEmulator(t, home, "project", emulator.Options{Accounts: 3})
 	dates := func(args ...string) []string {
 		t.Helper()
@@ -186,6 +188,7 @@ func TestUntilIncludesItsDay(t *testing.T) {
 // column, each row naming its account, as the app's list does; one
 // account's table has none.
 func TestCrossAccountTableNamesTheAccount(t *testing.T) {
+	t.Parallel()
 	cfg, _ := signedInUserEmulator(t, 5)
 	for _, args := range [][]string{{}, {"--project"}} {
 		code, out, errOut := runCLI(t, append([]string{"transactions", "--config", cfg, "--first", "10"}, args...)...)

@@ -163,9 +163,19 @@ func readScenarioFile(path string) ([]byte, error) {
 
 // prepare applies the command line to sc and checks the result, so that
 // nothing is sent for a run that cannot end: --set, --amount, the
-// operations, the expected events, the objects given but not used.
-func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops) (scenario.Scenario, []string, error) {
-	sc, err := sc.At(time.Now()).Set(opts.Set, ops)
+// operations, the expected events, the objects given but not used. A
+// payment's consent returns the browser to the page returnTo serves
+// (${consentRedirect}), asked for only when a step names it.
+func prepare(opts *TriggerOptions, sc scenario.Scenario, ops scenario.Ops, returnTo func() (string, error)) (scenario.Scenario, []string, error) {
+	sc = sc.At(time.Now())
+	if sc.Refers(scenario.ConsentRedirect) {
+		url, err := returnTo()
+		if err != nil {
+			return sc, nil, err
+		}
+		sc = sc.With(scenario.ConsentRedirect, url)
+	}
+	sc, err := sc.Set(opts.Set, ops)
 	if err != nil {
 		return sc, nil, &UsageError{Err: err}
 	}
@@ -244,7 +254,7 @@ func runTrigger(ctx context.Context, f *Factory, opts *TriggerOptions, sc scenar
 	}
 	tr := trigger.New(opts.Options, trigger.Env{Name: string(e.Name), API: e.API, ProjectAPI: e.ProjectAPI},
 		trigger.Output{Out: f.IO.Out, Err: f.IO.Err, Terminal: f.IO.ErrIsTerminal(), Progress: f.progressLine()})
-	sc, expect, err := prepare(opts, sc, tr.Ops())
+	sc, expect, err := prepare(opts, sc, tr.Ops(), f.App().ConsentRedirect)
 	if err != nil {
 		return err
 	}

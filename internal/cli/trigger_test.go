@@ -13,10 +13,8 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/paths"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 	"github.com/partnertui/partnertui/internal/testkit/webhooktest"
@@ -35,8 +33,8 @@ func triggerEmulator(t *testing.T) (cfg string, rec *webhooktest.Receiver) {
 // triggerEmulatorOf is triggerEmulator, with the emulator.
 func triggerEmulatorOf(t *testing.T) (e *testkit.Emulator, cfg string, rec *webhooktest.Receiver) {
 	t.Helper()
-	e, cfg = startEmulator(t, testenv.Isolate(t), "user", emulator.Options{})
-	dir, err := paths.StateDir()
+	e, cfg = startEmulator(t, homeOf(t).Dir, "user", emulator.Options{})
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,6 +89,7 @@ func eventTypesOf(events []scenario.Event) []string {
 // TestEveryBuiltinScenarioEndToEnd runs each built-in scenario on the
 // emulator with its default expectations (runBuiltin).
 func TestEveryBuiltinScenarioEndToEnd(t *testing.T) {
+	t.Parallel()
 	cfg, rec := triggerEmulator(t)
 	all, err := scenario.Builtins()
 	if err != nil {
@@ -145,6 +144,7 @@ func runBuiltin(t *testing.T, cfg string, rec *webhooktest.Receiver, sc scenario
 // end on an emulator of its own, and afterwards the CLI's sign-in reads as
 // the new user.
 func TestTriggerEndorsedUserActsAfterwards(t *testing.T) {
+	t.Parallel()
 	cfg, rec := triggerEmulator(t)
 	all, err := scenario.Builtins()
 	if err != nil {
@@ -172,6 +172,7 @@ func TestTriggerEndorsedUserActsAfterwards(t *testing.T) {
 // does not cause ends at the timeout with exit 1, naming it; what did
 // arrive is reported.
 func TestTriggerWrongExpectationExitsOne(t *testing.T) {
+	t.Parallel()
 	cfg, _ := triggerEmulator(t)
 	code, rep, errOut := runTriggerJSON(t, cfg, "transfer-received", "--expect", "Transaction.Pending,Transaction.Released", "--timeout", "1s")
 	if code != ExitFailure {
@@ -188,6 +189,7 @@ func TestTriggerWrongExpectationExitsOne(t *testing.T) {
 // TestTriggerFileRefersToAnEarlierStep: a user's scenario whose second
 // step debits the authorization its first step made.
 func TestTriggerFileRefersToAnEarlierStep(t *testing.T) {
+	t.Parallel()
 	cfg, _ := triggerEmulator(t)
 	file := filepath.Join(t.TempDir(), "pay.toml")
 	body := `name = "pay"
@@ -229,6 +231,7 @@ args = { transactionId = "${authorize.transactionId}" }
 // TestTriggerOnAGivenTransaction: --transaction skips the step that would
 // make it, and only the later steps' events are expected.
 func TestTriggerOnAGivenTransaction(t *testing.T) {
+	t.Parallel()
 	cfg, _ := triggerEmulator(t)
 	code, first, errOut := runTriggerJSON(t, cfg, "transfer-received", "--timeout", "30s")
 	if code != ExitOK {
@@ -247,6 +250,7 @@ func TestTriggerOnAGivenTransaction(t *testing.T) {
 // TestTriggerRefusals: Live is refused (exit 2) before anything is sent,
 // as are an unknown scenario, event type or argument.
 func TestTriggerRefusals(t *testing.T) {
+	t.Parallel()
 	cfg, _ := triggerEmulator(t)
 	for _, c := range []struct {
 		args []string
@@ -270,7 +274,7 @@ func TestTriggerRefusals(t *testing.T) {
 // TestTriggerListNamesEveryScenario: each built-in scenario is listed with
 // what it does and the events it expects, and each is valid.
 func TestTriggerListNamesEveryScenario(t *testing.T) {
-	testenv.Isolate(t)
+	t.Parallel()
 	code, out, errOut := runCLI(t, "trigger", "--list")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -284,7 +288,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 		if !strings.Contains(out, sc.Name) || !strings.Contains(out, sc.Description) || !strings.Contains(out, strings.Join(sc.Expected(nil), ", ")) {
 			t.Errorf("--list lacks %s:\n%s", sc.Name, out)
 		}
-		if err := sc.At(time.Now()).Check(ops); err != nil {
+		if err := sc.At(time.Now()).With(scenario.ConsentRedirect, "http://127.0.0.1:9/").Check(ops); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
 		}
 		for _, e := range sc.Expected(nil) {
@@ -299,6 +303,7 @@ func TestTriggerListNamesEveryScenario(t *testing.T) {
 // --transaction books the project's latest Pending SepaDirectDebitIn,
 // named on stderr, and booking it again is refused.
 func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
+	t.Parallel()
 	cfg, _ := triggerEmulator(t)
 	code, rep, errOut := runTriggerJSON(t, cfg, "direct-debit-collected", "--timeout", "30s")
 	if code != ExitOK || len(rep.Steps) != 1 {
@@ -324,6 +329,7 @@ func TestTriggerPicksThePendingDirectDebit(t *testing.T) {
 // (or all of them when none is close); one in another case is the
 // schema's value, and the run goes on.
 func TestTriggerSetValuesAreCheckedAgainstTheSchema(t *testing.T) {
+	t.Parallel()
 	e, cfg, _ := triggerEmulatorOf(t)
 	for _, c := range []struct {
 		set, want string

@@ -69,7 +69,7 @@ func firstRun(a *app.App) (first, exists bool) {
 // demo.
 func offerFirstRun(ctx context.Context, opts *TUIOptions, exists bool) (bool, error) {
 	path := opts.F.App().ConfigFile
-	choice, err := ui.FirstRun(ctx, ui.FirstRunOptions{ConfigPath: path, Exists: exists, NoColor: os.Getenv("NO_COLOR") != "",
+	choice, err := ui.FirstRun(ctx, ui.FirstRunOptions{ConfigPath: path, Exists: exists, NoColor: opts.F.env("NO_COLOR") != "",
 		WriteTemplate: func() error { return config.WriteTemplate(path) }})
 	return choice == ui.FirstRunDemo, err
 }
@@ -100,7 +100,7 @@ func runTUI(ctx context.Context, opts *TUIOptions, cmd *cobra.Command) error {
 		return err
 	}
 	uopts := ui.Options{Envs: map[config.EnvName]*ui.Environment{}, Start: start, Requests: a.Requests,
-		ConsentRedirect: a.ConsentRedirect}
+		Getenv: opts.F.env, NoColor: opts.F.env("NO_COLOR") != "", ConsentRedirect: a.ConsentRedirect}
 	if cfg, home := a.DemoPlace(); cfg != "" {
 		uopts.Demo = &ui.DemoPlace{ConfigFile: cfg, StateHome: home}
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -139,7 +138,7 @@ func (f *Factory) requestHook(cmd *cobra.Command) func(api.Entry) {
 	if !cmd.HasParent() {
 		return nil
 	}
-	return f.onRequest(debugSetting(f.Session.Verbose, os.Getenv))
+	return f.onRequest(debugSetting(f.Session.Verbose, f.env))
 }
 
 // refreshHook is the OnRefresh of the command being run: with
@@ -153,7 +152,7 @@ func (f *Factory) requestHook(cmd *cobra.Command) func(api.Entry) {
 // "answered" is the moment the answer's last byte was in the journal: a
 // kill from then on loses nothing. Never a token.
 func (f *Factory) refreshHook(cmd *cobra.Command) func(auth.RefreshEvent) {
-	if !cmd.HasParent() || !debugSetting(false, os.Getenv).auth {
+	if !cmd.HasParent() || !debugSetting(false, f.env).auth {
 		return nil
 	}
 	var mu sync.Mutex

@@ -10,8 +10,6 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
-	"github.com/partnertui/partnertui/internal/paths"
-	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit/signin"
 )
 
@@ -20,9 +18,10 @@ import (
 // nanosecond (what the kill-window harness sets against the answer's last
 // byte), and never a token.
 func TestDebugAuthSaysEachStepOfARefresh(t *testing.T) {
-	home := testenv.Isolate(t)
+	t.Parallel()
+	home := homeOf(t).Dir
 	e, cfg := startEmulator(t, home, "user", emulator.Options{Accounts: 3})
-	dir, err := paths.StateDir()
+	dir, err := homeOf(t).Locations.StateDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +39,7 @@ func TestDebugAuthSaysEachStepOfARefresh(t *testing.T) {
 	if err := os.WriteFile(s.StorePath(), raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(DebugEnv, "auth")
+	homeOf(t).Vars[DebugEnv] = "auth"
 	code, _, errOut := runCLI(t, "accounts", "--config", cfg, "--first", "1", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -35,7 +35,7 @@ func NewCmdVirtualIbans(f *Factory) *cobra.Command {
 			if _, err := opts.Output.format(); err != nil {
 				return err
 			}
-			if err := checkFirst(opts.First); err != nil {
+			if err := checkFirst(cmd, opts.First); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "virtual IBAN status", opts.Status, api.VirtualIbanStatuses()); err != nil {
@@ -90,5 +90,5 @@ func runVirtualIbans(ctx context.Context, opts *VirtualIbansOptions) error {
 		return err
 	}
 	p := api.VirtualIbansParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, virtualIbanColumns(), walkPages(e.API.VirtualIbans, p, opts.Output.All))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, virtualIbanColumns(), read(e.API.ListVirtualIbans(p), opts.Output))
 }

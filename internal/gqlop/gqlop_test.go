@@ -30,6 +30,7 @@ func limitProblem(t *testing.T, text string) *Problem {
 }
 
 func TestLimitsAreCountedAsThePlatformCounts(t *testing.T) {
+	t.Parallel()
 	if p := limitProblem(t, nested(15)); p != nil {
 		t.Errorf("depth 15 is within the limit, got %v", p)
 	}
@@ -65,6 +66,7 @@ func TestLimitsAreCountedAsThePlatformCounts(t *testing.T) {
 }
 
 func TestFragmentBombIsRefusedWithoutExpandingIt(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("{ ...F0 }\n")
 	for i := range 30 {
@@ -77,6 +79,7 @@ func TestFragmentBombIsRefusedWithoutExpandingIt(t *testing.T) {
 }
 
 func TestSyntaxErrorHasLineAndColumn(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("query {\n  accounts {\n    id\n", "")
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != Syntax || e.Problems[0].Line != 4 {
@@ -85,6 +88,7 @@ func TestSyntaxErrorHasLineAndColumn(t *testing.T) {
 }
 
 func TestConnectionIsFoundWhereverItIsNested(t *testing.T) {
+	t.Parallel()
 	o, err := Parse(`query Tx($id: ID!, $after: String) {
   account(accountId: $id) {
     t: transactions(first: 100, after: $after) {
@@ -117,6 +121,7 @@ func TestConnectionIsFoundWhereverItIsNested(t *testing.T) {
 }
 
 func TestConnectionMistakes(t *testing.T) {
+	t.Parallel()
 	for _, q := range []string{
 		`{ accounts(first: 1) { pageInfo { hasNextPage endCursor } } }`,
 		`query($after: String) { accounts(after: $after) { edges { node { id } } } }`,

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/internal/safetext"
 	"github.com/partnertui/partnertui/internal/shellcmd"
@@ -233,7 +232,7 @@ func (l *listener) follow(ctx context.Context, id string) error {
 		return err
 	}
 	env := l.env.Name
-	subs, lerr := l.api.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{First: platform.PageMax})
+	subs, lerr := l.api.WebhookSubscriptions(ctx, api.WebhookSubscriptionsParams{})
 	if lerr != nil || len(subs.Items) == 0 {
 		return usage.Errorf("--subscription %q is not a webhook subscription of the %s project: run `partnertui subscriptions --env %s` to list them, or use --create",
 			safetext.Truncate(id, 80), env, env)
@@ -304,7 +303,7 @@ func (l *listener) remove(sub *api.WebhookSubscription) error {
 }
 
 func (l *listener) params() api.WebhookEventLogsParams {
-	return api.WebhookEventLogsParams{First: platform.PageMax, WebhookSubscriptionID: l.subID, EventType: ServerType(l.opts.Types)}
+	return api.WebhookEventLogsParams{WebhookSubscriptionID: l.subID, EventType: ServerType(l.opts.Types)}
 }
 
 // ServerType is the one type to ask the event log for, of a list of

@@ -17,6 +17,7 @@ import (
 // above it is kept by id, what is below it forgotten; a reload answers the
 // same, and concurrent deliveries all reach the file.
 func TestPositionMarkAndDone(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "listen-sandbox-x.json")
 	p, found, err := loadPosition(path, savedPosition{Env: "sandbox"})
 	if err != nil || found {

@@ -1,59 +1,98 @@
 package paths
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestLocationsFollowXDG(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "cfg"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "st"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "ca"))
-	t.Setenv(ConfigEnv, "")
-	Reload()
-	t.Cleanup(Reload)
+// helperEnv makes the test binary print the locations it resolved, as a
+// process starting with that environment resolves them, and exit: adrg/xdg
+// reads the variables once, when the process starts.
+const helperEnv = "PARTNERTUI_PATHS_HELPER"
 
-	if got, want := ConfigFile(), filepath.Join(home, "cfg", "partnertui", "config.toml"); got != want {
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "1" {
+		if err := json.NewEncoder(os.Stdout).Encode(FromEnvironment()); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// resolvedIn is what FromEnvironment returns in a process started with
+// only the variables env.
+func resolvedIn(t *testing.T, env ...string) Locations {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(env, helperEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the helper process: %v", err)
+	}
+	var l Locations
+	if err := json.Unmarshal(out, &l); err != nil {
+		t.Fatalf("the helper printed %q: %v", out, err)
+	}
+	return l
+}
+
+func TestLocationsFollowXDG(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "cfg"), "XDG_STATE_HOME=" + filepath.Join(home, "st"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, "ca")}
+	l := resolvedIn(t, env...)
+	if got, want := l.ConfigFile, filepath.Join(home, "cfg", "partnertui", "config.toml"); got != want {
 		t.Errorf("ConfigFile = %q, want %q", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(home, "cfg")); err == nil {
-		t.Error("ConfigFile created a directory")
+		t.Error("resolving the locations created a directory")
 	}
-	dir, err := StateDir()
+	dir, err := l.StateDir()
 	if err != nil || dir != filepath.Join(home, "st", "partnertui") {
 		t.Fatalf("StateDir = %q, %v", dir, err)
 	}
 	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("state dir mode = %v, %v", fi.Mode(), err)
 	}
-	if c, err := CacheDir(); err != nil || c != filepath.Join(home, "ca", "partnertui") {
+	if c, err := l.CacheDir(); err != nil || c != filepath.Join(home, "ca", "partnertui") {
 		t.Errorf("CacheDir = %q, %v", c, err)
 	} else if fi, err := os.Stat(c); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("cache dir mode = %v, %v", fi.Mode(), err)
 	}
-	if log, _ := LogFile(); log != filepath.Join(dir, "partnertui.log") {
+	if log, _ := l.LogFile(); log != filepath.Join(dir, "partnertui.log") {
 		t.Errorf("LogFile = %q", log)
 	}
-	t.Setenv(ConfigEnv, "/somewhere/else.toml")
-	if ConfigFile() != "/somewhere/else.toml" {
-		t.Error("PARTNERTUI_CONFIG is not honoured")
+	if got := resolvedIn(t, append(env, ConfigEnv+"=/somewhere/else.toml")...).ConfigFile; got != "/somewhere/else.toml" {
+		t.Errorf("PARTNERTUI_CONFIG is not honoured: %q", got)
 	}
 }
 
 func TestRelativeXDGIsIgnored(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", "relative/dir")
-	t.Setenv(ConfigEnv, "")
-	Reload()
-	t.Cleanup(Reload)
-	if got, want := ConfigFile(), filepath.Join(home, ".config", "partnertui", "config.toml"); got != want {
+	l := resolvedIn(t, "HOME="+home, "XDG_CONFIG_HOME=relative/dir")
+	if got, want := l.ConfigFile, filepath.Join(home, ".config", "partnertui", "config.toml"); got != want {
 		t.Errorf("ConfigFile = %q, want %q (a relative XDG_CONFIG_HOME is ignored)", got, want)
+	}
+}
+
+// TestNoDirectoryIsNoneMade: a Locations without a state or cache
+// directory is refused, never made relative to the working directory.
+func TestNoDirectoryIsNoneMade(t *testing.T) {
+	t.Parallel()
+	var l Locations
+	if dir, err := l.StateDir(); err == nil {
+		t.Errorf("StateDir of no directory = %q", dir)
+	}
+	if dir, err := l.CacheDir(); err == nil {
+		t.Errorf("CacheDir of no directory = %q", dir)
 	}
 }
 

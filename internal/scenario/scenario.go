@@ -107,6 +107,35 @@ func (sc Scenario) At(now time.Time) Scenario {
 	return out
 }
 
+// ConsentRedirect is the variable a payment's consentRedirectUrl names
+// (${consentRedirect}): the page the user's browser is sent back to once
+// they answer the consent, which the command line serves while it runs.
+const ConsentRedirect = "consentRedirect"
+
+// Refers reports whether a step of sc refers to the variable name.
+func (sc Scenario) Refers(name string) bool {
+	for _, s := range sc.Steps {
+		for _, v := range s.Args {
+			refs, _ := refsOf(v)
+			for _, r := range refs {
+				if r.name == name && r.field == "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// With returns sc with the variable name set to value, unless sc sets it.
+func (sc Scenario) With(name, value string) Scenario {
+	out := sc.clone()
+	if _, ok := out.Vars[name]; !ok {
+		out.Vars[name] = value
+	}
+	return out
+}
+
 // runs reports whether step s is run when the objects in given are given.
 func (s Step) runs(given Objects) bool {
 	return s.Given == "" || given[s.Given]["id"] == ""

@@ -42,6 +42,7 @@ args = { transactionId = "${pay.transactionId}" }
 `
 
 func TestRunResolvesReferencesInOrder(t *testing.T) {
+	t.Parallel()
 	var calls []map[string]string
 	sc, err := Parse("t.toml", []byte(payThenSettle))
 	if err != nil {
@@ -75,6 +76,7 @@ func TestRunResolvesReferencesInOrder(t *testing.T) {
 }
 
 func TestRunStopsAtTheFirstFailure(t *testing.T) {
+	t.Parallel()
 	var calls []map[string]string
 	sc, _ := Parse("t.toml", []byte(payThenSettle))
 	sc, err := sc.Set([]string{"pay.fail=true"}, testOps(&calls))
@@ -88,6 +90,7 @@ func TestRunStopsAtTheFirstFailure(t *testing.T) {
 }
 
 func TestCheckNamesEveryProblem(t *testing.T) {
+	t.Parallel()
 	var calls []map[string]string
 	sc := Scenario{Name: "bad", Vars: map[string]string{}, Steps: []Step{
 		{Name: "a", Op: "settle", Args: map[string]string{"transactionId": "${b.transactionId}"}},
@@ -104,6 +107,7 @@ func TestCheckNamesEveryProblem(t *testing.T) {
 }
 
 func TestSetNamesWhatTheStepsTake(t *testing.T) {
+	t.Parallel()
 	var calls []map[string]string
 	sc, _ := Parse("t.toml", []byte(payThenSettle))
 	got, err := sc.Set([]string{"amount.value=9.99", "settle.transactionId=tx-x"}, testOps(&calls))
@@ -121,6 +125,7 @@ func TestSetNamesWhatTheStepsTake(t *testing.T) {
 }
 
 func TestParseErrorsNameTheLine(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("s.toml", []byte("name = \"x\"\n[[step]]\nname = \"a\"\ncolour = \"red\"\n"))
 	if err == nil || !strings.Contains(err.Error(), "s.toml:4: unknown key step.colour") {
 		t.Errorf("unknown key: %v", err)
@@ -136,6 +141,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 }
 
 func TestMatchCountsEachEventOnceInAnyOrder(t *testing.T) {
+	t.Parallel()
 	events := []Event{{"e2", "Transaction.Booked", "t"}, {"e1", "Transaction.Pending", "t"}, {"e2", "Transaction.Booked", "t"}}
 	v := Match([]string{"Transaction.Pending", "Transaction.Booked", "Transaction.Booked"}, events)
 	if len(v.Arrived) != 2 || !slices.Equal(v.Missing, []string{"Transaction.Booked"}) || v.Met() {
@@ -147,6 +153,7 @@ func TestMatchCountsEachEventOnceInAnyOrder(t *testing.T) {
 }
 
 func TestBuiltinsParse(t *testing.T) {
+	t.Parallel()
 	all, err := Builtins()
 	if err != nil || len(all) == 0 {
 		t.Fatalf("Builtins = %d, %v", len(all), err)
@@ -161,6 +168,7 @@ func TestBuiltinsParse(t *testing.T) {
 // TestParsePick: [transaction] names the transaction a run without one
 // works on, by both its type and its status.
 func TestParsePick(t *testing.T) {
+	t.Parallel()
 	const step = `
 [[step]]
 name = "book"

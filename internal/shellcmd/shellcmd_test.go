@@ -9,6 +9,7 @@ import (
 // TestQuoteSurvivesTheShell: whatever a quoted word holds, bash hands it
 // back unchanged.
 func TestQuoteSurvivesTheShell(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
@@ -21,6 +22,7 @@ func TestQuoteSurvivesTheShell(t *testing.T) {
 }
 
 func TestAPICommand(t *testing.T) {
+	t.Parallel()
 	got := API{Env: "live", Project: true, OperationName: "Q", Query: "query Q($id: ID!) { a }",
 		Variables: map[string]any{"id": "123", "n": 2, "in": map[string]any{"k": []any{true}}}}.String()
 	want := `partnertui api --env live --project --operation-name Q -f id=123 -F 'in={"k":[true]}' -F n=2 'query Q($id: ID!) { a }'`
@@ -35,6 +37,7 @@ func TestAPICommand(t *testing.T) {
 // A command for a running --demo names its configuration and its state,
 // quoted, so that it reaches that demo and no other setup.
 func TestCommandsAtADemo(t *testing.T) {
+	t.Parallel()
 	at := &Place{Config: "/tmp/partnertui-demo-1/config.toml", StateHome: "/tmp/partnertui demo'1"}
 	got := API{Env: "sandbox", Query: "{ a }", At: at}.String()
 	want := `XDG_STATE_HOME='/tmp/partnertui demo'\''1' partnertui api --config /tmp/partnertui-demo-1/config.toml --env sandbox '{ a }'`

@@ -16,6 +16,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/emulator/emulatortest"
 )
 
 // Emulator is an in-process emulator serving one test.
@@ -35,9 +38,15 @@ type Emulator struct {
 }
 
 // StartEmulator starts an emulator with opts on a random loopback port and
-// closes it when the test ends.
+// closes it when the test ends. Unless opts has a signing key, it signs
+// id_tokens with the one key every emulator of the test binary shares
+// (emulatortest.SigningKey): generating a key is most of what starting
+// an emulator costs.
 func StartEmulator(t testing.TB, opts emulator.Options) *Emulator {
 	t.Helper()
+	if opts.SigningKey == nil {
+		opts.SigningKey = emulatortest.SigningKey()
+	}
 	e := &Emulator{}
 	if opts.RequestLog == nil {
 		e.Log = &RequestLog{}
@@ -90,8 +99,9 @@ type Config struct {
 	// leaves it out.
 	Token string
 	// SecretEnv, with one environment, is the variable client_secret_env
-	// names: WriteConfig sets it to the client's secret for the test (and
-	// the processes it starts) instead of writing the secret in the file.
+	// names instead of the secret written in the file. WriteConfig does
+	// not set it (the test's process is shared by tests running in
+	// parallel): the test gives the processes it starts SecretVar.
 	SecretEnv string
 	// Secret is written instead of the client's secret (a wrong one).
 	Secret string
@@ -100,6 +110,23 @@ type Config struct {
 	// AuthURL is written instead of the emulator's (a proxy in front of
 	// it).
 	AuthURL string
+	// PageSize is each table's page_size; 0 leaves it out.
+	PageSize int
+}
+
+// SecretVar is "NAME=secret" for a process started with a configuration
+// that WriteConfig wrote with c.SecretEnv: the variable that carries the
+// client's secret for the one environment c names.
+func (e *Emulator) SecretVar(t testing.TB, c Config) string {
+	t.Helper()
+	name := config.Sandbox
+	if len(c.Envs) == 1 {
+		name = c.Envs[0]
+	}
+	if c.SecretEnv == "" {
+		t.Fatal("SecretVar: the configuration names no variable (Config.SecretEnv)")
+	}
+	return c.SecretEnv + "=" + e.Env(t, name).ClientSecret
 }
 
 // WriteConfig writes a configuration file (mode 0600) at path for the
@@ -128,7 +155,6 @@ func (e *Emulator) WriteConfig(t testing.TB, path string, c Config) {
 		switch {
 		case c.SecretEnv != "":
 			fmt.Fprintf(&b, "client_secret_env = %q\n", c.SecretEnv)
-			t.Setenv(c.SecretEnv, env.ClientSecret)
 		case c.Secret != "":
 			fmt.Fprintf(&b, "client_secret = %q\n", c.Secret)
 		default:
@@ -136,6 +162,9 @@ func (e *Emulator) WriteConfig(t testing.TB, path string, c Config) {
 		}
 		if c.Token != "" {
 			fmt.Fprintf(&b, "token = %q\n", c.Token)
+		}
+		if c.PageSize != 0 {
+			fmt.Fprintf(&b, "page_size = %d\n", c.PageSize)
 		}
 		b.WriteString("\n")
 	}
@@ -230,4 +259,24 @@ func (l *RequestLog) Operations(t testing.TB) []string {
 		}
 	}
 	return ops
+}
+
+// UnusedPort is a port of 127.0.0.1 nothing listens on: for an address
+// that must not answer, or a fixed port a test listens on itself later. It
+// is taken outside the systems' ranges of ephemeral ports (32768–60999 on
+// Linux, 49152–65535 elsewhere), which every outgoing connection and every
+// listener on port 0 draws from: the tests running meanwhile make many,
+// and one of them could otherwise take the port before the test uses it.
+func UnusedPort(t testing.TB) int {
+	t.Helper()
+	for range 100 {
+		port := 20000 + rand.IntN(12000)
+		ln, err := net.Listen("tcp4", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			ln.Close()
+			return port
+		}
+	}
+	t.Fatal("no unused port of 127.0.0.1 between 20000 and 32000")
+	return 0
 }

@@ -1,6 +1,8 @@
 package trigger
 
 import (
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,9 +53,19 @@ func TestTriggerWaitsForTheConsent(t *testing.T) {
 	if !strings.Contains(errb.String(), "Waiting up to 30s for the answer") {
 		t.Errorf("the wait is not announced: %s", errb.String())
 	}
-	consent.Answer(t, consentURL, "accept")
+	back := consent.Answer(t, consentURL, "accept")
 	if err := <-done; err != nil {
 		t.Fatalf("%v after the consent: %s", err, errb.String())
+	}
+	// The browser is sent back to a page that loads (issue 32, item 22).
+	resp, err := http.Get(back)
+	if err != nil {
+		t.Fatalf("the consent sends the browser back to %q: %v", back, err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "go back to partnertui") {
+		t.Errorf("the consent sends the browser back to %s: HTTP %d\n%s", back, resp.StatusCode, page)
 	}
 	rep := r.report(t)
 	if len(rep.Steps) != 2 || rep.Steps[0].Outputs["transactionId"] == "" || len(rep.Missing) != 0 {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/partnertui/partnertui/api"
-	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/usage"
@@ -186,7 +185,7 @@ func (e *NoSubscriptionForError) Remedy() remedy.Remedy { return remedy.Remedy{K
 // subscription: waiting for it could only time out.
 func (r *run) checkSubscriptions(ctx context.Context) error {
 	covered := map[string]bool{}
-	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookSubscriptions, api.WebhookSubscriptionsParams{First: platform.PageMax}),
+	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookSubscriptions, api.WebhookSubscriptionsParams{}),
 		func(p *api.Page[api.WebhookSubscription]) error {
 			for _, s := range p.Items {
 				if s.StatusInfo.Status == "Enabled" {
@@ -215,7 +214,7 @@ func (r *run) checkSubscriptions(ctx context.Context) error {
 // read is every event the log shows since since, newest first.
 func (r *run) read(ctx context.Context, since time.Time) ([]api.WebhookEventLog, error) {
 	var out []api.WebhookEventLog
-	p := api.WebhookEventLogsParams{First: platform.PageMax, StartDate: since}
+	p := api.WebhookEventLogsParams{StartDate: since}
 	err := api.Walk(ctx, api.Pages(r.env.ProjectAPI.WebhookEventLogs, p), func(page *api.Page[api.WebhookEventLog]) error {
 		out = append(out, page.Items...)
 		return nil

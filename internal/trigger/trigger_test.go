@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
+	"github.com/partnertui/partnertui/internal/landing"
 	"github.com/partnertui/partnertui/internal/platform"
 	"github.com/partnertui/partnertui/internal/scenario"
 	"github.com/partnertui/partnertui/internal/testkit"
@@ -76,7 +77,7 @@ func TestEveryBuiltinFitsTheOps(t *testing.T) {
 	}
 	ops := Ops(nil, nil)
 	for _, sc := range all {
-		if err := sc.At(time.Now()).Check(ops); err != nil {
+		if err := sc.At(time.Now()).With(scenario.ConsentRedirect, "http://127.0.0.1:9/").Check(ops); err != nil {
 			t.Errorf("%s: %v", sc.Name, err)
 		}
 		for _, e := range sc.Expected(nil) {
@@ -147,7 +148,13 @@ func (w *world) prepare(t *testing.T, opts Options, sc scenario.Scenario, expect
 	}
 	r := &runOf{out: testkit.NewBuffer()}
 	r.tr = New(opts, Env{Name: "sandbox", API: w.User, ProjectAPI: w.Project}, Output{Out: r.out, Err: errw})
-	r.sc = sc.At(time.Now())
+	// The page a consent returns to, as the command line serves it.
+	page, err := landing.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = page.Close() })
+	r.sc = sc.At(time.Now()).With(scenario.ConsentRedirect, page.URL())
 	if err := r.sc.Check(r.tr.Ops()); err != nil {
 		t.Fatal(err)
 	}

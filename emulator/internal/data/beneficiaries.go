@@ -107,7 +107,7 @@ func (s *Store) seededBeneficiaries(a *Account) []Beneficiary {
 	if a.Status == "Opened" && h.intn(4) == 0 && len(out) < 1<<beneficiaryPosBits-1 {
 		// Added lately, not consented yet: no transfer has gone to it.
 		name := h.pick(payees)
-		created := epoch.Add(-time.Duration(h.between(3_600, 6*86_400)) * time.Second).Truncate(time.Millisecond)
+		created := s.epoch.Add(-time.Duration(h.between(3_600, 6*86_400)) * time.Second).Truncate(time.Millisecond)
 		out = append(out, Beneficiary{AccountIndex: a.idx, Name: name, Label: name + " (new)", IBAN: counterpartyIBANs[h.intn(len(counterpartyIBANs))],
 			Status: BeneficiaryConsentPending, CreatedAt: laterOf(created, a.CreatedAt), UpdatedAt: laterOf(created, a.CreatedAt)})
 	}

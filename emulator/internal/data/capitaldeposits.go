@@ -126,8 +126,8 @@ func (s *Store) seededDeposit(k int) CapitalDeposit {
 	c := CapitalDeposit{ID: s.entityID(kindDeposit, uint64(k)), AccountIndex: -1, Currency: "EUR",
 		CompanyName: h.pick(companyActivities["FRA"]) + " " + last + " " + h.pick(companyForms["FRA"])}
 	c.Status = h.weighted(append(slices.Clone(depositSteps), DepositAdditionalInformation, DepositCanceled), []int{20, 15, 10, 10, 5, 20, 10, 10})
-	c.CreatedAt = epoch.Add(-time.Duration(h.between(2, 240)) * day).Add(time.Duration(h.between(0, 86_399)) * time.Second).Truncate(time.Millisecond)
-	c.UpdatedAt = c.CreatedAt.Add(min(epoch.Sub(c.CreatedAt), time.Duration(h.between(1, 60))*day))
+	c.CreatedAt = s.epoch.Add(-time.Duration(h.between(2, 240)) * day).Add(time.Duration(h.between(0, 86_399)) * time.Second).Truncate(time.Millisecond)
+	c.UpdatedAt = c.CreatedAt.Add(min(s.epoch.Sub(c.CreatedAt), time.Duration(h.between(1, 60))*day))
 	stage := slices.Index(depositSteps, c.Status)
 	switch c.Status {
 	case DepositAdditionalInformation:

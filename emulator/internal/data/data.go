@@ -20,15 +20,21 @@ import (
 // MaxAccounts bounds Config.Accounts; generation stays well under a second.
 const MaxAccounts = 100_000
 
-// epoch is the fixed "now" of generated data: dates must not depend on the
-// wall clock or two runs with one seed would differ.
-var epoch = time.Date(2026, time.November, 1, 9, 0, 0, 0, time.UTC)
+// DefaultEpoch is the "now" of generated data when Config.Epoch is zero:
+// fixed, so tests and their figures never move with the calendar.
+func DefaultEpoch() time.Time { return time.Date(2026, time.November, 1, 9, 0, 0, 0, time.UTC) }
 
 // Config chooses what a store contains.
 type Config struct {
 	Env      string // "sandbox" | "live"
 	Seed     int64
 	Accounts int
+	// Epoch is the "now" of generated data: accounts are created in the
+	// three years before it, transactions happen up to it, and what is
+	// still in flight, upcoming or due is so relative to it. Dates never
+	// depend on the wall clock, so one Seed and one Epoch give one data
+	// set. Zero means DefaultEpoch.
+	Epoch time.Time
 	// Now stamps runtime changes (simulated transfers, created users);
 	// nil means time.Now.
 	Now func() time.Time
@@ -122,6 +128,9 @@ type Store struct {
 	seed    int64
 	now     func() time.Time
 	project Project
+	// epoch is the "now" of generated data (Config.Epoch), origin where
+	// its timeline starts, creationSpan before it.
+	epoch, origin time.Time
 
 	accounts  []Account // sorted by CreatedAt; index order is creation order
 	all       []int32   // 0..n-1, the project's createdAt view
@@ -200,8 +209,8 @@ var (
 	ErrNotFound  = errors.New("no such resource")
 )
 
-// New generates a store. It is deterministic in cfg.Env, cfg.Seed and
-// cfg.Accounts.
+// New generates a store. It is deterministic in cfg.Env, cfg.Seed,
+// cfg.Epoch and cfg.Accounts.
 func New(cfg Config) (*Store, error) {
 	if cfg.Accounts < 0 || cfg.Accounts > MaxAccounts {
 		return nil, fmt.Errorf("accounts must be between 0 and %d, got %d: choose a smaller --accounts", MaxAccounts, cfg.Accounts)
@@ -213,10 +222,18 @@ func New(cfg Config) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
+	epoch := cfg.Epoch
+	if epoch.IsZero() {
+		epoch = DefaultEpoch()
+	}
+	// Generated times are whole milliseconds, as the API serves them.
+	epoch = epoch.UTC().Truncate(time.Millisecond)
 	s := &Store{
 		env:        cfg.Env,
 		seed:       cfg.Seed,
 		now:        now,
+		epoch:      epoch,
+		origin:     epoch.Add(-creationSpan),
 		userByID:   map[string]*User{},
 		userPhone:  map[string]*User{},
 		members:    map[string]*membership{},
@@ -262,6 +279,9 @@ func New(cfg Config) (*Store, error) {
 // Now is the store's clock, which stamps run-time changes.
 func (s *Store) Now() time.Time { return s.now() }
 
+// Epoch is the "now" of the generated data, the time it runs up to.
+func (s *Store) Epoch() time.Time { return s.epoch }
+
 // Env is the environment the store serves.
 func (s *Store) Env() string { return s.env }
 
@@ -279,7 +299,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 	// Creation times are spread over three years and strictly increasing,
 	// so index order is creation order and no two accounts tie.
 	span := creationSpan
-	start := origin()
+	start := s.origin
 	step := time.Duration(1)
 	if n > 0 {
 		step = span / time.Duration(n)
@@ -295,7 +315,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 		a.idx = int32(i)
 		s.all[i] = int32(i)
 		a.CreatedAt = start.Add(step*time.Duration(i) + time.Duration(r.Int64N(int64(max(step/2, 1))))).Truncate(time.Millisecond)
-		a.UpdatedAt = a.CreatedAt.Add(time.Duration(r.Int64N(int64(epoch.Sub(a.CreatedAt)) + 1))).Truncate(time.Millisecond)
+		a.UpdatedAt = a.CreatedAt.Add(time.Duration(r.Int64N(int64(s.epoch.Sub(a.CreatedAt)) + 1))).Truncate(time.Millisecond)
 		a.updated = a.UpdatedAt.UnixNano()
 		a.ID = uuidFrom(r.Uint64(), r.Uint64())
 		a.txSeed = r.Uint64()
@@ -347,7 +367,7 @@ func (s *Store) generateAccounts(n int, envSalt uint64) {
 		}
 		a.search = a.ID + "\x00" + a.Number + "\x00" + strings.ToLower(names) + "\x00" + a.HolderID
 		h := newHrand(a.txSeed, 0x7363686564)
-		a.sched = planSchedule(a, &h)
+		a.sched = s.planSchedule(a, &h)
 		a.members = uint8(1 + h.index(45, 30, 17, 8))
 		s.byID[a.ID] = int32(i)
 		s.byIBAN[a.IBAN] = int32(i)
@@ -410,7 +430,7 @@ func (s *Store) generateUsers(envSalt uint64) {
 			Status:           "Active",
 			AutoConsent:      true,
 			PreferredChannel: "Sms",
-			CreatedAt:        epoch.Add(-time.Duration(900-ui*100) * 24 * time.Hour),
+			CreatedAt:        s.epoch.Add(-time.Duration(900-ui*100) * 24 * time.Hour),
 			Demo:             true,
 		}
 		u.UpdatedAt = u.CreatedAt.Add(time.Duration(ui+1) * 72 * time.Hour)

@@ -18,6 +18,7 @@ func mustStore(t testing.TB, env string, seed int64, n int) *Store {
 }
 
 func TestIBANsAreValidAndMatchCountry(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 7, 5000)
 	prefix := map[string]string{"FRA": "FR", "DEU": "DE", "ESP": "ES", "ITA": "IT", "NLD": "NL", "BEL": "BE"}
 	length := map[string]int{"FR": 27, "DE": 22, "ES": 24, "IT": 27, "NL": 18, "BE": 16}
@@ -54,6 +55,7 @@ func TestIBANsAreValidAndMatchCountry(t *testing.T) {
 }
 
 func TestIBANCheckDigitsKnownValues(t *testing.T) {
+	t.Parallel()
 	// Published examples: the check digits must come out identical.
 	for _, iban := range []string{"FR7630006000011234567890189", "DE89370400440532013000", "BE68539007547034", "NL91ABNA0417164300"} {
 		if got := iban[:2] + twoDigits(ibanCheck(iban[:2], iban[4:])) + iban[4:]; got != iban {
@@ -70,6 +72,7 @@ func TestIBANCheckDigitsKnownValues(t *testing.T) {
 }
 
 func TestDeterministicBySeed(t *testing.T) {
+	t.Parallel()
 	a := mustStore(t, "sandbox", 42, 300)
 	b := mustStore(t, "sandbox", 42, 300)
 	c := mustStore(t, "sandbox", 43, 300)
@@ -94,6 +97,7 @@ func TestDeterministicBySeed(t *testing.T) {
 }
 
 func TestDataMix(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 1, 2000)
 	count := func(f func(*Account) string) map[string]int {
 		m := map[string]int{}
@@ -130,6 +134,7 @@ func TestDataMix(t *testing.T) {
 }
 
 func TestUserMemberships(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 1, 1000)
 	users := s.DemoUsers()
 	if len(users) < 3 {
@@ -160,6 +165,7 @@ func TestUserMemberships(t *testing.T) {
 }
 
 func TestPaginationWalksAllOrders(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 3, 537)
 	users := s.DemoUsers()
 	for _, v := range []Viewer{{Project: true}, {UserID: users[1].ID}} {
@@ -208,6 +214,7 @@ func TestPaginationWalksAllOrders(t *testing.T) {
 }
 
 func TestPaginationBeforeAndFilters(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 3, 300)
 	all, err := s.Accounts(AccountQuery{Viewer: Viewer{Project: true}, First: 100})
 	if err != nil {
@@ -260,6 +267,7 @@ func TestPaginationBeforeAndFilters(t *testing.T) {
 // TestMainIBANFilterCombines checks that mainIBAN narrows the connection
 // and the other filters and cursors still apply to what is left.
 func TestMainIBANFilterCombines(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 3, 300)
 	target := &s.accounts[42]
 	spaced := strings.ToLower(target.IBAN[:4] + " " + target.IBAN[4:])
@@ -306,6 +314,7 @@ func TestMainIBANFilterCombines(t *testing.T) {
 }
 
 func TestReceiveTransfer(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	s, err := New(Config{Env: "sandbox", Seed: 1, Accounts: 50, Now: func() time.Time { return now }})
 	if err != nil {
@@ -363,6 +372,7 @@ func TestReceiveTransfer(t *testing.T) {
 }
 
 func TestParseAndFormatAmount(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"100": 10000, "12.5": 1250, "0.01": 1, "7.05": 705} {
 		if got, err := ParseAmount(in); err != nil || got != want {
 			t.Errorf("ParseAmount(%q) = %d, %v", in, got, err)
@@ -379,6 +389,7 @@ func TestParseAndFormatAmount(t *testing.T) {
 }
 
 func TestMaxAccountsHaveUniqueValidIBANs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates 100,000 accounts")
 	}
@@ -408,6 +419,7 @@ func BenchmarkGenerate100k(b *testing.B) {
 }
 
 func TestLightGenerationMatchesFull(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 9, 40)
 	for _, a := range s.AllAccounts() {
 		full, light := s.history(a, true), s.history(a, false)

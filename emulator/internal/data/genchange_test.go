@@ -47,6 +47,7 @@ func rootCount(t *testing.T, s *Store, status string) int {
 // right type and status; balances, the transaction as read again, and the
 // counts of a status filter all follow.
 func TestStepsApplyToTheGeneratedHistory(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 7, 300)
 	v := Viewer{Project: true}
 	out, accs := generatedOf(t, s, "SepaCreditTransferOut", StatusPending, 2)
@@ -118,6 +119,7 @@ func TestStepsApplyToTheGeneratedHistory(t *testing.T) {
 // TestGeneratedStepsNeedTheAccount: a user who is no member of the
 // account does not find its generated transactions.
 func TestGeneratedStepsNeedTheAccount(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 7, 300)
 	out, _ := generatedOf(t, s, "SepaCreditTransferOut", StatusPending, 1)
 	if _, err := s.BookOutgoingTransfer(Viewer{UserID: "no-such-user"}, out[0].ID); !errors.Is(err, ErrNotFound) {
@@ -128,6 +130,7 @@ func TestGeneratedStepsNeedTheAccount(t *testing.T) {
 // TestIncomingDirectDebitBooking: a direct debit an account collects is
 // Pending until its booking, which credits the account once.
 func TestIncomingDirectDebitBooking(t *testing.T) {
+	t.Parallel()
 	s := mustStore(t, "sandbox", 7, 300)
 	v := Viewer{Project: true}
 	dd, accs := generatedOf(t, s, "SepaDirectDebitIn", StatusPending, 1)

@@ -339,14 +339,14 @@ func (s *Store) paymentLinks(p MerchantProfile) []PaymentLink {
 	if p.Status == MerchantEnabled {
 		h := newHrand(a.txSeed, 0x6c696e6b)
 		for i := range 1 + h.intn(3) {
-			created := epoch.Add(-time.Duration(h.between(1, 60)) * day).Add(time.Duration(h.between(0, 86_399)) * time.Second).Truncate(time.Millisecond)
+			created := s.epoch.Add(-time.Duration(h.between(1, 60)) * day).Add(time.Duration(h.between(0, 86_399)) * time.Second).Truncate(time.Millisecond)
 			created = laterOf(created, p.CreatedAt)
 			l := PaymentLink{ID: s.entityID(kindPaymentLink, uint64(a.idx)<<6|uint64(40+i)), ProfileID: p.ID, AccountIndex: a.idx,
 				Amount: h.between(10, 500) * 100, Currency: a.Currency, Label: h.pick([]string{"Deposit", "Invoice", "Workshop seat", "Annual plan"}),
 				Reference: fmt.Sprintf("PL%08d", h.next()%1e8), Language: a.Language, Sequence: "OneOff", MethodIDs: cardIDs,
 				CreatedAt: created, ExpiresAt: created.Add(30 * day), rank: 40 + i}
 			l.Status, l.StatusAt = "Active", created
-			if l.ExpiresAt.Before(epoch) {
+			if l.ExpiresAt.Before(s.epoch) {
 				l.Status, l.StatusAt = "Expired", l.ExpiresAt
 			}
 			out = append(out, l)

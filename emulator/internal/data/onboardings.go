@@ -145,10 +145,10 @@ func (s *Store) onboardingInProgress(k int) Onboarding {
 	o := Onboarding{ID: s.entityID(kindOnboarding, uint64(len(s.accounts)+k)), Type: h.weighted([]string{"Individual", "Company"}, []int{65, 35}),
 		AccountIndex: -1, Country: country, Language: countryLanguages[country][0], FirstName: first, LastName: last,
 		Email: emailOf(first, last, country), Nationality: country, Address: address(country, uint64(k), 0x6f6e6261)}
-	o.CreatedAt = epoch.Add(-time.Duration(h.between(3_600, 30*86_400)) * time.Second).Truncate(time.Millisecond)
+	o.CreatedAt = s.epoch.Add(-time.Duration(h.between(3_600, 30*86_400)) * time.Second).Truncate(time.Millisecond)
 	o.UpdatedAt = o.CreatedAt.Add(time.Duration(h.between(60, 86_400)) * time.Second)
-	if o.UpdatedAt.After(epoch) {
-		o.UpdatedAt = epoch
+	if o.UpdatedAt.After(s.epoch) {
+		o.UpdatedAt = s.epoch
 	}
 	o.AccountName = first + " " + last
 	if o.Type == "Company" {

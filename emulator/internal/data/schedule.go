@@ -27,12 +27,10 @@ const (
 // few distinct values keep the per-round index small.
 var txGaps = [...]int32{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 19, 24, 30, 37, 46, 58, 72, 90, 112, 140, 175, 219, 274, 342, 428, 535, 669, 836, 1045, 1306}
 
-// origin is where round 0 starts: accounts are created from then on.
-func origin() time.Time { return epoch.Add(-creationSpan) }
-
-// roundOf is the round containing t, unclamped.
-func roundOf(t time.Time) int64 {
-	d := t.Sub(origin())
+// roundOf is the round containing t, unclamped. Round 0 starts at the
+// store's origin: accounts are created from then on.
+func (s *Store) roundOf(t time.Time) int64 {
+	d := t.Sub(s.origin)
 	r := int64(d / roundLen)
 	if d < 0 && d%roundLen != 0 {
 		r--
@@ -41,8 +39,8 @@ func roundOf(t time.Time) int64 {
 }
 
 // ceilRound is the first round starting at or after t.
-func ceilRound(t time.Time) int32 {
-	d := t.Sub(origin())
+func (s *Store) ceilRound(t time.Time) int32 {
+	d := t.Sub(s.origin)
 	if d <= 0 {
 		return 0
 	}
@@ -61,11 +59,11 @@ func (sc schedule) round(k int) int32 { return sc.first + int32(k)*txGaps[sc.gap
 
 // planSchedule spreads 20-44 transactions over the account's active life;
 // closed and suspended accounts stop when their status changed.
-func planSchedule(a *Account, h *hrand) schedule {
-	r0 := ceilRound(a.CreatedAt)
+func (s *Store) planSchedule(a *Account, h *hrand) schedule {
+	r0 := s.ceilRound(a.CreatedAt)
 	end := rounds
 	if a.Status == "Closed" || a.Status == "Suspended" {
-		end = min(end, ceilRound(a.UpdatedAt))
+		end = min(end, s.ceilRound(a.UpdatedAt))
 	}
 	life := end - r0
 	if life <= 0 {
@@ -89,7 +87,7 @@ func (s *Store) buildTimeline() {
 	s.roundActive = make([]int32, rounds)
 	i := 0
 	for r := range rounds {
-		for i < len(s.accounts) && ceilRound(s.accounts[i].CreatedAt) <= r {
+		for i < len(s.accounts) && s.ceilRound(s.accounts[i].CreatedAt) <= r {
 			i++
 		}
 		s.roundActive[r] = int32(i)
@@ -187,7 +185,7 @@ func (s *Store) slotTime(slot uint64) time.Time {
 	n := int64(s.roundActive[r])
 	jitter := int64(mix(s.idSalt^slot) % uint64(roundLen))
 	off := (int64(roundLen)*int64(p) + jitter) / n
-	return origin().Add(time.Duration(int64(r)*int64(roundLen) + off)).Truncate(time.Millisecond)
+	return s.origin.Add(time.Duration(int64(r)*int64(roundLen) + off)).Truncate(time.Millisecond)
 }
 
 // txRef names one generated transaction.

@@ -37,7 +37,7 @@ func (s *Store) MembershipSpending(m Membership) Spending {
 // spent sums the card debits of account a that match, in the monthly
 // window ending now.
 func (s *Store) spent(a *Account, currency string, match func(*Transaction) bool) Spending {
-	end := laterOf(s.now().UTC(), epoch).Truncate(time.Hour)
+	end := laterOf(s.now().UTC(), s.epoch).Truncate(time.Hour)
 	sp := Spending{Period: "Monthly", Currency: currency, Start: end.AddDate(0, -1, 0), End: end}
 	for _, t := range s.transactions(a) {
 		if t.CardID == "" || t.Kind != KindCard || t.Side != "Debit" || !match(&t) {

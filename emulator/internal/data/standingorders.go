@@ -139,7 +139,7 @@ func (s *Store) linkedOrders(a *Account, legal string) []StandingOrder {
 	var out []StandingOrder
 	for k := int(a.sched.count) - 1; k >= 0 && len(out) < maxSeededOrders/2 && a.Status == "Opened"; k-- {
 		slot := slotOf(a.sched.round(k), s.position(a.idx, a.sched.round(k)))
-		if epoch.Sub(s.slotTime(slot)) > upcomingWindow {
+		if s.epoch.Sub(s.slotTime(slot)) > upcomingWindow {
 			break
 		}
 		var d Transaction
@@ -177,21 +177,21 @@ func (s *Store) unstartedOrders(a *Account, legal string) []StandingOrder {
 			o.Beneficiary = a.HolderName // to the holder's own account elsewhere
 		}
 		o.Reference = fmt.Sprintf("SO%011d", h.next()%1e11)
-		ahead := func() time.Time { return epoch.Truncate(day).Add(time.Duration(h.between(21, 45))*day + 8*time.Hour) }
+		ahead := func() time.Time { return s.epoch.Truncate(day).Add(time.Duration(h.between(21, 45))*day + 8*time.Hour) }
 		switch h.index(70, 20, 10) {
 		case 0:
 			o.Status = OrderEnabled
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 14)) * day)
+			o.CreatedAt = s.epoch.Add(-time.Duration(h.between(1, 14)) * day)
 			o.FirstExecution = ahead()
 			o.NextExecution = o.FirstExecution
 		case 1:
 			o.Status = OrderCanceled
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(40, 400)) * day)
+			o.CreatedAt = s.epoch.Add(-time.Duration(h.between(40, 400)) * day)
 			o.FirstExecution = o.CreatedAt.Truncate(day).Add(time.Duration(h.between(20, 35))*day + 8*time.Hour)
 			o.CanceledAt = o.CreatedAt.Add(time.Duration(h.between(1, 19)) * day)
 		default:
 			o.Status = OrderConsentPending
-			o.CreatedAt = epoch.Add(-time.Duration(h.between(1, 6)) * day)
+			o.CreatedAt = s.epoch.Add(-time.Duration(h.between(1, 6)) * day)
 			o.FirstExecution = ahead()
 		}
 		// An account younger than the order's story starts with it.
@@ -669,7 +669,7 @@ func (s *Store) seededOrderPayment(id string) (Payment, bool) {
 // knows it; a generated transfer scheduled for later is a seeded order's
 // execution.
 func (s *Store) PaymentIDOf(t Transaction) string {
-	if t.PaymentID != "" || t.slot == 0 || t.Type != "SepaCreditTransferOut" || epoch.Sub(t.CreatedAt) > upcomingWindow {
+	if t.PaymentID != "" || t.slot == 0 || t.Type != "SepaCreditTransferOut" || s.epoch.Sub(t.CreatedAt) > upcomingWindow {
 		return t.PaymentID
 	}
 	for _, o := range s.seededOrders(&s.accounts[t.AccountIndex]) {

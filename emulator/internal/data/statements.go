@@ -31,11 +31,11 @@ type Statement struct {
 const maxStatements = 40
 
 // statements builds the account's monthly statements, oldest first: one
-// per month from its creation to the last month complete at epoch. They
+// per month from its creation to the last month complete at the epoch. They
 // sum its booked transactions, so they agree with its history.
 func (s *Store) statements(a *Account) []Statement {
 	var months []time.Time
-	for m := time.Date(a.CreatedAt.Year(), a.CreatedAt.Month(), 1, 0, 0, 0, 0, time.UTC); !m.AddDate(0, 1, 0).After(epoch) && len(months) < maxStatements; m = m.AddDate(0, 1, 0) {
+	for m := time.Date(a.CreatedAt.Year(), a.CreatedAt.Month(), 1, 0, 0, 0, 0, time.UTC); !m.AddDate(0, 1, 0).After(s.epoch) && len(months) < maxStatements; m = m.AddDate(0, 1, 0) {
 		months = append(months, m)
 	}
 	if len(months) == 0 {
@@ -80,7 +80,7 @@ func (s *Store) statements(a *Account) []Statement {
 		st.UpdatedAt = st.CreatedAt
 		h := newHrand(a.txSeed, uint64(n), 0x73746d74)
 		switch v := h.intn(200); {
-		case !st.CreatedAt.Before(epoch):
+		case !st.CreatedAt.Before(s.epoch):
 			st.Status = StatementPending
 		case v == 0:
 			st.Status = StatementFailed

@@ -184,7 +184,7 @@ func (s *Store) describeInto(t *Transaction, a *Account, k int, slot uint64) txT
 	t.ExecutionDate, t.CreatedAt, t.UpdatedAt = at, at, at
 	typ := drawType(&h, a, k)
 	t.Kind, t.Product, t.Type, t.Side, t.AuthorizationType = typ.kind, typ.product, typ.name, typ.side, typ.authorization
-	setStatus(t, &h, a, epoch.Sub(at))
+	setStatus(t, &h, a, s.epoch.Sub(at))
 	return typ
 }
 
@@ -201,10 +201,14 @@ func setStatus(t *Transaction, h *hrand, a *Account, age time.Duration) {
 	case "SepaCreditTransferOut", "SepaInstantCreditTransferOut":
 		switch {
 		case age < upcomingWindow && v < 400 && t.Type == "SepaCreditTransferOut":
-			// A transfer scheduled for a later date.
+			// A transfer scheduled for a later date: the morning after
+			// the epoch's day at the earliest, so it is still ahead of a
+			// clock anywhere in that day (--demo's epoch is the start of
+			// the day it runs).
 			t.Status = StatusUpcoming
 			days := int(age/day) + 1 + h.intn(20)
-			t.ExecutionDate = at.Truncate(day).Add(time.Duration(days)*day + 8*time.Hour)
+			earliest := at.Add(age).Truncate(day).Add(day + 8*time.Hour)
+			t.ExecutionDate = laterOf(at.Truncate(day).Add(time.Duration(days)*day+8*time.Hour), earliest)
 		case v < 430:
 			t.Status, t.StatusDate = StatusCanceled, at
 		case age < pendingWindow && v < 700:

@@ -247,12 +247,12 @@ type upcomingTx struct {
 }
 
 // scheduledTransfers lists every Upcoming transaction by execution date:
-// they were all created in the last days before epoch, so only the last
+// they were all created in the last days before the epoch, so only the last
 // rounds are searched.
 func (s *Store) scheduledTransfers() []upcomingTx {
 	var out []upcomingTx
 	var buf []txRef
-	for r := max(0, int32(roundOf(epoch.Add(-upcomingWindow)))); r < rounds; r++ {
+	for r := max(0, int32(s.roundOf(s.epoch.Add(-upcomingWindow)))); r < rounds; r++ {
 		buf = s.roundTransactions(r, buf[:0])
 		for _, ref := range buf {
 			if t := s.describe(&s.accounts[ref.acc], ref.k, ref.slot); t.Status == StatusUpcoming {
@@ -336,7 +336,7 @@ func (q *rootQuery) genStream(from *txKey, inclusive, asc bool) stream {
 	if from != nil {
 		switch {
 		case q.orderBy != "id":
-			r = int32(max(int64(q.rlo), min(int64(q.rhi), roundOf(time.UnixMilli(from.t)))))
+			r = int32(max(int64(q.rlo), min(int64(q.rhi), s.roundOf(time.UnixMilli(from.t)))))
 		case from.sim && asc:
 			r = q.rhi + 1
 		case !from.sim:
@@ -517,23 +517,23 @@ func (s *Store) RootTransactions(ctx context.Context, q TransactionQuery) (Page[
 	f := &q.Filter
 	clampLo := func(t time.Time) {
 		if !t.IsZero() {
-			rq.rlo = int32(max(int64(rq.rlo), min(int64(rounds), roundOf(t))))
+			rq.rlo = int32(max(int64(rq.rlo), min(int64(rounds), s.roundOf(t))))
 		}
 	}
 	clampHi := func(t time.Time) {
 		if !t.IsZero() {
-			rq.rhi = int32(min(int64(rq.rhi), max(-1, roundOf(t))))
+			rq.rhi = int32(min(int64(rq.rhi), max(-1, s.roundOf(t))))
 		}
 	}
 	clampLo(f.AfterUpdatedAt)
 	clampHi(f.BeforeUpdatedAt)
 	clampHi(f.BeforeExecution)
 	if w := recentWindow(f.Statuses); w > 0 {
-		clampLo(epoch.Add(-w))
+		clampLo(s.epoch.Add(-w))
 	}
 	if !f.AfterExecution.IsZero() {
 		// Scheduled transfers execute after they are created.
-		if scheduled := epoch.Add(-upcomingWindow); f.AfterExecution.After(scheduled) {
+		if scheduled := s.epoch.Add(-upcomingWindow); f.AfterExecution.After(scheduled) {
 			clampLo(scheduled)
 		} else {
 			clampLo(f.AfterExecution)

@@ -69,7 +69,7 @@ func (s *Store) generatedVIBANs(a *Account) []VirtualIBAN {
 		n = h.index(10, 30, 35, 25)
 	}
 	out := make([]VirtualIBAN, n)
-	life := epoch.Sub(a.CreatedAt)
+	life := s.epoch.Sub(a.CreatedAt)
 	for k := range out {
 		v := &out[k]
 		v.ID = s.entityID(kindVirtualIBAN, uint64(a.idx)<<vibanPosBits|uint64(k))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSignInApproveRedirectsWithCodeAndState(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	q := authQuery(sandboxID)
 	q.Set("phoneNumber", testPhone)
@@ -41,6 +42,7 @@ func TestSignInApproveRedirectsWithCodeAndState(t *testing.T) {
 }
 
 func TestSignInDenyRedirectsAccessDenied(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	flow := h.startSignIn(authQuery(liveID))
 	h.reachConsent(flow, testPhone)
@@ -55,6 +57,7 @@ func TestSignInDenyRedirectsAccessDenied(t *testing.T) {
 }
 
 func TestAuthorizeErrorPage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cases := map[string]func(url.Values){
 		"missing client_id":  func(q url.Values) { q.Del("client_id") },
@@ -94,6 +97,7 @@ func TestAuthorizeErrorPage(t *testing.T) {
 }
 
 func TestAuthorizeErrorRedirect(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cases := []struct {
 		name      string
@@ -147,6 +151,7 @@ func TestAuthorizeErrorRedirect(t *testing.T) {
 }
 
 func TestAuthorizeAcceptsOptionalParameters(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, mutate := range []func(url.Values){
 		func(q url.Values) { q.Set("identificationLevel", "PVID") },
@@ -163,6 +168,7 @@ func TestAuthorizeAcceptsOptionalParameters(t *testing.T) {
 }
 
 func TestSignInPageEscapesPrefill(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	q := authQuery(sandboxID)
 	q.Set("firstName", `<script>alert("x")</script>`)
@@ -180,6 +186,7 @@ func TestSignInPageEscapesPrefill(t *testing.T) {
 }
 
 func TestWrongCodeShowsErrorAndRetries(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	flow := h.startSignIn(authQuery(sandboxID))
 	p := h.post("/oauth2/auth", url.Values{"flow": {flow}, "phoneNumber": {testPhone}})
@@ -199,6 +206,7 @@ func TestWrongCodeShowsErrorAndRetries(t *testing.T) {
 }
 
 func TestTooManyWrongCodesEndsFlow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	flow := h.startSignIn(authQuery(sandboxID))
 	otp := mustMatch(t, otpRE, h.post("/oauth2/auth", url.Values{"flow": {flow}, "phoneNumber": {testPhone}}))
@@ -221,6 +229,7 @@ func TestTooManyWrongCodesEndsFlow(t *testing.T) {
 }
 
 func TestPhoneValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	flow := h.startSignIn(authQuery(sandboxID))
 	for _, bad := range []string{"", "0612345678", "+0612345678", "+33 6 12 34 ab", "+1", strings.Repeat("9", 60)} {
@@ -236,6 +245,7 @@ func TestPhoneValidation(t *testing.T) {
 }
 
 func TestStepsCannotBeSkipped(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	flow := h.startSignIn(authQuery(sandboxID))
 	p := h.post("/oauth2/auth", url.Values{"flow": {flow}, "decision": {"approve"}})
@@ -259,6 +269,7 @@ func TestStepsCannotBeSkipped(t *testing.T) {
 }
 
 func TestUnknownAndExpiredFlows(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, form := range []url.Values{
 		{"flow": {"no-such-flow"}, "phoneNumber": {testPhone}},
@@ -279,6 +290,7 @@ func TestUnknownAndExpiredFlows(t *testing.T) {
 }
 
 func TestAuthorizeMethodsAndBodies(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	req, _ := http.NewRequest(http.MethodPut, h.ts.URL+"/oauth2/auth", nil)
 	if p := h.do(req); p.status != http.StatusMethodNotAllowed {
@@ -296,6 +308,7 @@ func TestAuthorizeMethodsAndBodies(t *testing.T) {
 }
 
 func TestFlowStoreIsBounded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.flows.mu.Lock()
 	h.srv.flows.max = 2

@@ -17,6 +17,7 @@ import (
 )
 
 func TestIDTokenVerifiesThroughDiscoveryAndJWKS(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ctx := oidc.ClientContext(context.Background(), h.ts.Client())
 	provider, err := oidc.NewProvider(ctx, h.ts.URL)
@@ -99,6 +100,7 @@ func jwtHeader(t *testing.T, raw string) map[string]any {
 }
 
 func TestDiscoveryDocument(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	p := h.get(h.ts.URL + "/.well-known/openid-configuration")
 	if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "application/json") {
@@ -145,6 +147,7 @@ func TestDiscoveryDocument(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
 	users := newFakeUsers()
 	good := func() Options {
 		return Options{

@@ -13,6 +13,7 @@ import (
 )
 
 func TestExchangeResponseMatchesSpec(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	code := h.code(sandboxID, testPhone)
 	status, header, body := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, code))
@@ -56,6 +57,7 @@ func TestExchangeResponseMatchesSpec(t *testing.T) {
 }
 
 func TestTokenTTLOptionAndNoRefreshWithoutOffline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *Options) { o.TokenTTL = 90 * time.Second })
 	q := authQuery(sandboxID)
 	q.Set("scope", "openid")
@@ -71,6 +73,7 @@ func TestTokenTTLOptionAndNoRefreshWithoutOffline(t *testing.T) {
 }
 
 func TestXOAuth2ClientWithPKCE(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cfg := h.config(liveID, liveSecret)
 	verifier := oauth2.GenerateVerifier()
@@ -108,6 +111,7 @@ func TestXOAuth2ClientWithPKCE(t *testing.T) {
 }
 
 func TestCodeReuseRevokesTheGrant(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	code := h.code(sandboxID, testPhone)
 	status, _, first := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, code))
@@ -119,6 +123,7 @@ func TestCodeReuseRevokesTheGrant(t *testing.T) {
 }
 
 func TestCodeOfOneClientCannotBeExchangedByAnother(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *Options) {
 		o.Clients = append(o.Clients, Client{ID: "SANDBOX_other", Secret: "other", Env: EnvSandbox, RedirectURIs: []string{registeredURI}})
 	})
@@ -136,6 +141,7 @@ func TestCodeOfOneClientCannotBeExchangedByAnother(t *testing.T) {
 // TestExpiredCodeAndAccessToken is the one test with a real wait: fosite
 // reads time.Now itself and rounds lifetimes to seconds.
 func TestExpiredCodeAndAccessToken(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(o *Options) { o.CodeTTL = time.Second; o.TokenTTL = time.Second })
 	status, _, tok := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	if status != http.StatusOK || tok["expires_in"] != float64(1) {
@@ -156,6 +162,7 @@ func TestExpiredCodeAndAccessToken(t *testing.T) {
 }
 
 func TestRefreshRotatesAndReuseRevokesTheGrant(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, _, first := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	status, _, second := h.tokenCall(refreshForm(sandboxID, sandboxSecret, str(t, first, "refresh_token")))
@@ -182,6 +189,7 @@ func TestRefreshRotatesAndReuseRevokesTheGrant(t *testing.T) {
 }
 
 func TestRefreshTokenBoundToClientAndRealm(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, _, tok := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	h.wantInvalidGrant(refreshForm(liveID, liveSecret, str(t, tok, "refresh_token")))
@@ -189,6 +197,7 @@ func TestRefreshTokenBoundToClientAndRealm(t *testing.T) {
 }
 
 func TestClientAuthentication(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	code := h.code(sandboxID, testPhone)
 	status, header, body := h.tokenCall(exchangeForm(sandboxID, "wrong", code))
@@ -216,6 +225,7 @@ func TestClientAuthentication(t *testing.T) {
 }
 
 func TestClientCredentialsProjectToken(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {liveID}, "client_secret": {liveSecret}}
 	status, _, body := h.tokenCall(form)
@@ -247,6 +257,7 @@ func TestClientCredentialsProjectToken(t *testing.T) {
 }
 
 func TestCrossRealmIntrospection(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, _, sandbox := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	_, _, live := h.tokenCall(exchangeForm(liveID, liveSecret, h.code(liveID, testPhone)))
@@ -269,6 +280,7 @@ func TestCrossRealmIntrospection(t *testing.T) {
 }
 
 func TestIntrospectionIsolatedBetweenServers(t *testing.T) {
+	t.Parallel()
 	a, b := newHarness(t), newHarness(t)
 	_, _, tok := a.tokenCall(exchangeForm(sandboxID, sandboxSecret, a.code(sandboxID, testPhone)))
 	if _, err := b.introspect(str(t, tok, "access_token")); !errors.Is(err, ErrInvalidToken) {
@@ -277,6 +289,7 @@ func TestIntrospectionIsolatedBetweenServers(t *testing.T) {
 }
 
 func TestRevokeRefreshTokenRevokesTheGrant(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, _, tok := h.tokenCall(exchangeForm(sandboxID, sandboxSecret, h.code(sandboxID, testPhone)))
 	p := h.post("/oauth2/revoke", url.Values{"token": {str(t, tok, "refresh_token")}, "token_type_hint": {"refresh_token"},
@@ -301,6 +314,7 @@ func TestRevokeRefreshTokenRevokesTheGrant(t *testing.T) {
 }
 
 func TestRevokeAccessToken(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, _, tok := h.tokenCall(url.Values{"grant_type": {"client_credentials"}, "client_id": {sandboxID}, "client_secret": {sandboxSecret}})
 	at := str(t, tok, "access_token")
@@ -314,6 +328,7 @@ func TestRevokeAccessToken(t *testing.T) {
 }
 
 func TestTokenEndpointBadRequests(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	cases := map[string]struct {
 		form       url.Values

@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/app"
+	"github.com/partnertui/partnertui/internal/testenv"
 	"github.com/partnertui/partnertui/internal/testkit"
 )
 
@@ -29,7 +30,7 @@ func New(t testing.TB, e *testkit.Emulator, o Options) *app.App {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	e.WriteConfig(t, cfg, testkit.Config{Envs: o.Envs, Token: o.Token})
-	a, err := app.New(context.Background(), app.Options{ConfigPath: cfg, Project: o.Project, StateDir: t.TempDir()})
+	a, err := app.New(context.Background(), app.Options{ConfigPath: cfg, Project: o.Project, Locations: testenv.NewHome(t).Locations})
 	if err != nil {
 		t.Fatalf("app.New: %v", err)
 	}

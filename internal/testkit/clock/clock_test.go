@@ -6,6 +6,7 @@ import (
 )
 
 func TestClockStandsStillUntilAdvanced(t *testing.T) {
+	t.Parallel()
 	start := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	c := New(start)
 	if got := c.Now(); !got.Equal(start) {

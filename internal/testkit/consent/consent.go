@@ -25,8 +25,9 @@ func Manual(t testing.TB, c *api.Client, userID string) {
 
 // Answer answers a payment's consent page as the user would in the
 // browser: decision is "accept" or "refuse", posted to the page of
-// consentURL (the address the payment names).
-func Answer(t testing.TB, consentURL, decision string) {
+// consentURL (the address the payment names). It returns where the page
+// sends the browser next: the payment's consentRedirectUrl.
+func Answer(t testing.TB, consentURL, decision string) (redirect string) {
 	t.Helper()
 	u, err := url.Parse(consentURL)
 	if err != nil {
@@ -34,8 +35,8 @@ func Answer(t testing.TB, consentURL, decision string) {
 	}
 	form := url.Values{"consentId": {u.Query().Get("consentId")}, "decision": {decision}}
 	u.RawQuery = ""
-	// The page redirects to the payment's consent redirect URL, which no
-	// test listens on.
+	// The page redirects to the payment's consent redirect URL, which is
+	// returned for the test to follow if it serves one.
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.PostForm(u.String(), form)
 	if err != nil {
@@ -45,4 +46,5 @@ func Answer(t testing.TB, consentURL, decision string) {
 	if resp.StatusCode >= 400 {
 		t.Fatalf("answering the consent: HTTP %d", resp.StatusCode)
 	}
+	return resp.Header.Get("Location")
 }
