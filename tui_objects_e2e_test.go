@@ -83,6 +83,7 @@ func findObjectsAccount(t *testing.T, tm *tmux, bin string) objectsAccount {
 // beneficiary's transfers with their payee verification. The requests are
 // counted in the app's own request log (L).
 func TestTmuxAccountObjects(t *testing.T) {
+	t.Parallel()
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
 	acct := findObjectsAccount(t, tm, bin)
