@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,14 +34,17 @@ var (
 	})
 )
 
+// TestMain runs up to 8 tests at once (testkit.RunWaiting): many wait on
+// fault servers' timeouts, other processes or the shared emulator's
+// start, which one test per core leaves the cores idle for.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if emulatorStarted.Load() { // never start one just to close it
-		if srv, err := sharedEmulator(); err == nil {
-			_ = srv.Close()
+	testkit.RunWaiting(m, func() {
+		if emulatorStarted.Load() { // never start one just to close it
+			if srv, err := sharedEmulator(); err == nil {
+				_ = srv.Close()
+			}
 		}
-	}
-	os.Exit(code)
+	})
 }
 
 func startEmulator(tb testing.TB) emulator.Info {

@@ -129,8 +129,26 @@ func load(api string, root any, limited bool, sup *Supplied, mutated func(string
 }
 
 // ModelSchema is the schema the model answers for an API (PartnerAPI or
-// TestingAPI), parsed from the embedded files.
+// TestingAPI), parsed from the embedded files once per process: it is a
+// constant of the binary, only ever read, and every endpoint of every
+// emulator of the process (three per emulator, and a test binary starts
+// hundreds) parsed it again, about 15 ms of CPU each.
 func ModelSchema(api string) (*ast.Schema, error) {
+	parse, ok := modelSchemas[api]
+	if !ok {
+		return parseModelSchema(api)
+	}
+	return parse()
+}
+
+// modelSchemas parse each API's embedded schema the first time it is
+// asked for; the map itself is never written after initialisation.
+var modelSchemas = map[string]func() (*ast.Schema, error){
+	PartnerAPI: sync.OnceValues(func() (*ast.Schema, error) { return parseModelSchema(PartnerAPI) }),
+	TestingAPI: sync.OnceValues(func() (*ast.Schema, error) { return parseModelSchema(TestingAPI) }),
+}
+
+func parseModelSchema(api string) (*ast.Schema, error) {
 	src, err := sdl(api)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ory/fosite"
@@ -114,6 +115,14 @@ type Server struct {
 	methods  []string                                        // token_endpoint_auth_methods of the clients
 }
 
+// processKey is the id_token signing key of every server of the process
+// that is given none, generated the first time one asks and never changed
+// after: a 2048-bit key takes about 60 ms of CPU to generate, which every
+// emulator a test binary starts (and --demo's) paid again. The servers are
+// told apart by their issuers, which the clients check; nothing outlives
+// the process.
+var processKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+
 // New builds the server (RSA key, fosite provider, client store).
 func New(opts Options) (*Server, error) {
 	opts, err := normalise(opts)
@@ -122,8 +131,7 @@ func New(opts Options) (*Server, error) {
 	}
 	key := opts.SigningKey
 	if key == nil {
-		key, err = rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
+		if key, err = processKey(); err != nil {
 			return nil, fmt.Errorf("generate the id_token signing key: %w", err)
 		}
 	}
