@@ -52,7 +52,8 @@ type AccountList[P, T any] struct {
 	page  func(reflect.Value) *Page[T]
 }
 
-// The lists an account's view can carry: an account's tabs.
+// The lists an account's view can carry: an account's tabs, and the
+// first reads of its Overview's balance chart.
 var (
 	// ViewTransactions are the account's transactions (Account.transactions).
 	ViewTransactions = declareList(accountField, "transactions",
@@ -82,6 +83,20 @@ var (
 	ViewUpcoming = declareList(accountField, "upcoming",
 		"transactions(first: $first, filters: $filters, orderBy: $orderBy)", (*txNode).transaction,
 		func(p *TransactionsParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewBooked are the account's transactions read a third time under
+	// another name, for its balance chart (BookedParts): the first page of
+	// the Booked ones updated since the period began, most recently
+	// updated first, as bookedSince reads it.
+	ViewBooked = declareList(accountField, "booked",
+		"transactions(first: $first, filters: $filters, orderBy: $orderBy)", (*txNode).transaction,
+		func(p *TransactionsParams) (*string, *int) { return &p.AccountID, &p.First })
+	// ViewBookedBefore are the account's transactions read a fourth time,
+	// for the same chart: the few Booked ones last updated before the
+	// period, among which lastBookedBefore finds the booking the period
+	// opens with.
+	ViewBookedBefore = declareList(accountField, "bookedBefore",
+		"transactions(first: $first, filters: $filters, orderBy: $orderBy)", (*txNode).transaction,
+		func(p *TransactionsParams) (*string, *int) { return &p.AccountID, &p.First })
 	// ViewStandingOrders are the account's standing orders
 	// (Account.standingOrders).
 	ViewStandingOrders = declareList(accountField, "standingOrders",
@@ -98,7 +113,7 @@ var (
 // view with all of them, so the limits are checked for the whole.
 func accountLists() []anyAccountList {
 	return []anyAccountList{ViewTransactions, ViewMembers, ViewCards, ViewStatements,
-		ViewVirtualIbans, ViewUpcoming, ViewStandingOrders, ViewBeneficiaries}
+		ViewVirtualIbans, ViewUpcoming, ViewStandingOrders, ViewBeneficiaries, ViewBooked, ViewBookedBefore}
 }
 
 // Name is the list's key in a view: each list has its own.

@@ -31,9 +31,14 @@ func (c *Client) BookedSince(ctx context.Context, accountID string, since time.T
 }
 
 func bookedSince(ctx context.Context, l TransactionLister, accountID string, since time.Time, each func(*Page[TransactionDetail]) error) error {
+	return Walk(ctx, Pages(l.TransactionList, sinceParams(accountID, since)), each)
+}
+
+// sinceParams are the arguments of BookedSince's pages.
+func sinceParams(accountID string, since time.Time) TransactionsParams {
 	p := bookedParams(accountID)
 	p.IsAfterUpdatedAt = since
-	return Walk(ctx, Pages(l.TransactionList, p), each)
+	return p
 }
 
 // lastBookedProbe is how many of the transactions last updated before a
@@ -50,13 +55,24 @@ func (c *Client) LastBookedBefore(ctx context.Context, accountID string, before 
 }
 
 func lastBookedBefore(ctx context.Context, l TransactionLister, accountID string, before time.Time) (*TransactionDetail, error) {
-	p := bookedParams(accountID)
-	p.IsBeforeUpdatedAt = before
-	p.First = lastBookedProbe
-	page, err := l.TransactionList(ctx, p)
+	page, err := l.TransactionList(ctx, probeParams(accountID, before))
 	if err != nil {
 		return nil, err
 	}
+	return lastBookedIn(page, before), nil
+}
+
+// probeParams are the arguments of LastBookedBefore's one request.
+func probeParams(accountID string, before time.Time) TransactionsParams {
+	p := bookedParams(accountID)
+	p.IsBeforeUpdatedAt = before
+	p.First = lastBookedProbe
+	return p
+}
+
+// lastBookedIn is the last booking before before among the probe's page;
+// nil when there is none.
+func lastBookedIn(page *Page[TransactionDetail], before time.Time) *TransactionDetail {
 	var last *TransactionDetail
 	for i := range page.Items {
 		t := &page.Items[i]
@@ -67,7 +83,7 @@ func lastBookedBefore(ctx context.Context, l TransactionLister, accountID string
 			last = t
 		}
 	}
-	return last, nil
+	return last
 }
 
 // bookedLater reports whether a was booked after b: booking date, then the
@@ -108,21 +124,89 @@ func (c *Client) ReadBooked(ctx context.Context, accountID string, sink BookedSi
 // ReadBooked is Client.ReadBooked through l: the UI reads a balance chart
 // through its own API, which a *Client satisfies.
 func ReadBooked(ctx context.Context, l TransactionLister, accountID string, sink BookedSink, progress func(pages, read int)) error {
+	since := sink.Since()
+	return readBooked(ctx, sink, Pages(l.TransactionList, sinceParams(accountID, since)), func(ctx context.Context) (*TransactionDetail, error) {
+		return lastBookedBefore(ctx, l, accountID, since)
+	}, progress)
+}
+
+// BookedParts are a balance history's first reads from since (ReadBooked's
+// first page of bookings and its probe for the booking before them) as two
+// parts of an account's view: opening the account then brings the
+// Overview's chart in its one request, and ReadBookedFrom goes on from
+// there. Their pages are the size of the view's.
+func BookedParts(since time.Time) []AccountPart {
+	return []AccountPart{ViewBooked.Part(sinceParams("", since)), ViewBookedBefore.Part(probeParams("", since))}
+}
+
+// BookedStart is what an account's view brought of a balance history's
+// reads (BookedParts): the first page of the bookings since Since, read as
+// BookedSince reads it, and the probe for the booking before them.
+type BookedStart struct {
+	params TransactionsParams // the first page's, as the view read it
+	first  *Page[TransactionDetail]
+	probe  *Page[TransactionDetail]
+}
+
+// BookedIn is what v, read with p, brought of a balance history; nil when
+// p did not ask it for one (BookedParts).
+func BookedIn(v *AccountView, p AccountViewParams) *BookedStart {
+	params, ok := ViewBooked.ParamsIn(p)
+	if !ok {
+		return nil
+	}
+	first, probe := ViewBooked.Page(v), ViewBookedBefore.Page(v)
+	if first == nil || probe == nil {
+		return nil
+	}
+	return &BookedStart{params: params, first: first, probe: probe}
+}
+
+// Since is when the bookings the view read start.
+func (s *BookedStart) Since() time.Time { return s.params.IsAfterUpdatedAt }
+
+// ReadBookedFrom is ReadBooked of the bookings since start's Since, taking
+// what the account's view brought instead of reading it again: the booking
+// before them from its probe, and the bookings from its first page, the
+// walk going on from that page's end cursor with the same arguments (the
+// pages BookedSince would have read after it), no request at all when it
+// has no next page. sink's Since must be start's.
+func ReadBookedFrom(ctx context.Context, l TransactionLister, start *BookedStart, sink BookedSink, progress func(pages, read int)) error {
+	since := sink.Since()
+	if !since.Equal(start.Since()) {
+		return fmt.Errorf("the account's view read the bookings since %s, the balance history needs them since %s",
+			start.Since().Format(time.RFC3339), since.Format(time.RFC3339))
+	}
+	rest := Pages(l.TransactionList, start.params)
+	pages := func(ctx context.Context, after string) (*Page[TransactionDetail], error) {
+		if after == "" {
+			return start.first, nil
+		}
+		return rest(ctx, after)
+	}
+	return readBooked(ctx, sink, pages, func(context.Context) (*TransactionDetail, error) {
+		return lastBookedIn(start.probe, since), nil
+	}, progress)
+}
+
+// readBooked walks the bookings pages gives into sink, and meanwhile
+// finds the booking before them with before.
+func readBooked(ctx context.Context, sink BookedSink, pages Fetch[TransactionDetail],
+	before func(context.Context) (*TransactionDetail, error), progress func(pages, read int)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	since := sink.Since()
 	type probe struct {
 		t   *TransactionDetail
 		err error
 	}
 	probed := make(chan probe, 1)
 	go func() {
-		t, err := lastBookedBefore(ctx, l, accountID, since)
+		t, err := before(ctx)
 		probed <- probe{t, err}
 	}()
-	pages, read := 0, 0
+	read, n := 0, 0
 	var entries []ledger.Entry
-	err := bookedSince(ctx, l, accountID, since, func(p *Page[TransactionDetail]) error {
+	err := Walk(ctx, pages, func(p *Page[TransactionDetail]) error {
 		entries = entries[:0]
 		for i := range p.Items {
 			e, err := BookedEntry(&p.Items[i])
@@ -134,9 +218,9 @@ func ReadBooked(ctx context.Context, l TransactionLister, accountID string, sink
 		if err := sink.Add(entries...); err != nil {
 			return err
 		}
-		pages, read = pages+1, read+len(entries)
+		n, read = n+1, read+len(entries)
 		if progress != nil {
-			progress(pages, read)
+			progress(n, read)
 		}
 		return nil
 	})

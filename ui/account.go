@@ -51,13 +51,14 @@ func newAccountScreen(c *common, env *envState, a api.Account) *accountScreen {
 	table := accountTabs(c.views)
 	s := &accountScreen{c: c, env: env, keys: newAccountKeys(1 + len(table))}
 	s.overview = newOverviewScreen(c, env, a)
-	// One request reads the Overview and every tab's first page; an
-	// account seen before shows what it was then until it answers.
+	// One request reads the Overview, its chart's first reads for the
+	// period it opens on, and every tab's first page; an account seen
+	// before shows what it was then until it answers.
 	var parts []api.AccountPart
 	for _, t := range table {
 		parts = append(parts, t.parts(a.ID)...)
 	}
-	o := newAccountOpening(a.ID, env.Project, env.API.PageSize(), parts, &env.views, c.now)
+	o := newAccountOpening(a.ID, env.Project, env.API.PageSize(), parts, s.overview.chart.model.Days(), &env.views, c.now)
 	s.overview.opening, s.opening = o, o
 	if v, read := o.kept(); v != nil {
 		s.overview.detail.item, s.overview.acct, s.overview.kept = v.Detail, v.Detail.Account, read

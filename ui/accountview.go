@@ -2,10 +2,12 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/ui/pagedlist"
 )
 
@@ -21,8 +23,11 @@ import (
 // part then takes the newer view, once.
 type accountOpening struct {
 	params api.AccountViewParams
-	cache  *viewCache
-	now    func() time.Time
+	// chart is the period of the Overview's balance chart whose first
+	// reads the request carries (api.BookedParts): the one it opens on.
+	chart ledger.Period
+	cache *viewCache
+	now   func() time.Time
 
 	mu   sync.Mutex
 	gen  int // of view: 0 before any
@@ -39,11 +44,15 @@ type accountOpening struct {
 }
 
 // newAccountOpening is the request that opens account id with the first
-// page, of size rows, of each of parts.
-func newAccountOpening(id string, project bool, size int, parts []api.AccountPart, cache *viewCache, now func() time.Time) *accountOpening {
+// page, of size rows, of each of parts, and the first reads of the
+// Overview's balance chart of the last chartDays days: opening the account
+// and drawing its chart is one request when its bookings fit a page.
+func newAccountOpening(id string, project bool, size int, parts []api.AccountPart, chartDays int, cache *viewCache, now func() time.Time) *accountOpening {
+	chart := ledger.LastDays(now(), chartDays)
 	// Each part's first page is the one its list asks for first.
-	p := api.AccountViewParams{AccountID: id, Project: project, First: size, Parts: parts}
-	o := &accountOpening{params: p, cache: cache, now: now, took: make(map[string]int, len(parts))}
+	p := api.AccountViewParams{AccountID: id, Project: project, First: size,
+		Parts: append(slices.Clip(parts), api.BookedParts(chart.Start())...)}
+	o := &accountOpening{params: p, chart: chart, cache: cache, now: now, took: make(map[string]int, len(parts))}
 	if v, read, ok := cache.get(id); ok {
 		o.gen, o.view, o.read = 1, v, read
 	}
@@ -73,12 +82,13 @@ func (o *accountOpening) begin() {
 }
 
 // send reads the view with a and hands it to every part waiting for it;
-// the account in full is the Overview's. It is sent once, after begin.
+// the account in full and the chart's reads are the Overview's. It is
+// sent once, after begin.
 // Its answer is kept for the next visit even when nobody waits for it any
 // more: ctx is the screen's, and leaving the screen stops the read only
 // before it is sent (api.FinishOnceSent); bg, the environment's, ends it
 // whatever happens.
-func (o *accountOpening) send(bg, ctx context.Context, a API) (*api.AccountDetail, error) {
+func (o *accountOpening) send(bg, ctx context.Context, a API) (*api.AccountView, error) {
 	v, err := a.AccountView(api.FinishOnceSent(bg, ctx), o.params)
 	read := o.now()
 	o.mu.Lock()
@@ -93,7 +103,17 @@ func (o *accountOpening) send(bg, ctx context.Context, a API) (*api.AccountDetai
 	o.gen++
 	o.view, o.read = v, read
 	o.cache.putSince(o.since, o.params.AccountID, v, read)
-	return v.Detail, nil
+	return v, nil
+}
+
+// chartOf is what the view v, just read, brought of the Overview's
+// chart; since is the kept charts' generation as it was sent.
+func (o *accountOpening) chartOf(v *api.AccountView, since uint64) *chartFrom {
+	start := api.BookedIn(v, o.params)
+	if start == nil {
+		return nil
+	}
+	return &chartFrom{period: o.chart, start: start, since: since}
 }
 
 // take is the view newer than the one list took last, waiting for the

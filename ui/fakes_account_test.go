@@ -48,9 +48,9 @@ func isChartRead(p api.TransactionsParams) bool {
 	return p.OrderBy == api.TxOrderUpdatedAt && slices.Equal(p.Status, []string{"Booked"})
 }
 
-// chartReads counts the balance chart's reads among the requests: the
-// opening's 30 days of a fake account are one page and the booking
-// before them (openingChartReads).
+// chartReads counts the balance chart's reads among the requests, sent
+// after the account's: none when the account's request brought its first
+// page and the booking before them and that page was the last.
 func (f *fakeAPI) chartReads() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -63,9 +63,25 @@ func (f *fakeAPI) chartReads() int {
 	return n
 }
 
-// openingChartReads is what the chart of a fake account's last 30 days
-// reads after the account: a page of its bookings and the one before.
-const openingChartReads = 2
+// chartProbes counts the chart's reads of the booking before its period
+// (api.LastBookedBefore's) among the requests.
+func (f *fakeAPI) chartProbes() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, p := range f.txParams {
+		if isChartRead(p) && !p.IsBeforeUpdatedAt.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+// aloneChartReads is what the chart of a fake account's last 30 days
+// reads on its own, when the account's request did not bring its first
+// reads (it failed, or the account was read again alone: a refresh, a
+// simulation): a page of its bookings and the one before them.
+const aloneChartReads = 2
 
 // fakePage serves rows (in list order) a page at a time with each row's id
 // as its cursor; asc reads the list from its end.
@@ -473,7 +489,9 @@ func (f *fakeAPI) AccountView(ctx context.Context, p api.AccountViewParams) (*ap
 	errs = append(errs, viewPart(ctx, v, p, &answered, api.ViewTransactions, f.transactionList),
 		viewPart(ctx, v, p, &answered, api.ViewMembers, f.accountMemberships),
 		viewPart(ctx, v, p, &answered, api.ViewCards, f.cardPage),
-		viewPart(ctx, v, p, &answered, api.ViewStatements, f.statementPage))
+		viewPart(ctx, v, p, &answered, api.ViewStatements, f.statementPage),
+		viewPart(ctx, v, p, &answered, api.ViewBooked, f.transactionList),
+		viewPart(ctx, v, p, &answered, api.ViewBookedBefore, f.transactionList))
 	errs = append(errs, f.objectViewParts(ctx, v, p, &answered)...)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

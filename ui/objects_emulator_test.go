@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -9,11 +11,16 @@ import (
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/gqlop"
+	"github.com/partnertui/partnertui/internal/ledger"
+	"github.com/partnertui/partnertui/internal/platform"
+	"github.com/partnertui/partnertui/ui/balancechart"
 )
 
 // The account's one request, as the app sends it, counted by the
 // project's own operation counter: within the Sandbox limits, with the
-// first page of every tab; going through every tab then costs nothing.
+// first page of every tab and the balance chart's first reads (the
+// account's bookings of the last 30 days fit a page); opening the account,
+// drawing its chart and going through every tab is that one request.
 func TestEmulatorAccountOneRequestCarriesEveryTab(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -22,15 +29,15 @@ func TestEmulatorAccountOneRequestCarriesEveryTab(t *testing.T) {
 	e := newEmu(t, emulator.Options{Accounts: 12}, false)
 	ops := e.opCount()
 	e.press("enter")
-	// The balance chart's two reads (a page of the last 30 days' bookings
-	// and the booking before them) follow the account's, and are no tab's.
-	if got := e.opsSince(ops); len(got) != 3 || got[0] != api.OpAccountViewUser || got[1] != api.OpAccountTransactionList || got[2] != api.OpAccountTransactionList {
-		t.Fatalf("the Overview sent %q, want one %s, then the chart's two %s", got, api.OpAccountViewUser, api.OpAccountTransactionList)
+	if got := e.opsSince(ops); len(got) != 1 || got[0] != api.OpAccountViewUser {
+		t.Fatalf("the Overview and its chart sent %q, want one %s", got, api.OpAccountViewUser)
 	}
-	ops = e.opCount()
+	if h := e.overview().chart.model.History(); h == nil || !h.Complete || h.Mismatch != nil {
+		t.Fatalf("the chart from the account's one request: %+v", h)
+	}
 	e.press("2", "3", "4", "5", "6", "7", "o", "8", "1")
-	if got := e.opsSince(ops); len(got) != 0 {
-		t.Fatalf("every tab sent %q, want none: the account's one request brought them", got)
+	if got := e.opsSince(ops); len(got) != 1 {
+		t.Fatalf("from enter through every tab: %q, want the account's one request: it brought them", got)
 	}
 	var sent *api.Entry
 	for _, en := range e.m.marks.log.Entries() {
@@ -51,10 +58,89 @@ func TestEmulatorAccountOneRequestCarriesEveryTab(t *testing.T) {
 	if len(c.Broken) > 0 {
 		t.Fatalf("it breaks the Sandbox limits: %v", c.Broken)
 	}
-	for _, list := range []string{"virtualIbanEntries(", "standingOrders(", "trustedBeneficiaries(", "upcoming: transactions("} {
+	for _, list := range []string{"virtualIbanEntries(", "standingOrders(", "trustedBeneficiaries(", "upcoming: transactions(",
+		"booked: transactions(", "bookedBefore: transactions("} {
 		if !strings.Contains(sent.Query, list) {
 			t.Errorf("the account's one request does not read %s", list)
 		}
+	}
+}
+
+// An account whose bookings of the chart's period do not fit the page the
+// account's request brought: from enter through every tab, that request
+// and the chart's pages after its page, never the booking before the
+// period again (the request brought it); the chart is then the one its
+// own read would draw.
+func TestEmulatorAccountChartWalksOnFromTheOneRequest(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts the emulator")
+	}
+	e := newEmu(t, emulator.Options{Accounts: 12}, false)
+	rows := walkList(e.driver, e.accounts().list)
+	at := slices.IndexFunc(rows, func(a api.Account) bool {
+		return a.StatusInfo.Status == "Opened" && a.IBAN != "" && a.Currency == "EUR" && a.Balances != nil
+	})
+	if at < 0 {
+		t.Fatal("no Opened EUR account with an IBAN")
+	}
+	acct := rows[at]
+	ctx := context.Background()
+	// One page and one booking more, today.
+	for i := range platform.PageMax + 1 {
+		if _, err := e.client.SimulateIncomingTransfer(ctx, api.IncomingTransfer{Amount: api.Amount{Value: fmt.Sprintf("%d.00", 1+i), Currency: "EUR"},
+			CreditorIBAN: acct.IBAN, CreditorName: acct.Holder.Info.Name, DebtorIBAN: simulatedDebtorIBAN, DebtorName: "Debtor"}); err != nil {
+			t.Fatalf("transfer %d: %v", i, err)
+		}
+	}
+	since := ledger.LastDays(e.m.c.now(), balancechart.Periods[0]).Start()
+	booked := every(t, api.Pages(e.client.TransactionList, api.TransactionsParams{AccountID: acct.ID, Status: []string{"Booked"},
+		IsAfterUpdatedAt: since, OrderBy: api.TxOrderUpdatedAt, Direction: api.DirectionDesc}))
+	pages := (len(booked) + platform.PageMax - 1) / platform.PageMax
+	if pages < 2 {
+		t.Fatalf("%d bookings since %s: one page", len(booked), since)
+	}
+
+	e.run(e.accounts().list.SetCursor(at))
+	seq := e.m.marks.log.Entries()[0].Seq
+	ops := e.opCount()
+	e.press("enter", "2", "3", "4", "5", "6", "7", "o", "8", "1")
+	want := []string{api.OpAccountViewUser}
+	for range pages - 1 {
+		want = append(want, api.OpAccountTransactionList)
+	}
+	if got := e.opsSince(ops); !slices.Equal(got, want) {
+		t.Fatalf("from enter through every tab, %d bookings in the chart's period: %q, want the account's one request and the %d pages after its page", len(booked), got, pages-1)
+	}
+	walked := 0
+	for _, en := range e.m.marks.log.Entries() {
+		if en.Seq <= seq || en.Name != api.OpAccountTransactionList {
+			continue
+		}
+		walked++
+		f, _ := en.Variables["filters"].(map[string]any)
+		if en.Variables["after"] == nil || f["isBeforeUpdatedAt"] != nil || f["isAfterUpdatedAt"] == nil {
+			t.Errorf("a chart's read after the account's is not a page after the first of the period: %v", en.Variables)
+		}
+	}
+	if walked != pages-1 {
+		t.Errorf("the request log has %d of the chart's pages, want %d", walked, pages-1)
+	}
+	h := e.overview().chart.model.History()
+	if h == nil || !h.Complete || h.Mismatch != nil || h.Bookings < platform.PageMax+1 {
+		t.Fatalf("the chart walked on from the account's request: %+v", h)
+	}
+	bal, err := api.LedgerBalances(&e.overview().acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fold := ledger.NewFold(h.Period, bal)
+	if err := e.client.ReadBooked(ctx, acct.ID, fold, nil); err != nil {
+		t.Fatal(err)
+	}
+	fold.Done()
+	if alone := fold.History(); !reflect.DeepEqual(*h, alone) {
+		t.Errorf("the chart from the account's request:\n%+v\nread alone:\n%+v", *h, alone)
 	}
 }
 

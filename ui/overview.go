@@ -72,9 +72,14 @@ type overviewScreen struct {
 	// from an earlier visit; zero once it is fresh.
 	kept time.Time
 	// chart is the booked balance over the last days, read after the
-	// account.
+	// account (its first reads with it, when the opening carries them).
 	chart *overviewChart
-	sim   *simulating
+	// took is what the read in flight brought of the chart, once it has
+	// answered: the opening's view's first reads of it, nil for any other
+	// read. The read's command writes it before its answer, the loop reads
+	// it once that answer is applied.
+	took **chartFrom
+	sim  *simulating
 	// simulated runs when a simulation touched the account: the account
 	// screen reads its transactions again.
 	simulated func() tea.Cmd
@@ -145,13 +150,19 @@ func (d *overviewScreen) setSize(w, h int) { d.w, d.h = w, h }
 func (d *overviewScreen) loadAccount() tea.Cmd {
 	a, id, project, o, bg := d.env.API, d.acct.ID, d.env.Project, d.opening, d.env.ctx
 	d.opening, d.fromView = nil, o != nil
+	took := new(*chartFrom)
+	d.took = took
 	if o != nil {
 		o.begin()
 	}
+	// A chart drawn from what the request brought is kept only if no
+	// kept chart was forgotten since it was sent.
+	since := d.env.charts.generation()
 	return d.detail.load(d.c, d.ctx, d.env.Name, func(ctx context.Context) (*api.AccountDetail, error) {
 		if o != nil {
-			if detail, err := o.send(bg, ctx, a); err == nil {
-				return detail, nil
+			if v, err := o.send(bg, ctx, a); err == nil {
+				*took = o.chartOf(v, since)
+				return v.Detail, nil
 			}
 		}
 		return a.AccountDetail(ctx, id, project)
@@ -165,9 +176,14 @@ func (d *overviewScreen) update(msg tea.Msg) tea.Cmd {
 		if it := d.detail.item; it != nil {
 			d.acct = it.Account
 		}
+		// The answer applied is the read in flight's: took is written.
+		var from *chartFrom
+		if d.took != nil {
+			from = *d.took
+		}
 		if d.detail.err == nil {
 			d.kept = time.Time{}
-			cmds = append(cmds, d.readChart())
+			cmds = append(cmds, d.readChart(from))
 		}
 		if d.fromView && d.refreshed != nil {
 			d.fromView = false
@@ -227,19 +243,20 @@ func (d *overviewScreen) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			// Without the account's balance, the read waits for it.
 			return nil, true
 		}
-		return d.readChart(), true
+		return d.readChart(nil), true
 	}
 	return nil, false
 }
 
 // readChart reads the balance chart: after the account's one request, from
-// the booked balance it brought.
-func (d *overviewScreen) readChart() tea.Cmd {
+// the booked balance it brought, and from its first reads of the chart
+// when it brought them (from, nil otherwise).
+func (d *overviewScreen) readChart(from *chartFrom) tea.Cmd {
 	if det := d.detail.item; det != nil && det.Membership != nil && !det.Membership.CanViewAccount {
 		d.chart.hide("your membership lacks canViewAccount, which the platform requires to show its bookings")
 		return nil
 	}
-	return d.chart.read(d.ctx, &d.acct)
+	return d.chart.read(d.ctx, &d.acct, from)
 }
 
 // fieldLines are the account's fields: what the list's row had at once,
@@ -440,9 +457,9 @@ func (d *overviewScreen) withChart(room int) []string {
 
 // keptLine says how old the account shown is while it is the view kept
 // from an earlier visit, and the chart's age when it is another (the
-// chart is read after the account, so a revalidation that outlived its
-// screen may have refreshed one and not the other); empty once both are
-// fresh.
+// chart is drawn, and kept, once the account's answer reaches its screen,
+// so a revalidation that outlived its screen may have refreshed one and
+// not the other); empty once both are fresh.
 func (d *overviewScreen) keptLine() string {
 	now := d.c.now()
 	var parts []string

@@ -16,11 +16,16 @@ import (
 // last 30, 90 or 365 days (p cycles), rebuilt from the booked balance the
 // account's request brought and the bookings of the period. Its reads
 // (api.ReadBooked: the pages of the period's bookings and one request for
-// the opening, nothing more) start once the account's one request has
-// answered, and its pages are drawn as they come, marked partial. A chart
-// read to the end is kept with the account (the environment's charts):
-// coming back shows it at once, with its age, while it is read again
-// after the account; a simulation on the account forgets it.
+// the opening, nothing more) begin in the account's one request, which
+// carries the first page and the opening's probe for the period the chart
+// opens on (api.BookedParts): the chart then reads only the pages after
+// that one (api.ReadBookedFrom), none when the period's bookings fit a
+// page. Any other read (another period, a refresh, a simulation) is
+// ReadBooked's own, once the account has answered. Its pages are drawn as
+// they come, marked partial. A chart read to the end is kept with the
+// account (the environment's charts): coming back shows it at once, with
+// its age, while it is read again with the account; a simulation on the
+// account forgets it.
 
 // chartMin is the height from which the chart draws its plot (three rows,
 // its axis and dates) with in and out and the money apart: the Overview
@@ -63,6 +68,15 @@ func (k *chartsKept) forget(accountID string) {
 	for _, d := range balancechart.Periods {
 		k.drop(chartKey{accountID, d})
 	}
+}
+
+// chartFrom is what the account's one request brought of its chart: the
+// first reads of the period's bookings, and the kept charts' generation
+// as it was sent.
+type chartFrom struct {
+	period ledger.Period
+	start  *api.BookedStart
+	since  uint64
 }
 
 // chartPageMsg is a page of a chart's read: the history so far.
@@ -219,8 +233,10 @@ func (ch *overviewChart) hide(why string) {
 }
 
 // read reads the chart of account a, whose booked balance is the one
-// its request just brought, giving up the read in flight.
-func (ch *overviewChart) read(parent context.Context, a *api.Account) tea.Cmd {
+// its request just brought, giving up the read in flight; from what that
+// request brought of the chart when it is of the period shown (from, nil
+// when it brought nothing).
+func (ch *overviewChart) read(parent context.Context, a *api.Account, from *chartFrom) tea.Cmd {
 	ch.giveUp()
 	bal, err := api.LedgerBalances(a)
 	if err != nil {
@@ -234,17 +250,29 @@ func (ch *overviewChart) read(parent context.Context, a *api.Account) tea.Cmd {
 	}
 	ctx, stop := context.WithCancel(parent)
 	ch.id, ch.stop, ch.ctx, ch.feed, ch.err = ch.c.nextID(), stop, ctx, newFeed[chartPageMsg](), nil
+	period, start := ledger.LastDays(ch.c.now(), ch.model.Days()), (*api.BookedStart)(nil)
 	ch.since = ch.env.charts.generation()
+	if from != nil && from.period.Days() == ch.model.Days() {
+		// The bookings were read as the account's request was sent,
+		// and are of the period as it was then.
+		period, start, ch.since = from.period, from.start, from.since
+	}
 	id, feed, lister, env, accountID := ch.id, ch.feed, ch.env.API, ch.env.Name, a.ID
-	fold := ledger.NewFold(ledger.LastDays(ch.c.now(), ch.model.Days()), bal)
+	fold := ledger.NewFold(period, bal)
 	pages := 0
 	read := ch.c.task(func() tea.Msg {
-		err := api.ReadBooked(ctx, lister, accountID, fold, func(p, _ int) {
+		progress := func(p, _ int) {
 			// On the walk's goroutine, after the page was added: the
 			// fold is never touched anywhere else.
 			pages = p
 			feed.put(chartPageMsg{envTag: envTag{env}, id: id, hist: fold.History(), pages: p})
-		})
+		}
+		var err error
+		if start != nil {
+			err = api.ReadBookedFrom(ctx, lister, start, fold, progress)
+		} else {
+			err = api.ReadBooked(ctx, lister, accountID, fold, progress)
+		}
 		if err != nil {
 			return chartMsg{envTag: envTag{env}, id: id, err: err}
 		}

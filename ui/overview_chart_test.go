@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -294,5 +296,69 @@ func TestOverviewPeriodBeforeTheAccount(t *testing.T) {
 	d.run(open)
 	if h := ch.model.History(); h == nil || !h.Complete || h.Period.Days() != 90 || h.Mismatch != nil {
 		t.Fatalf("once the account came: %+v", h)
+	}
+}
+
+// The chart's first page of bookings and the booking before the period
+// come with the account's one request; when the period's bookings do not
+// fit that page, the chart reads the pages after it, of the same size,
+// and never the booking before the period again; it is then the chart
+// its own read draws. Another period (p) is read as before: its pages
+// and the booking before them.
+func TestOverviewChartWalksOnFromTheAccountsRequest(t *testing.T) {
+	t.Parallel()
+	const size = 3
+	d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: 120, h: 40}, func(d *driver) {
+		withBookedYear(d)
+		d.sbx.pageSize = size
+	})
+	since := ledger.LastDays(testNow, 30).Start()
+	booked := 0
+	for _, tx := range d.sbx.txs["acc-0"] {
+		if !tx.UpdatedAt.Before(since) {
+			booked++
+		}
+	}
+	pages := (booked + size - 1) / size
+	if pages < 2 {
+		t.Fatalf("%d bookings in 30 days: one page of %d", booked, size)
+	}
+	before := d.sbx.requests()
+	d.press("enter")
+	if n, chart := d.sbx.requests()-before, d.sbx.chartReads(); n != pages || chart != pages-1 || d.sbx.viewCalls != 1 || d.sbx.chartProbes() != 0 {
+		t.Fatalf("%d bookings in pages of %d: %d requests, %d of them the chart's, %d probes; want the account's and the %d pages after its page",
+			booked, size, n, chart, d.sbx.chartProbes(), pages-1)
+	}
+	d.sbx.mu.Lock()
+	for _, p := range d.sbx.txParams {
+		if p.After == "" || p.First != size || !p.IsAfterUpdatedAt.Equal(since) {
+			t.Errorf("a chart's read after the account's is not a page after the first: %+v", p)
+		}
+	}
+	d.sbx.mu.Unlock()
+	h := d.overview().chart.model.History()
+	if h == nil || !h.Complete || h.Mismatch != nil || h.Period.Days() != 30 {
+		t.Fatalf("the chart walked on from the account's request: %+v", h)
+	}
+	bal, err := api.LedgerBalances(&d.overview().acct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fold := ledger.NewFold(h.Period, bal)
+	if err := api.ReadBooked(context.Background(), d.sbx, "acc-0", fold, nil); err != nil {
+		t.Fatal(err)
+	}
+	fold.Done()
+	if alone := fold.History(); !reflect.DeepEqual(*h, alone) {
+		t.Errorf("the chart from the account's request:\n%+v\nread alone:\n%+v", *h, alone)
+	}
+
+	reads, probes := d.sbx.chartReads(), d.sbx.chartProbes()
+	d.press("p")
+	if n, p := d.sbx.chartReads()-reads, d.sbx.chartProbes()-probes; n < 2 || p != 1 {
+		t.Errorf("90 days: %d reads, %d probes, want its pages and the booking before them", n, p)
+	}
+	if h := d.overview().chart.model.History(); h == nil || !h.Complete || h.Mismatch != nil || h.Period.Days() != 90 {
+		t.Fatalf("90 days: %+v", h)
 	}
 }

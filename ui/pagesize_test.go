@@ -53,9 +53,10 @@ func TestPageSizeIsEveryListsPage(t *testing.T) {
 	}
 	for _, p := range txs {
 		if p.OrderBy == api.TxOrderUpdatedAt {
-			// The Overview's balance chart: its bookings are read by api
-			// (BalanceHistory) at the client's page size, and its probe
-			// for the last booking before the period is a few rows.
+			// The Overview's balance chart: its pages after the one the
+			// account's request brought (of page_size, as they are), and
+			// its probe for the last booking before the period, a few
+			// rows.
 			continue
 		}
 		if p.First != 7 {

@@ -16,26 +16,29 @@ import (
 )
 
 // An account costs one request to open, which brings every tab's first
-// page: showing the tabs costs none.
+// page and the Overview's balance chart (its bookings of the last 30 days
+// fit a page): showing the tabs costs none.
 func TestAccountTabsReadOnFirstShow(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
 	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
 	before := d.sbx.requests()
 	d.press("enter")
-	// The balance chart's reads come after the one request.
-	if n, chart := d.sbx.requests()-before, d.sbx.chartReads(); n != 1+openingChartReads || chart != openingChartReads || d.sbx.viewCalls != 1 {
-		t.Fatalf("opening the account sent %d requests, %d of them the chart's", n, chart)
+	if n, chart := d.sbx.requests()-before, d.sbx.chartReads(); n != 1 || chart != 0 || d.sbx.viewCalls != 1 {
+		t.Fatalf("opening the account sent %d requests, %d of them the chart's, want its one", n, chart)
+	}
+	if !d.overview().chart.complete() {
+		t.Fatal("the chart is not drawn complete from the account's one request")
 	}
 	for _, tab := range []string{"2", "3", "4", "5"} {
 		d.press(tab)
-		if n := d.sbx.requests() - before; n != 1+openingChartReads {
+		if n := d.sbx.requests() - before; n != 1 {
 			t.Fatalf("tab %s: %d requests in all", tab, n)
 		}
 	}
 	d.wantScreen("Period")
 	d.press("tab", "tab", "shift+tab", "1", "2")
-	if n := d.sbx.requests() - before; n != 1+openingChartReads {
+	if n := d.sbx.requests() - before; n != 1 {
 		t.Fatalf("tabs shown again sent requests: %d in all", n)
 	}
 	d.wantScreen(d.sbx.txs["acc-0"][0].Label)
@@ -55,7 +58,7 @@ func TestAccountOpeningFallsBackToEachPart(t *testing.T) {
 	d.sbx.viewErr = errors.New("the combined read failed")
 	before := d.sbx.requests()
 	d.press("enter")
-	if n := d.sbx.requests() - before; n != 2+openingChartReads || d.sbx.viewCalls != 1 || d.sbx.detailCalls != 1 || d.sbx.chartReads() != openingChartReads {
+	if n := d.sbx.requests() - before; n != 2+aloneChartReads || d.sbx.viewCalls != 1 || d.sbx.detailCalls != 1 || d.sbx.chartReads() != aloneChartReads {
 		t.Fatalf("opening the account after a failed view: %d requests, %d views, %d details, %d the chart's", n, d.sbx.viewCalls, d.sbx.detailCalls, d.sbx.chartReads())
 	}
 	d.wantScreen("Your rights")
@@ -414,8 +417,9 @@ func TestSimulatedTransferRefreshesTransactions(t *testing.T) {
 	d.press("enter", "2", "1")
 	calls, chart := len(d.sbx.txParams), d.sbx.chartReads()
 	d.press("s", "5", "enter")
-	// The tab's list once, and the chart after the account again.
-	if lists, charts := len(d.sbx.txParams)-calls-(d.sbx.chartReads()-chart), d.sbx.chartReads()-chart; lists != 1 || charts != openingChartReads {
+	// The tab's list once, and the chart on its own after the account
+	// again.
+	if lists, charts := len(d.sbx.txParams)-calls-(d.sbx.chartReads()-chart), d.sbx.chartReads()-chart; lists != 1 || charts != aloneChartReads {
 		t.Fatalf("%d list and %d chart requests after the transfer", lists, charts)
 	}
 }
@@ -596,9 +600,12 @@ func TestRevisitShowsKeptRowsThenFreshOnes(t *testing.T) {
 	if strings.Contains(d.screen(), "ago") {
 		t.Fatalf("the fresh Overview still shows an age:\n%s", d.screen())
 	}
-	// The view, then the chart after it (kept, it read 2 at the first visit).
-	if n, chart := d.sbx.requests()-before, d.sbx.chartReads()-openingChartReads; n != 1+chart || chart != openingChartReads || d.sbx.viewCalls != 2 {
-		t.Fatalf("the revisit cost %d requests (%d views, %d the chart's), want the one view and the chart's %d", n, d.sbx.viewCalls, chart, openingChartReads)
+	// The view, the chart's reads in it, at the first visit as now.
+	if n, chart := d.sbx.requests()-before, d.sbx.chartReads(); n != 1 || chart != 0 || d.sbx.viewCalls != 2 {
+		t.Fatalf("the revisit cost %d requests (%d views, %d the chart's), want the one view", n, d.sbx.viewCalls, chart)
+	}
+	if ch := d.overview().chart; !ch.complete() || !ch.keptAt().IsZero() {
+		t.Fatalf("the revisit's chart is not the fresh one: complete %v, kept at %v", ch.complete(), ch.keptAt())
 	}
 }
 
