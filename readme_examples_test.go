@@ -257,6 +257,56 @@ func TestREADMEExamples(t *testing.T) {
 	}
 }
 
+// secretOnCommandLine is the value an example's command line gives
+// --secret, "" when it gives none or "-" (stdin).
+func secretOnCommandLine(cmd string) string {
+	words := strings.Fields(cmd)
+	for i, w := range words {
+		v, ok := strings.CutPrefix(w, "--secret=")
+		if !ok && w == "--secret" && i+1 < len(words) {
+			v, ok = words[i+1], true
+		}
+		if ok && v != "-" {
+			return v
+		}
+	}
+	return ""
+}
+
+// TestREADMEExamplesKeepWebhookSecretsOffTheCommandLine: no example of the
+// README passes a webhook secret as --secret VALUE, which the process list
+// and the shell's history would keep (issue 31, item 6): they read it from
+// stdin (--secret -), an environment variable (--secret-env) or a file
+// (--secret-file).
+func TestREADMEExamplesKeepWebhookSecretsOffTheCommandLine(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"partnertui listen --create --secret s3cr3t --forward-to http://localhost:8080": "s3cr3t",
+		"partnertui listen --create --secret=s3cr3t":                                    "s3cr3t",
+		`partnertui events replay 7a1e… --secret "$S"`:                                  `"$S"`,
+		"partnertui listen --create --secret - --forward-to http://localhost:8080":      "",
+		"partnertui listen --create --secret-env HANDLER_SECRET":                        "",
+		"partnertui events replay 7a1e… --secret-file ~/.config/myapp/webhook-secret":   "",
+	} {
+		if got := secretOnCommandLine(cmd); got != want {
+			t.Errorf("secretOnCommandLine(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	examples := readmeExamples(t)
+	safe := 0
+	for _, ex := range examples {
+		if v := secretOnCommandLine(ex.cmd); v != "" {
+			t.Errorf("README line %d passes a webhook secret on the command line (--secret %s): use --secret -, --secret-env or --secret-file\n%s", ex.line, v, ex.cmd)
+		}
+		if strings.Contains(ex.cmd, "--secret-env ") || strings.Contains(ex.cmd, "--secret-file ") {
+			safe++
+		}
+	}
+	if safe == 0 {
+		t.Fatalf("none of the README's %d examples gives a secret with --secret-env or --secret-file; the parser has lost them", len(examples))
+	}
+}
+
 // run runs one example and checks what it did.
 func (w *readmeWorld) run(t *testing.T, ex readmeExample) {
 	for key, probe := range pendingExamples {

@@ -53,6 +53,7 @@ func portalProxy(t *testing.T, target string) (addr string, on *atomic.Bool) {
 // item 14 in a real terminal: a network's sign-in page answering in the
 // platform's place is one sentence with its remedy, whole at 80 columns,
 // with L for the request; the page itself is in the request log only.
+// Before the portal, its project token's simulations (issue 32, item 15).
 func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
 	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
@@ -68,6 +69,7 @@ func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
 		}
 		tm.start(w, h, bin, "--config", cfg)
 		tm.waitFor("account list", "Accounts", "row 1 of")
+		projectTokenSimulations(tm)
 		portal.Store(true)
 		tm.keys("r")
 		flat := tm.waitForWords("the portal's error",
@@ -88,6 +90,29 @@ func TestTmuxCaptivePortalIsDescribed(t *testing.T) {
 		tm.keys("q")
 		tm.waitExit()
 	})
+}
+
+// projectTokenSimulations is issue 32's item 15 with a project token: an
+// account's simulation menu offers none that only a user can run. From
+// the account list, it opens the first account's menu, goes round it to
+// its last simulation, whose line lists every other one, and comes back
+// to the list.
+func projectTokenSimulations(tm *tmux) {
+	tm.t.Helper()
+	tm.keys("Enter")
+	tm.waitFor("an account", "Overview", "IBAN")
+	tm.keys("s")
+	tm.waitFor("the simulation menu", "Simulate ▸ receive a transfer")
+	// ↑ from the first is the last: with a user's token, send a transfer.
+	tm.keys("Up")
+	tm.waitFor("the menu's last simulation, with the others", "Simulate ▸ charge a fee  ↑/↓: receive a transfer · receive a direct debit")
+	if menu := tm.capture(); strings.Contains(menu, "send a transfer") || strings.Contains(menu, "direct debit …") {
+		tm.t.Fatalf("a project token is offered more simulations than its own three:\n%s", menu)
+	}
+	tm.keys("Escape")
+	tm.waitFor("the menu closed", "s simulate")
+	tm.keys("Escape")
+	tm.waitFor("account list", "Accounts", "row 1 of")
 }
 
 // TestTmuxSignInSaysItRunsBrowser is issue 32's item 16: with $BROWSER
@@ -179,52 +204,60 @@ func TestTmuxAccountsSortSearchAndJumps(t *testing.T) {
 	})
 }
 
-// TestTmuxDemoCopiesRun is issue 32's item 21: under --demo a request
-// copied from L (c, C) runs, while the demo runs, against that demo: its
-// configuration, its state and its token, not the user's.
+// TestTmuxDemoCopiesRun is issue 32's item 21, at 80×24 and 120×40:
+// under --demo a request copied from L (c, C) runs, while the demo runs,
+// against that demo: its configuration, its state and its token, not the
+// user's.
 func TestTmuxDemoCopiesRun(t *testing.T) {
 	t.Parallel()
-	tm := newTmux(t)
-	bin := realBinary.Path(t)
-	tm.start(120, 40, bin, "--demo")
-	if out, err := tm.cmd("set", "-g", "set-clipboard", "on").CombinedOutput(); err != nil {
-		t.Fatalf("tmux set-clipboard: %v\n%s", err, out)
-	}
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
-	tm.keys("L")
-	tm.waitFor("requests", "copies valid while this demo runs")
-	// partnertui on the PATH, as a user's would be.
-	dir := t.TempDir()
-	if err := os.Symlink(bin, filepath.Join(dir, "partnertui")); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []struct{ key, flash, starts string }{
-		{"c", "Copied as a partnertui api command against this demo", "XDG_STATE_HOME="},
-		{"C", "Copied as curl, after the line that sets this demo's token", "# Valid only while this partnertui --demo runs"},
-	} {
-		tm.keys(k.key)
-		tm.waitFor("copied", k.flash)
-		var copied []byte
-		if !poll(10*time.Second, func() bool {
-			copied, _ = tm.cmd("show-buffer").Output()
-			return strings.HasPrefix(string(copied), k.starts)
-		}) {
-			t.Fatalf("%s copied %q, want it to start %q", k.key, copied, k.starts)
+	eachSize(t, func(t *testing.T, w, h int) {
+		tm := newTmux(t)
+		bin := realBinary.Path(t)
+		tm.start(w, h, bin, "--demo")
+		if out, err := tm.cmd("set", "-g", "set-clipboard", "on").CombinedOutput(); err != nil {
+			t.Fatalf("tmux set-clipboard: %v\n%s", err, out)
 		}
-		if _, err := exec.LookPath("curl"); err != nil && k.key == "C" {
-			continue
+		tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
+		tm.keys("a")
+		tm.waitFor("account list", "Accounts", "row 1 of")
+		tm.keys("L")
+		tm.waitFor("requests", "requests kept, newest first", "copies valid")
+		if w >= 120 {
+			// 80 columns cut the status line after "copies valid"; the
+			// copies themselves say it (below).
+			tm.waitFor("requests", "copies valid while this demo runs")
 		}
-		sh := exec.Command("bash", "-c", string(copied))
-		sh.Env = append(tm.env, "PATH="+dir+":"+os.Getenv("PATH"))
-		out, err := sh.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), `"data"`) || !strings.Contains(string(out), `"accounts"`) {
-			t.Fatalf("%s: the copied command did not answer the demo's data: %v\n%s\n%s", k.key, err, copied, out)
+		// partnertui on the PATH, as a user's would be.
+		dir := t.TempDir()
+		if err := os.Symlink(bin, filepath.Join(dir, "partnertui")); err != nil {
+			t.Fatal(err)
 		}
-	}
-	tm.keys("q")
-	tm.waitExit()
+		for _, k := range []struct{ key, flash, starts string }{
+			{"c", "Copied as a partnertui api command against this demo", "XDG_STATE_HOME="},
+			{"C", "Copied as curl, after the line that sets this demo's token", "# Valid only while this partnertui --demo runs"},
+		} {
+			tm.keys(k.key)
+			tm.waitFor("copied", k.flash)
+			var copied []byte
+			if !poll(10*time.Second, func() bool {
+				copied, _ = tm.cmd("show-buffer").Output()
+				return strings.HasPrefix(string(copied), k.starts)
+			}) {
+				t.Fatalf("%s copied %q, want it to start %q", k.key, copied, k.starts)
+			}
+			if _, err := exec.LookPath("curl"); err != nil && k.key == "C" {
+				continue
+			}
+			sh := exec.Command("bash", "-c", string(copied))
+			sh.Env = append(tm.env, "PATH="+dir+":"+os.Getenv("PATH"))
+			out, err := sh.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), `"data"`) || !strings.Contains(string(out), `"accounts"`) {
+				t.Fatalf("%s: the copied command did not answer the demo's data: %v\n%s\n%s", k.key, err, copied, out)
+			}
+		}
+		tm.keys("q")
+		tm.waitExit()
+	})
 }
 
 // TestTmuxHostileSnapshotIsCleaned is issue 31's item 3 in a real
@@ -274,11 +307,14 @@ func TestTmuxHostileSnapshotIsCleaned(t *testing.T) {
 	tm2.waitExit()
 }
 
-// newTmuxAt is a second tmux session of the same test, with the same
-// environment (HOME, XDG directories, TMPDIR).
+// newTmuxAt is a second tmux session of the same test (or of one of its
+// subtests, t), with the same environment (HOME, XDG directories, TMPDIR)
+// and a pane of its own.
 func newTmuxAt(t *testing.T, first *tmux) *tmux {
 	t.Helper()
 	second := *first
+	second.t = t
 	second.session = first.session + "-2"
+	second.pane, second.seen = filepath.Join(t.TempDir(), "pane.out"), -1
 	return &second
 }

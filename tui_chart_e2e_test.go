@@ -47,7 +47,7 @@ func TestTmuxChartRedrawsAfterASimulatedTransfer(t *testing.T) {
 		t.Fatalf("none of the demo user's %d accounts is an Opened EUR account with an IBAN", len(accounts))
 	}
 
-	startDemoAt(tm, bin, "account "+id)
+	startDemoAt(tm, 120, 40, bin, "account "+id)
 	tm.waitFor("the chart", "Booked balance · last 30 days", "; adds up with", "Pending")
 	screen := tm.capture()
 	bookings, in := chartFigures(t, screen)

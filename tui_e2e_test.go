@@ -26,7 +26,7 @@ func TestTmuxWholeAccount(t *testing.T) {
 	}
 	account := cards[0].AccountMembership.AccountID
 
-	startDemoAt(tm, bin, "account "+account)
+	startDemoAt(tm, 120, 40, bin, "account "+account)
 	tm.waitFor("account overview", "Overview", "Your rights", "IBAN")
 
 	tm.keys("3")

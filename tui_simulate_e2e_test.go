@@ -72,11 +72,11 @@ func payableDemoCard(t *testing.T, tm *tmux, bin string) string {
 	return ""
 }
 
-// startDemoAt starts --demo at 120×40, signs in as the demo user and
-// jumps with the : palette to target ("card ID").
-func startDemoAt(tm *tmux, bin, target string) {
+// startDemoAt starts --demo at w×h, signs in as the demo user and jumps
+// with the : palette to target ("card ID").
+func startDemoAt(tm *tmux, w, h int, bin, target string) {
 	tm.t.Helper()
-	tm.start(120, 40, bin, "--demo")
+	tm.start(w, h, bin, "--demo")
 	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
 	tm.keys("a")
 	tm.waitFor("account list", "Accounts", "row 1 of")
@@ -85,35 +85,42 @@ func startDemoAt(tm *tmux, bin, target string) {
 	tm.keys(target, "Enter")
 }
 
-// TestTmuxCardPaymentAuthorizedThenDebited is issue 21's end-to-end test:
-// on a card's screen s authorizes a payment, which shows Pending; s again
-// debits it (the authorization prefilled), and the screen shows the debit
+// TestTmuxCardPaymentAuthorizedThenDebited is issue 21's end-to-end test,
+// at 80×24 and 120×40: on a card's screen s authorizes a payment, which
+// shows Pending; s again debits it (the authorization prefilled, its label
+// spaced from it: issue 32, item 22), and the screen shows the debit
 // Booked and the authorization Released, with r never pressed.
 func TestTmuxCardPaymentAuthorizedThenDebited(t *testing.T) {
 	t.Parallel()
-	tm := newTmux(t)
 	bin := realBinary.Path(t)
-	card := payableDemoCard(t, tm, bin)
+	card := payableDemoCard(t, newTmux(t), bin)
+	eachSize(t, func(t *testing.T, w, h int) {
+		tm := newTmux(t)
+		startDemoAt(tm, w, h, bin, "card "+card)
+		tm.waitFor("card", "Options", "Limits", "s simulate a payment")
 
-	startDemoAt(tm, bin, "card "+card)
-	tm.waitFor("card", "Options", "Limits", "s simulate a payment")
+		tm.keys("s")
+		tm.waitFor("simulation menu", "Simulate ▸ authorize", "debit · release · reverse", "enter run")
+		tm.keys("42", "Enter")
+		tm.waitFor("the authorization, Pending", "Authorized 42 EUR on the card", "card authorization · 42.00 EUR · Pending")
 
-	tm.keys("s")
-	tm.waitFor("simulation menu", "Simulate ▸ authorize", "debit · release · reverse", "enter run")
-	tm.keys("42", "Enter")
-	tm.waitFor("the authorization, Pending", "Authorized 42 EUR on the card", "card authorization · 42.00 EUR · Pending")
-
-	tm.keys("s", "Down")
-	tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
-	// The authorization prefilled, a space after its label (issue 32,
-	// item 22).
-	if !regexp.MustCompile(`Transaction: +\S`).MatchString(tm.capture()) {
-		t.Errorf("the debit's form runs its label into its value, or has none:\n%s", tm.capture())
-	}
-	tm.keys("Enter")
-	tm.waitFor("the payment, Booked", "card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Captured")
-	tm.keys("q")
-	tm.waitExit()
+		tm.keys("s", "Down")
+		tm.waitFor("the debit's form", "Simulate ▸ debit", "Transaction:")
+		// The authorization prefilled, a space after its label (issue 32,
+		// item 22).
+		if !regexp.MustCompile(`Transaction: +\S`).MatchString(tm.capture()) {
+			t.Errorf("the debit's form runs its label into its value, or has none:\n%s", tm.capture())
+		}
+		tm.keys("Enter")
+		booked := []string{"card debit · 42.00 EUR · Booked", "card authorization · 42.00 EUR · Released · Cap"}
+		if w >= 120 {
+			// 80 columns cut the authorization's row at its reason.
+			booked[1] += "tured"
+		}
+		tm.waitFor("the payment, Booked", booked...)
+		tm.keys("q")
+		tm.waitExit()
+	})
 }
 
 // answerInBrowser answers a payment's consent page as a browser does:
@@ -140,24 +147,25 @@ func answerInBrowser(t *testing.T, consentURL, decision string) string {
 }
 
 // TestTmuxTransferWaitsForConsent drives the real binary against an
-// emulator whose demo user does not consent automatically: the Overview's
-// "send a transfer" refuses an IBAN whose check digits are wrong before
-// anything is sent, then shows the payment's consent page, o opens it with
-// the user's $BROWSER (a script that keeps the address), the page answered
-// in a browser lands on partnertui's own page, which loads, and the
-// transfer is followed, with r never pressed.
+// emulator whose demo user does not consent automatically, at 80×24 and
+// 120×40: the Overview's "send a transfer" refuses an IBAN whose check
+// digits are wrong before anything is sent (issue 32, item 15), then shows
+// the payment's consent page, o opens it with the user's $BROWSER (a
+// script that keeps the address), the page answered in a browser lands on
+// partnertui's own page, which loads (issue 32, item 22), and the transfer
+// is followed, with r never pressed.
 func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	t.Parallel()
-	tm := newTmux(t)
+	home := newTmux(t)
 	bin := realBinary.Path(t)
 	emu := startEmulatorProcess(t, bin, 30, "1000000/1m")
-	cfgPath := writeUserConfig(t, filepath.Join(tm.tmpdir, "config.toml"), emu, "")
+	cfgPath := writeUserConfig(t, filepath.Join(home.tmpdir, "config.toml"), emu, "")
 	cfg, _, err := config.Load(cfgPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := cfg.Env(config.Sandbox)
-	sess := signin.Session(t, emu.kit, env, tm.home.Locations.State)
+	sess := signin.Session(t, emu.kit, env, home.home.Locations.State)
 	user, err := api.New(api.Options{Env: "sandbox", GraphQLURL: env.GraphQLURL(), TestingURL: env.TestingGraphQLURL(), TokenSource: sess.TokenSource()})
 	if err != nil {
 		t.Fatal(err)
@@ -180,40 +188,45 @@ func TestTmuxTransferWaitsForConsent(t *testing.T) {
 	}
 
 	// The user's browser: a script that keeps the address it is given.
-	opened := filepath.Join(tm.tmpdir, "opened.txt")
-	browser := filepath.Join(tm.tmpdir, "browser.sh")
+	opened := filepath.Join(home.tmpdir, "opened.txt")
+	browser := filepath.Join(home.tmpdir, "browser.sh")
 	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > '"+opened+"'\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for i, kv := range tm.env {
+	for i, kv := range home.env {
 		if strings.HasPrefix(kv, "BROWSER=") {
-			tm.env[i] = "BROWSER=" + browser
+			home.env[i] = "BROWSER=" + browser
 		}
 	}
 
-	tm.start(120, 40, bin, "--config", cfgPath)
-	tm.waitFor("account list", "Accounts", "row 1 of")
-	tm.keys(":")
-	tm.waitFor("palette", "accounts  transactions  members  cards")
-	tm.keys("account "+accountID, "Enter")
-	tm.waitFor("the account", "IBAN", "Your rights")
-	tm.keys("s", "Up")
-	tm.waitFor("the transfer's form", "Simulate ▸ send a transfer", "To IBAN:")
-	tm.keys("Tab", "FR76 3000 6000 0112 3456 7890 188", "Enter")
-	tm.waitFor("the wrong IBAN refused", "✗ enter a valid IBAN (check digits do not match)", "Simulate ▸ send a transfer")
-	tm.keys("BSpace", "9", "Enter")
-	tm.waitFor("the consent", "The transfer waits for your consent (payment ", "waiting for your consent", "/sandbox-consent?consentId=")
-	tm.keys("o")
-	tm.waitFor("the browser started", "The consent page is open in your browser")
-	address, err := os.ReadFile(opened)
-	if err != nil || !strings.Contains(string(address), "/sandbox-consent?consentId=") {
-		t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
-	}
-	landed := answerInBrowser(t, string(address), "accept")
-	if !strings.Contains(landed, "go back to partnertui") {
-		t.Fatalf("the consent's redirect landed on:\n%s", landed)
-	}
-	tm.waitFor("the transfer sent and followed", "Sent 10.00 EUR (payment ", "outgoing transfer · 10.00 EUR")
-	tm.keys("q")
-	tm.waitExit()
+	// One session a size, of the same home (signed in, the browser set).
+	eachSize(t, func(t *testing.T, w, h int) {
+		tm := newTmuxAt(t, home)
+		_ = os.Remove(opened)
+		tm.start(w, h, bin, "--config", cfgPath)
+		tm.waitFor("account list", "Accounts", "row 1 of")
+		tm.keys(":")
+		tm.waitFor("palette", "accounts  transactions  members  cards")
+		tm.keys("account "+accountID, "Enter")
+		tm.waitFor("the account", "IBAN", "Your rights")
+		tm.keys("s", "Up")
+		tm.waitFor("the transfer's form", "Simulate ▸ send a transfer", "To IBAN:")
+		tm.keys("Tab", "FR76 3000 6000 0112 3456 7890 188", "Enter")
+		tm.waitFor("the wrong IBAN refused", "✗ enter a valid IBAN (check digits do not match)", "Simulate ▸ send a transfer")
+		tm.keys("BSpace", "9", "Enter")
+		tm.waitForWords("the consent", "The transfer waits for your consent (payment ", "waiting for your consent", "/sandbox-consent?consentId=")
+		tm.keys("o")
+		tm.waitFor("the browser started", "The consent page is open in your browser")
+		address, err := os.ReadFile(opened)
+		if err != nil || !strings.Contains(string(address), "/sandbox-consent?consentId=") {
+			t.Fatalf("the browser was given %q (%v), want the consent page", address, err)
+		}
+		landed := answerInBrowser(t, string(address), "accept")
+		if !strings.Contains(landed, "go back to partnertui") {
+			t.Fatalf("the consent's redirect landed on:\n%s", landed)
+		}
+		tm.waitFor("the transfer sent and followed", "Sent 10.00 EUR (payment ", "outgoing transfer · 10.00 EUR")
+		tm.keys("q")
+		tm.waitExit()
+	})
 }

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
@@ -132,6 +136,43 @@ func TestMinAmountIgnoresTheSide(t *testing.T) {
 	_, help, _ := runCLI(t, "transactions", "--help")
 	if !strings.Contains(help, "without its sign") || strings.Contains(help, "above this amount") {
 		t.Errorf("the help does not say what the sign of --min means:\n%s", help)
+	}
+}
+
+// TestUntilHelpSaysItIncludesItsDay: every command with --until says in
+// its --help that a date D includes the day D (issue 32, item 4), as
+// TestUntilIncludesItsDay checks it does.
+func TestUntilHelpSaysItIncludesItsDay(t *testing.T) {
+	t.Parallel()
+	f := &Factory{IO: IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}}
+	var withUntil [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		if c.Flags().Lookup("until") != nil {
+			withUntil = append(withUntil, path)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub, append(slices.Clip(path), sub.Name()))
+		}
+	}
+	walk(NewCmdRoot(f), nil)
+	if !slices.ContainsFunc(withUntil, func(p []string) bool { return slices.Equal(p, []string{"transactions"}) }) {
+		t.Fatalf("the commands with --until are %q, without transactions", withUntil)
+	}
+	for _, path := range withUntil {
+		code, out, errOut := runCLI(t, append(path, "--help")...)
+		if code != ExitOK {
+			t.Fatalf("%s --help: exit %d: %s", strings.Join(path, " "), code, errOut)
+		}
+		line := ""
+		for l := range strings.Lines(out) {
+			if strings.HasPrefix(strings.TrimSpace(l), "--until ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "a date includes that day") {
+			t.Errorf("%s --help does not say --until D includes the day D: %q\n%s", strings.Join(path, " "), line, out)
+		}
 	}
 }
 
