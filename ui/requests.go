@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -227,14 +228,41 @@ func (s *requestsScreen) view() string {
 		}
 		lines = append(lines, row)
 	}
-	status := fmt.Sprintf("%d requests kept, newest first · ● sent by %s", len(s.entries), s.under)
-	if s.c.demo != nil {
-		status += " · copies valid while this demo runs"
+	return fit(strings.Join(lines, "\n"), s.w, s.h-1) + "\n" + trunc(st.dimP.Render(s.status()), s.w)
+}
+
+// status is the screen's last line in its longest wording that fits the
+// width: on 80 columns the legend and the demo's warning get shorter
+// rather than the warning being cut (issue 32, item 21).
+func (s *requestsScreen) status() string {
+	newOnes := s.log.Seq() != s.seen
+	read := s.keys.Read.Help().Key
+	var last string
+	for _, short := range []bool{false, true} {
+		parts := []string{fmt.Sprintf("%d requests kept, newest first", len(s.entries)), "● sent by " + s.under}
+		if short {
+			parts[1] = "● " + s.under
+		}
+		if s.c.demo != nil {
+			if short {
+				parts = append(parts, "copies valid in this demo only")
+			} else {
+				parts = append(parts, "copies valid while this demo runs")
+			}
+		}
+		if newOnes {
+			if short {
+				parts = append(parts, read+": new ones")
+			} else {
+				parts = append(parts, read+" shows the new ones")
+			}
+		}
+		last = strings.Join(parts, " · ")
+		if ansi.StringWidth(last) <= s.w {
+			break
+		}
 	}
-	if s.log.Seq() != s.seen {
-		status += " · " + s.keys.Read.Help().Key + " shows the new ones"
-	}
-	return fit(strings.Join(lines, "\n"), s.w, s.h-1) + "\n" + trunc(st.dimP.Render(status), s.w)
+	return last
 }
 
 // opWidth is the operation column's: what the columns up to the size

@@ -57,3 +57,32 @@ func TestDemoCopiesReachTheDemo(t *testing.T) {
 		}
 	}
 }
+
+// At 80 columns the request log's last line keeps the demo's warning
+// whole, the legend shortened instead (issue 32, item 21); at 120 it has
+// room for every word.
+func TestDemoWarningFitsTheStatusLine(t *testing.T) {
+	t.Parallel()
+	entry := api.Entry{Seq: 1, Time: testNow.Add(-time.Second), Env: "sandbox", URL: "http://127.0.0.1:41234/sandbox-partner/graphql",
+		Name: "ProjectInfo", Query: "query ProjectInfo { projectInfo { name } }", Status: 200}
+	for _, c := range []struct {
+		w, h int
+		want string
+	}{{80, 24, "copies valid in this demo only"}, {120, 40, "● sent by Accounts · copies valid while this demo runs"}} {
+		d := newDriverWith(t, fixture{rows: 3, signedIn: true, w: c.w, h: c.h}, func(d *driver) {
+			d.requests = keptLog{entry}
+			d.demo = &DemoPlace{ConfigFile: "/tmp/partnertui-demo-7/config.toml", StateHome: "/tmp/partnertui-demo-7"}
+		})
+		d.press("L")
+		lines := strings.Split(d.screen(), "\n")
+		status := ""
+		for _, l := range lines {
+			if strings.Contains(l, "requests kept, newest first") {
+				status = l
+			}
+		}
+		if !strings.Contains(status, c.want) || strings.Contains(status, "…") {
+			t.Errorf("%dx%d: the status line %q, want it to hold %q whole", c.w, c.h, status, c.want)
+		}
+	}
+}
