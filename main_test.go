@@ -131,7 +131,16 @@ func (m *tmux) cmd(args ...string) *exec.Cmd {
 func (m *tmux) start(w, h int, bin string, args ...string) {
 	m.t.Helper()
 	cmdline := append([]string{"new-session", "-d", "-s", m.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), bin}, args...)
-	if out, err := m.cmd(cmdline...).CombinedOutput(); err != nil {
+	// A session started as the previous one ends can reach its server
+	// while it exits (tmux ends with its last session): that is tried
+	// again once the server is gone.
+	var out []byte
+	var err error
+	poll(5*time.Second, func() bool {
+		out, err = m.cmd(cmdline...).CombinedOutput()
+		return err == nil || !strings.Contains(string(out), "server exited unexpectedly")
+	})
+	if err != nil {
 		m.t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	m.t.Cleanup(func() { _ = m.cmd("kill-server").Run() })
