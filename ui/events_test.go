@@ -13,6 +13,7 @@ import (
 	"github.com/partnertui/partnertui/auth"
 	"github.com/partnertui/partnertui/config"
 	"github.com/partnertui/partnertui/internal/platform"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 	"github.com/partnertui/partnertui/internal/testkit/teacmd"
 )
 
@@ -522,14 +523,14 @@ func TestGoldenEventsAndWaits(t *testing.T) {
 func TestEventsRevisitShowsKeptRowsThenFreshOnes(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
-	clock := testNow
-	d.m.c.now = func() time.Time { return clock }
+	clk := testclock.New(testNow)
+	d.m.c.now = clk.Now
 	d.press("E")
 	d.wantScreen("row 1 of 12/12")
 	d.press("esc")
 
 	// Meanwhile an event came.
-	clock = clock.Add(40 * time.Second)
+	clk.Advance(40 * time.Second)
 	d.sbxP.add("Transaction.Booked", "tx-new")
 	before := d.sbxP.requests()
 

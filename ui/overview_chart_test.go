@@ -17,6 +17,7 @@ import (
 	"github.com/partnertui/partnertui/emulator"
 	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/internal/platform"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 	"github.com/partnertui/partnertui/ui/balancechart"
 	"github.com/partnertui/partnertui/ui/balancechart/charttest"
 )
@@ -124,10 +125,10 @@ func TestGoldenOverviewChart(t *testing.T) {
 			d.sbx.accounts[0].Balances.Available = api.Amount{Value: "0.00", Currency: "EUR"}
 		}, nil},
 		{"kept", withBookedYear, func(d *driver) {
-			clock := testNow
-			d.m.c.now = func() time.Time { return clock }
+			clk := testclock.New(testNow)
+			d.m.c.now = clk.Now
 			d.press("enter", "esc")
-			clock = clock.Add(40 * time.Second)
+			clk.Advance(40 * time.Second)
 			// Shown at once, before the account and its chart are read
 			// again.
 			d.update(d.update(keyMsg("enter"))())

@@ -4,17 +4,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // revisitAndLeave opens account 0, goes back, lets the server rename it
 // 40 s later, opens it again (shown from memory) and leaves it before its
 // revalidation is sent: it returns that revalidation, to run after.
-func revisitAndLeave(t *testing.T, d *driver, clock *time.Time) (revalidate func()) {
+func revisitAndLeave(t *testing.T, d *driver, clk *testclock.Fake) (revalidate func()) {
 	t.Helper()
 	d.press("enter")
 	d.wantScreen("Your rights")
 	d.press("esc")
-	*clock = clock.Add(40 * time.Second)
+	clk.Advance(40 * time.Second)
 	d.sbx.mu.Lock()
 	d.sbx.accounts[0].Name = "Renamed account"
 	d.sbx.mu.Unlock()
@@ -34,19 +36,19 @@ func revisitAndLeave(t *testing.T, d *driver, clock *time.Time) (revalidate func
 func TestLeavingARevisitedAccountKeepsItsRevalidation(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
-	clock := testNow
-	d.m.c.now = func() time.Time { return clock }
-	revalidate := revisitAndLeave(t, d, &clock)
+	clk := testclock.New(testNow)
+	d.m.c.now = clk.Now
+	revalidate := revisitAndLeave(t, d, clk)
 	revalidate()
 	v, read, ok := d.m.env.views.get("acc-0")
-	if !ok || v.Detail.Account.Name != "Renamed account" || !read.Equal(clock) {
+	if !ok || v.Detail.Account.Name != "Renamed account" || !read.Equal(clk.Now()) {
 		t.Fatalf("the revalidation of a screen left did not refresh the kept view: %v %v", ok, read)
 	}
 	if d.sbx.viewCalls != 2 {
 		t.Fatalf("%d view requests, want 2 (the first visit, the revalidation)", d.sbx.viewCalls)
 	}
 
-	clock = clock.Add(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	d.update(d.update(keyMsg("enter"))())
 	d.wantScreen("Renamed account")
 	d.wantScreen("updated 5s ago")
@@ -57,9 +59,9 @@ func TestLeavingARevisitedAccountKeepsItsRevalidation(t *testing.T) {
 func TestRevalidationAfterSignOutKeepsNothing(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
-	clock := testNow
-	d.m.c.now = func() time.Time { return clock }
-	revalidate := revisitAndLeave(t, d, &clock)
+	clk := testclock.New(testNow)
+	d.m.c.now = clk.Now
+	revalidate := revisitAndLeave(t, d, clk)
 	d.m.env.forgetUser()
 	revalidate()
 	if _, _, ok := d.m.env.views.get("acc-0"); ok {
@@ -73,13 +75,13 @@ func TestRevalidationAfterSignOutKeepsNothing(t *testing.T) {
 func TestLeavingTheEventsViewKeepsItsRevalidation(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true, w: 120, h: 40})
-	clock := testNow
-	d.m.c.now = func() time.Time { return clock }
+	clk := testclock.New(testNow)
+	d.m.c.now = clk.Now
 	d.press("E")
 	d.wantScreen("row 1 of 12/12")
 	d.press("esc")
 
-	clock = clock.Add(40 * time.Second)
+	clk.Advance(40 * time.Second)
 	d.sbxP.add("Transaction.Booked", "tx-new")
 	before := d.sbxP.requests()
 	revalidate := d.update(d.update(keyMsg("E"))())
@@ -90,7 +92,7 @@ func TestLeavingTheEventsViewKeepsItsRevalidation(t *testing.T) {
 		t.Fatalf("the revalidation cost %d requests, want 1", n)
 	}
 
-	clock = clock.Add(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	d.update(d.update(keyMsg("E"))())
 	d.wantScreen("tx-new")
 	if s := d.screen(); !strings.Contains(s, "13/13") || !strings.Contains(s, "updated 5s ago") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/config"
+	testclock "github.com/partnertui/partnertui/internal/testkit/clock"
 )
 
 // An account costs one request to open, which brings every tab's first
@@ -561,15 +562,15 @@ func TestWholeAccountScreensFitSmallTerminals(t *testing.T) {
 func TestRevisitShowsKeptRowsThenFreshOnes(t *testing.T) {
 	t.Parallel()
 	d := newDriver(t, fixture{rows: 3, signedIn: true})
-	clock := testNow
-	d.m.c.now = func() time.Time { return clock }
+	clk := testclock.New(testNow)
+	d.m.c.now = clk.Now
 	d.sbx.txs["acc-0"] = makeTxs("acc-0", 5)
 	d.press("enter", "2")
 	d.wantScreen("Payment 0")
 	d.press("esc")
 
 	// Meanwhile the account changed on the server.
-	clock = clock.Add(40 * time.Second)
+	clk.Advance(40 * time.Second)
 	d.sbx.mu.Lock()
 	d.sbx.txs["acc-0"][0].Label = "Fresh payment"
 	d.sbx.accounts[0].Name = "Renamed account"

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +36,8 @@ func TestParseEpoch(t *testing.T) {
 	}
 	for _, bad := range []string{"yesterday", "15/01/2026", "2026-1-15", "2026-01-32", "2026-01-15 09:30", "2026-01-15T09:30:00", "1768464000"} {
 		_, err := parseEpoch(bad, now)
-		var ue *UsageError
-		if !errors.As(err, &ue) {
-			t.Errorf("parseEpoch(%q): %v, want a usage error", bad, err)
+		if err == nil || exitCode(err) != ExitUsage {
+			t.Errorf("parseEpoch(%q): %v, want a usage error (exit %d)", bad, err, ExitUsage)
 			continue
 		}
 		for _, want := range []string{`--epoch "` + bad + `"`, "YYYY-MM-DD", "RFC 3339"} {
