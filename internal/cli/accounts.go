@@ -15,7 +15,6 @@ type AccountsOptions struct {
 	IO     IO
 	F      *Factory
 	Output listFlags
-	First  int
 	Search string
 }
 
@@ -33,10 +32,7 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 			"  partnertui accounts --project --all --json > accounts.json\n  partnertui accounts --all --jsonl | jq -r .IBAN",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(cmd, opts.First); err != nil {
-				return err
-			}
-			if _, err := opts.Output.format(); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			return runAccounts(cmd.Context(), opts)
@@ -44,7 +40,6 @@ func NewCmdAccounts(f *Factory) *cobra.Command {
 	}
 	registerList[api.Account](&opts.Output, cmd, "accounts")
 	opts.Output.registerOrdered(cmd)
-	registerFirst(cmd, &opts.First, "accounts")
 	cmd.Flags().StringVar(&opts.Search, "search", "", "search holder, account name, number and id, or find an IBAN, spaced or compact, whole or its start or last digits (`text`)")
 	return f.withSession(cmd, true)
 }
@@ -66,7 +61,7 @@ func runAccounts(ctx context.Context, opts *AccountsOptions) error {
 	// The app's order and meaning of search: newest first, an IBAN
 	// (spaced or compact) found by IBAN.
 	params := api.AccountsQuery(opts.Search)
-	params.First = opts.First
+	params.First = opts.Output.First
 	if params.IBANPart != "" {
 		// The platform matches a whole IBAN only: a part of one is
 		// matched here on every account read, which takes a request per

@@ -16,7 +16,6 @@ type BeneficiariesOptions struct {
 	AccountID string
 	Status    []string
 	Type      []string
-	First     int
 }
 
 // NewCmdBeneficiaries lists an account's trusted beneficiaries.
@@ -32,10 +31,7 @@ func NewCmdBeneficiaries(f *Factory) *cobra.Command {
 			if err := needAccount(opts.AccountID, "beneficiaries"); err != nil {
 				return err
 			}
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "beneficiary status", opts.Status, api.BeneficiaryStatuses()); err != nil {
@@ -48,7 +44,6 @@ func NewCmdBeneficiaries(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.Beneficiary](&opts.Output, cmd, "beneficiaries")
-	registerFirst(cmd, &opts.First, "beneficiaries")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose trusted beneficiaries to list (`id`; required)")
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.BeneficiaryStatuses()))
@@ -83,7 +78,7 @@ func runBeneficiaries(ctx context.Context, opts *BeneficiariesOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.BeneficiariesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status, Types: opts.Type,
+	p := api.BeneficiariesParams{First: opts.Output.First, AccountID: opts.AccountID, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: "label", Direction: api.DirectionAsc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, beneficiaryColumns(), read(e.API.ListBeneficiaries(p), opts.Output))
 }

@@ -16,7 +16,6 @@ type CapitalDepositsOptions struct {
 	Output listFlags
 	Status []string
 	Search string
-	First  int
 }
 
 // NewCmdCapitalDeposits lists the project's capital deposit cases.
@@ -31,10 +30,7 @@ func NewCmdCapitalDeposits(f *Factory) *cobra.Command {
 		Example: "  partnertui capital-deposits\n  partnertui capital-deposits --status WaitingForRegisterExtract --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "capital deposit case status", opts.Status, api.CapitalDepositStatuses()); err != nil {
@@ -44,7 +40,6 @@ func NewCmdCapitalDeposits(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.CapitalDeposit](&opts.Output, cmd, "capital deposit cases")
-	registerFirst(cmd, &opts.First, "capital deposit cases")
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CapitalDepositStatuses()))
 	fl.StringVar(&opts.Search, "search", "", "search the cases (`text`)")
@@ -85,7 +80,7 @@ func runCapitalDeposits(ctx context.Context, opts *CapitalDepositsOptions) error
 		return err
 	}
 	// The platform lists capital deposit cases to a project token only.
-	p := api.CapitalDepositsParams{First: opts.First, Statuses: opts.Status, Search: opts.Search,
+	p := api.CapitalDepositsParams{First: opts.Output.First, Statuses: opts.Status, Search: opts.Search,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, capitalDepositColumns(), read(e.ProjectAPI.ListCapitalDeposits(p), opts.Output))
 }

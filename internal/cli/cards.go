@@ -15,7 +15,6 @@ type CardsOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
-	First     int
 }
 
 // NewCmdCards lists cards.
@@ -29,10 +28,7 @@ func NewCmdCards(f *Factory) *cobra.Command {
 		Example: "  partnertui cards\n  partnertui cards --account 3f2a… --status Enabled\n  partnertui cards --project --all --jsonl",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "card status", opts.Status, api.CardStatuses()); err != nil {
@@ -43,7 +39,6 @@ func NewCmdCards(f *Factory) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	registerList[api.Card](&opts.Output, cmd, "cards")
-	registerFirst(cmd, &opts.First, "cards")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CardStatuses()))
 	completeChoices(cmd, "status", api.CardStatuses())
@@ -82,6 +77,6 @@ func runCards(ctx context.Context, opts *CardsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.CardsParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
+	p := api.CardsParams{First: opts.Output.First, AccountID: opts.AccountID, Statuses: opts.Status}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, cardColumns(), read(e.API.ListCards(p), opts.Output))
 }

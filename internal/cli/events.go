@@ -23,7 +23,6 @@ type EventsOptions struct {
 	Resource     string
 	Subscription string
 	Since        string
-	First        int
 
 	now time.Time // when a --since duration counts back from
 }
@@ -42,7 +41,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 			"  partnertui events --resource bosci_… --json",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := checkFirst(cmd, opts.Output.First); err != nil {
 				return err
 			}
 			if _, err := opts.params(); err != nil {
@@ -53,7 +52,6 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	registerList[api.WebhookEventLog](&opts.Output, cmd, "event log entries")
-	registerFirst(cmd, &opts.First, "event log entries")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these event types (`type`, repeat or comma-separate; any case), e.g. Transaction.Booked")
 	fl.StringVar(&opts.Resource, "resource", "", "only events about this resource (`id`: an account, transaction, card…)")
 	fl.StringVar(&opts.Subscription, "subscription", "", "only deliveries to this webhook subscription (`id`)")
@@ -64,7 +62,7 @@ func NewCmdEvents(f *Factory) *cobra.Command {
 }
 
 func (o *EventsOptions) params() (api.WebhookEventLogsParams, error) {
-	p := api.WebhookEventLogsParams{First: o.First, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
+	p := api.WebhookEventLogsParams{First: o.Output.First, ResourceID: o.Resource, WebhookSubscriptionID: o.Subscription}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}

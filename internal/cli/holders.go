@@ -18,7 +18,6 @@ type HoldersOptions struct {
 	Verification []string
 	Status       []string
 	Search       string
-	First        int
 }
 
 // NewCmdHolders lists account holders.
@@ -34,10 +33,7 @@ func NewCmdHolders(f *Factory) *cobra.Command {
 			"  partnertui account-holders --project --type Company --all --jsonl",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			for _, c := range []struct {
@@ -52,7 +48,6 @@ func NewCmdHolders(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.AccountHolder](&opts.Output, cmd, "account holders")
-	registerFirst(cmd, &opts.First, "account holders")
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case): "+joinComma(api.HolderTypes()))
 	fl.StringSliceVar(&opts.Verification, "verification", nil, "only these verification statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VerificationStatuses()))
@@ -95,7 +90,7 @@ func runHolders(ctx context.Context, opts *HoldersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.AccountHoldersParams{First: opts.First, Types: opts.Type, VerificationStatuses: opts.Verification,
+	p := api.AccountHoldersParams{First: opts.Output.First, Types: opts.Type, VerificationStatuses: opts.Verification,
 		Statuses: opts.Status, Search: opts.Search, OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, holderColumns(), read(e.API.ListAccountHolders(p), opts.Output))
 }

@@ -32,6 +32,9 @@ type listFlags struct {
 	JSONL     bool
 	CSV       bool // only where registerCSV added --csv
 	All       bool
+	// First is --first, the page size (0 leaves it to api.List: the
+	// configuration's page_size).
+	First int
 	// Ordered keeps --all --json/--jsonl in the list's order; without it
 	// a list that can be walked in parts (registerOrdered) writes its
 	// items as the pages arrive.
@@ -47,6 +50,16 @@ func registerList[T any](l *listFlags, cmd *cobra.Command, noun string) {
 	fl := cmd.Flags()
 	fl.BoolVar(&l.JSONL, "jsonl", false, "print one JSON object per line (for pipelines; --jq filters each)")
 	fl.BoolVar(&l.All, "all", false, "walk every page of the list")
+	registerFirst(cmd, &l.First, noun)
+}
+
+// check refuses the flags of a list command that cannot work together,
+// and a --first the API would refuse, before anything is sent.
+func (l listFlags) check(cmd *cobra.Command) error {
+	if _, err := l.format(); err != nil {
+		return err
+	}
+	return checkFirst(cmd, l.First)
 }
 
 // registerOrdered adds --ordered to a list that --all walks in parts for

@@ -14,7 +14,6 @@ type MembersOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	First     int
 	AccountID string
 }
 
@@ -31,17 +30,13 @@ func NewCmdMembers(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
-			if err := checkFirst(cmd, opts.First); err != nil {
-				return err
-			}
-			if _, err := opts.Output.format(); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			return runMembers(cmd.Context(), opts)
 		},
 	}
 	registerList[api.AccountMembership](&opts.Output, cmd, "memberships")
-	registerFirst(cmd, &opts.First, "memberships")
 	return f.withSession(cmd, true)
 }
 
@@ -81,6 +76,6 @@ func runMembers(ctx context.Context, opts *MembersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.MembershipsParams{First: opts.First, AccountID: opts.AccountID}
+	p := api.MembershipsParams{First: opts.Output.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, memberColumns(), read(e.API.ListMemberships(p), opts.Output))
 }

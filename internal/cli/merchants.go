@@ -16,7 +16,6 @@ type MerchantProfilesOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
-	First     int
 }
 
 // NewCmdMerchantProfiles lists merchant profiles.
@@ -30,10 +29,7 @@ func NewCmdMerchantProfiles(f *Factory) *cobra.Command {
 		Example: "  partnertui merchant-profiles\n  partnertui merchant-profiles --account 3f2a… --status Enabled --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "merchant profile status", opts.Status, api.MerchantProfileStatuses()); err != nil {
@@ -43,7 +39,6 @@ func NewCmdMerchantProfiles(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.MerchantProfile](&opts.Output, cmd, "merchant profiles")
-	registerFirst(cmd, &opts.First, "merchant profiles")
 	accountFlag(f, cmd, &opts.AccountID, "only this account's merchant profiles (`id`)")
 	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.MerchantProfileStatuses()))
 	completeChoices(cmd, "status", api.MerchantProfileStatuses())
@@ -75,7 +70,7 @@ func runMerchantProfiles(ctx context.Context, opts *MerchantProfilesOptions) err
 	if err != nil {
 		return err
 	}
-	p := api.MerchantProfilesParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
+	p := api.MerchantProfilesParams{First: opts.Output.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, merchantProfileColumns(), read(e.API.ListMerchantProfiles(p), opts.Output))
 }
@@ -102,10 +97,7 @@ func NewCmdPaymentLinks(f *Factory) *cobra.Command {
 		Args:    exactlyOne("payment-links", "merchant profile ID", "merchant-profiles"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ProfileID = args[0]
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "payment link status", opts.Status, api.PaymentLinkStatuses()); err != nil {
@@ -115,7 +107,6 @@ func NewCmdPaymentLinks(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.PaymentLink](&opts.Output, cmd, "payment links")
-	registerFirst(cmd, &opts.First, "payment links")
 	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.PaymentLinkStatuses()))
 	completeChoices(cmd, "status", api.PaymentLinkStatuses())
 	return f.withSession(cmd, true)
@@ -138,7 +129,7 @@ func runPaymentLinks(ctx context.Context, opts *PaymentLinksOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.PaymentLinksParams{First: opts.First, MerchantProfileID: opts.ProfileID, Statuses: opts.Status,
+	p := api.PaymentLinksParams{First: opts.Output.First, MerchantProfileID: opts.ProfileID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, paymentLinkColumns(), read(e.API.ListPaymentLinks(p), opts.Output))
 }

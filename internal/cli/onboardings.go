@@ -16,7 +16,6 @@ type OnboardingsOptions struct {
 	Output listFlags
 	Status []string
 	Type   []string
-	First  int
 }
 
 // NewCmdOnboardings lists the project's account holder onboardings.
@@ -31,10 +30,7 @@ func NewCmdOnboardings(f *Factory) *cobra.Command {
 		Example: "  partnertui onboardings\n  partnertui onboardings --status Invalid --json | jq '.[].errors'",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "onboarding status", opts.Status, api.OnboardingStatuses()); err != nil {
@@ -47,7 +43,6 @@ func NewCmdOnboardings(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.Onboarding](&opts.Output, cmd, "onboardings")
-	registerFirst(cmd, &opts.First, "onboardings")
 	fl := cmd.Flags()
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.OnboardingStatuses()))
 	fl.StringSliceVar(&opts.Type, "type", nil, "only onboardings of these holders (`type`): "+joinComma(api.HolderTypes()))
@@ -99,7 +94,7 @@ func runOnboardings(ctx context.Context, opts *OnboardingsOptions) error {
 		return err
 	}
 	// The platform lists onboardings to a project token only.
-	p := api.OnboardingsParams{First: opts.First, Statuses: opts.Status, Types: opts.Type,
+	p := api.OnboardingsParams{First: opts.Output.First, Statuses: opts.Status, Types: opts.Type,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, onboardingColumns(), read(e.ProjectAPI.ListOnboardings(p), opts.Output))
 }

@@ -15,7 +15,6 @@ type StandingOrdersOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
-	First     int
 }
 
 // NewCmdStandingOrders lists an account's standing orders.
@@ -34,10 +33,7 @@ func NewCmdStandingOrders(f *Factory) *cobra.Command {
 			if err := needAccount(opts.AccountID, "standing-orders"); err != nil {
 				return err
 			}
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "standing order status", opts.Status, api.StandingOrderStatuses()); err != nil {
@@ -47,7 +43,6 @@ func NewCmdStandingOrders(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.StandingOrder](&opts.Output, cmd, "standing orders")
-	registerFirst(cmd, &opts.First, "standing orders")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose standing orders to list (`id`; required)")
 	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.StandingOrderStatuses()))
 	completeChoices(cmd, "status", api.StandingOrderStatuses())
@@ -83,7 +78,7 @@ func runStandingOrders(ctx context.Context, opts *StandingOrdersOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StandingOrdersParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status,
+	p := api.StandingOrdersParams{First: opts.Output.First, AccountID: opts.AccountID, Statuses: opts.Status,
 		OrderBy: api.OrderCreatedAt, Direction: api.DirectionDesc}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, standingOrderColumns(), read(e.API.ListStandingOrders(p), opts.Output))
 }

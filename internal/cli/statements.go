@@ -13,7 +13,6 @@ type StatementsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	First     int
 	AccountID string
 }
 
@@ -28,17 +27,13 @@ func NewCmdStatements(f *Factory) *cobra.Command {
 		ValidArgsFunction: f.completeAccountIDs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AccountID = args[0]
-			if err := checkFirst(cmd, opts.First); err != nil {
-				return err
-			}
-			if _, err := opts.Output.format(); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			return runStatements(cmd.Context(), opts)
 		},
 	}
 	registerList[api.Statement](&opts.Output, cmd, "statements")
-	registerFirst(cmd, &opts.First, "statements")
 	return f.withSession(cmd, true)
 }
 
@@ -61,6 +56,6 @@ func runStatements(ctx context.Context, opts *StatementsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.StatementsParams{First: opts.First, AccountID: opts.AccountID}
+	p := api.StatementsParams{First: opts.Output.First, AccountID: opts.AccountID}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, statementColumns(), read(e.API.ListStatements(p), opts.Output))
 }

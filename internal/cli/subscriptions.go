@@ -17,7 +17,6 @@ type SubscriptionsOptions struct {
 	IO     IO
 	F      *Factory
 	Output listFlags
-	First  int
 }
 
 // NewCmdSubscriptions lists the project's webhook subscriptions; its
@@ -32,17 +31,13 @@ func NewCmdSubscriptions(f *Factory) *cobra.Command {
 		Example: "  partnertui subscriptions\n  partnertui subscriptions --json\n  partnertui subscriptions remove 1c3f…",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(cmd, opts.First); err != nil {
-				return err
-			}
-			if _, err := opts.Output.format(); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			return runSubscriptions(cmd.Context(), opts)
 		},
 	}
 	registerList[api.WebhookSubscription](&opts.Output, cmd, "webhook subscriptions")
-	registerFirst(cmd, &opts.First, "webhook subscriptions")
 	cmd.AddCommand(newCmdSubscriptionRemove(f))
 	return f.withSession(cmd, true)
 }
@@ -84,7 +79,7 @@ func runSubscriptions(ctx context.Context, opts *SubscriptionsOptions) error {
 	if err != nil {
 		return err
 	}
-	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{First: opts.First}), opts.Output))
+	return listItems(ctx, opts.IO, opts.F, opts.Output, subscriptionColumns(), read(e.ProjectAPI.ListWebhookSubscriptions(api.WebhookSubscriptionsParams{First: opts.Output.First}), opts.Output))
 }
 
 func newCmdSubscriptionRemove(f *Factory) *cobra.Command {

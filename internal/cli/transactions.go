@@ -15,7 +15,6 @@ type TransactionsOptions struct {
 	IO        IO
 	F         *Factory
 	Output    listFlags
-	First     int
 	AccountID string
 	Status    []string
 	Type      []string
@@ -47,7 +46,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 			"  partnertui transactions --account 3f2a… --status Booked --all --csv > booked.csv",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := checkFirst(cmd, opts.Output.First); err != nil {
 				return err
 			}
 			if _, err := opts.params(); err != nil {
@@ -60,7 +59,6 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	registerList[api.TransactionDetail](&opts.Output, cmd, "transactions")
 	opts.Output.registerOrdered(cmd)
 	opts.Output.registerCSV(cmd)
-	registerFirst(cmd, &opts.First, "transactions")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
 	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.TransactionStatuses()))
 	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
@@ -78,7 +76,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 // params turns the flags into the API's parameters, refusing bad values as
 // usage errors before anything is sent.
 func (o *TransactionsOptions) params() (api.TransactionsParams, error) {
-	p := api.TransactionsParams{First: o.First, AccountID: o.AccountID, Status: o.Status, Type: o.Type, Search: o.Search}
+	p := api.TransactionsParams{First: o.Output.First, AccountID: o.AccountID, Status: o.Status, Type: o.Type, Search: o.Search}
 	if _, err := o.Output.format(); err != nil {
 		return p, err
 	}

@@ -15,7 +15,6 @@ type VirtualIbansOptions struct {
 	Output    listFlags
 	AccountID string
 	Status    []string
-	First     int
 }
 
 // NewCmdVirtualIbans lists an account's virtual IBANs.
@@ -32,10 +31,7 @@ func NewCmdVirtualIbans(f *Factory) *cobra.Command {
 			if err := needAccount(opts.AccountID, "virtual-ibans"); err != nil {
 				return err
 			}
-			if _, err := opts.Output.format(); err != nil {
-				return err
-			}
-			if err := checkFirst(cmd, opts.First); err != nil {
+			if err := opts.Output.check(cmd); err != nil {
 				return err
 			}
 			if err := foldChoices("--status", "virtual IBAN status", opts.Status, api.VirtualIbanStatuses()); err != nil {
@@ -45,7 +41,6 @@ func NewCmdVirtualIbans(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.VirtualIban](&opts.Output, cmd, "virtual IBANs")
-	registerFirst(cmd, &opts.First, "virtual IBANs")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose virtual IBANs to list (`id`; required)")
 	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VirtualIbanStatuses()))
 	completeChoices(cmd, "status", api.VirtualIbanStatuses())
@@ -89,6 +84,6 @@ func runVirtualIbans(ctx context.Context, opts *VirtualIbansOptions) error {
 	if err != nil {
 		return err
 	}
-	p := api.VirtualIbansParams{First: opts.First, AccountID: opts.AccountID, Statuses: opts.Status}
+	p := api.VirtualIbansParams{First: opts.Output.First, AccountID: opts.AccountID, Statuses: opts.Status}
 	return listItems(ctx, opts.IO, opts.F, opts.Output, virtualIbanColumns(), read(e.API.ListVirtualIbans(p), opts.Output))
 }
