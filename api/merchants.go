@@ -139,27 +139,19 @@ func (p MerchantProfilesParams) check() error {
 	return checkOrder(MerchantProfileOrderFields(), p.OrderBy, p.Direction)
 }
 
-// merchantProfileFiltersInput is the schema's MerchantProfileFiltersInput.
-type merchantProfileFiltersInput struct {
-	Status []string `json:"status,omitempty"`
-}
+type merchantProfileFilterName struct{}
 
-// GetGraphQLType names the variable's type in the query text.
-func (*merchantProfileFiltersInput) GetGraphQLType() string { return "MerchantProfileFiltersInput" }
+func (merchantProfileFilterName) graphQLType() string { return "MerchantProfileFiltersInput" }
 
 type merchantProfileOrderName struct{}
 
 func (merchantProfileOrderName) graphQLType() string { return "MerchantProfileOrderByInput" }
 
 func (p MerchantProfilesParams) vars(first int) map[string]any {
-	var filters *merchantProfileFiltersInput
-	if len(p.Statuses) > 0 {
-		filters = &merchantProfileFiltersInput{Status: p.Statuses}
-	}
 	vars := map[string]any{
 		"first":   first,
 		"after":   cursorVar(p.After),
-		"filters": filters,
+		"filters": statusFilterVar[merchantProfileFilterName](p.Statuses),
 		"orderBy": orderVar[merchantProfileOrderName](p.OrderBy, p.Direction),
 	}
 	if p.AccountID != "" {

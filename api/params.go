@@ -188,3 +188,24 @@ func orderVar[N inputName](field, direction string) *orderByInput[N] {
 	}
 	return &orderByInput[N]{Field: field, Direction: direction}
 }
+
+// statusFilterInput is the shape of a filters input whose one filter is
+// the status (an account's standing orders', its virtual IBANs', the
+// merchant profiles'); N names the schema's input type, as orderByInput's.
+type statusFilterInput[N inputName] struct {
+	Status []string `json:"status,omitempty"`
+}
+
+// GetGraphQLType names the variable's type in the query text.
+func (*statusFilterInput[N]) GetGraphQLType() string {
+	var n N
+	return n.graphQLType()
+}
+
+// statusFilterVar is nil (no filter) without statuses.
+func statusFilterVar[N inputName](statuses []string) *statusFilterInput[N] {
+	if len(statuses) == 0 {
+		return nil
+	}
+	return &statusFilterInput[N]{Status: statuses}
+}

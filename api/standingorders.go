@@ -102,28 +102,20 @@ func (p StandingOrdersParams) check() error {
 	return checkOrder(StandingOrderOrderFields(), p.OrderBy, p.Direction)
 }
 
-// standingOrderFiltersInput is the schema's AccountStandingOrderFiltersInput.
-type standingOrderFiltersInput struct {
-	Status []string `json:"status,omitempty"`
-}
+type standingOrderFilterName struct{}
 
-// GetGraphQLType names the variable's type in the query text.
-func (*standingOrderFiltersInput) GetGraphQLType() string { return "AccountStandingOrderFiltersInput" }
+func (standingOrderFilterName) graphQLType() string { return "AccountStandingOrderFiltersInput" }
 
 type standingOrderOrderName struct{}
 
 func (standingOrderOrderName) graphQLType() string { return "AccountStandingOrderOrderByInput" }
 
 func (p StandingOrdersParams) vars(first int) map[string]any {
-	var filters *standingOrderFiltersInput
-	if len(p.Statuses) > 0 {
-		filters = &standingOrderFiltersInput{Status: p.Statuses}
-	}
 	return map[string]any{
 		"accountId": graphql.ID(p.AccountID),
 		"first":     first,
 		"after":     cursorVar(p.After),
-		"filters":   filters,
+		"filters":   statusFilterVar[standingOrderFilterName](p.Statuses),
 		"orderBy":   orderVar[standingOrderOrderName](p.OrderBy, p.Direction),
 	}
 }

@@ -71,24 +71,16 @@ func (p VirtualIbansParams) check() error {
 	return checkEnum("filters.status", VirtualIbanStatuses(), p.Statuses...)
 }
 
-// virtualIbanFiltersInput is the schema's VirtualIbanEntriesFilterInput.
-type virtualIbanFiltersInput struct {
-	Status []string `json:"status,omitempty"`
-}
+type virtualIbanFilterName struct{}
 
-// GetGraphQLType names the variable's type in the query text.
-func (*virtualIbanFiltersInput) GetGraphQLType() string { return "VirtualIbanEntriesFilterInput" }
+func (virtualIbanFilterName) graphQLType() string { return "VirtualIbanEntriesFilterInput" }
 
 func (p VirtualIbansParams) vars(first int) map[string]any {
-	var filters *virtualIbanFiltersInput
-	if len(p.Statuses) > 0 {
-		filters = &virtualIbanFiltersInput{Status: p.Statuses}
-	}
 	return map[string]any{
 		"accountId": graphql.ID(p.AccountID),
 		"first":     first,
 		"after":     cursorVar(p.After),
-		"filters":   filters,
+		"filters":   statusFilterVar[virtualIbanFilterName](p.Statuses),
 	}
 }
 
