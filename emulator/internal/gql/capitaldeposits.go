@@ -185,11 +185,7 @@ func (d *depositDocR) ToCapitalDepositDocumentValidatedStatusInfo() (*depositDoc
 
 func (r *partnerResolver) CapitalDepositCase(ctx context.Context, args struct{ ID ID }) *caseR {
 	req := r.request(ctx)
-	c, ok := r.store.CapitalDeposit(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &caseR{&depositR{r: req, c: c}}
+	return byID(req, args.ID, r.store.CapitalDeposit, func(c data.CapitalDeposit) *caseR { return &caseR{&depositR{r: req, c: c}} })
 }
 
 func (r *partnerResolver) CapitalDepositDocument(ctx context.Context, args struct{ ID ID }) *depositDocR {

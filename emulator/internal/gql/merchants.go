@@ -495,29 +495,17 @@ func (r *partnerResolver) MerchantProfiles(ctx context.Context, args merchantPro
 
 func (r *partnerResolver) MerchantProfile(ctx context.Context, args struct{ ID ID }) *profileR {
 	req := r.request(ctx)
-	p, ok := r.store.MerchantProfile(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &profileR{r: req, p: p}
+	return byID(req, args.ID, r.store.MerchantProfile, func(p data.MerchantProfile) *profileR { return &profileR{r: req, p: p} })
 }
 
 func (r *partnerResolver) MerchantPaymentLink(ctx context.Context, args struct{ ID ID }) *linkR {
 	req := r.request(ctx)
-	l, ok := r.store.PaymentLink(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &linkR{r: req, l: l}
+	return byID(req, args.ID, r.store.PaymentLink, func(l data.PaymentLink) *linkR { return &linkR{r: req, l: l} })
 }
 
 func (r *partnerResolver) MerchantPayment(ctx context.Context, args struct{ ID ID }) *merchantPaymentR {
 	req := r.request(ctx)
-	m, ok := r.store.MerchantPayment(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &merchantPaymentR{r: req, m: m}
+	return byID(req, args.ID, r.store.MerchantPayment, func(m data.MerchantPayment) *merchantPaymentR { return &merchantPaymentR{r: req, m: m} })
 }
 
 func (r *partnerResolver) MerchantPayments(ctx context.Context, args merchantPaymentsArgs) (*connR[data.MerchantPayment, *merchantPaymentR], error) {

@@ -132,11 +132,7 @@ func (c *companyR) Address() *addressR               { return &addressR{a: c.o.A
 
 func (r *partnerResolver) AccountHolderOnboarding(ctx context.Context, args struct{ ID ID }) *onboardingR {
 	req := r.request(ctx)
-	o, ok := r.store.Onboarding(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &onboardingR{r: req, o: o}
+	return byID(req, args.ID, r.store.Onboarding, func(o data.Onboarding) *onboardingR { return &onboardingR{r: req, o: o} })
 }
 
 // PublicAccountHolderOnboarding is an onboarding read by its id alone, as

@@ -120,6 +120,17 @@ func (r *partnerResolver) request(ctx context.Context) *request {
 	return &request{partnerResolver: r, viewer: c.viewer, base: c.base}
 }
 
+// byID is a root field that reads one object by id as the request's
+// viewer may see it (get), wrapped for the answer; null when there is none
+// the viewer sees.
+func byID[T any, R any](req *request, id ID, get func(data.Viewer, string) (T, bool), wrap func(T) *R) *R {
+	v, ok := get(req.viewer, string(id))
+	if !ok {
+		return nil
+	}
+	return wrap(v)
+}
+
 func checkFirst(first int32) error {
 	if first < 0 || first > maxPage {
 		return fmt.Errorf("first must be between 0 and %d, got %d: request at most %d items per page", maxPage, first, maxPage)

@@ -112,11 +112,7 @@ func (o *onboardingR) SupportingDocumentCollection() *collectionR {
 // SupportingDocumentCollection is read by whoever sees its onboarding.
 func (r *partnerResolver) SupportingDocumentCollection(ctx context.Context, args struct{ ID ID }) *collectionR {
 	req := r.request(ctx)
-	c, ok := r.store.DocumentCollection(req.viewer, string(args.ID))
-	if !ok {
-		return nil
-	}
-	return &collectionR{r: req, c: c}
+	return byID(req, args.ID, r.store.DocumentCollection, func(c data.DocumentCollection) *collectionR { return &collectionR{r: req, c: c} })
 }
 
 type collectionsArgs struct {
