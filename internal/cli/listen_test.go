@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -46,8 +45,8 @@ type listenRun struct {
 	err    *testkit.Buffer
 	cancel context.CancelFunc
 	done   chan int
-	copied chan struct{} // closed once all of stderr is in err
-	subID  string        // the subscription --create made
+	copied <-chan struct{} // closed once all of stderr is in err
+	subID  string          // the subscription --create made
 }
 
 var createdRE = regexp.MustCompile(`Created webhook subscription (\S+) `)
@@ -55,7 +54,7 @@ var createdRE = regexp.MustCompile(`Created webhook subscription (\S+) `)
 // startListen runs listen with args until it is ready.
 func startListen(t *testing.T, args ...string) *listenRun {
 	t.Helper()
-	r := &listenRun{err: testkit.NewBuffer(), done: make(chan int, 1), copied: make(chan struct{})}
+	r := &listenRun{err: testkit.NewBuffer(), done: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	pr, pw := io.Pipe()
@@ -64,25 +63,12 @@ func startListen(t *testing.T, args ...string) *listenRun {
 		pw.Close()
 		r.done <- code
 	}()
-	stderr := bufio.NewReader(pr)
-	for {
-		line, err := stderr.ReadString('\n')
-		_, _ = r.err.Write([]byte(line))
-		if err != nil {
-			cancel()
-			t.Fatalf("listen ended before it was ready: %q (exit %d)", r.err.String(), <-r.done)
-		}
+	r.copied = r.err.FollowLines(t, pr, func(line string) bool {
 		if m := createdRE.FindStringSubmatch(line); m != nil {
 			r.subID = m[1]
 		}
-		if strings.HasPrefix(line, "Ready:") {
-			break
-		}
-	}
-	go func() {
-		_, _ = io.Copy(r.err, stderr)
-		close(r.copied)
-	}()
+		return strings.HasPrefix(line, "Ready:")
+	}, func() string { cancel(); return fmt.Sprintf("exit %d", <-r.done) })
 	t.Cleanup(func() {
 		cancel()
 		<-r.done

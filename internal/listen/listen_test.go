@@ -1,7 +1,6 @@
 package listen
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -54,8 +53,8 @@ type listenRun struct {
 	cancel   context.CancelFunc
 	done     chan error
 	reads    chan struct{}
-	copied   chan struct{} // closed once all of stderr is in err
-	subID    string        // the subscription Create made
+	copied   <-chan struct{} // closed once all of stderr is in err
+	subID    string          // the subscription Create made
 }
 
 var createdRE = regexp.MustCompile(`Created webhook subscription (\S+) `)
@@ -63,7 +62,7 @@ var createdRE = regexp.MustCompile(`Created webhook subscription (\S+) `)
 // start runs listen with o on w until it is ready.
 func (w *world) start(t *testing.T, o Options) *listenRun {
 	t.Helper()
-	r := &listenRun{out: testkit.NewBuffer(), err: testkit.NewBuffer(), done: make(chan error, 1), reads: make(chan struct{}, 10000), copied: make(chan struct{})}
+	r := &listenRun{out: testkit.NewBuffer(), err: testkit.NewBuffer(), done: make(chan error, 1), reads: make(chan struct{}, 10000)}
 	o.OnRead = func() {
 		select {
 		case r.reads <- struct{}{}:
@@ -81,25 +80,12 @@ func (w *world) start(t *testing.T, o Options) *listenRun {
 		pw.Close()
 		r.done <- err
 	}()
-	stderr := bufio.NewReader(pr)
-	for {
-		line, err := stderr.ReadString('\n')
-		_, _ = r.err.Write([]byte(line))
-		if err != nil {
-			cancel()
-			t.Fatalf("listen ended before it was ready: %q (%v)", r.err.String(), <-r.done)
-		}
+	r.copied = r.err.FollowLines(t, pr, func(line string) bool {
 		if m := createdRE.FindStringSubmatch(line); m != nil {
 			r.subID = m[1]
 		}
-		if strings.HasPrefix(line, "Ready:") {
-			break
-		}
-	}
-	go func() {
-		_, _ = io.Copy(r.err, stderr)
-		close(r.copied)
-	}()
+		return strings.HasPrefix(line, "Ready:")
+	}, func() string { cancel(); return fmt.Sprint(<-r.done) })
 	t.Cleanup(func() {
 		cancel()
 		<-r.done

@@ -1,6 +1,8 @@
 package testkit
 
 import (
+	"bufio"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -52,4 +54,31 @@ func (b *Buffer) WaitFor(t testing.TB, what string, ok func(string) bool) {
 			t.Fatalf("still waiting for %s; so far:\n%s", what, b.String())
 		}
 	}
+}
+
+// FollowLines reads r a line at a time into b, handing each line to see,
+// until see returns true: a process's output up to the line that says it
+// is ready. The rest of r is then copied into b in the background; the
+// channel returned is closed once r has ended. If r ends before see is
+// satisfied, the test fails with what was read and the reason ended gives
+// (it may stop the process first).
+func (b *Buffer) FollowLines(t testing.TB, r io.Reader, see func(line string) bool, ended func() string) <-chan struct{} {
+	t.Helper()
+	lines := bufio.NewReader(r)
+	for {
+		line, err := lines.ReadString('\n')
+		_, _ = b.Write([]byte(line))
+		if err != nil {
+			t.Fatalf("the output ended before it was ready: %q (%s)", b.String(), ended())
+		}
+		if see(line) {
+			break
+		}
+	}
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(b, lines)
+		close(copied)
+	}()
+	return copied
 }
