@@ -45,11 +45,8 @@ func NewCmdBeneficiaries(f *Factory) *cobra.Command {
 	}
 	registerList[api.Beneficiary](&opts.Output, cmd, "beneficiaries")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose trusted beneficiaries to list (`id`; required)")
-	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.BeneficiaryStatuses()))
-	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case): "+joinComma(api.BeneficiaryTypes()))
-	completeChoices(cmd, "status", api.BeneficiaryStatuses())
-	completeChoices(cmd, "type", api.BeneficiaryTypes())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.BeneficiaryStatuses())
+	choicesFlag(cmd, &opts.Type, "type", "only these types", "type", api.BeneficiaryTypes())
 	return f.withSession(cmd, true)
 }
 

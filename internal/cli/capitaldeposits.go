@@ -41,9 +41,8 @@ func NewCmdCapitalDeposits(f *Factory) *cobra.Command {
 	}
 	registerList[api.CapitalDeposit](&opts.Output, cmd, "capital deposit cases")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CapitalDepositStatuses()))
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.CapitalDepositStatuses())
 	fl.StringVar(&opts.Search, "search", "", "search the cases (`text`)")
-	completeChoices(cmd, "status", api.CapitalDepositStatuses())
 	return f.withSession(cmd, true)
 }
 

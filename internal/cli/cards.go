@@ -40,8 +40,7 @@ func NewCmdCards(f *Factory) *cobra.Command {
 	fl := cmd.Flags()
 	registerList[api.Card](&opts.Output, cmd, "cards")
 	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.CardStatuses()))
-	completeChoices(cmd, "status", api.CardStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.CardStatuses())
 	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
 }

@@ -107,6 +107,14 @@ func unknownChoice(flag, what, v string, allowed []string) error {
 }
 
 // completeChoices completes a flag from a fixed list.
+// choicesFlag adds a repeatable flag whose values are among allowed, in
+// any case (foldChoices checks and folds them): its usage lists them after
+// what, and the shell completes them.
+func choicesFlag(cmd *cobra.Command, values *[]string, flag, what, placeholder string, allowed []string) {
+	cmd.Flags().StringSliceVar(values, flag, nil, what+" (`"+placeholder+"`, repeat or comma-separate; any case): "+joinComma(allowed))
+	completeChoices(cmd, flag, allowed)
+}
+
 func completeChoices(cmd *cobra.Command, flag string, allowed []string) {
 	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return allowed, cobra.ShellCompDirectiveNoFileComp

@@ -49,13 +49,10 @@ func NewCmdHolders(f *Factory) *cobra.Command {
 	}
 	registerList[api.AccountHolder](&opts.Output, cmd, "account holders")
 	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case): "+joinComma(api.HolderTypes()))
-	fl.StringSliceVar(&opts.Verification, "verification", nil, "only these verification statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VerificationStatuses()))
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.HolderStatuses()))
+	choicesFlag(cmd, &opts.Type, "type", "only these types", "type", api.HolderTypes())
+	choicesFlag(cmd, &opts.Verification, "verification", "only these verification statuses", "status", api.VerificationStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.HolderStatuses())
 	fl.StringVar(&opts.Search, "search", "", "search the holders (`text`)")
-	completeChoices(cmd, "type", api.HolderTypes())
-	completeChoices(cmd, "verification", api.VerificationStatuses())
-	completeChoices(cmd, "status", api.HolderStatuses())
 	return f.withSession(cmd, true)
 }
 

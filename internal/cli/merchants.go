@@ -40,8 +40,7 @@ func NewCmdMerchantProfiles(f *Factory) *cobra.Command {
 	}
 	registerList[api.MerchantProfile](&opts.Output, cmd, "merchant profiles")
 	accountFlag(f, cmd, &opts.AccountID, "only this account's merchant profiles (`id`)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.MerchantProfileStatuses()))
-	completeChoices(cmd, "status", api.MerchantProfileStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.MerchantProfileStatuses())
 	return f.withSession(cmd, true)
 }
 
@@ -107,8 +106,7 @@ func NewCmdPaymentLinks(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.PaymentLink](&opts.Output, cmd, "payment links")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.PaymentLinkStatuses()))
-	completeChoices(cmd, "status", api.PaymentLinkStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.PaymentLinkStatuses())
 	return f.withSession(cmd, true)
 }
 

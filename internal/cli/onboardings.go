@@ -43,11 +43,8 @@ func NewCmdOnboardings(f *Factory) *cobra.Command {
 		},
 	}
 	registerList[api.Onboarding](&opts.Output, cmd, "onboardings")
-	fl := cmd.Flags()
-	fl.StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`): "+joinComma(api.OnboardingStatuses()))
-	fl.StringSliceVar(&opts.Type, "type", nil, "only onboardings of these holders (`type`): "+joinComma(api.HolderTypes()))
-	completeChoices(cmd, "status", api.OnboardingStatuses())
-	completeChoices(cmd, "type", api.HolderTypes())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.OnboardingStatuses())
+	choicesFlag(cmd, &opts.Type, "type", "only onboardings of these holders", "type", api.HolderTypes())
 	return f.withSession(cmd, true)
 }
 

@@ -44,8 +44,7 @@ func NewCmdStandingOrders(f *Factory) *cobra.Command {
 	}
 	registerList[api.StandingOrder](&opts.Output, cmd, "standing orders")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose standing orders to list (`id`; required)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.StandingOrderStatuses()))
-	completeChoices(cmd, "status", api.StandingOrderStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.StandingOrderStatuses())
 	return f.withSession(cmd, true)
 }
 

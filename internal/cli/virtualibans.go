@@ -42,8 +42,7 @@ func NewCmdVirtualIbans(f *Factory) *cobra.Command {
 	}
 	registerList[api.VirtualIban](&opts.Output, cmd, "virtual IBANs")
 	accountFlag(f, cmd, &opts.AccountID, "the account whose virtual IBANs to list (`id`; required)")
-	cmd.Flags().StringSliceVar(&opts.Status, "status", nil, "only these statuses (`status`, repeat or comma-separate; any case): "+joinComma(api.VirtualIbanStatuses()))
-	completeChoices(cmd, "status", api.VirtualIbanStatuses())
+	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.VirtualIbanStatuses())
 	return f.withSession(cmd, true)
 }
 
