@@ -137,7 +137,6 @@ func newAccountsScreen(c *common, env *envState) *accountsScreen {
 		id:         func(a *api.Account) string { return a.ID },
 		fetch:      s.query.fetch(env.API, s.whole),
 		reversible: true,
-		pageSize:   s.query.list(env.API).PageSize(),
 		empty:      s.emptyText,
 		open: func(a api.Account) tea.Cmd {
 			return push(env.Name, newAccountScreen(c, env, a))

@@ -39,7 +39,6 @@ func newCardsList(c *common, env *envState, p api.CardsParams) *cardsScreen {
 		id:         func(c *api.Card) string { return c.ID },
 		fetch:      s.fetch(),
 		reversible: true,
-		pageSize:   api.ListOf(s.get, s.base, s.size).PageSize(),
 		empty: func() string {
 			if s.status != "" {
 				return "No " + s.status + " cards here: press " + s.filterKey.Help().Key + " for the next status."
