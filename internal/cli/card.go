@@ -3,49 +3,27 @@ package cli
 import (
 	"context"
 	"io"
-	"reflect"
+
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/app"
 )
-
-// CardOptions are `partnertui card`'s.
-type CardOptions struct {
-	IO   IO
-	F    *Factory
-	ID   string
-	JSON jsonFlags
-}
 
 // NewCmdCard shows one card, as the app's `:card ID` does.
 func NewCmdCard(f *Factory) *cobra.Command {
-	opts := &CardOptions{IO: f.IO, F: f}
-	cmd := &cobra.Command{
-		Use:     "card ID",
-		Short:   "Show one card: masked number, holder, status and its reason, expiry, options, limits",
-		Example: "  partnertui card 8b6fa8fb-…\n  partnertui card 8b6fa8fb-… --json id,statusInfo",
-		Args:    exactlyOne("card", "card ID", "cards"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runCard(cmd.Context(), opts)
+	return newCmdItem(f, itemCommand[api.Card]{
+		use:     "card ID",
+		short:   "Show one card: masked number, holder, status and its reason, expiry, options, limits",
+		example: "  partnertui card 8b6fa8fb-…\n  partnertui card 8b6fa8fb-… --json id,statusInfo",
+		args:    exactlyOne("card", "card ID", "cards"),
+		read: func(ctx context.Context, e *app.Env, id string) (*api.Card, error) {
+			return e.API.Card(ctx, id)
 		},
-	}
-	opts.JSON.register(cmd, reflect.TypeFor[api.Card](), "print one JSON object on stdout")
-	return f.withSession(cmd, true)
-}
-
-func runCard(ctx context.Context, opts *CardOptions) error {
-	e, err := opts.F.Env(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := e.API.Card(ctx, opts.ID)
-	if err != nil {
-		return err
-	}
-	return opts.F.writeItem(ctx, opts.JSON, c, func(w io.Writer) error { return writeCardDetail(w, c) })
+		lines: writeCardDetail,
+	})
 }
 
 // writeCardDetail writes a card as aligned lines.

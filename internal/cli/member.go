@@ -3,52 +3,29 @@ package cli
 import (
 	"context"
 	"io"
-	"reflect"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/app"
 )
-
-// MemberOptions are `partnertui member`'s.
-type MemberOptions struct {
-	IO   IO
-	F    *Factory
-	ID   string
-	JSON jsonFlags
-}
 
 // NewCmdMember shows one account membership, as the app's `:member ID`
 // does.
 func NewCmdMember(f *Factory) *cobra.Command {
-	opts := &MemberOptions{IO: f.IO, F: f}
-	cmd := &cobra.Command{
-		Use:   "member ID",
-		Short: "Show one account membership: who, status and its reason, the five rights, the account",
-		Long: "Shows an account membership (members lists an account's). RIGHTS reads V B P M C for the five\n" +
+	return newCmdItem(f, itemCommand[api.AccountMembership]{
+		use:   "member ID",
+		short: "Show one account membership: who, status and its reason, the five rights, the account",
+		long: "Shows an account membership (members lists an account's). RIGHTS reads V B P M C for the five\n" +
 			"rights: view the account, manage beneficiaries, initiate payments, manage memberships, manage\n" +
 			"cards (· when missing).",
-		Example: "  partnertui member 5d0e…\n  partnertui member 5d0e… --jq .statusInfo.status",
-		Args:    exactlyOne("member", "membership ID", "members ACCOUNT_ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runMember(cmd.Context(), opts)
+		example: "  partnertui member 5d0e…\n  partnertui member 5d0e… --jq .statusInfo.status",
+		args:    exactlyOne("member", "membership ID", "members ACCOUNT_ID"),
+		read: func(ctx context.Context, e *app.Env, id string) (*api.AccountMembership, error) {
+			return e.API.AccountMembership(ctx, id)
 		},
-	}
-	opts.JSON.register(cmd, reflect.TypeFor[api.AccountMembership](), "print one JSON object on stdout")
-	return f.withSession(cmd, true)
-}
-
-func runMember(ctx context.Context, opts *MemberOptions) error {
-	e, err := opts.F.Env(ctx)
-	if err != nil {
-		return err
-	}
-	m, err := e.API.AccountMembership(ctx, opts.ID)
-	if err != nil {
-		return err
-	}
-	return opts.F.writeItem(ctx, opts.JSON, m, func(w io.Writer) error { return writeMemberDetail(w, m) })
+		lines: writeMemberDetail,
+	})
 }
 
 // writeMemberDetail writes a membership as aligned lines.

@@ -3,51 +3,29 @@ package cli
 import (
 	"context"
 	"io"
-	"reflect"
+
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/iban"
 )
 
-// TransactionOptions are `partnertui transaction`'s.
-type TransactionOptions struct {
-	IO   IO
-	F    *Factory
-	ID   string
-	JSON jsonFlags
-}
-
 // NewCmdTransaction shows one transaction in full.
 func NewCmdTransaction(f *Factory) *cobra.Command {
-	opts := &TransactionOptions{IO: f.IO, F: f}
-	cmd := &cobra.Command{
-		Use:     "transaction ID",
-		Short:   "Show one transaction in full: status and its reason, counterparty and IBAN, dates",
-		Example: "  partnertui transaction bosci_… \n  partnertui transaction bosci_… --json",
-		Args:    exactlyOne("transaction", "transaction ID", "transactions"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runTransaction(cmd.Context(), opts)
+	return newCmdItem(f, itemCommand[api.TransactionDetail]{
+		use:     "transaction ID",
+		short:   "Show one transaction in full: status and its reason, counterparty and IBAN, dates",
+		example: "  partnertui transaction bosci_… \n  partnertui transaction bosci_… --json",
+		args:    exactlyOne("transaction", "transaction ID", "transactions"),
+		read: func(ctx context.Context, e *app.Env, id string) (*api.TransactionDetail, error) {
+			// transaction(id) belongs to the project: a user token cannot read it.
+			return e.ProjectAPI.Transaction(ctx, id)
 		},
-	}
-	opts.JSON.register(cmd, reflect.TypeFor[api.TransactionDetail](), "print one JSON object on stdout")
-	return f.withSession(cmd, true)
-}
-
-func runTransaction(ctx context.Context, opts *TransactionOptions) error {
-	e, err := opts.F.Env(ctx)
-	if err != nil {
-		return err
-	}
-	// transaction(id) belongs to the project: a user token cannot read it.
-	t, err := e.ProjectAPI.Transaction(ctx, opts.ID)
-	if err != nil {
-		return err
-	}
-	return opts.F.writeItem(ctx, opts.JSON, t, func(w io.Writer) error { return writeTransactionDetail(w, t) })
+		lines: writeTransactionDetail,
+	})
 }
 
 // writeTransactionDetail writes a transaction as aligned lines.
