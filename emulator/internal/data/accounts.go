@@ -112,29 +112,9 @@ func (s *Store) Accounts(q AccountQuery) (Page[*Account], error) {
 		p, found := slices.BinarySearchFunc(v, idx, cmp)
 		return p, found, nil
 	}
-	// [start, end) in logical order (ascending, or descending when Desc).
-	start, end := 0, n
-	if q.After != "" {
-		p, found, err := seek(q.After)
-		if err != nil {
-			return Page[*Account]{}, err
-		}
-		if q.Desc {
-			start = n - p
-		} else {
-			start = p + b2i(found)
-		}
-	}
-	if q.Before != "" {
-		p, found, err := seek(q.Before)
-		if err != nil {
-			return Page[*Account]{}, err
-		}
-		if q.Desc {
-			end = n - p - b2i(found)
-		} else {
-			end = p
-		}
+	start, end, err := cursorWindow(n, q.After, q.Before, q.Desc, seek)
+	if err != nil {
+		return Page[*Account]{}, err
 	}
 	at := func(i int) int32 {
 		if q.Desc {
@@ -170,6 +150,37 @@ func (s *Store) Accounts(q AccountQuery) (Page[*Account], error) {
 		}
 	}
 	return page, nil
+}
+
+// cursorWindow is [start, end), the positions of an ascending view of n
+// items between the cursors after and before ("" for none), in logical
+// order (ascending, or descending when desc); seek gives a cursor's
+// ascending position in the view and whether its item is a member.
+func cursorWindow(n int, after, before string, desc bool, seek func(string) (int, bool, error)) (start, end int, err error) {
+	start, end = 0, n
+	if after != "" {
+		p, found, err := seek(after)
+		if err != nil {
+			return 0, 0, err
+		}
+		if desc {
+			start = n - p
+		} else {
+			start = p + b2i(found)
+		}
+	}
+	if before != "" {
+		p, found, err := seek(before)
+		if err != nil {
+			return 0, 0, err
+		}
+		if desc {
+			end = n - p - b2i(found)
+		} else {
+			end = p
+		}
+	}
+	return start, end, nil
 }
 
 // filterOf is the query's filters in canonical form, computed once per

@@ -193,28 +193,9 @@ func (s *Store) Holders(q HolderQuery) (Page[*Account], error) {
 		p, found := slices.BinarySearchFunc(view, a.idx, cmp)
 		return p, found, nil
 	}
-	start, end := 0, n
-	if q.After != "" {
-		p, found, err := seek(q.After)
-		if err != nil {
-			return Page[*Account]{}, err
-		}
-		if q.Desc {
-			start = n - p
-		} else {
-			start = p + b2i(found)
-		}
-	}
-	if q.Before != "" {
-		p, found, err := seek(q.Before)
-		if err != nil {
-			return Page[*Account]{}, err
-		}
-		if q.Desc {
-			end = n - p - b2i(found)
-		} else {
-			end = p
-		}
+	start, end, err := cursorWindow(n, q.After, q.Before, q.Desc, seek)
+	if err != nil {
+		return Page[*Account]{}, err
 	}
 	at := func(i int) *Account {
 		if q.Desc {
