@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/partnertui/partnertui/api"
+	"github.com/partnertui/partnertui/internal/app"
 	"github.com/partnertui/partnertui/internal/ledger"
 	"github.com/partnertui/partnertui/internal/remedy"
 	"github.com/partnertui/partnertui/ui/balancechart"
@@ -60,12 +61,11 @@ func NewCmdBalanceHistory(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.AccountID, "account", "", "the account (`id`)")
+	accountFlag(f, cmd, &opts.AccountID, "the account (`id`)")
 	fl.IntVar(&opts.Days, "days", 30, "the last `N` days, today included")
 	fl.BoolVar(&opts.JSON, "json", false, "print one JSON object (amounts as exact decimal strings)")
 	fl.BoolVar(&opts.CSV, "csv", false, "print the daily series as RFC 4180 CSV")
 	fl.BoolVar(&opts.Plot, "plot", false, "draw the chart in the terminal's width")
-	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
 }
 
@@ -96,6 +96,22 @@ type UnbalancedError struct{ *ledger.Mismatch }
 // Remedy is to read it again.
 func (e *UnbalancedError) Remedy() remedy.Remedy { return remedy.Remedy{Kind: remedy.Retry} }
 
+// ledgerAccount reads the account id of the environment the flags select,
+// with its balances in the ledger's exact decimals: what a balance history
+// and an export start from.
+func ledgerAccount(ctx context.Context, f *Factory, id string) (*app.Env, *api.Account, ledger.Balances, error) {
+	e, err := f.Env(ctx)
+	if err != nil {
+		return nil, nil, ledger.Balances{}, err
+	}
+	acct, err := e.API.Account(ctx, id)
+	if err != nil {
+		return nil, nil, ledger.Balances{}, err
+	}
+	bal, err := api.LedgerBalances(acct)
+	return e, acct, bal, err
+}
+
 // readBooked reads the bookings sink needs (and the last one before them),
 // saying on stderr how far it is.
 func readBooked(ctx context.Context, f *Factory, c *api.Client, accountID string, sink api.BookedSink, what string) error {
@@ -108,15 +124,7 @@ func readBooked(ctx context.Context, f *Factory, c *api.Client, accountID string
 }
 
 func runBalanceHistory(ctx context.Context, opts *BalanceHistoryOptions) error {
-	e, err := opts.F.Env(ctx)
-	if err != nil {
-		return err
-	}
-	acct, err := e.API.Account(ctx, opts.AccountID)
-	if err != nil {
-		return err
-	}
-	bal, err := api.LedgerBalances(acct)
+	e, acct, bal, err := ledgerAccount(ctx, opts.F, opts.AccountID)
 	if err != nil {
 		return err
 	}

@@ -37,11 +37,9 @@ func NewCmdCards(f *Factory) *cobra.Command {
 			return runCards(cmd.Context(), opts)
 		},
 	}
-	fl := cmd.Flags()
 	registerList[api.Card](&opts.Output, cmd, "cards")
-	fl.StringVar(&opts.AccountID, "account", "", "only this account's cards (`id`)")
+	accountFlag(f, cmd, &opts.AccountID, "only this account's cards (`id`)")
 	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.CardStatuses())
-	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/partnertui/partnertui/api"
 	"github.com/partnertui/partnertui/internal/ledger"
 )
 
@@ -64,13 +63,12 @@ func NewCmdExport(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.AccountID, "account", "", "the account (`id`)")
+	accountFlag(f, cmd, &opts.AccountID, "the account (`id`)")
 	fl.StringVar(&opts.From, "from", "", "the first day (`YYYY-MM-DD`, UTC)")
 	fl.StringVar(&opts.To, "to", "", "the last day (`YYYY-MM-DD`, UTC; default today)")
 	fl.StringVar(&opts.Format, "format", "", "`csv` or camt053")
 	fl.StringVarP(&opts.Output, "output", "o", "", "write to `FILE` (replaced whole, only once the statement adds up) instead of stdout")
 	completeChoices(cmd, "format", []string{exportCSV, exportCamt053})
-	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
 }
 
@@ -114,15 +112,7 @@ func (o *ExportOptions) period() (ledger.Period, error) {
 }
 
 func runExport(ctx context.Context, opts *ExportOptions, period ledger.Period) error {
-	e, err := opts.F.Env(ctx)
-	if err != nil {
-		return err
-	}
-	acct, err := e.API.Account(ctx, opts.AccountID)
-	if err != nil {
-		return err
-	}
-	bal, err := api.LedgerBalances(acct)
+	e, acct, bal, err := ledgerAccount(ctx, opts.F, opts.AccountID)
 	if err != nil {
 		return err
 	}

@@ -209,3 +209,9 @@ func marks(letters string, set ...bool) string {
 }
 
 func joinComma(values []string) string { return strings.Join(values, ", ") }
+
+// accountFlag adds --account, completed with the token's accounts.
+func accountFlag(f *Factory, cmd *cobra.Command, id *string, usage string) {
+	cmd.Flags().StringVar(id, "account", "", usage)
+	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
+}

@@ -59,7 +59,7 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	registerList[api.TransactionDetail](&opts.Output, cmd, "transactions")
 	opts.Output.registerOrdered(cmd)
 	opts.Output.registerCSV(cmd)
-	fl.StringVar(&opts.AccountID, "account", "", "only this account's transactions (`id`)")
+	accountFlag(f, cmd, &opts.AccountID, "only this account's transactions (`id`)")
 	choicesFlag(cmd, &opts.Status, "status", "only these statuses", "status", api.TransactionStatuses())
 	fl.StringSliceVar(&opts.Type, "type", nil, "only these types (`type`, repeat or comma-separate; any case), e.g. SepaCreditTransferIn, CardOutDebit, FeesOut")
 	fl.StringVar(&opts.Since, "since", "", timeFlagUsage("executed at or after", false))
@@ -68,7 +68,6 @@ func NewCmdTransactions(f *Factory) *cobra.Command {
 	fl.StringVar(&opts.Max, "max", "", "amount at most this `amount`, credit or debit")
 	fl.StringVar(&opts.Search, "search", "", "server-side search in label, reference and counterparty (`text`)")
 	completeChoices(cmd, "type", api.TransactionTypes())
-	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
 	return f.withSession(cmd, true)
 }
 

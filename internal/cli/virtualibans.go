@@ -54,12 +54,6 @@ func needAccount(id, cmd string) error {
 	return nil
 }
 
-// accountFlag adds --account, completed with the token's accounts.
-func accountFlag(f *Factory, cmd *cobra.Command, id *string, usage string) {
-	cmd.Flags().StringVar(id, "account", "", usage)
-	_ = cmd.RegisterFlagCompletionFunc("account", f.completeAccountIDs)
-}
-
 func sddText(v *api.VirtualIban) string {
 	if v.BlockSDD {
 		return "blocked"
