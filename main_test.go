@@ -150,6 +150,16 @@ func (m *tmux) start(w, h int, bin string, args ...string) {
 	}
 }
 
+// startDemo starts bin --demo at w×h, signs in as the demo user (a) and
+// waits for the account list.
+func (m *tmux) startDemo(w, h int, bin string) {
+	m.t.Helper()
+	m.start(w, h, bin, "--demo")
+	m.waitFor("sign-in screen", "Sign in", "SANDBOX")
+	m.keys("a")
+	m.waitFor("account list", "Accounts", "row 1 of")
+}
+
 func (m *tmux) keys(keys ...string) {
 	m.t.Helper()
 	for _, k := range keys {

@@ -21,10 +21,7 @@ func TestTmuxAnythingToRichViewAndBack(t *testing.T) {
 func anythingToRichView(t *testing.T, w, h int) {
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
-	tm.start(w, h, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.startDemo(w, h, bin)
 
 	tm.keys(":", "query accountMem", "Tab")
 	tm.waitFor("the completion", ":query accountMembership")

@@ -146,10 +146,7 @@ func TestTmuxAccountsSortSearchAndJumps(t *testing.T) {
 	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
 		tm := newTmux(t)
-		tm.start(w, h, realBinary.Path(t), "--demo")
-		tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-		tm.keys("a")
-		tm.waitFor("account list", "Accounts", "row 1 of")
+		tm.startDemo(w, h, realBinary.Path(t))
 		if w == 80 {
 			tm.waitFor("names with their holders", "Main account · ")
 		} else {

@@ -150,10 +150,7 @@ func TestTmuxOrdersAndHints(t *testing.T) {
 	t.Parallel()
 	eachSize(t, func(t *testing.T, w, h int) {
 		tm := newTmux(t)
-		tm.start(w, h, realBinary.Path(t), "--demo")
-		tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-		tm.keys("a")
-		tm.waitFor("account list", "Accounts", "row 1 of")
+		tm.startDemo(w, h, realBinary.Path(t))
 		tm.keys("Enter")
 		tm.waitFor("account overview", "IBAN", "Your rights")
 

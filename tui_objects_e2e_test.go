@@ -95,10 +95,7 @@ func TestTmuxAccountObjects(t *testing.T) {
 		return "Accounts › " + acct.name + " › " + tab + "\n"
 	}
 
-	tm.start(120, 40, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.startDemo(120, 40, bin)
 	_, seen := tm.requestsAfter(0, "row 1 of")
 	tm.keys(":")
 	tm.waitFor("palette", "accounts  transactions  members  cards")

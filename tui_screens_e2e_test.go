@@ -119,10 +119,7 @@ func TestTmuxFirstHour(t *testing.T) {
 func firstHour(t *testing.T, w, h int) {
 	tm := newTmux(t)
 	bin := realBinary.Path(t)
-	tm.start(w, h, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.startDemo(w, h, bin)
 
 	tm.keys(":")
 	tm.waitFor("palette", "accounts")

@@ -76,10 +76,7 @@ func payableDemoCard(t *testing.T, tm *tmux, bin string) string {
 // with the : palette to target ("card ID").
 func startDemoAt(tm *tmux, w, h int, bin, target string) {
 	tm.t.Helper()
-	tm.start(w, h, bin, "--demo")
-	tm.waitFor("sign-in screen", "Sign in", "SANDBOX")
-	tm.keys("a")
-	tm.waitFor("account list", "Accounts", "row 1 of")
+	tm.startDemo(w, h, bin)
 	tm.keys(":")
 	tm.waitFor("palette", "accounts  transactions  members  cards")
 	tm.keys(target, "Enter")
