@@ -77,14 +77,7 @@ func TestEmulatorAccountChartWalksOnFromTheOneRequest(t *testing.T) {
 		t.Skip("starts the emulator")
 	}
 	e := newEmu(t, emulator.Options{Accounts: 12}, false)
-	rows := walkList(e.driver, e.accounts().list)
-	at := slices.IndexFunc(rows, func(a api.Account) bool {
-		return a.StatusInfo.Status == "Opened" && a.IBAN != "" && a.Currency == "EUR" && a.Balances != nil
-	})
-	if at < 0 {
-		t.Fatal("no Opened EUR account with an IBAN")
-	}
-	acct := rows[at]
+	at, acct := e.openedEURAccount(t)
 	ctx := context.Background()
 	// One page and one booking more, today.
 	for i := range platform.PageMax + 1 {

@@ -204,14 +204,7 @@ func TestEmulatorOverviewChartFollowsASimulatedTransfer(t *testing.T) {
 		t.Skip("starts the emulator")
 	}
 	e := newEmu(t, emulator.Options{Accounts: 12}, false)
-	rows := walkList(e.driver, e.accounts().list)
-	at := slices.IndexFunc(rows, func(a api.Account) bool {
-		return a.StatusInfo.Status == "Opened" && a.IBAN != "" && a.Currency == "EUR" && a.Balances != nil
-	})
-	if at < 0 {
-		t.Fatal("no Opened EUR account with an IBAN")
-	}
-	acct := rows[at]
+	at, acct := e.openedEURAccount(t)
 	e.run(e.accounts().list.SetCursor(at))
 	e.press("enter")
 	check := func(when string, days int) {
@@ -362,4 +355,18 @@ func TestOverviewChartWalksOnFromTheAccountsRequest(t *testing.T) {
 	if h := d.overview().chart.model.History(); h == nil || !h.Complete || h.Mismatch != nil || h.Period.Days() != 90 {
 		t.Fatalf("90 days: %+v", h)
 	}
+}
+
+// openedEURAccount is the list's first Opened EUR account with an IBAN
+// and balances, and its row: the account the charts' emulator tests draw.
+func (e *emu) openedEURAccount(t *testing.T) (int, api.Account) {
+	t.Helper()
+	rows := walkList(e.driver, e.accounts().list)
+	at := slices.IndexFunc(rows, func(a api.Account) bool {
+		return a.StatusInfo.Status == "Opened" && a.IBAN != "" && a.Currency == "EUR" && a.Balances != nil
+	})
+	if at < 0 {
+		t.Fatal("no Opened EUR account with an IBAN")
+	}
+	return at, rows[at]
 }
